@@ -1,0 +1,56 @@
+// The gradient-boosted tree model as XGBoost 1.7 stores it, so JSON I/O is a straight mapping
+// (see docs/model-format.md and shared/reference §6): parallel per-node arrays, node 0 is the
+// root, a leaf has left == right == -1 and keeps its value (eta already applied) in split_cond.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace treering::booster {
+
+struct RegTree {
+  std::vector<std::int32_t> left;         // -1 for a leaf
+  std::vector<std::int32_t> right;        // -1 for a leaf
+  std::vector<std::int32_t> parent;       // -1 for the root (JSON writes 2147483647)
+  std::vector<std::uint32_t> split_index; // feature id; 0 for a leaf
+  std::vector<float> split_cond;          // internal: go left iff value < split_cond; leaf: value
+  std::vector<std::uint8_t> default_left; // 1: a missing value goes left
+  std::vector<float> base_weight;         // node weight w without eta
+  std::vector<float> loss_change;         // split gain; 0 for a leaf
+  std::vector<float> sum_hess;            // hessian sum (cover)
+
+  int NumNodes() const { return static_cast<int>(left.size()); }
+  bool IsLeaf(int node) const { return left[node] < 0; }
+
+  // Appends a node (a leaf until Split is called) and returns its id.
+  int AddNode(int parent_id, float leaf_value, float weight, float hess) {
+    left.push_back(-1);
+    right.push_back(-1);
+    parent.push_back(parent_id);
+    split_index.push_back(0);
+    split_cond.push_back(leaf_value);
+    default_left.push_back(0);
+    base_weight.push_back(weight);
+    loss_change.push_back(0.0f);
+    sum_hess.push_back(hess);
+    return NumNodes() - 1;
+  }
+};
+
+struct GBTreeModel {
+  std::string objective = "reg:squarederror";  // XGBoost objective name
+  float base_score = 0.5f;   // user-facing value as saved in JSON (a probability for logistic)
+  std::uint64_t num_feature = 0;
+  int num_class = 0;         // 0 unless multi-class (then K >= 2)
+  float scale_pos_weight = 1.0f;
+  std::vector<RegTree> trees;
+  std::vector<int> tree_info;  // output group (class) of each tree, round-major
+  std::map<std::string, std::string> attributes;  // e.g. best_iteration, best_score
+
+  int NumGroups() const { return num_class > 1 ? num_class : 1; }
+  int NumRounds() const { return trees.empty() ? 0 : static_cast<int>(trees.size()) / NumGroups(); }
+};
+
+}  // namespace treering::booster

@@ -1,0 +1,35 @@
+// DMatrix: rows of a sparse data set in CSR form, as the loaders produce them and the learners
+// consume them. A feature absent from a row is a *missing* value (not zero), as in XGBoost.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace treering::data {
+
+struct DMatrix {
+  // Row i's entries are index[row_ptr[i] .. row_ptr[i+1]) / value[...], indices strictly
+  // increasing within a row. row_ptr has NumRows()+1 entries and starts at 0.
+  std::vector<std::uint64_t> row_ptr{0};
+  std::vector<std::uint32_t> index;
+  std::vector<float> value;
+  std::vector<float> label;   // one per row
+  std::vector<float> weight;  // one per row, or empty when no row carried a weight (all 1)
+  std::vector<std::uint64_t> qid;  // one per row, or empty when no row carried qid:N
+  // 1 + the largest feature index seen locally (0 for no entries). Distributed loaders agree
+  // on a global count with an allreduce(max) before training.
+  std::uint64_t num_col = 0;
+
+  std::size_t NumRows() const { return row_ptr.size() - 1; }
+  std::size_t NumNonZero() const { return index.size(); }
+  float Weight(std::size_t row) const { return weight.empty() ? 1.0f : weight[row]; }
+  // Bytes held by the CSR arrays, labels, weights and qids (the load-memory yardstick).
+  std::size_t Bytes() const {
+    return row_ptr.size() * sizeof(std::uint64_t) + index.size() * sizeof(std::uint32_t) +
+           value.size() * sizeof(float) + label.size() * sizeof(float) +
+           weight.size() * sizeof(float) + qid.size() * sizeof(std::uint64_t);
+  }
+};
+
+}  // namespace treering::data

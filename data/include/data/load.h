@@ -1,0 +1,29 @@
+// Loading LibSVM (and CSV) files into a DMatrix, sharded by rank for distributed training.
+//
+// URI forms:  path                      one file
+//             path?format=libsvm        XGBoost's suffix (format must be libsvm or csv)
+//             a.libsvm,b.libsvm         a list of files
+//             dir/part-*.libsvm         a glob (sorted by name)
+// With several files, parts are split by total bytes across the concatenation, so every row
+// is read by exactly one part, whatever the number of parts.
+#pragma once
+
+#include <string>
+
+#include "data/dmatrix.h"
+#include "tracker/status.h"
+
+namespace treering::data {
+
+struct LoadOptions {
+  int part = 0;     // this reader's part (rank)
+  int nparts = 1;   // number of parts (world size), 1..256 (more is allowed)
+  int nthread = 0;  // parser threads; <= 0 means all cores
+};
+
+// Returns exactly the rows whose line starts in bytes [part*size/nparts, (part+1)*size/nparts)
+// of the (concatenated) input. Errors name file, line and column, e.g.
+//   "train.libsvm:1234:7: expected index:value, got 'x:1'"  (StatusCode::kInvalidInput).
+Result<DMatrix> Load(const std::string& uri, const LoadOptions& options = {});
+
+}  // namespace treering::data

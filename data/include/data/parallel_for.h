@@ -1,0 +1,60 @@
+// The one place treering enters OpenMP. Every parallel loop in data/ and booster/ goes through
+// ParallelFor so that (a) exceptions thrown inside a worker thread reach the caller instead of
+// calling std::terminate, and (b) thread counts are chosen in one place. A CI grep
+// (scripts/check-style.sh) keeps `#pragma omp` out of every other file.
+#pragma once
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <exception>
+#include <mutex>
+
+namespace treering {
+
+// Number of threads to use when the caller passes nthread <= 0: what OpenMP would use.
+inline int DefaultThreads() { return std::max(1, omp_get_max_threads()); }
+
+inline int ResolveThreads(int nthread) { return nthread > 0 ? nthread : DefaultThreads(); }
+
+// Runs fn(i) for i in [0, n) on `nthread` threads with a static schedule (deterministic
+// assignment of indices to threads, which keeps per-thread partial results reproducible).
+// The first exception thrown by any fn(i) is rethrown here after the loop ends.
+template <typename Index, typename Fn>
+void ParallelFor(Index n, int nthread, Fn&& fn) {
+  if (n <= 0) return;
+  nthread = ResolveThreads(nthread);
+  if (nthread == 1 || n == 1) {
+    for (Index i = 0; i < n; ++i) fn(i);
+    return;
+  }
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  const std::int64_t count = static_cast<std::int64_t>(n);
+#pragma omp parallel for num_threads(nthread) schedule(static)
+  for (std::int64_t i = 0; i < count; ++i) {
+    try {
+      fn(static_cast<Index>(i));
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(error_mutex);
+      if (!error) error = std::current_exception();
+    }
+  }
+  if (error) std::rethrow_exception(error);
+}
+
+// Like ParallelFor but hands each thread one contiguous block [begin, end) and its thread id,
+// for loops that keep per-thread buffers (histograms, parse outputs).
+template <typename Fn>
+void ParallelForBlocks(std::int64_t n, int nthread, Fn&& fn) {
+  if (n <= 0) return;
+  nthread = static_cast<int>(std::min<std::int64_t>(ResolveThreads(nthread), n));
+  ParallelFor(nthread, nthread, [&](int tid) {
+    const std::int64_t begin = n * tid / nthread;
+    const std::int64_t end = n * (tid + 1) / nthread;
+    fn(tid, begin, end);
+  });
+}
+
+}  // namespace treering

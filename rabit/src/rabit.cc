@@ -1,0 +1,100 @@
+// The public API: one owned Engine behind free functions, as Rabit users expect.
+#include "rabit/rabit.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+#include "engine.h"
+#include "single/single_engine.h"
+
+namespace rabit {
+namespace {
+
+// The one engine the API fronts (the design's only process-wide state). Before Init and
+// after Finalize it is a SingleEngine, so library code may call collectives unconditionally.
+std::unique_ptr<engine::Engine>& TheEngine() {
+  static std::unique_ptr<engine::Engine> engine = std::make_unique<engine::SingleEngine>();
+  return engine;
+}
+
+void Check(const treering::Status& status, const char* op) {
+  if (!status.ok()) throw Error(std::string("rabit ") + op + ": " + status.message());
+}
+
+}  // namespace
+
+std::size_t DataTypeSize(DataType type) {
+  switch (type) {
+    case DataType::kInt8: case DataType::kUInt8: return 1;
+    case DataType::kInt16: case DataType::kUInt16: return 2;
+    case DataType::kInt32: case DataType::kUInt32: case DataType::kFloat: return 4;
+    case DataType::kInt64: case DataType::kUInt64: case DataType::kDouble: return 8;
+  }
+  return 0;
+}
+
+void Init(int argc, char* argv[]) {
+  std::vector<std::pair<std::string, std::string>> params;
+  for (int i = 1; i < argc; ++i) {
+    const char* eq = std::strchr(argv[i], '=');
+    if (eq == nullptr || eq == argv[i]) continue;
+    params.emplace_back(std::string(static_cast<const char*>(argv[i]), eq), std::string(eq + 1));
+  }
+  Init(params);
+}
+
+void Init(const std::vector<std::pair<std::string, std::string>>& params) {
+  auto created = engine::CreateEngine(params);
+  Check(created.status(), "Init");
+  TheEngine() = std::move(created.value());
+}
+
+void Finalize() {
+  auto& engine = TheEngine();
+  const treering::Status status = engine->Shutdown();
+  engine = std::make_unique<engine::SingleEngine>();
+  Check(status, "Finalize");
+}
+
+int GetRank() { return TheEngine()->Rank(); }
+int GetWorldSize() { return TheEngine()->WorldSize(); }
+bool IsDistributed() { return TheEngine()->WorldSize() > 1; }
+std::string GetProcessorName() { return TheEngine()->ProcessorName(); }
+void TrackerPrint(const std::string& msg) { Check(TheEngine()->TrackerPrint(msg), "TrackerPrint"); }
+
+namespace detail {
+void AllreduceBytes(void* buf, std::size_t count, DataType type, OpKind op,
+                    const PrepareFn& prepare) {
+  Check(TheEngine()->Allreduce(buf, count, type, op, prepare), "Allreduce");
+}
+}  // namespace detail
+
+void Broadcast(void* buf, std::size_t bytes, int root) {
+  Check(TheEngine()->Broadcast(buf, bytes, root), "Broadcast");
+}
+
+void Broadcast(std::string* data, int root) {
+  std::uint64_t n = data->size();
+  Broadcast(&n, sizeof(n), root);
+  data->resize(n);
+  if (n != 0) Broadcast(data->data(), n, root);
+}
+
+void Allgather(void* buf, const std::vector<std::size_t>& slice_bytes) {
+  Check(TheEngine()->Allgather(buf, slice_bytes), "Allgather");
+}
+
+int LoadCheckPoint(Serializable* global, Serializable* local) {
+  auto version = TheEngine()->LoadCheckPoint(global, local);
+  Check(version.status(), "LoadCheckPoint");
+  return version.value();
+}
+
+void CheckPoint(const Serializable* global, const Serializable* local) {
+  Check(TheEngine()->CheckPoint(global, local), "CheckPoint");
+}
+
+int VersionNumber() { return TheEngine()->VersionNumber(); }
+
+}  // namespace rabit

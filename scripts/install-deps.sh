@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs everything treering needs from Debian 12 packages: the toolchain, the libraries it
+# builds against, and the reference peers its tests and benchmarks run (xgboost, Open MPI).
+# Idempotent and non-interactive; skips apt entirely when every package is already installed.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config git
+  libboost-dev libboost-system-dev          # Boost.Asio (tracker, launcher)
+  openmpi-bin libopenmpi-dev                # MPI engine, mpirun
+  libomp-dev                                # OpenMP (g++ uses libgomp; clang builds use libomp)
+  libcli11-dev nlohmann-json3-dev           # command lines, model JSON
+  libgtest-dev googletest                   # tests
+  clang libclang-rt-14-dev                  # libFuzzer build of the parser fuzz target
+  xgboost python3-xgboost python3-numpy     # reference peer for tests and benchmarks
+  dataset-fashion-mnist                     # demo and benchmark data
+  time procps                               # /usr/bin/time -v for peak memory in benchmarks
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+echo "install-deps: installing ${missing[*]}"
+$SUDO apt-get update -q
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${packages[@]}"

@@ -1,0 +1,30 @@
+// ParallelFor must visit every index once and carry a worker thread's exception to the caller.
+#include "data/parallel_for.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <stdexcept>
+#include <vector>
+
+TEST(ParallelFor, VisitsEveryIndexOnce) {
+  std::vector<std::atomic<int>> hits(1000);
+  treering::ParallelFor(1000, 2, [&](int i) { hits[i]++; });
+  for (auto& h : hits) EXPECT_EQ(h.load(), 1);
+}
+
+TEST(ParallelFor, RethrowsWorkerException) {
+  EXPECT_THROW(treering::ParallelFor(100, 2,
+                                     [](int i) {
+                                       if (i == 57) throw std::runtime_error("row 57");
+                                     }),
+               std::runtime_error);
+}
+
+TEST(ParallelFor, BlocksCoverRangeExactly) {
+  std::vector<std::atomic<int>> hits(37);
+  treering::ParallelForBlocks(37, 4, [&](int, std::int64_t b, std::int64_t e) {
+    for (auto i = b; i < e; ++i) hits[i]++;
+  });
+  for (auto& h : hits) EXPECT_EQ(h.load(), 1);
+}

@@ -1,0 +1,118 @@
+// The tracker <-> worker wire protocol (native, version 1). This header is the contract between
+// tracker/ (server) and rabit/ (client); docs/protocol.md describes the same bytes.
+//
+// Framing: every message is   u32 magic | u16 version | u16 kind | u64 payload_bytes | payload
+// All integers are fixed-width little-endian; a string is u32 length + bytes (no terminator),
+// at most kMaxString bytes; a list is u32 count + items. Payloads are at most kMaxPayload.
+//
+// Session (one persistent TCP connection per worker, so the tracker notices a dead worker):
+//   worker  -> Hello            (token, task id, command, advertised host:port, attempt)
+//   tracker -> Assign | Reject  (after every worker of the batch said Hello)
+//   worker  -> Print*           (any time)
+//   worker  -> Error            (fatal: the tracker aborts the job or awaits a restart)
+//   tracker -> Abort            (any time: the worker must stop its collectives and exit)
+//   worker  -> Shutdown         (done; the tracker exits when every rank has said it)
+// Peer links: the worker with the higher rank dials the lower one (Assign::connect_to) and
+// both sides send PeerHello first; a wrong token or rank closes the link.
+// A first u32 equal to kLegacyMagic (0xff99) selects the legacy dmlc/rabit protocol instead
+// (native-endian int32 fields, see docs/protocol.md), for XGBoost 1.7's own workers.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "tracker/status.h"
+
+namespace treering::proto {
+
+inline constexpr std::uint32_t kMagic = 0x314B5254;  // the bytes "TRK1" on the wire
+inline constexpr std::uint16_t kVersion = 1;
+inline constexpr std::uint32_t kLegacyMagic = 0xff99;
+inline constexpr std::size_t kHeaderBytes = 16;
+inline constexpr std::uint64_t kMaxPayload = 1u << 20;
+inline constexpr std::uint32_t kMaxString = 64u * 1024u;
+
+enum class Kind : std::uint16_t {
+  kHello = 1,
+  kAssign = 2,
+  kPrint = 3,
+  kError = 4,
+  kShutdown = 5,
+  kAbort = 6,
+  kReject = 7,
+  kPeerHello = 8,
+};
+
+enum class Command : std::uint8_t { kStart = 0, kRecover = 1 };
+
+struct FrameHeader {
+  std::uint32_t magic = kMagic;
+  std::uint16_t version = kVersion;
+  Kind kind = Kind::kHello;
+  std::uint64_t payload_bytes = 0;
+};
+
+struct Hello {
+  std::string token;         // the job token (TREERING_JOB_TOKEN); must equal the tracker's
+  std::string task_id;       // DMLC_TASK_ID; "" when none (then ranks follow arrival order)
+  Command command = Command::kStart;
+  std::int32_t rank = -1;    // a known rank (recover), else -1
+  std::int32_t world_size = -1;
+  std::uint32_t attempt = 0; // DMLC_NUM_ATTEMPT: how many times this task was restarted
+  std::string host;          // address peers should dial: the worker's own choice (NAT-safe)
+  std::uint16_t port = 0;    // the worker's listening port for peer links
+};
+
+struct PeerAddress {
+  std::int32_t rank = -1;
+  std::string host;
+  std::uint16_t port = 0;
+};
+
+struct Assign {
+  std::int32_t rank = -1;
+  std::int32_t world_size = 0;
+  std::int32_t parent = -1;                    // -1 for the tree root (rank 0)
+  std::vector<std::int32_t> tree_neighbours;   // parent first (if any), then children
+  std::int32_t ring_prev = -1;                 // -1 when world_size == 1
+  std::int32_t ring_next = -1;
+  std::vector<PeerAddress> connect_to;         // neighbours with a lower rank: dial these
+  std::uint32_t num_accept = 0;                // neighbours with a higher rank dial us
+};
+
+struct Print { std::string message; };
+struct ErrorReport { std::string message; };
+struct Shutdown {};
+struct Abort { std::string reason; };
+struct Reject { std::string reason; };
+struct PeerHello {
+  std::string token;
+  std::int32_t rank = -1;
+};
+
+// Encoders return one whole frame (header + payload).
+std::vector<std::uint8_t> Encode(const Hello& m);
+std::vector<std::uint8_t> Encode(const Assign& m);
+std::vector<std::uint8_t> Encode(const Print& m);
+std::vector<std::uint8_t> Encode(const ErrorReport& m);
+std::vector<std::uint8_t> Encode(const Shutdown& m);
+std::vector<std::uint8_t> Encode(const Abort& m);
+std::vector<std::uint8_t> Encode(const Reject& m);
+std::vector<std::uint8_t> Encode(const PeerHello& m);
+
+// Decoders do no I/O: they read exactly kHeaderBytes / payload_bytes given by the caller and
+// return kProtocol errors (wrong magic, unsupported version, unknown kind, oversized payload,
+// truncated or trailing bytes, overlong strings) instead of throwing or asserting.
+Result<FrameHeader> DecodeHeader(std::span<const std::uint8_t> bytes);
+Result<Hello> DecodeHello(std::span<const std::uint8_t> payload);
+Result<Assign> DecodeAssign(std::span<const std::uint8_t> payload);
+Result<Print> DecodePrint(std::span<const std::uint8_t> payload);
+Result<ErrorReport> DecodeErrorReport(std::span<const std::uint8_t> payload);
+Result<Abort> DecodeAbort(std::span<const std::uint8_t> payload);
+Result<Reject> DecodeReject(std::span<const std::uint8_t> payload);
+Result<PeerHello> DecodePeerHello(std::span<const std::uint8_t> payload);
+
+}  // namespace treering::proto
