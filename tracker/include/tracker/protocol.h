@@ -114,5 +114,10 @@ Result<ErrorReport> DecodeErrorReport(std::span<const std::uint8_t> payload);
 Result<Abort> DecodeAbort(std::span<const std::uint8_t> payload);
 Result<Reject> DecodeReject(std::span<const std::uint8_t> payload);
 Result<PeerHello> DecodePeerHello(std::span<const std::uint8_t> payload);
+// Shutdown has an empty payload; any byte in it is a protocol error.
+Result<Shutdown> DecodeShutdown(std::span<const std::uint8_t> payload);
+
+// "Hello", "Assign", ...: for log lines and error messages.
+std::string KindName(Kind kind);
 
 }  // namespace treering::proto

@@ -19,4 +19,8 @@ struct WorkerLinks {
 // links[r] for every rank r in [0, world). world >= 1.
 std::vector<WorkerLinks> BuildTopology(int world);
 
+// Every rank `self` keeps a socket to: tree neighbours U {ring_prev, ring_next}, ascending,
+// without duplicates or itself. The lower-ranked ones are dialled, the higher ones accepted.
+std::vector<std::int32_t> LinkedPeers(const WorkerLinks& links, std::int32_t self);
+
 }  // namespace treering::topo

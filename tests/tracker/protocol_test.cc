@@ -1,0 +1,190 @@
+// The native codec on raw bytes: exact layout of a frame, round trips of every message, and
+// each way a frame can be malformed (all must come back as kProtocol errors, never a crash).
+#include "tracker/protocol.h"
+
+#include <gtest/gtest.h>
+
+namespace treering::proto {
+namespace {
+
+using Bytes = std::vector<std::uint8_t>;
+
+std::span<const std::uint8_t> Payload(const Bytes& frame) {
+  return std::span<const std::uint8_t>(frame).subspan(kHeaderBytes);
+}
+
+Hello SampleHello() {
+  Hello h;
+  h.token = "tok-123";
+  h.task_id = "7";
+  h.command = Command::kRecover;
+  h.rank = 3;
+  h.world_size = 8;
+  h.attempt = 2;
+  h.host = "::1";
+  h.port = 50837;
+  return h;
+}
+
+Assign SampleAssign() {
+  Assign a;
+  a.rank = 6;
+  a.world_size = 7;
+  a.parent = 0;
+  a.tree_neighbours = {0, 4, 5};
+  a.ring_prev = 5;
+  a.ring_next = 0;
+  a.connect_to = {{0, "10.0.0.1", 9000}, {5, "host-5", 65535}};
+  a.num_accept = 0;
+  return a;
+}
+
+TEST(ProtocolTest, ShutdownFrameIsExactlyTheHeader) {
+  const Bytes f = Encode(Shutdown{});
+  const Bytes expected{'T', 'R', 'K', '1', 1, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  EXPECT_EQ(f, expected);
+}
+
+TEST(ProtocolTest, PrintLayoutIsLengthPrefixedLittleEndian) {
+  const Bytes f = Encode(Print{"hi"});
+  ASSERT_EQ(f.size(), kHeaderBytes + 6);
+  EXPECT_EQ(f[6], 3);   // kind Print
+  EXPECT_EQ(f[8], 6);   // payload bytes, low byte
+  const Bytes payload(f.begin() + kHeaderBytes, f.end());
+  EXPECT_EQ(payload, (Bytes{2, 0, 0, 0, 'h', 'i'}));
+}
+
+TEST(ProtocolTest, HeaderRoundTrip) {
+  const Bytes f = Encode(SampleHello());
+  auto h = DecodeHeader(std::span<const std::uint8_t>(f).first(kHeaderBytes));
+  ASSERT_TRUE(h.ok()) << h.status().message();
+  EXPECT_EQ(h->kind, Kind::kHello);
+  EXPECT_EQ(h->payload_bytes, f.size() - kHeaderBytes);
+}
+
+TEST(ProtocolTest, HelloRoundTrip) {
+  const Hello in = SampleHello();
+  auto out = DecodeHello(Payload(Encode(in)));
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  EXPECT_EQ(out->token, in.token);
+  EXPECT_EQ(out->task_id, in.task_id);
+  EXPECT_EQ(out->command, in.command);
+  EXPECT_EQ(out->rank, in.rank);
+  EXPECT_EQ(out->world_size, in.world_size);
+  EXPECT_EQ(out->attempt, in.attempt);
+  EXPECT_EQ(out->host, in.host);
+  EXPECT_EQ(out->port, in.port);
+}
+
+TEST(ProtocolTest, AssignRoundTrip) {
+  const Assign in = SampleAssign();
+  auto out = DecodeAssign(Payload(Encode(in)));
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  EXPECT_EQ(out->rank, in.rank);
+  EXPECT_EQ(out->world_size, in.world_size);
+  EXPECT_EQ(out->parent, in.parent);
+  EXPECT_EQ(out->tree_neighbours, in.tree_neighbours);
+  EXPECT_EQ(out->ring_prev, in.ring_prev);
+  EXPECT_EQ(out->ring_next, in.ring_next);
+  ASSERT_EQ(out->connect_to.size(), 2u);
+  EXPECT_EQ(out->connect_to[1].rank, 5);
+  EXPECT_EQ(out->connect_to[1].host, "host-5");
+  EXPECT_EQ(out->connect_to[1].port, 65535);
+  EXPECT_EQ(out->num_accept, in.num_accept);
+}
+
+TEST(ProtocolTest, TextMessagesRoundTrip) {
+  const std::string text = std::string("[0]\ttrain-rmse:0.5\n") + '\0' + "binary";
+  EXPECT_EQ(DecodePrint(Payload(Encode(Print{text})))->message, text);
+  EXPECT_EQ(DecodeErrorReport(Payload(Encode(ErrorReport{text})))->message, text);
+  EXPECT_EQ(DecodeAbort(Payload(Encode(Abort{text})))->reason, text);
+  EXPECT_EQ(DecodeReject(Payload(Encode(Reject{text})))->reason, text);
+  EXPECT_TRUE(DecodeShutdown(Payload(Encode(Shutdown{}))).ok());
+  auto peer = DecodePeerHello(Payload(Encode(PeerHello{"tok", 4})));
+  ASSERT_TRUE(peer.ok());
+  EXPECT_EQ(peer->token, "tok");
+  EXPECT_EQ(peer->rank, 4);
+}
+
+TEST(ProtocolTest, EveryTruncationIsAnError) {
+  const Bytes f = Encode(SampleAssign());
+  const auto payload = Payload(f);
+  for (std::size_t n = 0; n < payload.size(); ++n) {
+    auto r = DecodeAssign(payload.first(n));
+    ASSERT_FALSE(r.ok()) << "prefix of " << n << " bytes decoded";
+    EXPECT_EQ(r.status().code(), StatusCode::kProtocol);
+  }
+  const Bytes h = Encode(SampleHello());
+  for (std::size_t n = 0; n + kHeaderBytes < h.size(); ++n) {
+    EXPECT_FALSE(DecodeHello(Payload(h).first(n)).ok()) << n;
+  }
+  EXPECT_FALSE(DecodeHeader(std::span<const std::uint8_t>(h).first(kHeaderBytes - 1)).ok());
+}
+
+TEST(ProtocolTest, TrailingBytesAreAnError) {
+  Bytes f = Encode(Print{"x"});
+  f.push_back(0);
+  auto r = DecodePrint(Payload(f));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("trailing"), std::string::npos);
+  Bytes s = Encode(Shutdown{});
+  s.push_back(1);
+  EXPECT_FALSE(DecodeShutdown(Payload(s)).ok());
+}
+
+TEST(ProtocolTest, WrongMagicVersionKindAndOversizeAreRejected) {
+  const Bytes good = Encode(Shutdown{});
+  auto header = [&](std::size_t at, std::uint8_t value) {
+    Bytes b = good;
+    b[at] = value;
+    return DecodeHeader(b);
+  };
+  auto magic = header(0, 'X');
+  EXPECT_NE(magic.status().message().find("magic"), std::string::npos);
+  auto version = header(4, 2);
+  EXPECT_NE(version.status().message().find("version 2"), std::string::npos);
+  EXPECT_NE(header(6, 0).status().message().find("unknown message kind 0"), std::string::npos);
+  EXPECT_NE(header(6, 9).status().message().find("kind 9"), std::string::npos);
+  auto big = header(11, 1);  // payload_bytes = 2^24 > kMaxPayload
+  EXPECT_EQ(big.status().code(), StatusCode::kProtocol);
+  EXPECT_NE(big.status().message().find("exceeds"), std::string::npos);
+  EXPECT_TRUE(header(10, 0x10).ok());  // exactly kMaxPayload (2^20) is allowed
+}
+
+TEST(ProtocolTest, OverlongStringIsRejectedBeforeReading) {
+  // A Print whose string claims kMaxString + 1 bytes.
+  const std::uint32_t n = kMaxString + 1;
+  Bytes payload{static_cast<std::uint8_t>(n), static_cast<std::uint8_t>(n >> 8),
+                static_cast<std::uint8_t>(n >> 16), static_cast<std::uint8_t>(n >> 24)};
+  payload.resize(4 + n, 'a');
+  auto r = DecodePrint(payload);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("max"), std::string::npos);
+}
+
+TEST(ProtocolTest, EncoderCapsOverlongTextSoFramesStayDecodable) {
+  const std::string huge(kMaxString + 100, 'z');
+  auto r = DecodePrint(Payload(Encode(Print{huge})));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->message.size(), kMaxString);
+}
+
+TEST(ProtocolTest, HostileListCountDoesNotAllocate) {
+  Bytes payload(12, 0);                                   // rank, world, parent
+  payload.insert(payload.end(), {0xff, 0xff, 0xff, 0x7f});  // tree_neighbours count ~2^31
+  auto r = DecodeAssign(payload);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("claims"), std::string::npos);
+}
+
+TEST(ProtocolTest, UnknownHelloCommandIsRejected) {
+  Bytes f = Encode(SampleHello());
+  // command byte follows token (4+7) and task id (4+1)
+  f[kHeaderBytes + 4 + 7 + 4 + 1] = 9;
+  auto r = DecodeHello(Payload(f));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("unknown command 9"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace treering::proto
