@@ -48,6 +48,13 @@ struct GBTreeModel {
   std::vector<RegTree> trees;
   std::vector<int> tree_info;  // output group (class) of each tree, round-major
   std::map<std::string, std::string> attributes;  // e.g. best_iteration, best_score
+  // XGBoost's learner_model_param.boost_from_average ("1" unless the user set base_score).
+  bool boost_from_average = true;
+  // The objective's parameter block beyond the typed fields above, kept so a model loaded from
+  // XGBoost saves back unchanged, e.g. "poisson_regression_param" {"max_delta_step": "0.7"}.
+  // An empty block name means "the block XGBoost 1.7 writes for `objective`" (model_io.h).
+  std::string objective_param_block;
+  std::map<std::string, std::string> objective_params;
 
   int NumGroups() const { return num_class > 1 ? num_class : 1; }
   int NumRounds() const { return trees.empty() ? 0 : static_cast<int>(trees.size()) / NumGroups(); }

@@ -1,0 +1,166 @@
+// ModelFromJson / LoadModelJson: the learner-level fields of an XGBoost 1.7 JSON model; trees
+// are read by tree_json_reader.cc.
+#include <cstdlib>
+#include <limits>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "booster/atomic_file.h"
+#include "booster/model_io.h"
+#include "json_cursor.h"
+#include "tree_json_reader.h"
+
+namespace treering::booster {
+namespace {
+
+constexpr std::int64_t kMaxClasses = 1 << 20;
+
+Status ReadAttributes(const JsonCursor& learner, GBTreeModel* model) {
+  auto attrs = learner.Member("attributes");
+  if (!attrs.ok()) return attrs.status();
+  auto object = attrs->Object();
+  if (!object.ok()) return object.status();
+  for (const auto& [key, value] : attrs->node().items()) {
+    if (!value.is_string()) {
+      return attrs->Error("attribute \"" + key + "\" must be a string, got " +
+                          JsonTypeName(value));
+    }
+    model->attributes[key] = value.get<std::string>();
+  }
+  return Status::Ok();
+}
+
+Status ReadModelParam(const JsonCursor& learner, GBTreeModel* model) {
+  auto param = learner.Member("learner_model_param");
+  if (!param.ok()) return param.status();
+  auto base_score = param->Member("base_score");
+  if (!base_score.ok()) return base_score.status();
+  auto score = base_score->FloatInString();
+  if (!score.ok()) return score.status();
+  model->base_score = score.value();
+  auto num_class = param->Member("num_class");
+  if (!num_class.ok()) return num_class.status();
+  auto k = num_class->IntInString(0, kMaxClasses);
+  if (!k.ok()) return k.status();
+  model->num_class = static_cast<int>(k.value());
+  auto num_feature = param->Member("num_feature");
+  if (!num_feature.ok()) return num_feature.status();
+  auto f = num_feature->IntInString(0, std::numeric_limits<std::uint32_t>::max());
+  if (!f.ok()) return f.status();
+  model->num_feature = static_cast<std::uint64_t>(f.value());
+  if (param->Has("boost_from_average")) {
+    auto bfa = param->Member("boost_from_average")->IntInString(0, 1);
+    if (!bfa.ok()) return bfa.status();
+    model->boost_from_average = bfa.value() == 1;
+  }
+  return Status::Ok();
+}
+
+// {"name": "...", "<block>": {"key": "value", ...}}: the typed fields are taken out of the
+// block, the rest is kept so the model saves back unchanged.
+Status ReadObjective(const JsonCursor& learner, GBTreeModel* model) {
+  auto objective = learner.Member("objective");
+  if (!objective.ok()) return objective.status();
+  auto name = objective->Member("name");
+  if (!name.ok()) return name.status();
+  auto text = name->String();
+  if (!text.ok()) return text.status();
+  model->objective = text.value();
+  for (const auto& [block, params] : objective->node().items()) {
+    if (block == "name") continue;
+    if (!params.is_object()) {
+      return objective->Error("\"" + block + "\" must be an object, got " + JsonTypeName(params));
+    }
+    model->objective_param_block = block;
+    for (const auto& [key, value] : params.items()) {
+      if (!value.is_string()) {
+        return objective->Error(block + "/" + key + " must be a string, got " +
+                                JsonTypeName(value));
+      }
+      model->objective_params[key] = value.get<std::string>();
+    }
+  }
+  const auto spw = model->objective_params.find("scale_pos_weight");
+  if (spw != model->objective_params.end()) {
+    char* end = nullptr;
+    model->scale_pos_weight = std::strtof(spw->second.c_str(), &end);
+    if (spw->second.empty() || *end != '\0') {
+      return objective->Error("scale_pos_weight \"" + spw->second + "\" is not a number");
+    }
+  }
+  return Status::Ok();
+}
+
+Status ReadTrees(const JsonCursor& gbtree, GBTreeModel* model) {
+  auto trees = gbtree.Member("trees");
+  if (!trees.ok()) return trees.status();
+  auto elements = trees->Elements();
+  if (!elements.ok()) return elements.status();
+  for (const JsonCursor& tree : elements.value()) {
+    auto t = ReadTree(tree, model->num_feature);
+    if (!t.ok()) return t.status();
+    model->trees.push_back(std::move(t.value()));
+  }
+  auto info = gbtree.Member("tree_info");
+  if (!info.ok()) return info.status();
+  auto groups = info->IntArray(0, model->NumGroups() - 1);
+  if (!groups.ok()) return groups.status();
+  if (groups->size() != model->trees.size()) {
+    return info->Error("has " + std::to_string(groups->size()) + " entries for " +
+                       std::to_string(model->trees.size()) + " trees");
+  }
+  model->tree_info.assign(groups->begin(), groups->end());
+  return Status::Ok();
+}
+
+Status ReadGradientBooster(const JsonCursor& learner, GBTreeModel* model) {
+  auto booster = learner.Member("gradient_booster");
+  if (!booster.ok()) return booster.status();
+  auto name = booster->Member("name");
+  if (!name.ok()) return name.status();
+  auto text = name->String();
+  if (!text.ok()) return text.status();
+  if (text.value() != "gbtree") {
+    return name->Error("booster \"" + text.value() + "\" is not supported (only gbtree)");
+  }
+  auto gbtree = booster->Member("model");
+  if (!gbtree.ok()) return gbtree.status();
+  return ReadTrees(gbtree.value(), model);
+}
+
+Result<GBTreeModel> ReadModel(const JsonCursor& root) {
+  auto learner = root.Member("learner");
+  if (!learner.ok()) return learner.status();
+  GBTreeModel model;
+  for (auto step : {ReadAttributes, ReadModelParam, ReadObjective, ReadGradientBooster}) {
+    Status st = step(learner.value(), &model);
+    if (!st.ok()) return st;
+  }
+  return model;
+}
+
+}  // namespace
+
+Result<GBTreeModel> ModelFromJson(std::string_view text, const std::string& source) {
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(text.begin(), text.end());
+  } catch (const nlohmann::json::exception& e) {
+    // e.what() is "[json.exception.parse_error.101] parse error at line 1, column 7: ..." (or
+    // out_of_range.406 for a number too large for a double).
+    std::string what = e.what();
+    const auto pos = what.find("] ");
+    if (pos != std::string::npos) what = what.substr(pos + 2);
+    return Status::InvalidInput(source + ": not valid JSON: " + what);
+  }
+  return ReadModel(JsonCursor(&doc, "", &source));
+}
+
+Result<GBTreeModel> LoadModelJson(const std::string& path) {
+  auto text = ReadWholeFile(path);
+  if (!text.ok()) return text.status().WithContext("cannot load model");
+  return ModelFromJson(text.value(), path);
+}
+
+}  // namespace treering::booster
