@@ -8,6 +8,7 @@
 // is read by exactly one part, whatever the number of parts.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "data/dmatrix.h"
@@ -25,5 +26,14 @@ struct LoadOptions {
 // of the (concatenated) input. Errors name file, line and column, e.g.
 //   "train.libsvm:1234:7: expected index:value, got 'x:1'"  (StatusCode::kInvalidInput).
 Result<DMatrix> Load(const std::string& uri, const LoadOptions& options = {});
+
+// What a Load did, for tools and benchmarks that report throughput.
+struct LoadStats {
+  std::uint64_t bytes = 0;  // bytes of text this part parsed (its rows' lines)
+  int threads = 0;          // parser threads actually used (fewer for small inputs)
+};
+
+// Load, also filling *stats.
+Result<DMatrix> Load(const std::string& uri, const LoadOptions& options, LoadStats* stats);
 
 }  // namespace treering::data

@@ -1,0 +1,33 @@
+// Resolving a data URI ("a.libsvm,dir/part-*?format=libsvm") into the list of files it names,
+// their sizes and the place of each in the concatenated byte stream that sharding splits.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tracker/status.h"
+
+namespace treering::data::detail {
+
+enum class TextFormat { kLibsvm, kCsv };
+
+struct SourceFile {
+  std::string path;
+  std::uint64_t size = 0;
+  std::uint64_t offset = 0;  // where this file starts in the concatenation of all files
+};
+
+struct InputSpec {
+  std::vector<SourceFile> files;  // in URI order; each glob's matches sorted by name
+  std::uint64_t total_bytes = 0;
+  TextFormat format = TextFormat::kLibsvm;
+  // LibSVM indexing_mode: 0 = indices as written (0-based), 1 = written 1-based (subtract 1).
+  int index_base = 0;
+};
+
+// Splits off and checks the "?key=value&..." options, expands globs and comma lists, and checks
+// that every file exists, is a regular file and can be opened for reading.
+Result<InputSpec> ResolveInput(const std::string& uri);
+
+}  // namespace treering::data::detail

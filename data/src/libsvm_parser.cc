@@ -1,0 +1,205 @@
+#include "libsvm_parser.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+#include "libsvm_line.h"
+#include "number_parse.h"
+#include "text_scan.h"
+
+namespace treering::data::detail {
+namespace {
+
+constexpr std::uint64_t kMaxIndex = std::numeric_limits<std::uint32_t>::max();
+
+inline bool EndsToken(const char* p, const char* end) {
+  return p == end || IsBlank(*p) || *p == '#';
+}
+
+// Counts one line's row and entries. Every ':' before the comment belongs to an index:value
+// pair except the label's weight and the qid.
+void CountLibsvmLine(const char* p, const char* end, ChunkCounts* counts) {
+  if (const void* hash = std::memchr(p, '#', static_cast<std::size_t>(end - p))) {
+    end = static_cast<const char*>(hash);
+  }
+  p = SkipBlanks(p, end);
+  if (p == end) return;
+  const char* label_end = p;
+  while (label_end != end && !IsBlank(*label_end)) ++label_end;
+  const bool has_weight = std::memchr(p, ':', static_cast<std::size_t>(label_end - p)) != nullptr;
+  const char* second = SkipBlanks(label_end, end);
+  const bool has_qid = end - second >= 4 && std::memcmp(second, "qid:", 4) == 0;
+  const auto colons = static_cast<std::uint64_t>(std::count(p, end, ':'));
+  counts->rows += 1;
+  counts->entries += colons - has_weight - has_qid;
+  counts->has_weight |= has_weight;
+  counts->has_qid |= has_qid;
+}
+
+struct RowHeader {
+  float label = 0;
+  float weight = 1;
+  std::uint64_t qid = 0;
+  bool has_weight = false;
+  bool has_qid = false;
+};
+
+// label[:weight] [qid:N]; returns the position after them or nullptr with *error set.
+const char* ParseRowHeader(const char* p, const char* end, RowHeader* header, LineError* error) {
+  const char* token = p;
+  FloatError float_error;
+  p = ParseFiniteFloat(p, end, &header->label, &float_error);
+  if (p != nullptr && p != end && *p == ':') {
+    header->has_weight = true;
+    p = ParseFiniteFloat(p + 1, end, &header->weight, &float_error);
+  }
+  if (p == nullptr || !EndsToken(p, end)) {
+    *error = {LineProblem::kLabel, token};
+    return nullptr;
+  }
+  p = SkipBlanks(p, end);
+  if (end - p >= 4 && std::memcmp(p, "qid:", 4) == 0) {
+    token = p;
+    header->has_qid = true;
+    p = ParseUnsigned(p + 4, end, std::numeric_limits<std::uint64_t>::max(), &header->qid);
+    if (p == nullptr || !EndsToken(p, end)) {
+      *error = {LineProblem::kQid, token};
+      return nullptr;
+    }
+  }
+  return p;
+}
+
+struct RowEntries {
+  bool sorted = true;
+  std::uint64_t max_index = 0;
+};
+
+// The hot loop: index:value pairs written straight into the cursor's arrays.
+bool ParseEntries(const char* p, const char* end, int index_base, CsrCursor* cursor,
+                  RowEntries* row, LineError* error) {
+  std::uint32_t* index_out = cursor->index + cursor->entries;
+  float* value_out = cursor->value + cursor->entries;
+  const std::uint32_t* index_limit = cursor->index + cursor->entry_capacity;
+  std::uint64_t previous = 0;
+  bool first = true;
+  while (true) {
+    p = SkipBlanks(p, end);
+    if (p == end || *p == '#') break;
+    const char* token = p;
+    std::uint64_t index;
+    float value;
+    FloatError float_error;
+    p = ParseUnsigned(p, end, kMaxIndex + index_base, &index);
+    if (p != nullptr && p != end && *p == ':') p = ParseFiniteFloat(p + 1, end, &value, &float_error);
+    else p = nullptr;
+    if (p == nullptr || !EndsToken(p, end)) return *error = {LineProblem::kEntry, token}, false;
+    if (index_base == 1 && index-- == 0) return *error = {LineProblem::kZeroOneBased, token}, false;
+    if (!first && index <= previous) {
+      if (index == previous) return *error = {LineProblem::kRepeatedIndex, token, index}, false;
+      row->sorted = false;
+    }
+    if (index_out == index_limit) return *error = {LineProblem::kCountMismatch, token}, false;
+    *index_out++ = static_cast<std::uint32_t>(index);
+    *value_out++ = value;
+    row->max_index = std::max(row->max_index, index);
+    previous = index;
+    first = false;
+  }
+  cursor->entries = static_cast<std::uint64_t>(index_out - cursor->index);
+  return true;
+}
+
+// Finds the token of the second occurrence of feature `index` on the line (error path only).
+const char* FindRepeatedToken(const char* p, const char* end, std::uint64_t index,
+                              int index_base) {
+  int seen = 0;
+  for (p = SkipBlanks(p, end); p != end; p = SkipBlanks(p, end)) {
+    const char* token = p;
+    std::uint64_t written;
+    const char* after = ParseUnsigned(p, end, kMaxIndex + 1, &written);
+    if (after != nullptr && after != end && *after == ':' && written - index_base == index &&
+        ++seen == 2) {
+      return token;
+    }
+    while (p != end && !IsBlank(*p)) ++p;
+  }
+  return end;
+}
+
+}  // namespace
+
+void CountLibsvm(std::string_view text, ChunkCounts* counts) {
+  const char* p = text.data();
+  const char* end = p + text.size();
+  while (p < end) {
+    const char* line_end = LineEnd(p, end);
+    CountLibsvmLine(p, line_end, counts);
+    p = line_end + 1;
+  }
+}
+
+bool LibsvmParser::Parse(std::string_view text, std::uint64_t offset, CsrCursor* cursor,
+                         ParseFailure* failure) {
+  const char* p = text.data();
+  const char* end = p + text.size();
+  for (const char* line = p; line < end; line = p + 1) {
+    p = LineEnd(line, end);
+    LineError error;
+    if (!ParseLine(line, p, cursor, &error)) {
+      failure->message = DescribeLineError(&error, p, index_base_);
+      failure->offset = offset + static_cast<std::uint64_t>(error.at - text.data());
+      failure->internal = error.problem == LineProblem::kCountMismatch;
+      return false;
+    }
+  }
+  return true;
+}
+
+bool LibsvmParser::ParseLine(const char* line, const char* end, CsrCursor* cursor,
+                             LineError* error) {
+  if (const void* hash = std::memchr(line, '#', static_cast<std::size_t>(end - line))) {
+    end = static_cast<const char*>(hash);
+  }
+  const char* p = SkipBlanks(line, end);
+  if (p == end) return true;  // blank or comment-only line
+  RowHeader header;
+  p = ParseRowHeader(p, end, &header, error);
+  if (p == nullptr) return false;
+  if (cursor->rows == cursor->row_capacity) return *error = {LineProblem::kCountMismatch, line}, false;
+  const std::uint64_t row_begin = cursor->entries;
+  RowEntries row;
+  if (!ParseEntries(p, end, index_base_, cursor, &row, error)) return false;
+  if (!row.sorted && !SortRow(row_begin, cursor, error)) {
+    error->at = FindRepeatedToken(p, end, error->index, index_base_);
+    return false;
+  }
+  if (cursor->entries > row_begin) cursor->num_col = std::max(cursor->num_col, row.max_index + 1);
+  cursor->label[cursor->rows] = header.label;
+  cursor->SetRowExtras(header.has_weight, header.weight, header.has_qid, header.qid);
+  cursor->EndRow();
+  return true;
+}
+
+// Rows written out of index order are sorted in place (XGBoost accepts them); an index that
+// appears twice is an error.
+bool LibsvmParser::SortRow(std::uint64_t row_begin, CsrCursor* cursor, LineError* error) {
+  row_scratch_.clear();
+  for (std::uint64_t e = row_begin; e < cursor->entries; ++e) {
+    row_scratch_.emplace_back(cursor->index[e], cursor->value[e]);
+  }
+  std::sort(row_scratch_.begin(), row_scratch_.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (std::size_t i = 0; i < row_scratch_.size(); ++i) {
+    if (i > 0 && row_scratch_[i].first == row_scratch_[i - 1].first) {
+      *error = {LineProblem::kRepeatedIndex, nullptr, row_scratch_[i].first};
+      return false;
+    }
+    cursor->index[row_begin + i] = row_scratch_[i].first;
+    cursor->value[row_begin + i] = row_scratch_[i].second;
+  }
+  return true;
+}
+
+}  // namespace treering::data::detail

@@ -1,0 +1,179 @@
+// Load: the two-pass parallel loader. Pass 1 counts rows and entries per line-aligned chunk;
+// the DMatrix is then allocated once at its exact size; pass 2 parses each chunk straight into
+// its place. Both passes read the files in bounded blocks per thread, so peak memory is the
+// DMatrix plus one block per thread, whatever the file size.
+#include "data/load.h"
+
+#include <vector>
+
+#include "chunk_plan.h"
+#include "csv_parser.h"
+#include "error_location.h"
+#include "input_files.h"
+#include "libsvm_parser.h"
+#include "matrix_layout.h"
+#include "opened_file.h"
+#include "data/parallel_for.h"
+
+namespace treering::data {
+namespace detail {
+namespace {
+
+constexpr std::size_t kBlockBytes = 1 << 20;
+
+// One per parser thread: its read buffer and its format's parser state.
+struct ThreadState {
+  std::vector<char> buffer = std::vector<char>(kBlockBytes);
+  LibsvmParser libsvm;
+  explicit ThreadState(int index_base) : libsvm(index_base) {}
+};
+
+// What went wrong in one chunk: an I/O status, or a parse failure at an offset.
+struct ChunkOutcome {
+  Status io;
+  bool parse_failed = false;
+  ParseFailure failure;
+};
+
+class TwoPassLoader {
+ public:
+  TwoPassLoader(const InputSpec& input, std::vector<Chunk> chunks, int threads)
+      : input_(input), chunks_(std::move(chunks)), threads_(threads),
+        outcomes_(chunks_.size()) {
+    for (int t = 0; t < threads; ++t) states_.emplace_back(input.index_base);
+  }
+
+  Status Count(std::vector<ChunkCounts>* counts);
+  Status Fill(std::vector<CsrCursor>* cursors);
+
+ private:
+  template <typename OnText>
+  void ForEachChunk(OnText&& on_text);
+  Status FirstError() const;
+
+  const InputSpec& input_;
+  std::vector<Chunk> chunks_;
+  int threads_;
+  std::vector<ThreadState> states_;
+  std::vector<ChunkOutcome> outcomes_;
+};
+
+// Runs on_text(chunk_index, text, file_offset, state) over each chunk's blocks, each thread
+// over its own chunks in order; on_text returns false to stop reading that chunk.
+template <typename OnText>
+void TwoPassLoader::ForEachChunk(OnText&& on_text) {
+  ParallelFor(threads_, threads_, [&](int t) {
+    ThreadState& state = states_[t];
+    for (std::size_t i = 0; i < chunks_.size(); ++i) {
+      if (chunks_[i].thread != t) continue;
+      const Chunk& chunk = chunks_[i];
+      Result<OpenedFile> file = OpenedFile::Open(input_.files[chunk.file].path);
+      if (!file.ok()) {
+        outcomes_[i].io = file.status();
+        continue;
+      }
+      outcomes_[i].io = ForEachLineBlock(
+          *file, chunk.begin, chunk.end, state.buffer,
+          [&](std::string_view text, std::uint64_t offset) {
+            return on_text(i, text, offset, state);
+          });
+    }
+  });
+}
+
+Status TwoPassLoader::Count(std::vector<ChunkCounts>* counts) {
+  counts->assign(chunks_.size(), ChunkCounts{});
+  const bool csv = input_.format == TextFormat::kCsv;
+  ForEachChunk([&](std::size_t i, std::string_view text, std::uint64_t, ThreadState&) {
+    if (csv) {
+      CountCsv(text, &(*counts)[i]);
+    } else {
+      CountLibsvm(text, &(*counts)[i]);
+    }
+    return true;
+  });
+  return FirstError();
+}
+
+Status TwoPassLoader::Fill(std::vector<CsrCursor>* cursors) {
+  const bool csv = input_.format == TextFormat::kCsv;
+  ForEachChunk([&](std::size_t i, std::string_view text, std::uint64_t offset,
+                   ThreadState& state) {
+    ChunkOutcome& outcome = outcomes_[i];
+    CsrCursor* cursor = &(*cursors)[i];
+    const bool ok = csv ? ParseCsv(text, offset, cursor, &outcome.failure)
+                        : state.libsvm.Parse(text, offset, cursor, &outcome.failure);
+    outcome.parse_failed = !ok;
+    return ok;
+  });
+  if (Status s = FirstError(); !s.ok()) return s;
+  for (const CsrCursor& c : *cursors) {
+    if (c.rows != c.row_capacity || c.entries != c.entry_capacity) {
+      return Status::Internal("loader passes disagree on the number of rows or entries");
+    }
+  }
+  return Status::Ok();
+}
+
+// I/O errors first, then the parse failure of the earliest chunk (chunks are in row order and
+// each stops at its first bad line), so the reported line does not depend on thread timing.
+Status TwoPassLoader::FirstError() const {
+  for (const ChunkOutcome& o : outcomes_) {
+    if (!o.io.ok()) return o.io;
+  }
+  for (std::size_t i = 0; i < outcomes_.size(); ++i) {
+    const ChunkOutcome& o = outcomes_[i];
+    if (!o.parse_failed) continue;
+    const std::string& path = input_.files[chunks_[i].file].path;
+    Result<std::string> where = LocateOffset(path, o.failure.offset);
+    if (!where.ok()) return where.status();
+    const std::string message = *where + ": " + o.failure.message;
+    return o.failure.internal ? Status::Internal(message) : Status::InvalidInput(message);
+  }
+  return Status::Ok();
+}
+
+Status CheckOptions(const LoadOptions& options) {
+  if (options.nparts < 1 || options.part < 0 || options.part >= options.nparts) {
+    return Status::InvalidInput("part " + std::to_string(options.part) + " of " +
+                                std::to_string(options.nparts) +
+                                " parts: need nparts >= 1 and 0 <= part < nparts");
+  }
+  return Status::Ok();
+}
+
+std::uint64_t ChunkBytes(const std::vector<Chunk>& chunks) {
+  std::uint64_t bytes = 0;
+  for (const Chunk& c : chunks) bytes += c.end - c.begin;
+  return bytes;
+}
+
+}  // namespace
+}  // namespace detail
+
+Result<DMatrix> Load(const std::string& uri, const LoadOptions& options, LoadStats* stats) {
+  using namespace detail;
+  if (Status s = CheckOptions(options); !s.ok()) return s;
+  Result<InputSpec> input = ResolveInput(uri);
+  if (!input.ok()) return input.status();
+  const ByteRange range = PartRange(input->total_bytes, options.part, options.nparts);
+  const int threads = ThreadsFor(range.end - range.begin, ResolveThreads(options.nthread));
+  Result<std::vector<Chunk>> chunks = PlanChunks(*input, range, threads);
+  if (!chunks.ok()) return chunks.status();
+  if (stats != nullptr) *stats = LoadStats{ChunkBytes(*chunks), threads};
+
+  TwoPassLoader loader(*input, std::move(*chunks), threads);
+  std::vector<ChunkCounts> counts;
+  if (Status s = loader.Count(&counts); !s.ok()) return s;
+  DMatrix matrix;
+  std::vector<CsrCursor> cursors = LayOutMatrix(counts, &matrix);
+  if (Status s = loader.Fill(&cursors); !s.ok()) return s;
+  for (const CsrCursor& c : cursors) matrix.num_col = std::max(matrix.num_col, c.num_col);
+  return matrix;
+}
+
+Result<DMatrix> Load(const std::string& uri, const LoadOptions& options) {
+  return Load(uri, options, nullptr);
+}
+
+}  // namespace treering::data

@@ -1,0 +1,17 @@
+// Between the two loading passes: turns per-chunk counts into one exactly sized DMatrix and a
+// cursor per chunk pointing at that chunk's rows and entries.
+#pragma once
+
+#include <vector>
+
+#include "csr_cursor.h"
+#include "data/dmatrix.h"
+
+namespace treering::data::detail {
+
+// Allocates every array of *matrix at its final size (each allocation happens once: growing a
+// vector would copy it and fault its pages in twice) and returns one cursor per chunk.
+std::vector<CsrCursor> LayOutMatrix(const std::vector<ChunkCounts>& chunk_counts,
+                                    DMatrix* matrix);
+
+}  // namespace treering::data::detail

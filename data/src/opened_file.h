@@ -1,0 +1,75 @@
+// A read-only file read by offset (pread), safe to share between threads, and the bounded
+// block reader the parsers consume: it hands out whole lines of a byte range through one
+// reused buffer, so a loader never holds more than a block of the file per thread (touching
+// the file through mmap would count its pages in the process' RSS).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tracker/status.h"
+
+namespace treering::data::detail {
+
+class OpenedFile {
+ public:
+  static Result<OpenedFile> Open(const std::string& path);
+  OpenedFile(OpenedFile&& other) noexcept;
+  OpenedFile& operator=(OpenedFile&& other) noexcept;
+  OpenedFile(const OpenedFile&) = delete;
+  OpenedFile& operator=(const OpenedFile&) = delete;
+  ~OpenedFile();
+
+  // Reads up to n bytes at `offset`; *got < n only at end of file.
+  Status ReadAt(std::uint64_t offset, char* buffer, std::size_t n, std::size_t* got) const;
+  const std::string& path() const { return path_; }
+
+ private:
+  OpenedFile(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
+  int fd_ = -1;
+  std::string path_;
+};
+
+// Smallest line start >= `offset` in a file of `size` bytes: offset itself when it is 0 or
+// follows a '\n', otherwise the byte after the next '\n' (or `size` when there is none).
+Result<std::uint64_t> NextLineStart(const OpenedFile& file, std::uint64_t size,
+                                    std::uint64_t offset);
+
+// Calls on_lines(text, file_offset_of_text) for consecutive pieces of [begin, end) that each
+// end with a '\n' (the last piece ends at `end`, which must be a line start or the file end).
+// on_lines returns false to stop early. `buffer` is reused across calls and grows only for a
+// line longer than it.
+template <typename OnLines>
+Status ForEachLineBlock(const OpenedFile& file, std::uint64_t begin, std::uint64_t end,
+                        std::vector<char>& buffer, OnLines&& on_lines) {
+  std::size_t carry = 0;  // bytes of an unfinished line kept at the front of the buffer
+  std::uint64_t pos = begin;
+  while (pos < end) {
+    if (carry == buffer.size()) buffer.resize(buffer.size() * 2 + 4096);  // one very long line
+    const std::size_t want =
+        static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size() - carry, end - pos));
+    std::size_t got = 0;
+    if (Status s = file.ReadAt(pos, buffer.data() + carry, want, &got); !s.ok()) return s;
+    if (got != want) return Status::IoError(file.path() + ": file shrank while being read");
+    pos += got;
+    const std::size_t filled = carry + got;
+    const std::uint64_t text_offset = pos - filled;
+    std::size_t complete = filled;  // at `end` everything left is complete lines
+    if (pos < end) {
+      const void* last = memrchr(buffer.data(), '\n', filled);
+      complete = last ? static_cast<const char*>(last) - buffer.data() + 1 : 0;
+    }
+    if (complete > 0 && !on_lines(std::string_view(buffer.data(), complete), text_offset)) {
+      return Status::Ok();
+    }
+    carry = filled - complete;
+    std::memmove(buffer.data(), buffer.data() + complete, carry);
+  }
+  return Status::Ok();
+}
+
+}  // namespace treering::data::detail
