@@ -1,0 +1,50 @@
+// A blocking test client for the tracker: raw TCP with receive deadlines, plus helpers that
+// speak the native protocol (frames) and the legacy one (native-endian ints and strings).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tracker/protocol.h"
+#include "tracker/status.h"
+
+namespace treering::testing {
+
+struct Frame {
+  proto::FrameHeader header;
+  std::vector<std::uint8_t> payload;
+};
+
+class FakeClient {
+ public:
+  FakeClient() = default;
+  ~FakeClient();
+  FakeClient(FakeClient&& other) noexcept;
+  FakeClient& operator=(FakeClient&&) = delete;
+
+  Status Connect(const std::string& host, std::uint16_t port);
+  Status SendRaw(const std::vector<std::uint8_t>& bytes);
+  Status RecvRaw(void* buffer, std::size_t n, double timeout_s);
+  Result<Frame> ReadFrame(double timeout_s = 10);
+  // True when the tracker closed the connection (EOF) within the timeout.
+  bool WaitClosed(double timeout_s);
+  void Close();
+
+  // Native helpers.
+  Status SendHello(const std::string& token, const std::string& task_id, const std::string& host,
+                   std::uint16_t port, std::int32_t world_size = -1);
+  Result<proto::Assign> ReadAssign(double timeout_s = 10);
+
+  // Legacy helpers.
+  Status SendInt(std::int32_t v);
+  Status SendStr(const std::string& s);
+  Result<std::int32_t> RecvInt(double timeout_s = 10);
+  Result<std::string> RecvStr(double timeout_s = 10);
+
+ private:
+  int fd_ = -1;
+};
+
+}  // namespace treering::testing

@@ -1,0 +1,51 @@
+// The tracker: rendezvous of a job's workers. It assigns ranks in one batch, tells every worker
+// its topology and whom to dial, forwards prints, watches each worker's control connection and
+// aborts the whole job when a worker dies or reports an error. Speaks the native protocol
+// (protocol.h) and, for XGBoost 1.7's own workers, the legacy dmlc/rabit protocol.
+//
+// Threads: Start() and port() from any one thread; Wait() runs the event loop on the calling
+// thread until the job ends; Stop() and Abort() may be called from any thread at any time.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "tracker/status.h"
+
+namespace treering {
+
+struct TrackerOptions {
+  int num_workers = 0;
+  std::string host_ip = "127.0.0.1";  // address to bind and to advertise ("::1" for IPv6)
+  std::uint16_t port = 0;             // 0: the OS picks a free port
+  std::string token;                  // job token every native Hello must carry
+  double bootstrap_timeout_s = 120;   // all workers must have said Hello within this
+  double hello_timeout_s = 10;        // a connection must finish each message within this
+  bool legacy = true;                 // accept 0xff99 (dmlc/rabit, XGBoost 1.7) clients
+  // Where Print messages go (one message per call, trailing newlines removed); default stdout.
+  std::function<void(const std::string&)> print;
+};
+
+class TrackerServer {
+ public:
+  explicit TrackerServer(TrackerOptions options);
+  ~TrackerServer();
+  TrackerServer(const TrackerServer&) = delete;
+  TrackerServer& operator=(const TrackerServer&) = delete;
+
+  Status Start();              // binds and listens; kInvalidInput for bad options
+  std::uint16_t port() const;  // the bound port (valid after Start)
+  // Serves until every rank said Shutdown (Ok) or the job failed: then the Status names the
+  // rank that died or reported an error, or the timeout that passed.
+  Status Wait();
+  void Stop();                           // ends the job now: Wait returns kAborted
+  void Abort(const std::string& reason); // fails the job: every worker gets Abort(reason)
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace treering

@@ -1,0 +1,67 @@
+// The job's state machine on top of JobRoster: admits workers, hands out the batch, forwards
+// prints, counts shutdowns, and ends the job exactly once (success, a failed rank, a bootstrap
+// timeout or a stop). Ending aborts or stops every session and calls on_end (the server then
+// closes its acceptor, so the event loop runs dry and Wait() returns). io_context thread only.
+#pragma once
+
+#include <utility>  // before Asio: Boost 1.74 awaitable.hpp uses std::exchange unincluded
+
+#include <boost/asio.hpp>
+#include <chrono>
+#include <functional>
+#include <string>
+
+#include "job_roster.h"
+#include "legacy_links.h"
+#include "session_manager.h"
+#include "tracker/server.h"
+
+namespace treering::tracker {
+
+class JobCoordinator {
+ public:
+  JobCoordinator(boost::asio::io_context& io, const TrackerOptions& options,
+                 SessionManager& sessions, std::function<void()> on_end);
+
+  void StartBootstrapClock();
+  // Queues the worker; when it completes the batch every queued session learns its rank.
+  Status Join(const Arrival& arrival);
+  void Leave(std::uint64_t session_id) { roster_.Leave(session_id); }
+
+  void OnPrint(int rank, std::string message);
+  Status OnShutdown(int rank);
+  // The worker's connection dropped before Shutdown, or it reported an error.
+  void OnWorkerFailed(const std::string& who, const std::string& why);
+  void End(Status result);
+
+  // Legacy link negotiations run one at a time, in rank order.
+  boost::asio::awaitable<bool> AwaitLegacyTurn(int rank);
+  void FinishLegacyTurn();
+  LegacyLinkBroker& legacy_links() { return legacy_links_; }
+
+  void Log(const std::string& line) const;
+  const JobRoster& roster() const { return roster_; }
+  const TrackerOptions& options() const { return options_; }
+  bool ended() const { return ended_; }
+  const Status& result() const { return result_; }
+
+ private:
+  void OnBootstrapDeadline();
+
+  const TrackerOptions& options_;
+  SessionManager& sessions_;
+  std::function<void()> on_end_;
+  JobRoster roster_;
+  LegacyLinkBroker legacy_links_;
+  int legacy_turn_ = 0;
+  boost::asio::steady_timer legacy_turn_changed_;
+  boost::asio::steady_timer bootstrap_timer_;
+  std::chrono::steady_clock::time_point started_;
+  bool ended_ = false;
+  Status result_;
+};
+
+// "who" for log lines and abort reasons: "rank 3" once ranked, else the task id or address.
+std::string DescribeWorker(int rank, const std::string& task_id, const std::string& peer);
+
+}  // namespace treering::tracker

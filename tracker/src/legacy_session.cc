@@ -1,0 +1,183 @@
+#include "legacy_session.h"
+
+#include <cstring>
+
+namespace treering::tracker {
+namespace {
+
+constexpr int kMaxNegotiationRounds = 16;  // rabit retries failed dials; bound it
+
+}  // namespace
+
+LegacySession::LegacySession(std::uint64_t id, std::shared_ptr<Connection> conn,
+                             JobCoordinator& job, SessionManager& sessions)
+    : Session(id),
+      conn_(std::move(conn)),
+      job_(job),
+      sessions_(sessions),
+      timeout_(static_cast<long long>(job.options().hello_timeout_s * 1000)),
+      rank_known_(conn_->executor(), asio::steady_timer::time_point::max()) {}
+
+void LegacySession::Start() {
+  asio::co_spawn(conn_->executor(), [self = std::static_pointer_cast<LegacySession>(
+                                         shared_from_this())]() { return self->Run(); },
+                 asio::detached);
+}
+
+asio::awaitable<void> LegacySession::Run() {
+  SendInt(static_cast<std::int32_t>(proto::kLegacyMagic));
+  auto rank = co_await ReadInt("rank");
+  auto world = rank.ok() ? co_await ReadInt("world_size") : Result<std::int32_t>(rank.status());
+  auto task = world.ok() ? co_await ReadString("task_id") : Result<std::string>(world.status());
+  auto command = task.ok() ? co_await ReadString("command") : Result<std::string>(task.status());
+  Status s = command.status();
+  if (s.ok()) {
+    rank_ = rank.value();
+    task_id_ = task.value() == "NULL" ? "" : task.value();
+    const int n = job_.options().num_workers;
+    s = (world.value() > 0 && world.value() != n)
+            ? Status::InvalidInput("worker expects world size " + std::to_string(world.value()) +
+                                   ", the job has " + std::to_string(n))
+            : co_await Dispatch(command.value());
+  }
+  if (!s.ok() && !job_.ended()) {
+    const std::string who = DescribeWorker(rank_, task_id_, conn_->peer());
+    job_.Log("legacy client " + who + ": " + s.message());
+    // A ranked worker that breaks off its link setup leaves its peers waiting forever.
+    if (s.code() == StatusCode::kNetwork || s.code() == StatusCode::kTimeout) {
+      if (rank_ >= 0 && command.ok() && command.value() != "print") job_.OnWorkerFailed(who, s.message());
+    }
+    if (rank_ < 0) job_.Leave(id());
+  }
+  sessions_.Remove(id());
+  conn_->CloseAfterSends();
+}
+
+asio::awaitable<Status> LegacySession::Dispatch(const std::string& command) {
+  if (command == "print") {
+    auto message = co_await ReadString("message");
+    if (!message.ok()) co_return message.status();
+    job_.OnPrint(rank_, message.value());
+    co_return Status::Ok();
+  }
+  if (command == "shutdown") co_return job_.OnShutdown(rank_);
+  if (command == "start" && rank_ < 0) co_return co_await Start(false);
+  if (command == "start" || command == "recover") co_return co_await Start(true);
+  co_return Status::Protocol("unknown command '" + command.substr(0, 64) + "'");
+}
+
+asio::awaitable<Status> LegacySession::Start(bool recover) {
+  if (recover) {
+    if (!job_.roster().assigned() || rank_ >= job_.roster().num_workers()) {
+      co_return Status::InvalidInput("recover from unknown rank " + std::to_string(rank_));
+    }
+  } else {
+    Status s = job_.Join({id(), Dialect::kLegacy, task_id_, conn_->remote_ip(), 0});
+    if (!s.ok()) co_return s;
+    while (rank_ < 0 && conn_->open() && !job_.ended()) {
+      boost::system::error_code ec;
+      co_await rank_known_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+    }
+    if (rank_ < 0) co_return Status::Aborted("job ended before ranks were assigned");
+    if (!co_await job_.AwaitLegacyTurn(rank_)) co_return Status::Aborted("job ended");
+  }
+  SendAssignment();
+  Status s = co_await Negotiate();
+  if (!recover) job_.FinishLegacyTurn();
+  co_return s;
+}
+
+// rank, parent, world, tree neighbours, ring prev/next (-1 when there is none or it is self).
+void LegacySession::SendAssignment() {
+  const topo::WorkerLinks& links = job_.roster().topology()[rank_];
+  SendInt(rank_);
+  SendInt(links.parent);
+  SendInt(job_.roster().num_workers());
+  SendInt(static_cast<std::int32_t>(links.tree_neighbours.size()));
+  for (std::int32_t n : links.tree_neighbours) SendInt(n);
+  SendInt(links.ring_prev == rank_ ? -1 : links.ring_prev);
+  SendInt(links.ring_next == rank_ ? -1 : links.ring_next);
+}
+
+asio::awaitable<Status> LegacySession::Negotiate() {
+  const int world = job_.roster().num_workers();
+  const auto peers = topo::LinkedPeers(job_.roster().topology()[rank_], rank_);
+  for (int round = 0; round < kMaxNegotiationRounds; ++round) {
+    auto n_good = co_await ReadInt("n_good");
+    if (!n_good.ok()) co_return n_good.status();
+    if (n_good.value() < 0 || n_good.value() > world) {
+      co_return Status::Protocol("n_good " + std::to_string(n_good.value()) + " out of range");
+    }
+    std::vector<std::int32_t> good;
+    for (int i = 0; i < n_good.value(); ++i) {
+      auto r = co_await ReadInt("good rank");
+      if (!r.ok()) co_return r.status();
+      good.push_back(r.value());
+    }
+    const LinkPlan plan = job_.legacy_links().Plan(peers, good);
+    SendInt(static_cast<std::int32_t>(plan.dial.size()));
+    SendInt(plan.num_accept);
+    for (const proto::PeerAddress& p : plan.dial) {
+      SendString(p.host);
+      SendInt(p.port);
+      SendInt(p.rank);
+    }
+    auto n_errors = co_await ReadInt("n_errors");
+    if (!n_errors.ok()) co_return n_errors.status();
+    if (n_errors.value() != 0) continue;
+    auto port = co_await ReadInt("listen port");
+    if (!port.ok()) co_return port.status();
+    job_.legacy_links().Commit(rank_, conn_->remote_ip(), port.value(), plan);
+    co_return Status::Ok();
+  }
+  co_return Status::Network("rank " + std::to_string(rank_) + " could not reach its peers in " +
+                            std::to_string(kMaxNegotiationRounds) + " rounds");
+}
+
+asio::awaitable<Result<std::int32_t>> LegacySession::ReadInt(const char* field) {
+  std::int32_t v = 0;
+  Status s = co_await conn_->Read(
+      std::span(reinterpret_cast<std::uint8_t*>(&v), sizeof(v)), timeout_);
+  if (!s.ok()) co_return s.WithContext(std::string("reading ") + field);
+  co_return v;  // native byte order, as rabit sends raw ints
+}
+
+asio::awaitable<Result<std::string>> LegacySession::ReadString(const char* field) {
+  auto n = co_await ReadInt(field);
+  if (!n.ok()) co_return n.status();
+  if (n.value() < 0 || static_cast<std::uint32_t>(n.value()) > proto::kMaxString) {
+    co_return Status::Protocol(std::string("string '") + field + "' has bad length " +
+                               std::to_string(n.value()));
+  }
+  std::string s(static_cast<std::size_t>(n.value()), '\0');
+  Status st = co_await conn_->Read(
+      std::span(reinterpret_cast<std::uint8_t*>(s.data()), s.size()), timeout_);
+  if (!st.ok()) co_return st.WithContext(std::string("reading ") + field);
+  co_return s;
+}
+
+void LegacySession::SendInt(std::int32_t v) {
+  std::vector<std::uint8_t> b(sizeof(v));
+  std::memcpy(b.data(), &v, sizeof(v));
+  conn_->Send(std::move(b), timeout_);
+}
+
+void LegacySession::SendString(const std::string& s) {
+  SendInt(static_cast<std::int32_t>(s.size()));
+  conn_->Send(std::vector<std::uint8_t>(s.begin(), s.end()), timeout_);
+}
+
+void LegacySession::OnRankAssigned(int rank) {
+  rank_ = rank;
+  rank_known_.cancel();
+}
+
+// Legacy workers have no channel to hear an abort on; closing is all the tracker can do.
+void LegacySession::Abort(const std::string&) { Stop(); }
+
+void LegacySession::Stop() {
+  conn_->Close();
+  rank_known_.cancel();
+}
+
+}  // namespace treering::tracker

@@ -1,0 +1,31 @@
+#include "session_manager.h"
+
+namespace treering::tracker {
+
+void SessionManager::Start(std::shared_ptr<Session> session) {
+  auto raw = session.get();
+  sessions_[raw->id()] = std::move(session);
+  raw->Start();
+}
+
+void SessionManager::Remove(std::uint64_t id) { sessions_.erase(id); }
+
+std::shared_ptr<Session> SessionManager::Find(std::uint64_t id) const {
+  auto it = sessions_.find(id);
+  return it == sessions_.end() ? nullptr : it->second;
+}
+
+// Both take the map first: a stopping session may call Remove() on its way out.
+void SessionManager::StopAll() {
+  auto all = std::move(sessions_);
+  sessions_.clear();
+  for (auto& [id, s] : all) s->Stop();
+}
+
+void SessionManager::AbortAll(const std::string& reason) {
+  auto all = std::move(sessions_);
+  sessions_.clear();
+  for (auto& [id, s] : all) s->Abort(reason);
+}
+
+}  // namespace treering::tracker

@@ -1,0 +1,187 @@
+#include "tracker_session.h"
+
+#include <cstring>
+
+#include "legacy_session.h"
+
+namespace treering::tracker {
+namespace {
+
+std::uint32_t ReadLe32(const std::array<std::uint8_t, 4>& b) {
+  return b[0] | (b[1] << 8) | (b[2] << 16) | (static_cast<std::uint32_t>(b[3]) << 24);
+}
+
+std::string DescribeJunk(const std::array<std::uint8_t, 4>& b) {
+  const std::string text(b.begin(), b.end());
+  if (text == "GET " || text == "POST" || text == "HEAD" || text == "PUT ") {
+    return "an HTTP request, not a tracker client";
+  }
+  char hex[32];
+  std::snprintf(hex, sizeof(hex), "%02x %02x %02x %02x", b[0], b[1], b[2], b[3]);
+  return std::string("unknown magic bytes ") + hex;
+}
+
+}  // namespace
+
+TrackerSession::TrackerSession(std::uint64_t id, tcp::socket socket, JobCoordinator& job,
+                               SessionManager& sessions)
+    : Session(id),
+      conn_(std::make_shared<Connection>(std::move(socket))),
+      job_(job),
+      sessions_(sessions),
+      hello_timeout_(static_cast<long long>(job.options().hello_timeout_s * 1000)) {}
+
+void TrackerSession::Start() {
+  asio::co_spawn(conn_->executor(), [self = std::static_pointer_cast<TrackerSession>(
+                                                 shared_from_this())]() { return self->Run(); },
+                 asio::detached);
+}
+
+std::string TrackerSession::Who() const { return DescribeWorker(rank_, task_id_, conn_->peer()); }
+
+asio::awaitable<void> TrackerSession::Run() {
+  std::array<std::uint8_t, 4> magic{};
+  Status s = co_await conn_->Read(magic, hello_timeout_);
+  if (!s.ok()) {
+    job_.Log("dropped " + conn_->peer() + " before its hello: " + s.message());
+    co_return Ended(Status::Ok());
+  }
+  if (ReadLe32(magic) == proto::kLegacyMagic && job_.options().legacy) {
+    handed_over_ = true;
+    sessions_.Remove(id());
+    sessions_.Start(std::make_shared<LegacySession>(id(), conn_, job_, sessions_));
+    co_return;
+  }
+  s = co_await Admit(magic);
+  if (!s.ok()) co_return Refuse(s.message());
+  while (conn_->open()) {
+    auto frame = co_await ReadFrame({}, kNoDeadline);
+    s = frame.ok() ? Handle(frame.value()) : frame.status();
+    if (!s.ok()) co_return Ended(s);
+  }
+  Ended(Status::Network("connection closed"));
+}
+
+// Reads one frame; `prefix` holds bytes already read. Waiting for the first byte may take
+// `first_wait` (kNoDeadline: forever); the rest must follow within the hello deadline.
+asio::awaitable<Result<Frame>> TrackerSession::ReadFrame(std::vector<std::uint8_t> prefix,
+                                                         Millis first_wait) {
+  std::vector<std::uint8_t> header = std::move(prefix);
+  if (header.empty()) {
+    header.resize(1);
+    Status s = co_await conn_->Read(header, first_wait);
+    if (!s.ok()) co_return s;
+  }
+  const std::size_t have = header.size();
+  header.resize(proto::kHeaderBytes);
+  Status s = co_await conn_->Read(std::span(header).subspan(have), hello_timeout_);
+  if (!s.ok()) co_return s;
+  auto h = proto::DecodeHeader(header);
+  if (!h.ok()) co_return h.status();
+  Frame frame{h.value(), std::vector<std::uint8_t>(h->payload_bytes)};
+  s = co_await conn_->Read(frame.payload, hello_timeout_);
+  if (!s.ok()) co_return s;
+  co_return frame;
+}
+
+asio::awaitable<Status> TrackerSession::Admit(std::array<std::uint8_t, 4> magic) {
+  if (ReadLe32(magic) != proto::kMagic) {
+    co_return Status::Protocol(ReadLe32(magic) == proto::kLegacyMagic
+                                   ? "legacy clients are disabled"
+                                   : DescribeJunk(magic));
+  }
+  auto frame = co_await ReadFrame({magic.begin(), magic.end()}, hello_timeout_);
+  if (!frame.ok()) co_return frame.status();
+  if (frame->header.kind != proto::Kind::kHello) {
+    co_return Status::Protocol("expected Hello, got " + proto::KindName(frame->header.kind));
+  }
+  auto hello = proto::DecodeHello(frame->payload);
+  if (!hello.ok()) co_return hello.status();
+  task_id_ = hello->task_id;
+  Status s = CheckHello(hello.value());
+  if (!s.ok()) co_return s;
+  s = job_.Join({id(), Dialect::kNative, hello->task_id, hello->host, hello->port});
+  if (!s.ok()) co_return s;
+  joined_ = true;
+  co_return Status::Ok();
+}
+
+Status TrackerSession::CheckHello(const proto::Hello& hello) const {
+  if (hello.token != job_.options().token) return Status::Protocol("wrong job token");
+  if (hello.command != proto::Command::kStart) {
+    return Status::InvalidInput("recover is not supported by this tracker");
+  }
+  const int world = job_.options().num_workers;
+  if (hello.world_size > 0 && hello.world_size != world) {
+    return Status::InvalidInput("worker expects world size " + std::to_string(hello.world_size) +
+                                ", the job has " + std::to_string(world));
+  }
+  if (hello.port == 0 && world > 1) return Status::InvalidInput("Hello without a peer port");
+  return Status::Ok();
+}
+
+Status TrackerSession::Handle(const Frame& frame) {
+  switch (frame.header.kind) {
+    case proto::Kind::kPrint: {
+      auto m = proto::DecodePrint(frame.payload);
+      if (!m.ok()) return m.status();
+      job_.OnPrint(rank_, m->message);
+      return Status::Ok();
+    }
+    case proto::Kind::kError: {
+      auto m = proto::DecodeErrorReport(frame.payload);
+      if (!m.ok()) return m.status();
+      return Status::Aborted("reported an error: " + m->message);
+    }
+    case proto::Kind::kShutdown: {
+      auto m = proto::DecodeShutdown(frame.payload);
+      if (!m.ok()) return m.status();
+      if (shut_down_ || rank_ < 0) {
+        job_.Log("ignored a " + std::string(shut_down_ ? "second " : "premature ") +
+                 "shutdown from " + Who());
+        return Status::Ok();
+      }
+      shut_down_ = true;
+      return job_.OnShutdown(rank_);
+    }
+    default:
+      return Status::Protocol("unexpected " + proto::KindName(frame.header.kind) + " frame");
+  }
+}
+
+void TrackerSession::OnRankAssigned(int rank) {
+  rank_ = rank;
+  conn_->Send(proto::Encode(job_.roster().AssignFor(rank)), hello_timeout_);
+}
+
+void TrackerSession::Refuse(const std::string& reason) {
+  job_.Log("rejected " + Who() + ": " + reason);
+  conn_->Send(proto::Encode(proto::Reject{reason}), hello_timeout_);
+  conn_->CloseAfterSends();
+  sessions_.Remove(id());
+}
+
+// The connection is over. Before the batch that only loses a queued worker; after it, a
+// worker that vanished without Shutdown (or sent Error or garbage) fails the whole job.
+void TrackerSession::Ended(const Status& why) {
+  sessions_.Remove(id());
+  conn_->Close();
+  if (job_.ended() || shut_down_) return;
+  if (rank_ < 0) {
+    if (joined_) job_.Leave(id());
+    if (joined_ || !why.ok()) job_.Log("lost " + Who() + " before ranks were assigned: " +
+                                       (why.ok() ? "closed" : why.message()));
+    return;
+  }
+  job_.OnWorkerFailed(Who(), why.message());
+}
+
+void TrackerSession::Abort(const std::string& reason) {
+  if (handed_over_) return;
+  if (joined_ && !shut_down_) conn_->Send(proto::Encode(proto::Abort{reason}), hello_timeout_);
+  conn_->CloseAfterSends();
+}
+
+void TrackerSession::Stop() { conn_->Close(); }
+
+}  // namespace treering::tracker
