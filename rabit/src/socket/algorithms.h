@@ -1,0 +1,40 @@
+// The collective algorithms as functions over an Exchange (links + progress loop). They know
+// the topology and the data layout; they do no socket calls themselves.
+//
+//   TreeAllreduce  latency-bound sizes: reduce up the tree, result down, both streamed in chunks
+//   RingAllreduce  bandwidth-bound sizes: ring reduce-scatter, then ring allgather
+//   TreeBroadcast  any root: flood along the tree, streamed
+//   RingAllgather  per-rank slices of any size (zero included) around the ring
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "socket/exchange.h"
+#include "socket/reducer.h"
+#include "socket/scratch.h"
+
+namespace rabit::transport {
+
+struct ReduceSpec {
+  std::size_t element_bytes = 1;
+  ReduceFn reduce = nullptr;
+  std::size_t chunk_bytes = 64 * 1024;  // reduce granularity: the pipelining unit
+};
+
+treering::Status TreeAllreduce(Exchange& ex, const Topology& topo, std::uint8_t* buf,
+                               std::size_t bytes, const ReduceSpec& spec, ScratchArena& scratch);
+treering::Status RingAllreduce(Exchange& ex, const Topology& topo, std::uint8_t* buf,
+                               std::size_t bytes, const ReduceSpec& spec, ScratchArena& scratch);
+treering::Status TreeBroadcast(Exchange& ex, const Topology& topo, std::uint8_t* buf,
+                               std::size_t bytes, int root);
+// offsets has world+1 entries: rank r's slice is [offsets[r], offsets[r+1]) of buf.
+treering::Status RingAllgather(Exchange& ex, const Topology& topo, std::uint8_t* buf,
+                               const std::vector<std::size_t>& offsets);
+
+// Bytes of a partially arrived stream that may be reduced now: whole elements, and whole chunks
+// unless the stream is complete (small reduce calls would cost more than they pipeline).
+std::size_t ReducibleBytes(std::size_t arrived, std::size_t total, const ReduceSpec& spec);
+
+}  // namespace rabit::transport

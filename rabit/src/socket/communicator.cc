@@ -1,0 +1,68 @@
+#include "socket/communicator.h"
+
+namespace rabit::transport {
+
+Communicator::Communicator(LinkSet links, CollectiveOptions options, AbortWatch* abort_watch)
+    : links_(std::move(links)), options_(options), abort_watch_(abort_watch) {}
+
+ExchangeOptions Communicator::ExchangeOptionsFor() const {
+  ExchangeOptions out;
+  out.rank = rank();
+  out.timeout_seconds = options_.timeout_seconds;
+  out.abort_watch = abort_watch_;
+  return out;
+}
+
+treering::Status Communicator::Finish(treering::Status status) {
+  if (!status.ok()) {
+    failure_ = status;
+    links_.CloseAll();
+  }
+  return status;
+}
+
+treering::Status Communicator::Allreduce(std::uint64_t seq, void* buf, std::size_t count,
+                                         DataType type, OpKind op) {
+  if (!failure_.ok()) return failure_;
+  auto reduce = SelectReducer(type, op);
+  if (!reduce.ok()) return reduce.status();
+  const std::size_t bytes = count * DataTypeSize(type);
+  if (world() == 1) return treering::Status::Ok();
+  Exchange ex(OpHeader::ForAllreduce(seq, type, op, bytes), ExchangeOptionsFor(), &links_);
+  const ReduceSpec spec{DataTypeSize(type), reduce.value(), options_.chunk_bytes};
+  auto* data = static_cast<std::uint8_t*>(buf);
+  if (bytes >= options_.ring_min_bytes) {
+    return Finish(RingAllreduce(ex, links_.topology(), data, bytes, spec, scratch_));
+  }
+  return Finish(TreeAllreduce(ex, links_.topology(), data, bytes, spec, scratch_));
+}
+
+treering::Status Communicator::Broadcast(std::uint64_t seq, void* buf, std::size_t bytes,
+                                         int root) {
+  if (!failure_.ok()) return failure_;
+  if (root < 0 || root >= world()) {
+    return treering::Status::InvalidInput("Broadcast: root " + std::to_string(root) +
+                                          " is not a rank of a world of size " +
+                                          std::to_string(world()));
+  }
+  if (world() == 1) return treering::Status::Ok();
+  Exchange ex(OpHeader::ForBroadcast(seq, root, bytes), ExchangeOptionsFor(), &links_);
+  return Finish(TreeBroadcast(ex, links_.topology(), static_cast<std::uint8_t*>(buf), bytes, root));
+}
+
+treering::Status Communicator::Allgather(std::uint64_t seq, void* buf,
+                                         const std::vector<std::size_t>& slice_bytes) {
+  if (!failure_.ok()) return failure_;
+  if (slice_bytes.size() != static_cast<std::size_t>(world())) {
+    return treering::Status::InvalidInput(
+        "Allgather: " + std::to_string(slice_bytes.size()) + " slice sizes given for a world of " +
+        std::to_string(world()));
+  }
+  if (world() == 1) return treering::Status::Ok();
+  std::vector<std::size_t> offsets(slice_bytes.size() + 1, 0);
+  for (std::size_t r = 0; r < slice_bytes.size(); ++r) offsets[r + 1] = offsets[r] + slice_bytes[r];
+  Exchange ex(OpHeader::ForAllgather(seq, slice_bytes), ExchangeOptionsFor(), &links_);
+  return Finish(RingAllgather(ex, links_.topology(), static_cast<std::uint8_t*>(buf), offsets));
+}
+
+}  // namespace rabit::transport

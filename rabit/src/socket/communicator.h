@@ -1,0 +1,58 @@
+// Communicator: runs collective number `seq` over a bootstrapped LinkSet. This is the seam the
+// engines build on: the socket engine numbers the ops and owns the tracker connection; a
+// fault-tolerant engine can wrap it, and rebuild links by constructing a new Communicator.
+//
+// Failure contract: the first failed collective closes every link (so neighbours blocked on us
+// fail at once instead of waiting for their timeout) and every later call returns that error.
+// Thread contract: one thread at a time.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "socket/algorithms.h"
+#include "socket/exchange.h"
+#include "socket/link_set.h"
+#include "socket/scratch.h"
+
+namespace rabit::transport {
+
+struct CollectiveOptions {
+  double timeout_seconds = 300;  // rabit_timeout: longest wait without progress
+  // rabit_reduce_ring_mincount: Allreduce messages of at least this many bytes use the ring
+  // (0 forces the ring, max() forces the tree). Default chosen by bench/comm measurements.
+  std::size_t ring_min_bytes = 256 * 1024;
+  std::size_t chunk_bytes = 64 * 1024;  // reduce/pipelining granularity
+};
+
+class Communicator {
+ public:
+  Communicator(LinkSet links, CollectiveOptions options, AbortWatch* abort_watch = nullptr);
+
+  int rank() const { return links_.topology().rank; }
+  int world() const { return links_.topology().world; }
+  const CollectiveOptions& options() const { return options_; }
+
+  treering::Status Allreduce(std::uint64_t seq, void* buf, std::size_t count, DataType type,
+                             OpKind op);
+  treering::Status Broadcast(std::uint64_t seq, void* buf, std::size_t bytes, int root);
+  treering::Status Allgather(std::uint64_t seq, void* buf,
+                             const std::vector<std::size_t>& slice_bytes);
+
+  // Closes every link (used at shutdown; also done on the first failure).
+  void Close() { links_.CloseAll(); }
+
+ private:
+  treering::Status Finish(treering::Status status);
+  ExchangeOptions ExchangeOptionsFor() const;
+
+  LinkSet links_;
+  CollectiveOptions options_;
+  AbortWatch* abort_watch_;
+  ScratchArena scratch_;
+  treering::Status failure_;
+};
+
+}  // namespace rabit::transport

@@ -1,0 +1,18 @@
+// Reducers: dst[i] = op(dst[i], src[i]) over `count` elements, one tight loop per (type, op)
+// that the compiler vectorises. The (type, op) pair is resolved once per collective through a
+// switch into a plain function pointer, so the hot loop has no per-element dispatch.
+#pragma once
+
+#include <cstddef>
+
+#include "rabit/rabit.h"
+#include "tracker/status.h"
+
+namespace rabit::transport {
+
+using ReduceFn = void (*)(void* dst, const void* src, std::size_t count);
+
+// kInvalidInput for BitOR on floating-point types.
+treering::Result<ReduceFn> SelectReducer(DataType type, OpKind op);
+
+}  // namespace rabit::transport

@@ -1,0 +1,55 @@
+// LoopbackWorld: N ranks as threads in one process, each with its own Communicator over real
+// loopback TCP links (no tracker). RunOnAll runs fn(rank, comm) on every rank concurrently and
+// returns each rank's Status.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "socket/communicator.h"
+#include "socket/loopback_links.h"
+
+namespace rabit::testing {
+
+using transport::CollectiveOptions;
+using transport::Communicator;
+
+class LoopbackWorld {
+ public:
+  LoopbackWorld(int world, CollectiveOptions options) {
+    auto links = transport::BuildLoopbackLinks(world);
+    if (!links.ok()) throw std::runtime_error(links.status().message());
+    for (auto& set : links.value()) {
+      comms_.push_back(std::make_unique<Communicator>(std::move(set), options));
+    }
+  }
+
+  int size() const { return static_cast<int>(comms_.size()); }
+  Communicator& comm(int rank) { return *comms_[rank]; }
+
+  std::vector<treering::Status> RunOnAll(
+      const std::function<treering::Status(int, Communicator&)>& fn) {
+    std::vector<treering::Status> out(comms_.size());
+    std::vector<std::thread> threads;
+    for (int r = 0; r < size(); ++r) {
+      threads.emplace_back([&, r] { out[r] = fn(r, *comms_[r]); });
+    }
+    for (auto& t : threads) t.join();
+    return out;
+  }
+
+ private:
+  std::vector<std::unique_ptr<Communicator>> comms_;
+};
+
+inline void ExpectAllOk(const std::vector<treering::Status>& statuses) {
+  for (std::size_t r = 0; r < statuses.size(); ++r) {
+    EXPECT_TRUE(statuses[r].ok()) << "rank " << r << ": " << statuses[r].message();
+  }
+}
+
+}  // namespace rabit::testing
