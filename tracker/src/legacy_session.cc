@@ -24,33 +24,52 @@ void LegacySession::Start() {
                  asio::detached);
 }
 
+// GCC 12 miscompiles co_await inside ?: expressions, so each read is its own statement.
+asio::awaitable<Result<LegacySession::Preamble>> LegacySession::ReadPreamble() {
+  Preamble p;
+  auto rank = co_await ReadInt("rank");
+  if (!rank.ok()) co_return rank.status();
+  p.rank = rank.value();
+  auto world = co_await ReadInt("world_size");
+  if (!world.ok()) co_return world.status();
+  p.world_size = world.value();
+  auto task = co_await ReadString("task_id");
+  if (!task.ok()) co_return task.status();
+  p.task_id = task.value() == "NULL" ? "" : task.value();
+  auto command = co_await ReadString("command");
+  if (!command.ok()) co_return command.status();
+  p.command = command.value();
+  co_return p;
+}
+
 asio::awaitable<void> LegacySession::Run() {
   SendInt(static_cast<std::int32_t>(proto::kLegacyMagic));
-  auto rank = co_await ReadInt("rank");
-  auto world = rank.ok() ? co_await ReadInt("world_size") : Result<std::int32_t>(rank.status());
-  auto task = world.ok() ? co_await ReadString("task_id") : Result<std::string>(world.status());
-  auto command = task.ok() ? co_await ReadString("command") : Result<std::string>(task.status());
-  Status s = command.status();
+  auto preamble = co_await ReadPreamble();
+  Status s = preamble.status();
+  const int n = job_.options().num_workers;
   if (s.ok()) {
-    rank_ = rank.value();
-    task_id_ = task.value() == "NULL" ? "" : task.value();
-    const int n = job_.options().num_workers;
-    s = (world.value() > 0 && world.value() != n)
-            ? Status::InvalidInput("worker expects world size " + std::to_string(world.value()) +
-                                   ", the job has " + std::to_string(n))
-            : co_await Dispatch(command.value());
-  }
-  if (!s.ok() && !job_.ended()) {
-    const std::string who = DescribeWorker(rank_, task_id_, conn_->peer());
-    job_.Log("legacy client " + who + ": " + s.message());
-    // A ranked worker that breaks off its link setup leaves its peers waiting forever.
-    if (s.code() == StatusCode::kNetwork || s.code() == StatusCode::kTimeout) {
-      if (rank_ >= 0 && command.ok() && command.value() != "print") job_.OnWorkerFailed(who, s.message());
+    rank_ = preamble->rank;
+    task_id_ = preamble->task_id;
+    if (preamble->world_size > 0 && preamble->world_size != n) {
+      s = Status::InvalidInput("worker expects world size " +
+                               std::to_string(preamble->world_size) + ", the job has " +
+                               std::to_string(n));
     }
-    if (rank_ < 0) job_.Leave(id());
   }
+  if (s.ok()) s = co_await Dispatch(preamble->command);
+  if (!s.ok()) Failed(s, preamble.ok() && preamble->command != "print");
   sessions_.Remove(id());
   conn_->CloseAfterSends();
+}
+
+void LegacySession::Failed(const Status& s, bool in_link_setup) {
+  if (job_.ended()) return;
+  const std::string who = DescribeWorker(rank_, task_id_, conn_->peer());
+  job_.Log("legacy client " + who + ": " + s.message());
+  // A ranked worker that breaks off its link setup leaves its peers waiting forever.
+  const bool lost = s.code() == StatusCode::kNetwork || s.code() == StatusCode::kTimeout;
+  if (lost && in_link_setup && rank_ >= 0) job_.OnWorkerFailed(who, s.message());
+  if (rank_ < 0) job_.Leave(id());
 }
 
 asio::awaitable<Status> LegacySession::Dispatch(const std::string& command) {

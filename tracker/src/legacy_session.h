@@ -29,7 +29,15 @@ class LegacySession : public Session {
   void Stop() override;
 
  private:
+  struct Preamble {
+    std::int32_t rank = -1;
+    std::int32_t world_size = -1;
+    std::string task_id;
+    std::string command;
+  };
   asio::awaitable<void> Run();
+  asio::awaitable<Result<Preamble>> ReadPreamble();
+  void Failed(const Status& s, bool in_link_setup);
   asio::awaitable<Status> Dispatch(const std::string& command);
   asio::awaitable<Status> Start(bool recover);
   asio::awaitable<Status> Negotiate();

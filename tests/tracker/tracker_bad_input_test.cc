@@ -1,0 +1,152 @@
+// The tracker must survive every kind of bad client (each is logged and dropped or rejected)
+// and still serve the real job that runs alongside them.
+#include <gtest/gtest.h>
+
+#include "fake_client.h"
+#include "running_tracker.h"
+
+namespace treering::testing {
+namespace {
+
+constexpr char kToken[] = "job-token";
+
+TrackerOptions Options(int n) {
+  TrackerOptions o;
+  o.num_workers = n;
+  o.token = kToken;
+  o.bootstrap_timeout_s = 30;
+  o.hello_timeout_s = 0.5;  // short, so the silent-client cases finish quickly
+  return o;
+}
+
+std::string RejectReason(FakeClient& c) {
+  auto f = c.ReadFrame(5);
+  if (!f.ok()) return "no frame: " + f.status().message();
+  if (f->header.kind != proto::Kind::kReject) return "got " + proto::KindName(f->header.kind);
+  return proto::DecodeReject(f->payload)->reason;
+}
+
+FakeClient Connected(RunningTracker& t) {
+  FakeClient c;
+  EXPECT_TRUE(c.Connect("127.0.0.1", t.port()).ok());
+  return c;
+}
+
+std::vector<std::uint8_t> HelloBytes(const std::string& token, const std::string& task) {
+  proto::Hello h;
+  h.token = token;
+  h.task_id = task;
+  h.host = "127.0.0.1";
+  h.port = 9999;
+  return proto::Encode(h);
+}
+
+// Runs the real 2-worker job to completion; returns the tracker's result.
+Status RunRealJob(RunningTracker& t, std::vector<FakeClient>& workers) {
+  for (auto& w : workers) {
+    auto a = w.ReadAssign();
+    if (!a.ok()) return a.status();
+  }
+  for (auto& w : workers) {
+    Status s = w.SendRaw(proto::Encode(proto::Shutdown{}));
+    if (!s.ok()) return s;
+  }
+  return t.Result(10);
+}
+
+TEST(TrackerBadInputTest, JunkClientsAreDroppedAndTheJobStillRuns) {
+  RunningTracker t(Options(2));
+  // Garbage, an HTTP request, a wrong magic: closed without a reply.
+  FakeClient garbage = Connected(t), http = Connected(t), magic = Connected(t);
+  ASSERT_TRUE(garbage.SendRaw({0xde, 0xad, 0xbe, 0xef, 1, 2, 3}).ok());
+  const std::string get = "GET / HTTP/1.1\r\nHost: x\r\n\r\n";
+  ASSERT_TRUE(http.SendRaw({get.begin(), get.end()}).ok());
+  auto bad_magic = HelloBytes(kToken, "9");
+  bad_magic[0] = 'X';
+  ASSERT_TRUE(magic.SendRaw(bad_magic).ok());
+  // A wrong version and a wrong token get a Reject naming the problem.
+  FakeClient version = Connected(t), token = Connected(t);
+  auto v2 = HelloBytes(kToken, "8");
+  v2[4] = 2;
+  ASSERT_TRUE(version.SendRaw(v2).ok());
+  ASSERT_TRUE(token.SendRaw(HelloBytes("wrong", "7")).ok());
+  EXPECT_NE(RejectReason(version).find("version 2"), std::string::npos);
+  EXPECT_NE(RejectReason(token).find("token"), std::string::npos);
+  EXPECT_TRUE(garbage.WaitClosed(5));
+  EXPECT_TRUE(http.WaitClosed(5));
+  EXPECT_TRUE(magic.WaitClosed(5));
+
+  std::vector<FakeClient> workers;
+  workers.push_back(Connected(t));
+  ASSERT_TRUE(workers[0].SendRaw(HelloBytes(kToken, "0")).ok());
+  workers.push_back(Connected(t));
+  ASSERT_TRUE(workers[1].SendRaw(HelloBytes(kToken, "1")).ok());
+  EXPECT_TRUE(RunRealJob(t, workers).ok());
+}
+
+TEST(TrackerBadInputTest, SilentAndHalfSentClientsTimeOutOrAreForgotten) {
+  RunningTracker t(Options(2));
+  FakeClient silent = Connected(t);
+  FakeClient half = Connected(t);
+  auto hello = HelloBytes(kToken, "0");
+  hello.resize(hello.size() - 3);
+  ASSERT_TRUE(half.SendRaw(hello).ok());  // stalls mid-message: the hello deadline closes it
+  FakeClient vanishing = Connected(t);
+  ASSERT_TRUE(vanishing.SendRaw(std::vector<std::uint8_t>(hello.begin(), hello.begin() + 10)).ok());
+  vanishing.Close();  // disconnects mid-message
+  EXPECT_TRUE(silent.WaitClosed(5));
+  EXPECT_TRUE(half.WaitClosed(5));
+
+  // A queued worker that leaves before the batch is forgotten; its task id is free again.
+  FakeClient early = Connected(t);
+  ASSERT_TRUE(early.SendRaw(HelloBytes(kToken, "0")).ok());
+  early.Close();
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+
+  std::vector<FakeClient> workers;
+  workers.push_back(Connected(t));
+  ASSERT_TRUE(workers[0].SendRaw(HelloBytes(kToken, "0")).ok());
+  workers.push_back(Connected(t));
+  ASSERT_TRUE(workers[1].SendRaw(HelloBytes(kToken, "1")).ok());
+  EXPECT_TRUE(RunRealJob(t, workers).ok());
+}
+
+TEST(TrackerBadInputTest, DuplicateTaskIdAndLateWorkerAreRejected) {
+  RunningTracker t(Options(2));
+  std::vector<FakeClient> workers;
+  workers.push_back(Connected(t));
+  ASSERT_TRUE(workers[0].SendRaw(HelloBytes(kToken, "0")).ok());
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  FakeClient twin = Connected(t);
+  ASSERT_TRUE(twin.SendRaw(HelloBytes(kToken, "0")).ok());
+  EXPECT_NE(RejectReason(twin).find("duplicate task id '0'"), std::string::npos);
+  workers.push_back(Connected(t));
+  ASSERT_TRUE(workers[1].SendRaw(HelloBytes(kToken, "1")).ok());
+  for (auto& w : workers) ASSERT_TRUE(w.ReadAssign().ok());
+  FakeClient late = Connected(t);
+  ASSERT_TRUE(late.SendRaw(HelloBytes(kToken, "2")).ok());
+  EXPECT_NE(RejectReason(late).find("already has its 2 workers"), std::string::npos);
+  // A second Shutdown on the same connection is logged and ignored.
+  ASSERT_TRUE(workers[0].SendRaw(proto::Encode(proto::Shutdown{})).ok());
+  ASSERT_TRUE(workers[0].SendRaw(proto::Encode(proto::Shutdown{})).ok());
+  EXPECT_EQ(t.Result(0.3).code(), StatusCode::kTimeout);  // still waiting for rank 1
+  ASSERT_TRUE(workers[1].SendRaw(proto::Encode(proto::Shutdown{})).ok());
+  EXPECT_TRUE(t.Result(10).ok());
+}
+
+TEST(TrackerBadInputTest, GarbageFromARankedWorkerFailsTheJobNamingIt) {
+  RunningTracker t(Options(2));
+  std::vector<FakeClient> workers;
+  for (const char* id : {"0", "1"}) {
+    workers.push_back(Connected(t));
+    ASSERT_TRUE(workers.back().SendRaw(HelloBytes(kToken, id)).ok());
+  }
+  for (auto& w : workers) ASSERT_TRUE(w.ReadAssign().ok());
+  ASSERT_TRUE(workers[1].SendRaw(std::vector<std::uint8_t>(16, 0xab)).ok());
+  const Status s = t.Result(10);
+  EXPECT_NE(s.message().find("rank 1"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("magic"), std::string::npos) << s.message();
+}
+
+}  // namespace
+}  // namespace treering::testing

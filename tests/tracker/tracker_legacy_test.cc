@@ -1,0 +1,110 @@
+// The legacy dmlc/rabit dialect against the exchange traced from XGBoost 1.7.4 workers
+// (shared/reference/xgboost-1.7-observed.md): 2 workers, task ids "0" and "1".
+#include <gtest/gtest.h>
+
+#include "fake_client.h"
+#include "running_tracker.h"
+
+namespace treering::testing {
+namespace {
+
+constexpr std::int32_t kMagic = 0xff99;
+
+FakeClient Hello(RunningTracker& t, int rank, const std::string& task, const std::string& cmd) {
+  FakeClient c;
+  EXPECT_TRUE(c.Connect("127.0.0.1", t.port()).ok());
+  EXPECT_TRUE(c.SendInt(kMagic).ok());
+  EXPECT_EQ(c.RecvInt().value(), kMagic);
+  EXPECT_TRUE(c.SendInt(rank).ok());
+  EXPECT_TRUE(c.SendInt(-1).ok());
+  EXPECT_TRUE(c.SendStr(task).ok());
+  EXPECT_TRUE(c.SendStr(cmd).ok());
+  return c;
+}
+
+std::vector<std::int32_t> RecvInts(FakeClient& c, int n) {
+  std::vector<std::int32_t> v;
+  for (int i = 0; i < n; ++i) v.push_back(c.RecvInt().value());
+  return v;
+}
+
+TEST(TrackerLegacyTest, TwoWorkersFollowTheTracedExchange) {
+  TrackerOptions o;
+  o.num_workers = 2;
+  RunningTracker t(o);
+  FakeClient w1 = Hello(t, -1, "1", "start");
+  FakeClient w0 = Hello(t, -1, "0", "start");
+  // rank, parent, world, n_neighbours, [neighbours], ring_prev, ring_next
+  EXPECT_EQ(RecvInts(w0, 7), (std::vector<std::int32_t>{0, -1, 2, 1, 1, 1, 1}));
+  ASSERT_TRUE(w0.SendInt(0).ok());  // n_good
+  EXPECT_EQ(RecvInts(w0, 2), (std::vector<std::int32_t>{0, 1}));  // num_conn, num_accept
+  ASSERT_TRUE(w0.SendInt(0).ok());  // n_errors
+  ASSERT_TRUE(w0.SendInt(50837).ok());  // listen port
+  EXPECT_TRUE(w0.WaitClosed(5));
+
+  EXPECT_EQ(RecvInts(w1, 7), (std::vector<std::int32_t>{1, 0, 2, 1, 0, 0, 0}));
+  ASSERT_TRUE(w1.SendInt(0).ok());
+  EXPECT_EQ(RecvInts(w1, 2), (std::vector<std::int32_t>{1, 0}));
+  EXPECT_EQ(w1.RecvStr().value(), "127.0.0.1");
+  EXPECT_EQ(RecvInts(w1, 2), (std::vector<std::int32_t>{50837, 0}));  // port, rank
+  ASSERT_TRUE(w1.SendInt(1).ok());  // one dial failed: the loop repeats
+  ASSERT_TRUE(w1.SendInt(0).ok());
+  EXPECT_EQ(RecvInts(w1, 2), (std::vector<std::int32_t>{1, 0}));
+  EXPECT_EQ(w1.RecvStr().value(), "127.0.0.1");
+  EXPECT_EQ(RecvInts(w1, 2), (std::vector<std::int32_t>{50837, 0}));
+  ASSERT_TRUE(w1.SendInt(0).ok());
+  ASSERT_TRUE(w1.SendInt(50838).ok());
+  EXPECT_TRUE(w1.WaitClosed(5));
+
+  FakeClient print = Hello(t, 0, "0", "print");
+  ASSERT_TRUE(print.SendStr("[0]\ttr-rmse:0.42500\n").ok());
+  EXPECT_TRUE(print.WaitClosed(5));
+  FakeClient other = Hello(t, 1, "1", "print");
+  ASSERT_TRUE(other.SendStr("note").ok());
+  EXPECT_TRUE(other.WaitClosed(5));
+  for (int r : {0, 1}) {
+    FakeClient bye = Hello(t, r, std::to_string(r), "shutdown");
+    EXPECT_TRUE(bye.WaitClosed(5));
+  }
+  EXPECT_TRUE(t.Result(10).ok());
+  EXPECT_EQ(t.prints(), (std::vector<std::string>{"[0]\ttr-rmse:0.42500", "[rank 1] note"}));
+}
+
+TEST(TrackerLegacyTest, LegacyClientsCanBeDisabled) {
+  TrackerOptions o;
+  o.num_workers = 1;
+  o.legacy = false;
+  RunningTracker t(o);
+  FakeClient c;
+  ASSERT_TRUE(c.Connect("127.0.0.1", t.port()).ok());
+  ASSERT_TRUE(c.SendInt(kMagic).ok());
+  EXPECT_TRUE(c.WaitClosed(5));
+  EXPECT_EQ(t.Result(0.2).code(), StatusCode::kTimeout);  // still serving
+}
+
+TEST(TrackerLegacyTest, UnknownCommandAndBadLengthsAreDropped) {
+  TrackerOptions o;
+  o.num_workers = 1;
+  RunningTracker t(o);
+  FakeClient odd = Hello(t, -1, "NULL", "dance");
+  EXPECT_TRUE(odd.WaitClosed(5));
+  FakeClient neg;
+  ASSERT_TRUE(neg.Connect("127.0.0.1", t.port()).ok());
+  ASSERT_TRUE(neg.SendInt(kMagic).ok());
+  ASSERT_TRUE(neg.SendInt(-1).ok());
+  ASSERT_TRUE(neg.SendInt(-1).ok());
+  ASSERT_TRUE(neg.SendInt(-5).ok());  // negative string length
+  EXPECT_TRUE(neg.WaitClosed(5));
+  // The job still runs: one worker, no links.
+  FakeClient w = Hello(t, -1, "NULL", "start");
+  EXPECT_EQ(RecvInts(w, 6), (std::vector<std::int32_t>{0, -1, 1, 0, -1, -1}));
+  ASSERT_TRUE(w.SendInt(0).ok());
+  EXPECT_EQ(RecvInts(w, 2), (std::vector<std::int32_t>{0, 0}));
+  ASSERT_TRUE(w.SendInt(0).ok());
+  ASSERT_TRUE(w.SendInt(1234).ok());
+  FakeClient bye = Hello(t, 0, "NULL", "shutdown");
+  EXPECT_TRUE(t.Result(10).ok());
+}
+
+}  // namespace
+}  // namespace treering::testing
