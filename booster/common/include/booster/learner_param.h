@@ -1,0 +1,32 @@
+// LearnerParam: learner-level parameters (objective, metrics, threads, seed), XGBoost 1.7 names.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "booster/param_table.h"
+
+namespace treering::booster {
+
+struct LearnerParam {
+  std::string objective = "reg:squarederror";
+  bool objective_set = false;
+  int num_class = 0;
+  bool num_class_set = false;
+  float base_score = 0.5f;    // user-space value (a probability for logistic objectives)
+  bool base_score_set = false;
+  std::vector<std::string> eval_metrics;  // repeatable key, config order; empty = default
+  bool disable_default_eval_metric = false;
+  float scale_pos_weight = 1.0f;
+  int nthread = 0;            // 0 = all cores
+  int seed = 0;
+  int verbosity = 1;
+
+  static const std::vector<ParamField<LearnerParam>>& Fields();
+  Status Validate() const;
+};
+
+// The objective names treering implements (same spelling as XGBoost 1.7).
+const std::vector<std::string>& ObjectiveNames();
+
+}  // namespace treering::booster

@@ -1,0 +1,59 @@
+// Objective: turns margins into gradient pairs and predictions (XGBoost 1.7 formulas, float
+// arithmetic as XGBoost does it, so trees match bit for bit on easy data).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tracker/status.h"
+
+namespace treering::booster {
+
+struct GradientPair {
+  float grad = 0.0f;
+  float hess = 0.0f;
+};
+
+struct ObjectiveConfig {
+  std::string name = "reg:squarederror";
+  int num_class = 0;
+  float scale_pos_weight = 1.0f;
+  float max_delta_step = 0.7f;  // count:poisson's own hessian safeguard
+};
+
+// Labels and optional weights of the rows an objective or metric looks at.
+struct LabelView {
+  const std::vector<float>* label = nullptr;
+  const std::vector<float>* weight = nullptr;  // empty = all 1
+  float Weight(std::size_t row) const { return weight->empty() ? 1.0f : (*weight)[row]; }
+  std::size_t NumRows() const { return label->size(); }
+};
+
+class Objective {
+ public:
+  static Result<std::unique_ptr<Objective>> Create(const ObjectiveConfig& config);
+  virtual ~Objective() = default;
+
+  virtual const std::string& Name() const = 0;
+  // Outputs (margins) per row: num_class for multi-class, else 1.
+  virtual int NumGroups() const { return 1; }
+  // Rejects labels the objective cannot learn from (e.g. a logistic label outside [0, 1]).
+  virtual Status CheckLabels(const LabelView& labels) const = 0;
+  // margin: NumGroups() values per row. out: one pair per margin value (row-major).
+  virtual void GetGradient(const std::vector<float>& margin, const LabelView& labels,
+                           int nthread, std::vector<GradientPair>* out) const = 0;
+  // In place, margins -> what `predict` returns (probabilities, class index, counts).
+  virtual void PredTransform(std::vector<float>* values, int nthread) const = 0;
+  // In place, margins -> what metrics look at (multi:softmax gives probabilities here).
+  virtual void EvalTransform(std::vector<float>* values, int nthread) const {
+    PredTransform(values, nthread);
+  }
+  // User-space base_score -> margin (logit for logistic, log for poisson).
+  virtual Result<float> ProbToMargin(float base_score) const { return base_score; }
+  // XGBoost 1.7's default metric for this objective.
+  virtual std::string DefaultMetric() const = 0;
+};
+
+}  // namespace treering::booster

@@ -1,0 +1,35 @@
+// TreeParam: the parameters of one hist tree (XGBoost 1.7 `TrainParam` names and defaults).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "booster/param_table.h"
+
+namespace treering::booster {
+
+enum class GrowPolicy { kDepthWise, kLossGuide };
+
+struct TreeParam {
+  float eta = 0.3f;               // learning_rate
+  float min_split_loss = 0.0f;    // gamma
+  int max_depth = 6;
+  int max_leaves = 0;
+  float min_child_weight = 1.0f;
+  float max_delta_step = 0.0f;
+  bool max_delta_step_set = false;  // count:poisson raises the default to 0.7 unless set
+  float subsample = 1.0f;
+  float colsample_bytree = 1.0f;
+  float colsample_bylevel = 1.0f;
+  float colsample_bynode = 1.0f;
+  float reg_lambda = 1.0f;        // lambda
+  float reg_alpha = 0.0f;         // alpha
+  int max_bin = 256;
+  GrowPolicy grow_policy = GrowPolicy::kDepthWise;
+
+  static const std::vector<ParamField<TreeParam>>& Fields();
+  // Cross-field check after all keys are applied (e.g. a tree must be bounded somehow).
+  Status Validate() const;
+};
+
+}  // namespace treering::booster

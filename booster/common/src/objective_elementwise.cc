@@ -1,0 +1,112 @@
+// One-output objectives: squared error, the logistic family and Poisson. Formulas follow
+// XGBoost 1.7 (regression_loss.h, regression_obj.cu) including its float arithmetic.
+#include <cmath>
+#include <string>
+
+#include "data/parallel_for.h"
+#include "objective_impl.h"
+
+namespace treering::booster {
+namespace {
+
+enum class Loss { kSquared, kLogistic, kPoisson };
+
+float Sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
+
+class ElementwiseObjective : public Objective {
+ public:
+  explicit ElementwiseObjective(const ObjectiveConfig& c) : config_(c) {
+    if (c.name == "reg:squarederror") loss_ = Loss::kSquared;
+    else if (c.name == "count:poisson") loss_ = Loss::kPoisson;
+    else loss_ = Loss::kLogistic;
+  }
+
+  const std::string& Name() const override { return config_.name; }
+
+  Status CheckLabels(const LabelView& labels) const override {
+    for (std::size_t i = 0; i < labels.NumRows(); ++i) {
+      const float y = (*labels.label)[i];
+      if (loss_ == Loss::kLogistic && !(y >= 0.0f && y <= 1.0f)) {
+        return Status::InvalidInput(config_.name + ": label must be in [0, 1], row " +
+                                    std::to_string(i) + " has " + std::to_string(y));
+      }
+      if (loss_ == Loss::kPoisson && !(y >= 0.0f)) {
+        return Status::InvalidInput("count:poisson: label must be >= 0, row " +
+                                    std::to_string(i) + " has " + std::to_string(y));
+      }
+      if (!std::isfinite(y)) {
+        return Status::InvalidInput(config_.name + ": label of row " + std::to_string(i) +
+                                    " is not finite");
+      }
+    }
+    return Status::Ok();
+  }
+
+  void GetGradient(const std::vector<float>& margin, const LabelView& labels, int nthread,
+                   std::vector<GradientPair>* out) const override {
+    out->resize(margin.size());
+    ParallelFor(margin.size(), nthread, [&](std::size_t i) {
+      const float y = (*labels.label)[i];
+      float w = labels.Weight(i);
+      if (loss_ == Loss::kLogistic && y == 1.0f) w *= config_.scale_pos_weight;
+      (*out)[i] = RowGradient(margin[i], y, w);
+    });
+  }
+
+  void PredTransform(std::vector<float>* values, int nthread) const override {
+    if (config_.name == "binary:logitraw" || loss_ == Loss::kSquared) return;
+    ParallelFor(values->size(), nthread, [&](std::size_t i) {
+      float& v = (*values)[i];
+      v = loss_ == Loss::kPoisson ? std::exp(v) : Sigmoid(v);
+    });
+  }
+
+  Result<float> ProbToMargin(float base_score) const override {
+    if (loss_ == Loss::kPoisson) {
+      if (!(base_score > 0.0f)) {
+        return Status::InvalidInput("base_score must be > 0 for count:poisson");
+      }
+      return std::log(base_score);
+    }
+    if (loss_ == Loss::kLogistic && config_.name != "binary:logitraw") {
+      if (!(base_score > 0.0f && base_score < 1.0f)) {
+        return Status::InvalidInput("base_score must be in (0, 1) for " + config_.name);
+      }
+      return -std::log(1.0f / base_score - 1.0f);
+    }
+    return base_score;
+  }
+
+  std::string DefaultMetric() const override {
+    if (config_.name == "binary:logistic") return "logloss";
+    if (config_.name == "binary:logitraw") return "auc";
+    if (loss_ == Loss::kPoisson) return "poisson-nloglik";
+    return "rmse";
+  }
+
+ private:
+  GradientPair RowGradient(float margin, float y, float w) const {
+    switch (loss_) {
+      case Loss::kSquared:
+        return {(margin - y) * w, w};
+      case Loss::kLogistic: {
+        const float p = Sigmoid(margin);
+        return {(p - y) * w, std::fmax(p * (1.0f - p), 1e-16f) * w};
+      }
+      case Loss::kPoisson:
+        return {(std::exp(margin) - y) * w, std::exp(margin + config_.max_delta_step) * w};
+    }
+    return {};
+  }
+
+  ObjectiveConfig config_;
+  Loss loss_;
+};
+
+}  // namespace
+
+std::unique_ptr<Objective> MakeElementwiseObjective(const ObjectiveConfig& config) {
+  return std::make_unique<ElementwiseObjective>(config);
+}
+
+}  // namespace treering::booster

@@ -1,0 +1,102 @@
+// multi:softmax / multi:softprob (XGBoost 1.7 multiclass_obj.cu): softmax over the num_class
+// margins of a row, g_k = (p_k - [y == k]) w, h_k = max(2 p_k (1 - p_k) w, 1e-16).
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "data/parallel_for.h"
+#include "objective_impl.h"
+
+namespace treering::booster {
+namespace {
+
+// In place softmax of k values, computed in float exactly as XGBoost's common::Softmax.
+void Softmax(float* v, int k) {
+  float wmax = v[0];
+  for (int j = 1; j < k; ++j) wmax = std::max(v[j], wmax);
+  float wsum = 0.0f;
+  for (int j = 0; j < k; ++j) {
+    v[j] = std::exp(v[j] - wmax);
+    wsum += v[j];
+  }
+  for (int j = 0; j < k; ++j) v[j] /= wsum;
+}
+
+class SoftmaxObjective : public Objective {
+ public:
+  SoftmaxObjective(std::string name, int num_class) : name_(std::move(name)), k_(num_class) {}
+
+  const std::string& Name() const override { return name_; }
+  int NumGroups() const override { return k_; }
+
+  Status CheckLabels(const LabelView& labels) const override {
+    for (std::size_t i = 0; i < labels.NumRows(); ++i) {
+      const float y = (*labels.label)[i];
+      if (!(y >= 0.0f && y < static_cast<float>(k_)) || y != std::floor(y)) {
+        return Status::InvalidInput(name_ + ": label must be an integer in [0, num_class=" +
+                                    std::to_string(k_) + "), row " + std::to_string(i) +
+                                    " has " + std::to_string(y));
+      }
+    }
+    return Status::Ok();
+  }
+
+  void GetGradient(const std::vector<float>& margin, const LabelView& labels, int nthread,
+                   std::vector<GradientPair>* out) const override {
+    out->resize(margin.size());
+    ParallelFor(labels.NumRows(), nthread, [&](std::size_t row) {
+      float p[256];
+      std::vector<float> big;  // only for more than 256 classes
+      float* prob = p;
+      if (k_ > 256) {
+        big.resize(k_);
+        prob = big.data();
+      }
+      std::copy_n(margin.begin() + row * k_, k_, prob);
+      Softmax(prob, k_);
+      const int label = static_cast<int>((*labels.label)[row]);
+      const float w = labels.Weight(row);
+      for (int j = 0; j < k_; ++j) {
+        const float target = j == label ? 1.0f : 0.0f;
+        (*out)[row * k_ + j] = {(prob[j] - target) * w,
+                                std::fmax(2.0f * prob[j] * (1.0f - prob[j]) * w, 1e-16f)};
+      }
+    });
+  }
+
+  // multi:softmax predicts the class index; multi:softprob the probabilities.
+  void PredTransform(std::vector<float>* values, int nthread) const override {
+    if (name_ == "multi:softprob") {
+      EvalTransform(values, nthread);
+      return;
+    }
+    const std::size_t rows = values->size() / k_;
+    std::vector<float> classes(rows);
+    ParallelFor(rows, nthread, [&](std::size_t row) {
+      const float* v = values->data() + row * k_;
+      classes[row] = static_cast<float>(std::max_element(v, v + k_) - v);
+    });
+    values->swap(classes);
+  }
+
+  void EvalTransform(std::vector<float>* values, int nthread) const override {
+    ParallelFor(values->size() / k_, nthread,
+                [&](std::size_t row) { Softmax(values->data() + row * k_, k_); });
+  }
+
+  std::string DefaultMetric() const override {
+    return name_ == "multi:softmax" ? "merror" : "mlogloss";
+  }
+
+ private:
+  std::string name_;
+  int k_;
+};
+
+}  // namespace
+
+std::unique_ptr<Objective> MakeSoftmaxObjective(const std::string& name, int num_class) {
+  return std::make_unique<SoftmaxObjective>(name, num_class);
+}
+
+}  // namespace treering::booster

@@ -1,0 +1,58 @@
+// BinnedMatrix: the training rows with every value replaced by its histogram bin, built once
+// per training set. Dense data (every row has every feature, e.g. higgs) is stored row-major
+// with one local bin per feature (uint8 when max_bin <= 256, else uint16); sparse data keeps
+// the DMatrix's CSR structure with one global bin per entry (missing = absent).
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "booster/hist_cuts.h"
+#include "data/dmatrix.h"
+
+namespace treering::booster {
+
+class BinnedMatrix {
+ public:
+  enum class Layout { kDense8, kDense16, kSparse };
+
+  // `dm` must outlive the matrix when the layout is sparse (its row_ptr and index are used).
+  static BinnedMatrix Build(const data::DMatrix& dm, const HistogramCuts& cuts, int nthread);
+
+  Layout layout() const { return layout_; }
+  std::size_t NumRows() const { return num_rows_; }
+  std::uint32_t NumFeatures() const { return num_features_; }
+  const std::vector<std::uint32_t>& FeatureOffsets() const { return offsets_; }
+  const std::uint8_t* Dense8() const { return dense8_.data(); }
+  const std::uint16_t* Dense16() const { return dense16_.data(); }
+  const std::uint64_t* RowPtr() const { return source_->row_ptr.data(); }
+  const std::uint32_t* SparseBins() const { return sparse_bins_.data(); }
+
+  // Bin of (row, feature) counted from the feature's first bin; -1 when the value is missing.
+  int LocalBin(std::size_t row, std::uint32_t feature) const {
+    switch (layout_) {
+      case Layout::kDense8: return dense8_[row * num_features_ + feature];
+      case Layout::kDense16: return dense16_[row * num_features_ + feature];
+      case Layout::kSparse: break;
+    }
+    const auto begin = source_->index.begin() + source_->row_ptr[row];
+    const auto end = source_->index.begin() + source_->row_ptr[row + 1];
+    const auto it = std::lower_bound(begin, end, feature);
+    if (it == end || *it != feature) return -1;
+    return static_cast<int>(sparse_bins_[it - source_->index.begin()] - offsets_[feature]);
+  }
+
+ private:
+  Layout layout_ = Layout::kSparse;
+  std::size_t num_rows_ = 0;
+  std::uint32_t num_features_ = 0;
+  std::vector<std::uint32_t> offsets_;  // = cuts.ptrs
+  std::vector<std::uint8_t> dense8_;
+  std::vector<std::uint16_t> dense16_;
+  std::vector<std::uint32_t> sparse_bins_;
+  const data::DMatrix* source_ = nullptr;
+};
+
+}  // namespace treering::booster

@@ -1,0 +1,32 @@
+// ColumnSampler: colsample_bytree / bylevel / bynode as nested random feature subsets
+// (XGBoost's ColumnSampler scheme: n = max(1, int(fraction * parent size)), sorted ids).
+// Deterministic from the seed, which the learner takes from rank 0 so every rank agrees.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <random>
+#include <vector>
+
+namespace treering::booster {
+
+class ColumnSampler {
+ public:
+  ColumnSampler(std::uint32_t num_features, float bytree, float bylevel, float bynode,
+                std::uint64_t seed);
+  // Draws the tree's feature set; forget the per-level sets of the previous tree.
+  void NewTree();
+  // Features a node at `depth` may split on (draws the level's set on first use).
+  std::vector<std::uint32_t> NodeFeatures(int depth);
+
+ private:
+  std::vector<std::uint32_t> Sample(const std::vector<std::uint32_t>& from, float fraction);
+
+  std::uint32_t num_features_;
+  float bytree_, bylevel_, bynode_;
+  std::mt19937_64 rng_;
+  std::vector<std::uint32_t> tree_set_;
+  std::map<int, std::vector<std::uint32_t>> level_sets_;
+};
+
+}  // namespace treering::booster

@@ -1,0 +1,42 @@
+// HistogramCuts: per-feature bin boundaries (XGBoost 1.7 hist rules) and how they are built
+// from a weighted quantile sketch of the training data, merged over all ranks.
+//
+// Feature f owns global bins [ptrs[f], ptrs[f+1]); bin b holds values in
+// [values[b-1], values[b]) (the first bin starts at min_vals[f]); the last cut of a feature is
+// the sentinel max + |max| + 1e-5, so every training value falls in some bin.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "data/dmatrix.h"
+#include "tracker/status.h"
+
+namespace treering::booster {
+
+struct HistogramCuts {
+  std::vector<std::uint32_t> ptrs{0};
+  std::vector<float> values;
+  std::vector<float> min_vals;
+
+  std::uint32_t NumFeatures() const { return static_cast<std::uint32_t>(ptrs.size() - 1); }
+  std::uint32_t TotalBins() const { return ptrs.back(); }
+  std::uint32_t FeatureBins(std::uint32_t f) const { return ptrs[f + 1] - ptrs[f]; }
+  // Global bin of `value` in feature f: upper_bound over the cuts, clamped to the last bin.
+  std::uint32_t SearchBin(std::uint32_t f, float value) const {
+    const auto begin = values.begin() + ptrs[f];
+    const auto end = values.begin() + ptrs[f + 1];
+    auto it = std::upper_bound(begin, end, value);
+    if (it == end) --it;
+    return static_cast<std::uint32_t>(it - values.begin());
+  }
+};
+
+// Builds the cuts of `num_feature` features (the global count, agreed beforehand) from this
+// rank's rows, merged with every other rank's sketch through rabit. Sample weights weight the
+// quantiles, as XGBoost's hist does.
+HistogramCuts BuildCuts(const data::DMatrix& dm, std::uint32_t num_feature, int max_bin,
+                        int nthread);
+
+}  // namespace treering::booster

@@ -1,0 +1,30 @@
+// Weighted quantile summary (XGBoost's WQSummary): sorted distinct values with rank bounds.
+// treering builds the exact summary of a feature's local values, then uses XGBoost's Prune
+// and Combine so that cuts follow XGBoost's rules and merge across ranks the same way.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+namespace treering::booster {
+
+struct SummaryEntry {
+  float rmin = 0;   // weight of values strictly smaller than `value` (lower bound)
+  float rmax = 0;   // weight of values <= `value` (upper bound)
+  float wmin = 0;   // weight of `value` itself
+  float value = 0;
+  float RMinNext() const { return rmin + wmin; }
+  float RMaxPrev() const { return rmax - wmin; }
+};
+
+using Summary = std::vector<SummaryEntry>;
+
+// Exact summary of (value, weight) pairs sorted by value; equal values are merged.
+Summary MakeExactSummary(const std::vector<float>& sorted_values,
+                         const std::vector<float>& sorted_weights);
+// XGBoost's SetPrune: keeps first and last, picks entries nearest to evenly spaced ranks.
+Summary Prune(const Summary& src, std::size_t max_size);
+// XGBoost's SetCombine: merges two summaries of disjoint row sets (rank bounds add up).
+Summary Combine(const Summary& a, const Summary& b);
+
+}  // namespace treering::booster

@@ -1,0 +1,68 @@
+// Split evaluation with XGBoost 1.7's formulas (tree/param.h, split_evaluator.h,
+// hist/evaluate_splits.h), including where it rounds to float, so that equal histograms give
+// equal trees:
+//   weight w(G, H)   = -ThresholdL1(G, alpha) / (H + lambda), clipped to +-max_delta_step;
+//                      0 when H < min_child_weight or H <= 0
+//   gain(G, H)       = ThresholdL1(G, alpha)^2 / (H + lambda)       (max_delta_step = 0)
+//                    = -(2 G w + (H + lambda) w^2)                   (otherwise)
+//   loss_chg         = gain(left) + gain(right) - gain(parent)      (no 1/2, no gamma)
+// Missing values: a forward scan sends them right, a backward scan left; the better wins.
+// Ties: larger gain wins; equal gain -> the smaller feature index (then the earlier scan).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "booster/gradient_quantiser.h"
+#include "booster/hist_cuts.h"
+#include "booster/histogram.h"
+#include "booster/tree_param.h"
+
+namespace treering::booster {
+
+struct SplitCandidate {
+  float loss_chg = 0.0f;
+  std::uint32_t feature = 0;
+  int split_bin = -1;        // local bin: rows with bin <= split_bin go left
+  float split_value = 0.0f;  // go left iff value < split_value
+  bool default_left = false;
+  GradientPairInt left_sum, right_sum;
+
+  // XGBoost's SplitEntry::NeedReplace.
+  bool NeedReplace(float new_loss_chg, std::uint32_t new_feature) const;
+  void Update(const SplitCandidate& other) {
+    if (NeedReplace(other.loss_chg, other.feature)) *this = other;
+  }
+};
+
+class SplitEvaluator {
+ public:
+  SplitEvaluator(const TreeParam& param, const HistogramCuts& cuts,
+                 const GradientQuantiser& quantiser)
+      : param_(param), cuts_(cuts), quantiser_(quantiser) {}
+
+  float Weight(double grad, double hess) const;
+  float Gain(double grad, double hess) const;
+  float Weight(GradientPairInt sum) const { return Weight(G(sum), H(sum)); }
+  float Gain(GradientPairInt sum) const { return Gain(G(sum), H(sum)); }
+  double H(GradientPairInt sum) const { return quantiser_.Hess(sum.hess); }
+  double G(GradientPairInt sum) const { return quantiser_.Grad(sum.grad); }
+
+  // Best split of a node over `features` (ascending), parallel over features.
+  SplitCandidate EvaluateNode(const Histogram& hist, GradientPairInt node_sum,
+                              const std::vector<std::uint32_t>& features, int nthread) const;
+
+ private:
+  SplitCandidate EvaluateFeature(const Histogram& hist, GradientPairInt node_sum,
+                                 float root_gain, std::uint32_t f) const;
+  template <int kStep>
+  GradientPairInt Scan(const Histogram& hist, GradientPairInt node_sum, float root_gain,
+                       std::uint32_t f, SplitCandidate* best) const;
+  float SplitGain(GradientPairInt left, GradientPairInt right) const;
+
+  const TreeParam& param_;
+  const HistogramCuts& cuts_;
+  const GradientQuantiser& quantiser_;
+};
+
+}  // namespace treering::booster

@@ -1,0 +1,61 @@
+// TreeGrower: grows one regression tree from gradient pairs with XGBoost 1.7's hist driver:
+// depthwise expands a whole level per batch (one histogram allreduce per level), lossguide
+// the single best leaf; node ids are assigned in expansion order as XGBoost does, so the
+// saved arrays match XGBoost's. After Grow, Partition() gives each leaf's rows, from which
+// the learner updates training margins without walking the tree again.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "booster/binned_matrix.h"
+#include "booster/column_sampler.h"
+#include "booster/gradient_quantiser.h"
+#include "booster/hist_cuts.h"
+#include "booster/histogram.h"
+#include "booster/row_partition.h"
+#include "booster/split_evaluator.h"
+#include "booster/tree_model.h"
+#include "booster/tree_param.h"
+
+namespace treering::booster {
+
+struct ExpandEntry {
+  int node = 0;
+  int depth = 0;
+  SplitCandidate split;
+  // XGBoost's CPUExpandEntry::IsValid: worth splitting and within depth/leaf limits.
+  bool IsValid(const TreeParam& param, int num_leaves) const;
+};
+
+class TreeGrower {
+ public:
+  TreeGrower(const TreeParam& param, const HistogramCuts& cuts, const BinnedMatrix& matrix,
+             ColumnSampler* sampler, int nthread);
+
+  RegTree Grow(const std::vector<GradientPairInt>& gpair, const GradientQuantiser& quantiser);
+  const RowPartition& Partition() const { return partition_; }
+
+ private:
+  using Batch = std::vector<ExpandEntry>;
+  void ApplySplit(const ExpandEntry& e, RegTree* tree) const;
+  void PartitionRows(const Batch& applied, const RegTree& tree);
+  void BuildChildHistograms(const Batch& parents, const RegTree& tree);
+  ExpandEntry Evaluate(int node, int depth);
+
+  const TreeParam& param_;
+  const HistogramCuts& cuts_;
+  const BinnedMatrix& matrix_;
+  ColumnSampler* sampler_;
+  int nthread_;
+  HistogramBuilder builder_;
+  RowPartition partition_;
+  // Per-tree state.
+  const std::vector<GradientPairInt>* gpair_ = nullptr;
+  const SplitEvaluator* evaluator_ = nullptr;
+  std::map<int, Histogram> hists_;          // nodes whose histogram is still needed
+  std::map<int, GradientPairInt> sums_;     // gradient sum of every node
+};
+
+}  // namespace treering::booster

@@ -1,0 +1,219 @@
+#include "gbtree_learner.h"
+
+#include <chrono>
+#include <random>
+
+#include "booster/predictor.h"
+#include "data/parallel_for.h"
+#include "rabit/rabit.h"
+
+namespace treering::booster {
+namespace {
+
+class Stopwatch {
+ public:
+  double Seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+LabelView Labels(const data::DMatrix& dm) { return {&dm.label, &dm.weight}; }
+
+}  // namespace
+
+GBTreeLearner::GBTreeLearner(LearnerParam lparam, TreeParam tparam,
+                             std::unique_ptr<Objective> objective)
+    : lparam_(std::move(lparam)), tparam_(tparam), objective_(std::move(objective)) {
+  model_.objective = lparam_.objective;
+  model_.num_class = lparam_.num_class;
+  model_.base_score = lparam_.base_score;
+  model_.scale_pos_weight = lparam_.scale_pos_weight;
+  base_margin_ = objective_->ProbToMargin(model_.base_score).ok()
+                     ? objective_->ProbToMargin(model_.base_score).value()
+                     : 0.0f;
+}
+
+Status GBTreeLearner::LoadModel(GBTreeModel model) {
+  if (lparam_.objective_set && model.objective != lparam_.objective) {
+    return Status::InvalidInput("objective " + lparam_.objective + " disagrees with the model's " +
+                                model.objective);
+  }
+  if (lparam_.num_class_set && model.num_class != lparam_.num_class) {
+    return Status::InvalidInput("num_class " + std::to_string(lparam_.num_class) +
+                                " disagrees with the model's " + std::to_string(model.num_class));
+  }
+  ObjectiveConfig oc{model.objective, model.num_class, model.scale_pos_weight,
+                     tparam_.max_delta_step};
+  auto objective = Objective::Create(oc);
+  if (!objective.ok()) return objective.status();
+  auto margin = objective.value()->ProbToMargin(model.base_score);
+  if (!margin.ok()) return margin.status();
+  if (model.tree_info.size() != model.trees.size()) {
+    return Status::InvalidInput("model: tree_info has " + std::to_string(model.tree_info.size()) +
+                                " entries for " + std::to_string(model.trees.size()) + " trees");
+  }
+  objective_ = std::move(objective).value();
+  lparam_.objective = model.objective;
+  lparam_.num_class = model.num_class;
+  base_margin_ = margin.value();
+  model_ = std::move(model);
+  train_trees_applied_ = 0;
+  train_margins_.clear();
+  for (auto& set : eval_sets_) set.trees_applied = 0, set.margins.clear();
+  return ResolveMetrics();
+}
+
+Status GBTreeLearner::CheckData(const data::DMatrix& dm, const std::string& what) const {
+  if (dm.label.size() != dm.NumRows()) {
+    return Status::InvalidInput(what + ": " + std::to_string(dm.label.size()) + " labels for " +
+                                std::to_string(dm.NumRows()) + " rows");
+  }
+  if (!dm.weight.empty() && dm.weight.size() != dm.NumRows()) {
+    return Status::InvalidInput(what + ": weights do not match the rows");
+  }
+  return objective_->CheckLabels(Labels(dm)).WithContext(what);
+}
+
+Status GBTreeLearner::ResolveMetrics() {
+  metrics_.clear();
+  std::vector<std::string> names = lparam_.eval_metrics;
+  if (names.empty() && !lparam_.disable_default_eval_metric) {
+    names.push_back(objective_->DefaultMetric());
+  }
+  for (const auto& name : names) {
+    auto m = Metric::Create(name);
+    if (!m.ok()) return m.status();
+    metrics_.push_back(std::move(m).value());
+  }
+  return Status::Ok();
+}
+
+Status GBTreeLearner::SetTrainData(const data::DMatrix* train) {
+  Stopwatch watch;
+  if (Status s = CheckData(*train, "training data"); !s.ok()) return s;
+  if (Status s = ResolveMetrics(); !s.ok()) return s;
+  std::uint64_t num_feature = std::max<std::uint64_t>(train->num_col, model_.num_feature);
+  rabit::Allreduce<rabit::op::Max>(&num_feature, 1);
+  model_.num_feature = num_feature;
+  std::int64_t seed = lparam_.seed;
+  rabit::Broadcast(&seed, sizeof(seed), 0);
+  seed_ = static_cast<std::uint64_t>(seed);
+  train_ = train;
+  cuts_ = BuildCuts(*train, static_cast<std::uint32_t>(num_feature), tparam_.max_bin,
+                    lparam_.nthread);
+  binned_.emplace(BinnedMatrix::Build(*train, cuts_, lparam_.nthread));
+  sampler_.emplace(static_cast<std::uint32_t>(num_feature), tparam_.colsample_bytree,
+                   tparam_.colsample_bylevel, tparam_.colsample_bynode, seed_);
+  grower_.emplace(tparam_, cuts_, *binned_, &*sampler_, lparam_.nthread);
+  train_margins_.clear();
+  train_trees_applied_ = 0;
+  timing_.setup_s += watch.Seconds();
+  return Status::Ok();
+}
+
+Status GBTreeLearner::AddEvalSet(const std::string& name, const data::DMatrix* dm) {
+  if (Status s = CheckData(*dm, "eval set " + name); !s.ok()) return s;
+  eval_sets_.push_back({name, dm, {}, 0});
+  return Status::Ok();
+}
+
+std::vector<float> GBTreeLearner::BaseMargins(std::size_t rows) const {
+  return std::vector<float>(rows * objective_->NumGroups(), base_margin_);
+}
+
+void GBTreeLearner::CatchUp(const data::DMatrix& dm, std::vector<float>* margins,
+                            int* trees_applied) const {
+  if (margins->empty()) {
+    *margins = BaseMargins(dm.NumRows());
+    *trees_applied = 0;
+  }
+  const int total = static_cast<int>(model_.trees.size());
+  AddTreeOutputs(model_, dm, *trees_applied, total, lparam_.nthread, margins);
+  *trees_applied = total;
+}
+
+// Rows left out of this tree get zero gradients (XGBoost's hist sampling); the stream
+// depends on seed, iteration, group and rank only.
+void GBTreeLearner::SampleRows(int iter, int group, std::vector<GradientPair>* gpair) const {
+  if (tparam_.subsample >= 1.0f) return;
+  std::seed_seq seq{seed_, static_cast<std::uint64_t>(iter), static_cast<std::uint64_t>(group),
+                    static_cast<std::uint64_t>(rabit::GetRank())};
+  std::mt19937_64 rng(seq);
+  std::bernoulli_distribution keep(tparam_.subsample);
+  for (auto& g : *gpair) {
+    if (!keep(rng)) g = GradientPair{};
+  }
+}
+
+void GBTreeLearner::AddLeavesToMargins(const RegTree& tree, int group) {
+  const int groups = objective_->NumGroups();
+  const RowPartition& partition = grower_->Partition();
+  ParallelFor(tree.NumNodes(), lparam_.nthread, [&](int node) {
+    if (!tree.IsLeaf(node)) return;
+    const float value = tree.split_cond[node];
+    const RowSpan rows = partition.Rows(node);
+    for (const std::uint32_t* r = rows.begin; r != rows.end; ++r) {
+      train_margins_[std::size_t(*r) * groups + group] += value;
+    }
+  });
+}
+
+void GBTreeLearner::BoostGroup(int iter, int group, const std::vector<GradientPair>& all_gpair) {
+  const int groups = objective_->NumGroups();
+  std::vector<GradientPair> gpair(train_->NumRows());
+  for (std::size_t row = 0; row < gpair.size(); ++row) gpair[row] = all_gpair[row * groups + group];
+  SampleRows(iter, group, &gpair);
+  const GradientQuantiser quantiser = GradientQuantiser::ForGradients(gpair);
+  const std::vector<GradientPairInt> qgpair = quantiser.QuantiseAll(gpair, lparam_.nthread);
+  RegTree tree = grower_->Grow(qgpair, quantiser);
+  AddLeavesToMargins(tree, group);
+  model_.trees.push_back(std::move(tree));
+  model_.tree_info.push_back(group);
+}
+
+Status GBTreeLearner::UpdateOneIter(int iter) {
+  if (train_ == nullptr) return Status::InvalidInput("UpdateOneIter: no training data set");
+  Stopwatch watch;
+  CatchUp(*train_, &train_margins_, &train_trees_applied_);
+  std::vector<GradientPair> gpair;
+  objective_->GetGradient(train_margins_, Labels(*train_), lparam_.nthread, &gpair);
+  for (int group = 0; group < objective_->NumGroups(); ++group) {
+    BoostGroup(iter, group, gpair);
+  }
+  train_trees_applied_ = static_cast<int>(model_.trees.size());
+  timing_.boost_s += watch.Seconds();
+  return Status::Ok();
+}
+
+Result<std::vector<EvalResult>> GBTreeLearner::EvalOneIter(int /*iter*/) {
+  Stopwatch watch;
+  std::vector<EvalResult> results;
+  for (auto& set : eval_sets_) {
+    const bool is_train = set.dm == train_;
+    std::vector<float>& margins = is_train ? train_margins_ : set.margins;
+    CatchUp(*set.dm, &margins, is_train ? &train_trees_applied_ : &set.trees_applied);
+    std::vector<float> preds = margins;
+    objective_->EvalTransform(&preds, lparam_.nthread);
+    for (const auto& metric : metrics_) {
+      auto value = metric->Evaluate(preds, objective_->NumGroups(), Labels(*set.dm),
+                                    lparam_.nthread);
+      if (!value.ok()) return value.status();
+      results.push_back({set.name + "-" + metric->Name(), value.value()});
+    }
+  }
+  timing_.eval_s += watch.Seconds();
+  return results;
+}
+
+Status GBTreeLearner::Predict(const data::DMatrix& dm, bool output_margin,
+                              std::vector<float>* out) const {
+  *out = BaseMargins(dm.NumRows());
+  AddTreeOutputs(model_, dm, 0, static_cast<int>(model_.trees.size()), lparam_.nthread, out);
+  if (!output_margin) objective_->PredTransform(out, lparam_.nthread);
+  return Status::Ok();
+}
+
+}  // namespace treering::booster

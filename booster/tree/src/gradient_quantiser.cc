@@ -1,0 +1,60 @@
+#include "booster/gradient_quantiser.h"
+
+#include <cmath>
+
+#include "data/parallel_for.h"
+#include "rabit/rabit.h"
+
+namespace treering::booster {
+namespace {
+
+// Largest power of two s with max_abs * s * rows < 2^62.
+double ScaleFor(double max_abs, double rows) {
+  if (!(max_abs > 0)) return 1.0;
+  int max_exp = 0, rows_exp = 0;
+  std::frexp(max_abs, &max_exp);  // max_abs < 2^max_exp
+  std::frexp(rows, &rows_exp);    // rows < 2^rows_exp
+  return std::ldexp(1.0, 62 - rows_exp - max_exp);
+}
+
+}  // namespace
+
+GradientQuantiser GradientQuantiser::ForGradients(const std::vector<GradientPair>& gpair) {
+  double stats[3] = {0, 0, 0};  // max |grad|, max |hess|, rows (as a max of one value each)
+  for (const auto& g : gpair) {
+    stats[0] = std::max(stats[0], std::fabs(static_cast<double>(g.grad)));
+    stats[1] = std::max(stats[1], std::fabs(static_cast<double>(g.hess)));
+  }
+  rabit::Allreduce<rabit::op::Max>(stats, 2);
+  double rows = static_cast<double>(gpair.size());
+  rabit::Allreduce<rabit::op::Sum>(&rows, 1);
+  stats[2] = rows + 1;
+  return GradientQuantiser(ScaleFor(stats[0], stats[2]), ScaleFor(stats[1], stats[2]));
+}
+
+GradientPairInt GradientQuantiser::Quantise(GradientPair g) const {
+  return {std::llrint(static_cast<double>(g.grad) * grad_scale_),
+          std::llrint(static_cast<double>(g.hess) * hess_scale_)};
+}
+
+std::vector<GradientPairInt> GradientQuantiser::QuantiseAll(
+    const std::vector<GradientPair>& gpair, int nthread) const {
+  std::vector<GradientPairInt> out(gpair.size());
+  ParallelFor(gpair.size(), nthread, [&](std::size_t i) { out[i] = Quantise(gpair[i]); });
+  return out;
+}
+
+GradientPairInt GlobalSum(const std::vector<GradientPairInt>& gpair, int nthread) {
+  std::vector<GradientPairInt> partial(ResolveThreads(nthread));
+  ParallelForBlocks(static_cast<std::int64_t>(gpair.size()), nthread,
+                    [&](int tid, std::int64_t begin, std::int64_t end) {
+                      for (std::int64_t i = begin; i < end; ++i) partial[tid] += gpair[i];
+                    });
+  GradientPairInt total;
+  for (const auto& p : partial) total += p;
+  std::int64_t sums[2] = {total.grad, total.hess};
+  rabit::Allreduce<rabit::op::Sum>(sums, 2);
+  return {sums[0], sums[1]};
+}
+
+}  // namespace treering::booster

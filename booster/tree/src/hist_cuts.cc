@@ -1,0 +1,138 @@
+// Cut construction: exact local summaries -> XGBoost's prune to max_bin * 8 entries ->
+// gather and combine over ranks -> prune to max_bin + 1 -> cut points (XGBoost MakeCuts).
+#include "booster/hist_cuts.h"
+
+#include <cmath>
+
+#include "booster/quantile_summary.h"
+#include "data/parallel_for.h"
+#include "rabit/rabit.h"
+
+namespace treering::booster {
+namespace {
+
+constexpr std::uint32_t kSketchFactor = 8;      // XGBoost's WQSketch::kFactor
+constexpr std::size_t kBlockEntries = 8u << 20;  // bounds the memory of the column copies
+
+std::vector<std::uint64_t> GlobalColumnSizes(const data::DMatrix& dm, std::uint32_t n_feat) {
+  std::vector<std::uint64_t> sizes(n_feat, 0);
+  for (std::uint32_t f : dm.index) ++sizes[f];
+  rabit::Allreduce<rabit::op::Sum>(sizes.data(), sizes.size());
+  return sizes;
+}
+
+// Sorted (value, weight) pairs of features [f0, f1), in row order before sorting so that equal
+// values add their weights in a fixed order.
+void SummariseBlock(const data::DMatrix& dm, std::uint32_t f0, std::uint32_t f1,
+                    const std::vector<std::uint64_t>& local_sizes, int nthread,
+                    std::vector<Summary>* out) {
+  struct Pair { float value, weight; };
+  std::vector<std::vector<Pair>> columns(f1 - f0);
+  for (std::uint32_t f = f0; f < f1; ++f) columns[f - f0].reserve(local_sizes[f]);
+  for (std::size_t row = 0; row < dm.NumRows(); ++row) {
+    const float w = dm.Weight(row);
+    for (std::uint64_t j = dm.row_ptr[row]; j < dm.row_ptr[row + 1]; ++j) {
+      const std::uint32_t f = dm.index[j];
+      if (f >= f0 && f < f1) columns[f - f0].push_back({dm.value[j], w});
+    }
+  }
+  ParallelFor(f1 - f0, nthread, [&](std::uint32_t i) {
+    auto& col = columns[i];
+    std::stable_sort(col.begin(), col.end(),
+                     [](const Pair& a, const Pair& b) { return a.value < b.value; });
+    std::vector<float> values(col.size()), weights(col.size());
+    for (std::size_t k = 0; k < col.size(); ++k) {
+      values[k] = col[k].value;
+      weights[k] = col[k].weight;
+    }
+    std::vector<Pair>().swap(col);
+    (*out)[f0 + i] = MakeExactSummary(values, weights);
+  });
+}
+
+std::vector<Summary> LocalSummaries(const data::DMatrix& dm, std::uint32_t n_feat, int nthread) {
+  std::vector<std::uint64_t> local_sizes(n_feat, 0);
+  for (std::uint32_t f : dm.index) ++local_sizes[f];
+  std::vector<Summary> summaries(n_feat);
+  std::uint32_t f0 = 0;
+  while (f0 < n_feat) {
+    std::uint32_t f1 = f0;
+    std::size_t entries = 0;
+    while (f1 < n_feat && (f1 == f0 || entries + local_sizes[f1] <= kBlockEntries)) {
+      entries += local_sizes[f1++];
+    }
+    SummariseBlock(dm, f0, f1, local_sizes, nthread, &summaries);
+    f0 = f1;
+  }
+  return summaries;
+}
+
+// Every rank's pruned summaries, combined per feature in rank order (identical on all ranks).
+void MergeOverRanks(std::vector<Summary>* summaries, const std::vector<std::uint32_t>& limits) {
+  if (!rabit::IsDistributed()) return;
+  std::vector<std::uint64_t> sizes;
+  std::vector<SummaryEntry> flat;
+  for (const auto& s : *summaries) {
+    sizes.push_back(s.size());
+    flat.insert(flat.end(), s.begin(), s.end());
+  }
+  const auto all_sizes = rabit::AllgatherV(sizes);
+  const auto all_entries = rabit::AllgatherV(flat);
+  const std::size_t n_feat = summaries->size();
+  std::size_t offset = 0;
+  std::vector<Summary> merged(n_feat);
+  for (int rank = 0; rank < rabit::GetWorldSize(); ++rank) {
+    for (std::size_t f = 0; f < n_feat; ++f) {
+      const std::uint64_t n = all_sizes[rank * n_feat + f];
+      Summary part(all_entries.begin() + offset, all_entries.begin() + offset + n);
+      offset += n;
+      merged[f] = Prune(Combine(merged[f], part), limits[f]);
+    }
+  }
+  summaries->swap(merged);
+}
+
+void AddFeatureCuts(const Summary& reduced, std::uint32_t num_cuts, int max_bin,
+                    HistogramCuts* cuts) {
+  const std::uint32_t max_num_bins = std::min<std::uint32_t>(num_cuts, max_bin);
+  const Summary final_summary = Prune(reduced, max_num_bins + 1);
+  const std::size_t required = std::min<std::size_t>(final_summary.size(), max_num_bins);
+  const std::size_t first = cuts->values.size();
+  for (std::size_t i = 1; i < required; ++i) {
+    const float cut = final_summary[i].value;
+    if (cuts->values.size() == first || cut > cuts->values.back()) cuts->values.push_back(cut);
+  }
+  float min_val = 1e-5f;
+  if (!final_summary.empty()) {
+    const float mval = final_summary.front().value;
+    min_val = mval - (std::fabs(mval) + 1e-5f);
+  }
+  const float top = final_summary.empty() ? min_val : final_summary.back().value;
+  cuts->values.push_back(top + (std::fabs(top) + 1e-5f));
+  cuts->min_vals.push_back(min_val);
+  cuts->ptrs.push_back(static_cast<std::uint32_t>(cuts->values.size()));
+}
+
+}  // namespace
+
+HistogramCuts BuildCuts(const data::DMatrix& dm, std::uint32_t num_feature, int max_bin,
+                        int nthread) {
+  const auto column_sizes = GlobalColumnSizes(dm, num_feature);
+  std::vector<std::uint32_t> num_cuts(num_feature);
+  for (std::uint32_t f = 0; f < num_feature; ++f) {
+    num_cuts[f] = static_cast<std::uint32_t>(
+        std::min<std::uint64_t>(column_sizes[f], std::uint64_t(max_bin) * kSketchFactor));
+  }
+  std::vector<Summary> summaries = LocalSummaries(dm, num_feature, nthread);
+  ParallelFor(num_feature, nthread, [&](std::uint32_t f) {
+    summaries[f] = Prune(summaries[f], std::max<std::uint32_t>(num_cuts[f], 1));
+  });
+  MergeOverRanks(&summaries, num_cuts);
+  HistogramCuts cuts;
+  for (std::uint32_t f = 0; f < num_feature; ++f) {
+    AddFeatureCuts(summaries[f], num_cuts[f], max_bin, &cuts);
+  }
+  return cuts;
+}
+
+}  // namespace treering::booster

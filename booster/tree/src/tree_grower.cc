@@ -1,0 +1,140 @@
+#include "booster/tree_grower.h"
+
+#include "expand_queue.h"
+
+namespace treering::booster {
+namespace {
+
+constexpr float kRtEps = 1e-6f;
+
+// XGBoost's CPUExpandEntry::ChildIsValid: may the children of a split be split again?
+bool ChildIsValid(const TreeParam& param, int depth, int num_leaves) {
+  if (param.max_depth > 0 && depth >= param.max_depth) return false;
+  if (param.max_leaves > 0 && num_leaves >= param.max_leaves) return false;
+  return true;
+}
+
+}  // namespace
+
+bool ExpandEntry::IsValid(const TreeParam& param, int num_leaves) const {
+  if (split.loss_chg <= kRtEps) return false;
+  if (split.left_sum.hess == 0 || split.right_sum.hess == 0) return false;
+  if (split.loss_chg < param.min_split_loss) return false;
+  if (param.max_depth > 0 && depth == param.max_depth) return false;
+  if (param.max_leaves > 0 && num_leaves == param.max_leaves) return false;
+  return true;
+}
+
+TreeGrower::TreeGrower(const TreeParam& param, const HistogramCuts& cuts,
+                       const BinnedMatrix& matrix, ColumnSampler* sampler, int nthread)
+    : param_(param), cuts_(cuts), matrix_(matrix), sampler_(sampler), nthread_(nthread),
+      builder_(&matrix, cuts.TotalBins(), nthread) {}
+
+ExpandEntry TreeGrower::Evaluate(int node, int depth) {
+  ExpandEntry e;
+  e.node = node;
+  e.depth = depth;
+  e.split = evaluator_->EvaluateNode(hists_[node], sums_[node], sampler_->NodeFeatures(depth),
+                                     nthread_);
+  return e;
+}
+
+void TreeGrower::ApplySplit(const ExpandEntry& e, RegTree* tree) const {
+  const SplitCandidate& s = e.split;
+  const float wl = evaluator_->Weight(s.left_sum), wr = evaluator_->Weight(s.right_sum);
+  const int left = tree->AddNode(e.node, wl * param_.eta, wl * param_.eta,
+                                 static_cast<float>(evaluator_->H(s.left_sum)));
+  const int right = tree->AddNode(e.node, wr * param_.eta, wr * param_.eta,
+                                  static_cast<float>(evaluator_->H(s.right_sum)));
+  const GradientPairInt parent_sum = sums_.at(e.node);
+  tree->left[e.node] = left;
+  tree->right[e.node] = right;
+  tree->split_index[e.node] = s.feature;
+  tree->split_cond[e.node] = s.split_value;
+  tree->default_left[e.node] = s.default_left ? 1 : 0;
+  tree->base_weight[e.node] = evaluator_->Weight(parent_sum);
+  tree->loss_change[e.node] = s.loss_chg;
+  tree->sum_hess[e.node] = static_cast<float>(evaluator_->H(parent_sum));
+}
+
+void TreeGrower::PartitionRows(const Batch& applied, const RegTree& tree) {
+  for (const ExpandEntry& e : applied) {
+    const std::uint32_t f = e.split.feature;
+    const int split_bin = e.split.split_bin;
+    const bool default_left = e.split.default_left;
+    partition_.Split(
+        e.node, tree.left[e.node], tree.right[e.node],
+        [&](std::uint32_t row) {
+          const int bin = matrix_.LocalBin(row, f);
+          return bin < 0 ? default_left : bin <= split_bin;
+        },
+        nthread_);
+  }
+}
+
+// Builds the smaller child of every parent (by hessian, a global quantity, so every rank
+// picks the same child) in one batch, then derives the siblings by subtraction.
+void TreeGrower::BuildChildHistograms(const Batch& parents, const RegTree& tree) {
+  std::vector<RowSpan> rows;
+  std::vector<Histogram*> outs;
+  std::vector<std::pair<int, int>> built_and_derived;
+  for (const ExpandEntry& e : parents) {
+    int build = tree.left[e.node], derive = tree.right[e.node];
+    if (e.split.right_sum.hess < e.split.left_sum.hess) std::swap(build, derive);
+    rows.push_back(partition_.Rows(build));
+    outs.push_back(&hists_[build]);
+    built_and_derived.emplace_back(build, derive);
+  }
+  builder_.Build(*gpair_, rows, outs);
+  for (std::size_t i = 0; i < parents.size(); ++i) {
+    const auto [build, derive] = built_and_derived[i];
+    builder_.Subtract(hists_[parents[i].node], hists_[build], &hists_[derive]);
+  }
+}
+
+RegTree TreeGrower::Grow(const std::vector<GradientPairInt>& gpair,
+                         const GradientQuantiser& quantiser) {
+  const SplitEvaluator evaluator(param_, cuts_, quantiser);
+  evaluator_ = &evaluator;
+  gpair_ = &gpair;
+  hists_.clear();
+  sums_.clear();
+  partition_.Reset(matrix_.NumRows());
+  sampler_->NewTree();
+
+  RegTree tree;
+  sums_[0] = GlobalSum(gpair, nthread_);
+  const float root_w = evaluator.Weight(sums_[0]);
+  tree.AddNode(-1, param_.eta * root_w, root_w, static_cast<float>(evaluator.H(sums_[0])));
+  builder_.Build(gpair, {partition_.Rows(0)}, {&hists_[0]});
+  ExpandQueue queue(param_);
+  queue.Push(Evaluate(0, 0));
+  int num_leaves = 1;
+  for (Batch batch = queue.Pop(); !batch.empty(); batch = queue.Pop()) {
+    const int depth = batch.front().depth + 1;
+    Batch to_grow;
+    for (const ExpandEntry& e : batch) {
+      ApplySplit(e, &tree);
+      sums_[tree.left[e.node]] = e.split.left_sum;
+      sums_[tree.right[e.node]] = e.split.right_sum;
+      ++num_leaves;
+      if (ChildIsValid(param_, depth, num_leaves)) to_grow.push_back(e);
+    }
+    PartitionRows(batch, tree);
+    BuildChildHistograms(to_grow, tree);
+    for (const ExpandEntry& e : batch) hists_.erase(e.node);
+    for (const ExpandEntry& e : to_grow) {
+      for (int child : {tree.left[e.node], tree.right[e.node]}) {
+        ExpandEntry c = Evaluate(child, depth);
+        if (c.split.loss_chg > kRtEps) queue.Push(c);
+        else hists_.erase(child);
+      }
+    }
+  }
+  hists_.clear();
+  evaluator_ = nullptr;
+  gpair_ = nullptr;
+  return tree;
+}
+
+}  // namespace treering::booster
