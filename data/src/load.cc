@@ -166,7 +166,7 @@ Result<DMatrix> Load(const std::string& uri, const LoadOptions& options, LoadSta
   std::vector<ChunkCounts> counts;
   if (Status s = loader.Count(&counts); !s.ok()) return s;
   DMatrix matrix;
-  std::vector<CsrCursor> cursors = LayOutMatrix(counts, &matrix);
+  std::vector<CsrCursor> cursors = LayOutMatrix(counts, threads, &matrix);
   if (Status s = loader.Fill(&cursors); !s.ok()) return s;
   for (const CsrCursor& c : cursors) matrix.num_col = std::max(matrix.num_col, c.num_col);
   return matrix;

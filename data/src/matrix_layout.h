@@ -10,8 +10,9 @@
 namespace treering::data::detail {
 
 // Allocates every array of *matrix at its final size (each allocation happens once: growing a
-// vector would copy it and fault its pages in twice) and returns one cursor per chunk.
-std::vector<CsrCursor> LayOutMatrix(const std::vector<ChunkCounts>& chunk_counts,
+// vector would copy it and fault its pages in twice), faulting the pages in with `threads`
+// threads, and returns one cursor per chunk.
+std::vector<CsrCursor> LayOutMatrix(const std::vector<ChunkCounts>& chunk_counts, int threads,
                                     DMatrix* matrix);
 
 }  // namespace treering::data::detail
