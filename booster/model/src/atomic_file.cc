@@ -70,8 +70,9 @@ Status WriteFileAtomic(const std::string& path, std::string_view contents) {
 
 Result<std::string> ReadWholeFile(const std::string& path) {
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    return Status::InvalidInput("no such file: " + path);
+  if (!std::filesystem::exists(path, ec)) return Status::InvalidInput("no such file: " + path);
+  if (std::filesystem::is_directory(path, ec)) {
+    return Status::InvalidInput(path + " is a directory, not a file");
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) return Status::InvalidInput("cannot open " + path + ": " + std::strerror(errno));

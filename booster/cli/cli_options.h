@@ -1,0 +1,47 @@
+// CliOptions: the typed result of a `treering` configuration (file + command line). Keys the
+// CLI itself understands become fields; learner keys and rabit keys are passed on in order.
+#pragma once
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "booster/model_dump.h"
+
+namespace treering::cli {
+
+using KeyValues = std::vector<std::pair<std::string, std::string>>;
+
+enum class Task { kTrain, kPred, kDump };
+
+struct EvalSetSpec {
+  std::string name;  // eval[NAME]: the prefix of its metrics ("test-auc")
+  std::string uri;
+};
+
+struct CliOptions {
+  Task task = Task::kTrain;
+  std::string data;       // data / train_path
+  std::string test_data;  // test:data / test_path (task=pred)
+  std::vector<EvalSetSpec> evals;  // in config order
+  bool eval_train = false;
+  int num_round = 10;
+  std::string model_in, model_out;
+  std::string model_dir = "./";
+  int save_period = 0;
+  std::string name_pred = "pred.txt";
+  bool pred_margin = false;
+  std::string name_dump = "dump.txt";
+  booster::DumpFormat dump_format = booster::DumpFormat::kText;
+  bool dump_stats = false;
+  int nthread = 0;
+  int verbosity = 1;
+  int early_stopping_rounds = 0;  // 0: off
+  KeyValues learner_params;  // every key Learner::Params() knows, in config order
+  KeyValues rabit_params;    // rabit_*, dmlc_*, DMLC_*, mock
+  // Where each learner key was last set, to point a learner error at file:line.
+  std::map<std::string, std::string> learner_origins;
+};
+
+}  // namespace treering::cli

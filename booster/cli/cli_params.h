@@ -1,0 +1,27 @@
+// The `treering` configuration keys: the CLI's own table (key, default, meaning, parser), the
+// routing of every other key (learner / rabit), and the checks that make a bad config a
+// one-line user error: "train.conf:7: unknown key 'max_dept' (did you mean 'max_depth'?)".
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "booster/learner.h"  // ParamDoc
+#include "cli_options.h"
+#include "config_file.h"
+#include "tracker/status.h"
+
+namespace treering::cli {
+
+// The CLI's own keys with defaults and meanings (for --help and docs/cli.md).
+const std::vector<booster::ParamDoc>& CliParamDocs();
+
+// True for keys configuring the collective layer: rabit_*, dmlc_*, DMLC_*, mock.
+bool IsRabitKey(const std::string& key);
+
+// Applies entries in order (later single-valued keys win; eval[NAME] sets keep their first
+// position). `learner_docs` is Learner::Params(). Errors are kInvalidInput naming the origin.
+Result<CliOptions> BuildOptions(const std::vector<ConfigEntry>& entries,
+                                const std::vector<booster::ParamDoc>& learner_docs);
+
+}  // namespace treering::cli

@@ -1,0 +1,70 @@
+#include "eval_report.h"
+
+#include <charconv>
+#include <cstdio>
+#include <cstdlib>
+
+namespace treering::cli {
+namespace {
+
+std::string Fixed17(double value) {
+  char buf[512];
+  std::snprintf(buf, sizeof(buf), "%.17f", value);
+  return buf;
+}
+
+bool Maximised(const std::string& metric) {
+  if (metric == "mape") return false;
+  for (const char* prefix : {"auc", "aucpr", "map", "ndcg"}) {
+    const std::string p(prefix);
+    if (metric == p || metric.rfind(p + "@", 0) == 0) return true;
+  }
+  return false;
+}
+
+// "test-auc" -> "auc" (Python splits the printed name at its first '-').
+std::string MetricOf(const std::string& name) {
+  const auto dash = name.find('-');
+  return dash == std::string::npos ? name : name.substr(dash + 1);
+}
+
+}  // namespace
+
+std::string FormatEvalLine(int iter, const std::vector<booster::EvalResult>& results) {
+  std::string line = "[" + std::to_string(iter) + "]";
+  for (const booster::EvalResult& r : results) line += "\t" + r.name + ":" + Fixed17(r.value);
+  return line;
+}
+
+bool EarlyStopping::Update(int model_round, const std::vector<booster::EvalResult>& results) {
+  if (results.empty()) return false;
+  // Python compares the value it parsed back from the printed line, so do the same.
+  const double score = std::strtod(Fixed17(results.back().value).c_str(), nullptr);
+  const bool maximise = Maximised(MetricOf(results.back().name));
+  const bool improved = best_round_ < 0 || (maximise ? score > best_score_ : score < best_score_);
+  if (improved) {
+    best_round_ = model_round;
+    best_score_ = score;
+    stale_rounds_ = 0;
+  } else {
+    ++stale_rounds_;
+  }
+  return stale_rounds_ >= rounds_;
+}
+
+void EarlyStopping::WriteAttributes(booster::GBTreeModel* model) const {
+  if (!HasBest()) return;
+  model->attributes["best_iteration"] = std::to_string(best_round_);
+  model->attributes["best_score"] = PythonRepr(best_score_);
+  model->attributes["best_ntree_limit"] = std::to_string(best_round_ + 1);
+}
+
+std::string PythonRepr(double value) {
+  char buf[64];
+  const auto res = std::to_chars(buf, buf + sizeof(buf), value);
+  std::string s(buf, res.ptr);
+  if (s.find_first_of(".eni") == std::string::npos) s += ".0";  // 1 -> "1.0" as Python
+  return s;
+}
+
+}  // namespace treering::cli

@@ -1,0 +1,43 @@
+// task=pred: predictions of model_in for test:data, one value per line (%.9g, as XGBoost's
+// setprecision(9)), K values per row for multi:softprob and multi-class margins.
+#include <cstdio>
+#include <vector>
+
+#include "task_support.h"
+#include "tasks.h"
+
+namespace treering::cli {
+namespace {
+
+std::string FormatPredictions(const std::vector<float>& values) {
+  std::string out;
+  out.reserve(values.size() * 12);
+  char buf[32];
+  for (const float v : values) {
+    const int n = std::snprintf(buf, sizeof(buf), "%.9g\n", static_cast<double>(v));
+    out.append(buf, static_cast<std::size_t>(n));
+  }
+  return out;
+}
+
+}  // namespace
+
+Status RunPredict(const CliOptions& options) {
+  auto model = LoadModelIn(options.model_in);
+  if (!model.ok()) return model.status();
+  // Every rank reads all rows: the prediction file is one file, written by rank 0.
+  auto test = LoadMatrix("test:data", options.test_data, options.nthread, /*shard=*/false);
+  if (!test.ok()) return test.status();
+  auto learner = CreateLearner(options);
+  if (!learner.ok()) return learner.status();
+  Status st = learner.value()->LoadModel(std::move(model.value()));
+  if (!st.ok()) return st.WithContext("model_in = " + options.model_in);
+  std::vector<float> predictions;
+  st = learner.value()->Predict(test.value(), options.pred_margin, &predictions);
+  if (!st.ok()) return st;
+  LogRank0(options, 1, "Writing prediction to " + options.name_pred);
+  st = WriteOutputRank0(options.name_pred, FormatPredictions(predictions));
+  return st.WithContext("name_pred");
+}
+
+}  // namespace treering::cli

@@ -1,0 +1,68 @@
+#include "task_support.h"
+
+#include <cstdio>
+#include <fstream>
+
+#include "booster/atomic_file.h"
+#include "booster/model_io.h"
+#include "data/load.h"
+#include "rabit/rabit.h"
+
+namespace treering::cli {
+
+Result<data::DMatrix> LoadMatrix(const std::string& key, const std::string& uri, int nthread,
+                                 bool shard) {
+  data::LoadOptions options;
+  options.nthread = nthread;
+  if (shard) {
+    options.part = rabit::GetRank();
+    options.nparts = rabit::GetWorldSize();
+  }
+  auto matrix = data::Load(uri, options);
+  if (!matrix.ok()) return matrix.status().WithContext("cannot load " + key + " = " + uri);
+  return matrix;
+}
+
+Result<booster::GBTreeModel> LoadModelIn(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char magic[4] = {};
+  if (in.read(magic, sizeof(magic)) && std::string(magic, 4) == "binf") {
+    return Status::InvalidInput("model_in = " + path +
+                                ": XGBoost's legacy binary model format is not supported; save "
+                                "the model as JSON (model_out=NAME.json)");
+  }
+  auto model = booster::LoadModelJson(path);
+  if (!model.ok()) return model.status().WithContext("model_in");
+  return model;
+}
+
+Result<std::unique_ptr<booster::Learner>> CreateLearner(const CliOptions& options) {
+  auto learner = booster::Learner::Create(options.learner_params);
+  if (learner.ok()) return learner;
+  const Status& st = learner.status();
+  // The learner names the key; point at the config line that set it (the last one wins).
+  for (const auto& [key, origin] : options.learner_origins) {
+    if (st.message().rfind(key, 0) == 0 || st.message().find("'" + key + "'") != std::string::npos) {
+      return Status(st.code(), origin + ": " + st.message());
+    }
+  }
+  return Status(st.code(), "config: " + st.message());
+}
+
+Status WriteOutputRank0(const std::string& path, const std::string& contents) {
+  if (rabit::GetRank() != 0) return Status::Ok();
+  if (path == "stdout") {
+    std::fwrite(contents.data(), 1, contents.size(), stdout);
+    std::fflush(stdout);
+    return Status::Ok();
+  }
+  return booster::WriteFileAtomic(path, contents);
+}
+
+void LogRank0(const CliOptions& options, int level, const std::string& line) {
+  if (options.verbosity < level || rabit::GetRank() != 0) return;
+  std::fprintf(stderr, "%s\n", line.c_str());
+  std::fflush(stderr);
+}
+
+}  // namespace treering::cli

@@ -1,0 +1,122 @@
+// Routing and validation of configuration keys: CLI keys typed, learner keys passed on in
+// order, rabit keys to rabit::Init, unknown keys named with the nearest valid key.
+#include "cli_params.h"
+
+#include <gtest/gtest.h>
+
+#include "nearest_key.h"
+
+namespace treering::cli {
+namespace {
+
+// A stand-in for Learner::Params(): the routing only needs the keys.
+const std::vector<booster::ParamDoc>& LearnerDocs() {
+  static const std::vector<booster::ParamDoc> kDocs = {
+      {"objective", "reg:squarederror", ""}, {"max_depth", "6", ""}, {"eta", "0.3", ""},
+      {"eval_metric", "", ""},               {"nthread", "0", ""},   {"num_class", "0", ""}};
+  return kDocs;
+}
+
+std::vector<ConfigEntry> Entries(std::initializer_list<std::pair<const char*, const char*>> kv) {
+  std::vector<ConfigEntry> out;
+  int line = 0;
+  for (const auto& [k, v] : kv) out.push_back({k, v, "t.conf:" + std::to_string(++line)});
+  return out;
+}
+
+TEST(CliParams, DefaultsAsXgboostCli) {
+  auto o = BuildOptions(Entries({{"data", "d.libsvm"}}), LearnerDocs());
+  ASSERT_TRUE(o.ok()) << o.status().message();
+  EXPECT_EQ(o->task, Task::kTrain);
+  EXPECT_EQ(o->num_round, 10);
+  EXPECT_EQ(o->model_dir, "./");
+  EXPECT_EQ(o->name_pred, "pred.txt");
+  EXPECT_EQ(o->name_dump, "dump.txt");
+  EXPECT_EQ(o->save_period, 0);
+  EXPECT_FALSE(o->eval_train);
+}
+
+TEST(CliParams, RoutesKeysAndKeepsOrder) {
+  auto o = BuildOptions(Entries({{"data", "a"}, {"eval_metric", "merror"}, {"eval[test]", "t"},
+                                 {"rabit_timeout", "30"}, {"DMLC_TASK_ID", "3"},
+                                 {"eval_metric", "mlogloss"}, {"nthread", "2"},
+                                 {"eval[valid]", "v"}, {"train_path", "b"}, {"num_round", "0"}}),
+                        LearnerDocs());
+  ASSERT_TRUE(o.ok()) << o.status().message();
+  EXPECT_EQ(o->data, "b");  // the later alias wins
+  EXPECT_EQ(o->num_round, 0);
+  EXPECT_EQ(o->nthread, 2);
+  const KeyValues learner{{"eval_metric", "merror"}, {"eval_metric", "mlogloss"}, {"nthread", "2"}};
+  EXPECT_EQ(o->learner_params, learner);
+  const KeyValues rabit{{"rabit_timeout", "30"}, {"DMLC_TASK_ID", "3"}};
+  EXPECT_EQ(o->rabit_params, rabit);
+  ASSERT_EQ(o->evals.size(), 2u);
+  EXPECT_EQ(o->evals[0].name, "test");
+  EXPECT_EQ(o->evals[1].uri, "v");
+  EXPECT_EQ(o->learner_origins.at("eval_metric"), "t.conf:6");
+}
+
+TEST(CliParams, LaterEvalSetReplacesInPlace) {
+  auto o = BuildOptions(Entries({{"data", "a"}, {"eval[test]", "t1"}, {"eval[train2]", "x"},
+                                 {"eval[test]", "t2"}}),
+                        LearnerDocs());
+  ASSERT_TRUE(o.ok());
+  ASSERT_EQ(o->evals.size(), 2u);
+  EXPECT_EQ(o->evals[0].uri, "t2");
+}
+
+std::string ErrorOf(std::vector<ConfigEntry> entries) {
+  auto o = BuildOptions(entries, LearnerDocs());
+  EXPECT_FALSE(o.ok());
+  if (o.ok()) return "";
+  EXPECT_EQ(o.status().code(), StatusCode::kInvalidInput);
+  return o.status().message();
+}
+
+TEST(CliParams, UnknownKeyNamesNearest) {
+  EXPECT_EQ(ErrorOf(Entries({{"data", "a"}, {"max_dept", "3"}})),
+            "t.conf:2: unknown key 'max_dept' (did you mean 'max_depth'?)");
+  EXPECT_EQ(ErrorOf(Entries({{"num_rounds", "3"}})),
+            "t.conf:1: unknown key 'num_rounds' (did you mean 'num_round'?)");
+  EXPECT_EQ(ErrorOf(Entries({{"eval[]", "x"}})),
+            "t.conf:1: unknown key 'eval[]' (did you mean 'eval[NAME]'?)");
+}
+
+TEST(CliParams, BadValuesNameKeyAndRange) {
+  EXPECT_EQ(ErrorOf(Entries({{"data", "a"}, {"num_round", "-1"}})),
+            "t.conf:2: num_round = -1: expected an integer in [0, 100000000]");
+  EXPECT_EQ(ErrorOf(Entries({{"task", "predict"}})),
+            "t.conf:1: task = predict: expected one of train, pred, dump");
+  EXPECT_EQ(ErrorOf(Entries({{"dump_format", "dot"}})),
+            "t.conf:1: dump_format = dot: expected one of text, json");
+  EXPECT_EQ(ErrorOf(Entries({{"pred_margin", "yes"}})),
+            "t.conf:1: pred_margin = yes: expected 0 or 1 (or false/true)");
+  EXPECT_EQ(ErrorOf(Entries({{"booster", "dart"}})),
+            "t.conf:1: booster = dart: expected one of gbtree");
+}
+
+TEST(CliParams, TasksNeedTheirInputs) {
+  EXPECT_EQ(ErrorOf(Entries({{"eta", "0.1"}})), "config: task=train needs data = <training data>");
+  EXPECT_EQ(ErrorOf(Entries({{"task", "pred"}, {"model_in", "m.json"}})),
+            "config: task=pred needs test:data = <data to predict>");
+  EXPECT_EQ(ErrorOf(Entries({{"task", "dump"}})), "config: task=dump needs model_in = <model.json>");
+  EXPECT_EQ(ErrorOf(Entries({{"data", "a"}, {"early_stopping_rounds", "3"}})),
+            "config: early_stopping_rounds needs an eval[NAME] set (or eval_train = 1)");
+}
+
+TEST(CliParams, SilentMeansVerbosityZero) {
+  auto o = BuildOptions(Entries({{"data", "a"}, {"silent", "1"}}), LearnerDocs());
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(o->verbosity, 0);
+}
+
+TEST(NearestKey, EditDistance) {
+  EXPECT_EQ(EditDistance("", "abc"), 3);
+  EXPECT_EQ(EditDistance("kitten", "sitting"), 3);
+  EXPECT_EQ(EditDistance("max_depth", "max_depth"), 0);
+  EXPECT_EQ(NearestKey("etta", {"eta", "gamma", "alpha"}), "eta");
+  EXPECT_EQ(NearestKey("x", {}), "");
+}
+
+}  // namespace
+}  // namespace treering::cli
