@@ -1,0 +1,84 @@
+#include "child_process.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <map>
+
+extern char** environ;
+
+namespace treering::launch {
+namespace {
+
+std::vector<std::string> MergedEnvironment(const EnvList& extra) {
+  std::map<std::string, std::string> merged;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string kv(*e);
+    const auto eq = kv.find('=');
+    if (eq != std::string::npos) merged[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  for (const auto& [k, v] : extra) merged[k] = v;
+  std::vector<std::string> out;
+  for (const auto& [k, v] : merged) out.push_back(k + "=" + v);
+  return out;
+}
+
+std::vector<char*> CStrings(std::vector<std::string>& strings) {
+  std::vector<char*> out;
+  for (std::string& s : strings) out.push_back(s.data());
+  out.push_back(nullptr);
+  return out;
+}
+
+// Runs in the forked child: only async-signal-safe calls until exec.
+[[noreturn]] void ExecChild(int out_w, int err_w, char** argv, char** envp) {
+  ::setpgid(0, 0);
+  ::dup2(out_w, STDOUT_FILENO);
+  ::dup2(err_w, STDERR_FILENO);
+  ::signal(SIGINT, SIG_DFL);
+  ::signal(SIGTERM, SIG_DFL);
+  ::signal(SIGPIPE, SIG_DFL);
+  ::execvpe(argv[0], argv, envp);
+  const char msg[] = "treering-submit: cannot execute the worker command\n";
+  [[maybe_unused]] ssize_t n = ::write(STDERR_FILENO, msg, sizeof(msg) - 1);
+  ::_exit(127);
+}
+
+}  // namespace
+
+Result<Child> SpawnChild(const std::vector<std::string>& argv_in, const EnvList& env) {
+  if (argv_in.empty()) return Status::InvalidInput("empty worker command");
+  std::vector<std::string> argv_strings = argv_in;
+  std::vector<std::string> env_strings = MergedEnvironment(env);
+  std::vector<char*> argv = CStrings(argv_strings);
+  std::vector<char*> envp = CStrings(env_strings);
+  int out[2], err[2];
+  if (::pipe2(out, O_CLOEXEC) != 0) return Status::IoError(std::strerror(errno));
+  if (::pipe2(err, O_CLOEXEC) != 0) {
+    ::close(out[0]);
+    ::close(out[1]);
+    return Status::IoError(std::strerror(errno));
+  }
+  const pid_t pid = ::fork();
+  if (pid == 0) ExecChild(out[1], err[1], argv.data(), envp.data());
+  ::close(out[1]);
+  ::close(err[1]);
+  if (pid < 0) {
+    ::close(out[0]);
+    ::close(err[0]);
+    return Status::IoError(std::string("fork: ") + std::strerror(errno));
+  }
+  ::setpgid(pid, pid);  // also here, so a signal right after spawn already has its group
+  ::fcntl(out[0], F_SETFL, O_NONBLOCK);
+  ::fcntl(err[0], F_SETFL, O_NONBLOCK);
+  return Child{pid, out[0], err[0]};
+}
+
+void SignalGroup(pid_t pid, int sig) {
+  if (pid > 0 && ::kill(-pid, sig) != 0) ::kill(pid, sig);
+}
+
+}  // namespace treering::launch

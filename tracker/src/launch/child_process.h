@@ -1,0 +1,25 @@
+// Starting a worker process: fork + execvp in its own process group (so a signal reaches the
+// worker and everything it started), stdout and stderr captured through pipes.
+#pragma once
+
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+#include "launch.h"
+
+namespace treering::launch {
+
+struct Child {
+  pid_t pid = -1;
+  int out_fd = -1;  // read ends, non-blocking
+  int err_fd = -1;
+};
+
+// The child's environment is ours plus `env` (which wins on equal names).
+Result<Child> SpawnChild(const std::vector<std::string>& argv, const EnvList& env);
+// Sends `sig` to the child's whole process group.
+void SignalGroup(pid_t pid, int sig);
+
+}  // namespace treering::launch

@@ -1,0 +1,56 @@
+// treering-submit's pieces: options, the worker environment, host files, and the tasks each
+// cluster type runs. The Supervisor (supervisor.h) runs the tasks; the tracker runs beside it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tracker/status.h"
+
+namespace treering::launch {
+
+using EnvList = std::vector<std::pair<std::string, std::string>>;
+
+struct SubmitOptions {
+  std::string cluster = "local";  // local | mpi | ssh
+  int num_workers = 0;
+  std::string host_file;
+  int local_num_attempt = 0;  // how many times a failed local worker is restarted
+  std::string host_ip = "127.0.0.1";
+  std::string log_level = "INFO";
+  EnvList env;                // --env K=V, passed to every worker
+  std::string ssh_command = "ssh -o StrictHostKeyChecking=no";
+  std::vector<std::string> command;
+  double grace_s = 5;         // SIGTERM -> SIGKILL delay when the job fails
+};
+
+struct Host {
+  std::string name;
+  int port = 22;
+};
+
+// One process the supervisor runs (and may restart): argv for attempt k, extra environment.
+struct Task {
+  std::string label;          // output prefix, "[rank 3] "; "" for none
+  std::vector<std::string> argv;
+  EnvList env;
+  int max_restarts = 0;
+  bool append_attempt = false;  // dmlc compat: restarts get argv "DMLC_NUM_ATTEMPT=k"
+};
+
+// `host[:port] [slots=n]` per line, '#' comments; a host with slots=n appears n times in a row.
+Result<std::vector<Host>> ParseHostFile(const std::string& text);
+Result<std::vector<Host>> ReadHostFile(const std::string& path);
+
+std::string RandomToken();
+// The dmlc environment every worker gets (DMLC_TRACKER_URI/PORT, DMLC_NUM_WORKER, DMLC_ROLE,
+// TREERING_JOB_TOKEN, DMLC_JOB_CLUSTER) followed by the user's --env pairs.
+EnvList JobEnv(const SubmitOptions& o, std::uint16_t tracker_port, const std::string& token);
+std::string ShellQuote(const std::string& s);
+
+// The processes for each cluster type (argv already complete).
+Result<std::vector<Task>> BuildTasks(const SubmitOptions& o, const EnvList& job_env);
+
+}  // namespace treering::launch

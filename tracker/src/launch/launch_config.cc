@@ -1,0 +1,115 @@
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "launch.h"
+
+namespace treering::launch {
+namespace {
+
+std::string Trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t\r");
+  const auto e = s.find_last_not_of(" \t\r");
+  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
+}
+
+Result<Host> ParseHostLine(const std::string& line, int line_no, int* slots) {
+  std::istringstream in(line);
+  std::string name_port, word;
+  in >> name_port;
+  *slots = 1;
+  while (in >> word) {
+    if (word.rfind("slots=", 0) != 0) {
+      return Status::InvalidInput("host file line " + std::to_string(line_no) +
+                                  ": unknown field '" + word + "'");
+    }
+    try {
+      *slots = std::stoi(word.substr(6));
+    } catch (...) {
+      *slots = 0;
+    }
+    if (*slots < 1) {
+      return Status::InvalidInput("host file line " + std::to_string(line_no) + ": bad " + word);
+    }
+  }
+  Host h{name_port, 22};
+  const auto colon = name_port.rfind(':');
+  // "host:port", but a bare IPv6 address ("::1") has colons too and no port.
+  if (colon != std::string::npos && name_port.find(':') == colon) {
+    h.name = name_port.substr(0, colon);
+    try {
+      h.port = std::stoi(name_port.substr(colon + 1));
+    } catch (...) {
+      h.port = 0;
+    }
+    if (h.port < 1 || h.port > 65535) {
+      return Status::InvalidInput("host file line " + std::to_string(line_no) + ": bad port in '" +
+                                  name_port + "'");
+    }
+  }
+  return h;
+}
+
+}  // namespace
+
+Result<std::vector<Host>> ParseHostFile(const std::string& text) {
+  std::vector<Host> hosts;
+  std::istringstream in(text);
+  std::string line;
+  for (int line_no = 1; std::getline(in, line); ++line_no) {
+    line = Trim(line.substr(0, line.find('#')));
+    if (line.empty()) continue;
+    int slots = 1;
+    auto host = ParseHostLine(line, line_no, &slots);
+    if (!host.ok()) return host.status();
+    for (int i = 0; i < slots; ++i) hosts.push_back(host.value());
+  }
+  if (hosts.empty()) return Status::InvalidInput("host file lists no hosts");
+  return hosts;
+}
+
+Result<std::vector<Host>> ReadHostFile(const std::string& path) {
+  std::ifstream f(path);
+  if (!f) return Status::InvalidInput("cannot read host file " + path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  auto hosts = ParseHostFile(ss.str());
+  if (!hosts.ok()) return hosts.status().WithContext(path);
+  return hosts;
+}
+
+std::string RandomToken() {
+  std::random_device rd;
+  std::ostringstream out;
+  out << std::hex << rd() << rd() << rd() << rd();
+  return out.str();
+}
+
+EnvList JobEnv(const SubmitOptions& o, std::uint16_t tracker_port, const std::string& token) {
+  EnvList env{{"DMLC_TRACKER_URI", o.host_ip},
+              {"DMLC_TRACKER_PORT", std::to_string(tracker_port)},
+              {"DMLC_NUM_WORKER", std::to_string(o.num_workers)},
+              {"DMLC_NUM_SERVER", "0"},
+              {"DMLC_ROLE", "worker"},
+              {"DMLC_JOB_CLUSTER", o.cluster},
+              {"TREERING_JOB_TOKEN", token}};
+  env.insert(env.end(), o.env.begin(), o.env.end());
+  return env;
+}
+
+std::string ShellQuote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else {
+      out += c;
+    }
+  }
+  return out + "'";
+}
+
+}  // namespace treering::launch

@@ -1,0 +1,85 @@
+// What each cluster type runs. local: the command itself, N times, restartable. mpi: one
+// mpirun that starts N copies (the tracker stays here). ssh: one ssh per task.
+#include <unistd.h>
+
+#include <climits>
+#include <sstream>
+
+#include "launch.h"
+
+namespace treering::launch {
+namespace {
+
+std::string Label(int rank) { return "[rank " + std::to_string(rank) + "] "; }
+
+std::vector<std::string> SplitWords(const std::string& s) {
+  std::istringstream in(s);
+  std::vector<std::string> words;
+  for (std::string w; in >> w;) words.push_back(w);
+  return words;
+}
+
+std::vector<Task> LocalTasks(const SubmitOptions& o, const EnvList& env) {
+  std::vector<Task> tasks;
+  for (int i = 0; i < o.num_workers; ++i) {
+    Task t{Label(i), o.command, env, o.local_num_attempt, true};
+    t.env.emplace_back("DMLC_TASK_ID", std::to_string(i));
+    tasks.push_back(std::move(t));
+  }
+  return tasks;
+}
+
+Task MpiTask(const SubmitOptions& o, const EnvList& env) {
+  Task t;
+  t.argv = {"mpirun", "-n", std::to_string(o.num_workers), "--oversubscribe"};
+  if (!o.host_file.empty()) t.argv.insert(t.argv.end(), {"--hostfile", o.host_file});
+  if (::geteuid() == 0) t.argv.push_back("--allow-run-as-root");
+  for (const auto& [k, v] : env) t.argv.insert(t.argv.end(), {"-x", k + "=" + v});
+  t.argv.insert(t.argv.end(), o.command.begin(), o.command.end());
+  return t;
+}
+
+std::string CurrentDir() {
+  char buf[PATH_MAX];
+  return ::getcwd(buf, sizeof(buf)) ? std::string(buf) : std::string(".");
+}
+
+// `cd DIR && export K=V ... && COMMAND`, every piece shell-quoted for the remote shell.
+std::string RemoteScript(const SubmitOptions& o, const EnvList& env) {
+  std::string script = "cd " + ShellQuote(CurrentDir()) + " && export";
+  for (const auto& [k, v] : env) script += " " + k + "=" + ShellQuote(v);
+  script += " &&";
+  for (const std::string& arg : o.command) script += " " + ShellQuote(arg);
+  return script;
+}
+
+Result<std::vector<Task>> SshTasks(const SubmitOptions& o, const EnvList& env) {
+  if (o.host_file.empty()) return Status::InvalidInput("--cluster ssh needs --host-file");
+  auto hosts = ReadHostFile(o.host_file);
+  if (!hosts.ok()) return hosts.status();
+  const auto ssh = SplitWords(o.ssh_command);
+  if (ssh.empty()) return Status::InvalidInput("--ssh-command is empty");
+  std::vector<Task> tasks;
+  for (int i = 0; i < o.num_workers; ++i) {
+    const Host& h = (*hosts)[i % hosts->size()];
+    EnvList task_env = env;
+    task_env.emplace_back("DMLC_TASK_ID", std::to_string(i));
+    task_env.emplace_back("DMLC_NODE_HOST", h.name);
+    Task t{Label(i), ssh, {}, 0, false};
+    t.argv.insert(t.argv.end(), {"-p", std::to_string(h.port), h.name, RemoteScript(o, task_env)});
+    tasks.push_back(std::move(t));
+  }
+  return tasks;
+}
+
+}  // namespace
+
+Result<std::vector<Task>> BuildTasks(const SubmitOptions& o, const EnvList& job_env) {
+  if (o.command.empty()) return Status::InvalidInput("no worker command given after --");
+  if (o.cluster == "local") return LocalTasks(o, job_env);
+  if (o.cluster == "mpi") return std::vector<Task>{MpiTask(o, job_env)};
+  if (o.cluster == "ssh") return SshTasks(o, job_env);
+  return Status::InvalidInput("unknown --cluster '" + o.cluster + "' (local, mpi or ssh)");
+}
+
+}  // namespace treering::launch

@@ -1,0 +1,180 @@
+#include "supervisor.h"
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+
+namespace treering::launch {
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+
+extern "C" void OnStopSignal(int) { g_interrupted = true; }
+
+// Splits a byte stream into lines; a partial line waits for its end (or for Flush).
+struct LineBuffer {
+  std::string pending;
+  template <typename Emit>
+  void Feed(const char* data, std::size_t n, Emit emit) {
+    pending.append(data, n);
+    std::size_t start = 0;
+    for (std::size_t nl; (nl = pending.find('\n', start)) != std::string::npos; start = nl + 1) {
+      emit(pending.substr(start, nl - start));
+    }
+    pending.erase(0, start);
+  }
+  template <typename Emit>
+  void Flush(Emit emit) {
+    if (!pending.empty()) emit(pending);
+    pending.clear();
+  }
+};
+
+}  // namespace
+
+struct Supervisor::Slot {
+  Task task;
+  Child child;
+  int attempt = 0;
+  bool running = false;
+  LineBuffer out, err;
+};
+
+Supervisor::Supervisor(std::vector<Task> tasks, double grace_s, SupervisorHooks hooks)
+    : grace_s_(grace_s), hooks_(std::move(hooks)) {
+  for (Task& t : tasks) slots_.push_back(Slot{std::move(t), {}, 0, false, {}, {}});
+}
+
+Supervisor::~Supervisor() = default;
+
+void Supervisor::InstallSignalHandlers() {
+  struct sigaction sa {};
+  sa.sa_handler = OnStopSignal;
+  sigemptyset(&sa.sa_mask);
+  ::sigaction(SIGINT, &sa, nullptr);
+  ::sigaction(SIGTERM, &sa, nullptr);
+}
+
+void Supervisor::StartTask(Slot& slot) {
+  std::vector<std::string> argv = slot.task.argv;
+  EnvList env = slot.task.env;
+  env.emplace_back("DMLC_NUM_ATTEMPT", std::to_string(slot.attempt));
+  if (slot.task.append_attempt && slot.attempt > 0) {
+    argv.push_back("DMLC_NUM_ATTEMPT=" + std::to_string(slot.attempt));
+  }
+  for (int* fd : {&slot.child.out_fd, &slot.child.err_fd}) {
+    if (*fd >= 0) ::close(*fd);  // a previous attempt's pipe still held open by a grandchild
+    *fd = -1;
+  }
+  auto child = SpawnChild(argv, env);
+  if (!child.ok()) return Fail(slot.task.label + "cannot start: " + child.status().message());
+  slot.child = child.value();
+  slot.running = true;
+}
+
+Status Supervisor::Run() {
+  for (Slot& s : slots_) StartTask(s);
+  for (;;) {
+    PumpOutput(50);
+    ReapChildren();
+    if (!terminating_ && g_interrupted) Fail("interrupted by a signal");
+    if (!terminating_ && hooks_.external_failure) {
+      if (auto reason = hooks_.external_failure()) Fail(*reason);
+    }
+    EnforceTermination();
+    bool any_running = false;
+    for (const Slot& s : slots_) any_running = any_running || s.running;
+    if (!any_running) break;
+  }
+  PumpOutput(0);  // whatever the last exits left in the pipes
+  for (Slot& s : slots_) {
+    s.out.Flush([&](const std::string& l) { hooks_.emit(s.task.label + l, false); });
+    s.err.Flush([&](const std::string& l) { hooks_.emit(s.task.label + l, true); });
+    if (s.child.out_fd >= 0) ::close(s.child.out_fd);
+    if (s.child.err_fd >= 0) ::close(s.child.err_fd);
+  }
+  return failure_.empty() ? Status::Ok() : Status::Aborted(failure_);
+}
+
+void Supervisor::PumpOutput(int timeout_ms) {
+  std::vector<pollfd> fds;
+  std::vector<std::pair<Slot*, bool>> owner;
+  for (Slot& s : slots_) {
+    if (s.child.out_fd >= 0) fds.push_back({s.child.out_fd, POLLIN, 0}), owner.push_back({&s, false});
+    if (s.child.err_fd >= 0) fds.push_back({s.child.err_fd, POLLIN, 0}), owner.push_back({&s, true});
+  }
+  if (fds.empty()) {
+    if (timeout_ms > 0) ::usleep(timeout_ms * 1000);
+    return;
+  }
+  if (::poll(fds.data(), fds.size(), timeout_ms) <= 0) return;
+  char buf[8192];
+  for (std::size_t i = 0; i < fds.size(); ++i) {
+    if (fds[i].revents == 0) continue;
+    auto [slot, is_err] = owner[i];
+    const ssize_t n = ::read(fds[i].fd, buf, sizeof(buf));
+    if (n < 0 && (errno == EAGAIN || errno == EINTR)) continue;
+    LineBuffer& lb = is_err ? slot->err : slot->out;
+    const std::string& label = slot->task.label;
+    if (n > 0) {
+      const bool err = is_err;
+      lb.Feed(buf, static_cast<std::size_t>(n), [&](const std::string& l) { hooks_.emit(label + l, err); });
+      continue;
+    }
+    ::close(fds[i].fd);  // EOF or error: this stream is over
+    (is_err ? slot->child.err_fd : slot->child.out_fd) = -1;
+  }
+}
+
+void Supervisor::ReapChildren() {
+  for (Slot& s : slots_) {
+    if (!s.running) continue;
+    int status = 0;
+    const pid_t r = ::waitpid(s.child.pid, &status, WNOHANG);
+    if (r != s.child.pid) continue;
+    s.running = false;
+    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    OnExit(s, code);
+  }
+}
+
+void Supervisor::OnExit(Slot& slot, int code) {
+  if (code == 0 || terminating_) return;
+  if (slot.attempt < slot.task.max_restarts) {
+    ++slot.attempt;
+    hooks_.emit(slot.task.label + "exited with code " + std::to_string(code) + "; restart " +
+                    std::to_string(slot.attempt) + " of " + std::to_string(slot.task.max_restarts),
+                true);
+    // The old pipes may still hold output; drain them before the new child takes the slot.
+    for (int i = 0; i < 20 && (slot.child.out_fd >= 0 || slot.child.err_fd >= 0); ++i) PumpOutput(5);
+    return StartTask(slot);
+  }
+  const std::string who = slot.task.label.empty() ? "the worker command " : slot.task.label;
+  Fail(who + "exited with code " + std::to_string(code) + " after " +
+       std::to_string(slot.attempt + 1) + " attempt(s)");
+  if (hooks_.on_task_failed) hooks_.on_task_failed(failure_);
+}
+
+void Supervisor::Fail(const std::string& reason) {
+  if (failure_.empty()) failure_ = reason;
+  if (terminating_) return;
+  terminating_ = true;
+  kill_at_ = std::chrono::steady_clock::now() +
+             std::chrono::milliseconds(static_cast<long long>(grace_s_ * 1000));
+  for (Slot& s : slots_) {
+    if (s.running) SignalGroup(s.child.pid, SIGTERM);
+  }
+}
+
+void Supervisor::EnforceTermination() {
+  if (!terminating_ || std::chrono::steady_clock::now() < kill_at_) return;
+  for (Slot& s : slots_) {
+    if (s.running) SignalGroup(s.child.pid, SIGKILL);
+  }
+}
+
+}  // namespace treering::launch

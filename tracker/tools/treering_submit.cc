@@ -1,0 +1,115 @@
+// treering-submit: dmlc-submit for treering. Starts the tracker in this process, launches the
+// workers (local processes, one mpirun, or ssh per task), relays their output with rank
+// prefixes, and exits non-zero when the job fails.
+#include <CLI/CLI.hpp>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <mutex>
+#include <thread>
+
+#include "../src/launch/launch.h"
+#include "../src/launch/supervisor.h"
+#include "tracker/server.h"
+
+namespace {
+
+using namespace treering;
+
+std::mutex g_out_mu;  // the tracker thread and the supervisor both write whole lines
+
+void EmitLine(const std::string& line, bool to_stderr) {
+  std::lock_guard<std::mutex> lock(g_out_mu);
+  std::FILE* f = to_stderr ? stderr : stdout;
+  std::fprintf(f, "%s\n", line.c_str());
+  std::fflush(f);
+}
+
+int ParseArgs(int argc, char** argv, launch::SubmitOptions& o) {
+  CLI::App app{"treering-submit: launch a distributed treering / XGBoost job"};
+  std::vector<std::string> env;
+  app.add_option("--cluster", o.cluster, "local, mpi or ssh")
+      ->check(CLI::IsMember({"local", "mpi", "ssh"}));
+  app.add_option("--num-workers", o.num_workers, "number of workers")->required()
+      ->check(CLI::PositiveNumber);
+  app.add_option("--host-file", o.host_file, "hosts for mpi / ssh: host[:port] [slots=n]");
+  app.add_option("--local-num-attempt", o.local_num_attempt, "restarts of a failed local worker")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--host-ip", o.host_ip, "tracker address (bind + advertise)");
+  app.add_option("--log-level", o.log_level, "INFO or DEBUG")
+      ->check(CLI::IsMember({"INFO", "DEBUG"}));
+  app.add_option("--env", env, "K=V passed to every worker (repeatable)");
+  app.add_option("--ssh-command", o.ssh_command, "ssh program and options");
+  app.add_option("--grace", o.grace_s, "seconds between SIGTERM and SIGKILL on failure");
+  app.add_option("command", o.command, "worker command and its arguments (after --)")
+      ->required();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  }
+  for (const std::string& kv : env) {
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      std::fprintf(stderr, "treering-submit: --env '%s' is not K=V\n", kv.c_str());
+      return 2;
+    }
+    o.env.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+  }
+  return -1;
+}
+
+// After the processes are gone the tracker should be done; a bounded wait, never a hang.
+void AwaitTracker(TrackerServer& server, const std::atomic<bool>& done) {
+  for (int i = 0; i < 100 && !done; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  if (!done) server.Abort("every worker exited, but not every rank said shutdown");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  launch::SubmitOptions o;
+  if (int rc = ParseArgs(argc, argv, o); rc >= 0) return rc;
+  const auto started = std::chrono::steady_clock::now();
+  TrackerOptions t;
+  t.num_workers = o.num_workers;
+  t.host_ip = o.host_ip;
+  t.token = launch::RandomToken();
+  t.print = [](const std::string& m) { EmitLine(m, false); };
+  TrackerServer server(t);
+  Status s = server.Start();
+  if (!s.ok()) {
+    std::fprintf(stderr, "treering-submit: %s\n", s.message().c_str());
+    return ExitCodeFor(s);
+  }
+  std::atomic<bool> tracker_done{false};
+  Status tracker_result;
+  std::thread tracker_thread([&] {
+    tracker_result = server.Wait();
+    tracker_done.store(true, std::memory_order_release);
+  });
+  auto tasks = launch::BuildTasks(o, launch::JobEnv(o, server.port(), t.token));
+  Status run = tasks.status();
+  if (tasks.ok()) {
+    launch::SupervisorHooks hooks;
+    hooks.emit = EmitLine;
+    hooks.external_failure = [&]() -> std::optional<std::string> {
+      if (!tracker_done.load(std::memory_order_acquire) || tracker_result.ok()) return {};
+      return "tracker: " + tracker_result.message();
+    };
+    hooks.on_task_failed = [&](const std::string& reason) { server.Abort(reason); };
+    launch::Supervisor::InstallSignalHandlers();
+    run = launch::Supervisor(std::move(tasks.value()), o.grace_s, hooks).Run();
+  }
+  if (!run.ok()) server.Abort(run.message());
+  AwaitTracker(server, tracker_done);
+  tracker_thread.join();
+  const Status result = run.ok() ? tracker_result : run;
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  std::fprintf(stderr, "[submit] tracker %s:%u; job %s; wall time %.3f s\n", o.host_ip.c_str(),
+               static_cast<unsigned>(server.port()),
+               result.ok() ? "succeeded" : ("failed: " + result.message()).c_str(), wall);
+  if (!tasks.ok()) return ExitCodeFor(tasks.status());
+  return result.ok() ? 0 : 1;
+}

@@ -1,0 +1,38 @@
+// treering-tracker: runs the tracker alone, for workers started by something else. Prints the
+// worker environment between DMLC_TRACKER_ENV_START / _END, then serves until the job ends.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+
+#include "../src/launch/launch.h"
+#include "tracker/server.h"
+
+int main(int argc, char** argv) {
+  treering::TrackerOptions o;
+  CLI::App app{"treering-tracker: rendezvous for a job's workers (native and dmlc/rabit)"};
+  app.add_option("--num-workers", o.num_workers, "number of workers")->required();
+  app.add_option("--host-ip", o.host_ip, "address to bind and advertise (IPv4 or IPv6)");
+  app.add_option("--port", o.port, "port to listen on (0: any free port)");
+  app.add_option("--token", o.token, "job token (default: random)");
+  app.add_option("--bootstrap-timeout", o.bootstrap_timeout_s, "seconds for all workers to join");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  }
+  if (o.token.empty()) o.token = treering::launch::RandomToken();
+  treering::TrackerServer server(o);
+  treering::Status s = server.Start();
+  if (!s.ok()) {
+    std::fprintf(stderr, "treering-tracker: %s\n", s.message().c_str());
+    return treering::ExitCodeFor(s);
+  }
+  std::printf("DMLC_TRACKER_ENV_START\nDMLC_TRACKER_URI=%s\nDMLC_TRACKER_PORT=%u\n"
+              "DMLC_NUM_WORKER=%d\nTREERING_JOB_TOKEN=%s\nDMLC_TRACKER_ENV_END\n",
+              o.host_ip.c_str(), static_cast<unsigned>(server.port()), o.num_workers,
+              o.token.c_str());
+  std::fflush(stdout);
+  s = server.Wait();
+  if (!s.ok()) std::fprintf(stderr, "treering-tracker: job failed: %s\n", s.message().c_str());
+  return s.ok() ? 0 : 1;
+}
