@@ -38,7 +38,8 @@ int ParseArgs(int argc, char** argv, launch::SubmitOptions& o) {
   app.add_option("--host-ip", o.host_ip, "tracker address (bind + advertise)");
   app.add_option("--log-level", o.log_level, "INFO or DEBUG")
       ->check(CLI::IsMember({"INFO", "DEBUG"}));
-  app.add_option("--env", env, "K=V passed to every worker (repeatable)");
+  app.add_option("--env", env, "K=V passed to every worker (repeatable)")
+      ->allow_extra_args(false);  // one K=V per --env, so "--" still starts the command
   app.add_option("--ssh-command", o.ssh_command, "ssh program and options");
   app.add_option("--grace", o.grace_s, "seconds between SIGTERM and SIGKILL on failure");
   app.add_option("command", o.command, "worker command and its arguments (after --)")

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# treering-submit / treering-tracker with real processes (fake_worker speaks the native
+# protocol): rank prefixes, unprefixed rank-0 prints, exit codes, retries with DMLC_NUM_ATTEMPT,
+# a worker that always fails (bounded time), ssh through a fake ssh, mpi, the standalone tracker.
+# usage: launcher_test.sh TREERING_SUBMIT TREERING_TRACKER FAKE_WORKER
+set -uo pipefail
+SUBMIT=$(realpath "$1") TRACKER=$(realpath "$2") WORKER=$(realpath "$3")
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+expect_line() {  # file, exact line
+  grep -qxF -- "$2" "$1" || fail "expected line '$2' in $1:"$'\n'"$(cat "$1")"
+}
+run_submit() {  # name, submit args...; records rc and seconds
+  local name=$1; shift
+  local t0=$SECONDS
+  timeout 120 "$SUBMIT" "$@" >"$WORK/$name.out" 2>"$WORK/$name.err"
+  rc=$?
+  secs=$((SECONDS - t0))
+}
+
+# 1. Rank prefixes, rank 0's tracker print verbatim, other ranks' prints prefixed, exit 0.
+run_submit basic --cluster local --num-workers 3 -- "$WORKER" --print $'[0]\ttrain-rmse:0.5'
+[ "$rc" = 0 ] || fail "basic: exit code $rc"
+expect_line "$WORK/basic.out" $'[0]\ttrain-rmse:0.5'
+expect_line "$WORK/basic.out" $'[rank 2] [0]\ttrain-rmse:0.5'
+expect_line "$WORK/basic.out" "[rank 1] task=1 attempt=0 argv=none"
+expect_line "$WORK/basic.out" "[rank 2] rank=2 world=3"
+expect_line "$WORK/basic.err" "[rank 0] stderr of task 0"
+grep -q "^\[submit\] tracker 127.0.0.1:[0-9]*; job succeeded; wall time" "$WORK/basic.err" \
+  || fail "basic: no tracker address / wall time line"
+
+# 2. A worker failing twice is restarted with DMLC_NUM_ATTEMPT in env and argv; job succeeds.
+run_submit retry --cluster local --num-workers 2 --local-num-attempt 2 -- \
+  "$WORKER" --fail-before-attempt 2
+[ "$rc" = 0 ] || fail "retry: exit code $rc"
+expect_line "$WORK/retry.out" "[rank 1] task=1 attempt=1 argv=DMLC_NUM_ATTEMPT=1"
+expect_line "$WORK/retry.out" "[rank 1] task=1 attempt=2 argv=DMLC_NUM_ATTEMPT=2"
+expect_line "$WORK/retry.err" "[rank 0] exited with code 3; restart 2 of 2"
+
+# 3. A worker that always fails: non-zero exit, soon, though the others wait for it.
+run_submit always --cluster local --num-workers 2 --local-num-attempt 1 --grace 2 -- \
+  bash -c 'if [ "$DMLC_TASK_ID" = 1 ]; then exit 7; fi; exec "$0" --hang' "$WORKER"
+[ "$rc" != 0 ] || fail "always-failing worker: exit code 0"
+[ "$secs" -le 30 ] || fail "always-failing worker: took $secs s"
+grep -q "rank 1\] exited with code 7 after 2 attempt" "$WORK/always.err" \
+  || fail "always: failure reason missing: $(tail -3 "$WORK/always.err")"
+
+# 4. A worker failing after it got its rank fails the job (no recovery yet): others aborted.
+run_submit crash --cluster local --num-workers 3 --grace 2 -- \
+  bash -c 'if [ "$DMLC_TASK_ID" = 2 ]; then exec "$0" --exit-after-assign 5; fi; exec "$0" --hang' "$WORKER"
+[ "$rc" != 0 ] || fail "crash: exit code 0"
+[ "$secs" -le 30 ] || fail "crash: took $secs s"
+grep -q "job failed: tracker: rank 2 failed: connection closed by peer" "$WORK/crash.err" \
+  || fail "crash: reason missing: $(tail -3 "$WORK/crash.err")"
+
+# 5. ssh through a fake ssh that runs the remote script locally; host file with slots/ports.
+cat >"$WORK/fake_ssh" <<'SSH'
+#!/usr/bin/env bash
+# fake ssh: [-o opt]... -p PORT HOST SCRIPT -> records PORT HOST, runs SCRIPT with bash -c
+while [ "$1" = -o ]; do shift 2; done
+[ "$1" = -p ] || { echo "fake ssh: expected -p, got $1" >&2; exit 255; }
+echo "ssh to $3 port $2" >&2
+exec bash -c "$4"
+SSH
+chmod +x "$WORK/fake_ssh"
+printf '# test hosts\nnode-a slots=2\nnode-b:2222\n' >"$WORK/hosts"
+(cd "$WORK" && run_submit ssh --cluster ssh --num-workers 3 --host-file "$WORK/hosts" \
+  --ssh-command "$WORK/fake_ssh -o StrictHostKeyChecking=no" --env EXTRA='a b' -- \
+  bash -c 'echo "pwd=$(pwd) extra=$EXTRA host=$DMLC_NODE_HOST"; exec "$0"' "$WORKER"
+  echo "$rc" >"$WORK/ssh.rc")
+[ "$(cat "$WORK/ssh.rc")" = 0 ] || fail "ssh: exit code $(cat "$WORK/ssh.rc")"
+expect_line "$WORK/ssh.err" "[rank 0] ssh to node-a port 22"
+expect_line "$WORK/ssh.err" "[rank 1] ssh to node-a port 22"
+expect_line "$WORK/ssh.err" "[rank 2] ssh to node-b port 2222"
+expect_line "$WORK/ssh.out" "[rank 2] pwd=$WORK extra=a b host=node-b"
+expect_line "$WORK/ssh.out" "[rank 2] rank=2 world=3"
+
+# 6. Bad usage is exit code 2.
+run_submit usage --cluster yarn --num-workers 2 -- true
+[ "$rc" = 2 ] || fail "unknown cluster: exit code $rc"
+run_submit nohosts --cluster ssh --num-workers 2 -- true
+[ "$rc" = 2 ] || fail "ssh without host file: exit code $rc"
+
+# 7. Workers that exit 0 without talking to the tracker: the job fails, no hang.
+run_submit silent --cluster local --num-workers 2 -- true
+[ "$rc" = 1 ] || fail "silent workers: exit code $rc"
+[ "$secs" -le 20 ] || fail "silent workers: took $secs s"
+
+# 8. mpi: mpirun starts the workers, task ids come from OMPI_COMM_WORLD_RANK.
+if command -v mpirun >/dev/null; then
+  run_submit mpi --cluster mpi --num-workers 2 -- "$WORKER" --print "via mpi"
+  [ "$rc" = 0 ] || fail "mpi: exit code $rc: $(tail -5 "$WORK/mpi.err")"
+  expect_line "$WORK/mpi.out" "via mpi"
+  expect_line "$WORK/mpi.out" "[rank 1] via mpi"
+fi
+
+# 9. The standalone tracker prints the worker environment and exits 0 after the job.
+timeout 60 "$TRACKER" --num-workers 2 --token secret >"$WORK/trk.out" 2>"$WORK/trk.err" &
+trk=$!
+for _ in $(seq 100); do grep -q DMLC_TRACKER_ENV_END "$WORK/trk.out" && break; sleep 0.1; done
+env_lines=$(sed -n '/DMLC_TRACKER_ENV_START/,/DMLC_TRACKER_ENV_END/p' "$WORK/trk.out" | grep =)
+grep -qx "TREERING_JOB_TOKEN=secret" <<<"$env_lines" || fail "tracker env: $env_lines"
+grep -qx "DMLC_NUM_WORKER=2" <<<"$env_lines" || fail "tracker env: $env_lines"
+for i in 0 1; do
+  env $env_lines DMLC_TASK_ID=$i "$WORKER" >"$WORK/trk.w$i" 2>&1 &
+done
+wait $trk
+trk_rc=$?
+[ "$trk_rc" = 0 ] || fail "standalone tracker: exit code $trk_rc: $(cat "$WORK/trk.err")"
+expect_line "$WORK/trk.w1" "rank=1 world=2"
+wait
+
+echo "launcher tests: $failures failure(s)"
+[ "$failures" = 0 ]
