@@ -5,6 +5,7 @@
 #include "data/parallel_for.h"
 #include "metric_impl.h"
 #include "rabit/rabit.h"
+#include "booster/work_split.h"
 
 namespace treering::booster {
 
@@ -23,7 +24,7 @@ WeightedSum SumRows(std::size_t rows, int nthread,
   constexpr std::size_t kChunk = 4096;
   const std::size_t chunks = (rows + kChunk - 1) / kChunk;
   std::vector<WeightedSum> partial(chunks);
-  ParallelFor(chunks, nthread, [&](std::size_t c) {
+  ParallelFor(chunks, ThreadsFor(rows, nthread), [&](std::size_t c) {
     WeightedSum s;
     const std::size_t end = std::min(rows, (c + 1) * kChunk);
     for (std::size_t row = c * kChunk; row < end; ++row) {

@@ -1,5 +1,6 @@
 // One-output objectives: squared error, the logistic family and Poisson. Formulas follow
 // XGBoost 1.7 (regression_loss.h, regression_obj.cu) including its float arithmetic.
+#include "booster/work_split.h"
 #include <cmath>
 #include <string>
 
@@ -45,7 +46,7 @@ class ElementwiseObjective : public Objective {
   void GetGradient(const std::vector<float>& margin, const LabelView& labels, int nthread,
                    std::vector<GradientPair>* out) const override {
     out->resize(margin.size());
-    ParallelFor(margin.size(), nthread, [&](std::size_t i) {
+    ParallelFor(margin.size(), ThreadsFor(margin.size(), nthread), [&](std::size_t i) {
       const float y = (*labels.label)[i];
       float w = labels.Weight(i);
       if (loss_ == Loss::kLogistic && y == 1.0f) w *= config_.scale_pos_weight;
@@ -55,7 +56,7 @@ class ElementwiseObjective : public Objective {
 
   void PredTransform(std::vector<float>* values, int nthread) const override {
     if (config_.name == "binary:logitraw" || loss_ == Loss::kSquared) return;
-    ParallelFor(values->size(), nthread, [&](std::size_t i) {
+    ParallelFor(values->size(), ThreadsFor(values->size(), nthread), [&](std::size_t i) {
       float& v = (*values)[i];
       v = loss_ == Loss::kPoisson ? std::exp(v) : Sigmoid(v);
     });

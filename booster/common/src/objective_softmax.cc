@@ -1,5 +1,6 @@
 // multi:softmax / multi:softprob (XGBoost 1.7 multiclass_obj.cu): softmax over the num_class
 // margins of a row, g_k = (p_k - [y == k]) w, h_k = max(2 p_k (1 - p_k) w, 1e-16).
+#include "booster/work_split.h"
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -44,7 +45,7 @@ class SoftmaxObjective : public Objective {
   void GetGradient(const std::vector<float>& margin, const LabelView& labels, int nthread,
                    std::vector<GradientPair>* out) const override {
     out->resize(margin.size());
-    ParallelFor(labels.NumRows(), nthread, [&](std::size_t row) {
+    ParallelFor(labels.NumRows(), ThreadsFor(margin.size(), nthread), [&](std::size_t row) {
       float p[256];
       std::vector<float> big;  // only for more than 256 classes
       float* prob = p;
@@ -72,7 +73,7 @@ class SoftmaxObjective : public Objective {
     }
     const std::size_t rows = values->size() / k_;
     std::vector<float> classes(rows);
-    ParallelFor(rows, nthread, [&](std::size_t row) {
+    ParallelFor(rows, ThreadsFor(values->size(), nthread), [&](std::size_t row) {
       const float* v = values->data() + row * k_;
       classes[row] = static_cast<float>(std::max_element(v, v + k_) - v);
     });
@@ -80,7 +81,7 @@ class SoftmaxObjective : public Objective {
   }
 
   void EvalTransform(std::vector<float>* values, int nthread) const override {
-    ParallelFor(values->size() / k_, nthread,
+    ParallelFor(values->size() / k_, ThreadsFor(values->size(), nthread),
                 [&](std::size_t row) { Softmax(values->data() + row * k_, k_); });
   }
 

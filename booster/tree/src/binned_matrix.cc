@@ -1,6 +1,7 @@
 #include "booster/binned_matrix.h"
 
 #include "data/parallel_for.h"
+#include "booster/work_split.h"
 
 namespace treering::booster {
 namespace {
@@ -13,7 +14,7 @@ template <typename Bin>
 std::vector<Bin> DenseBins(const data::DMatrix& dm, const HistogramCuts& cuts, int nthread) {
   const std::uint32_t nf = cuts.NumFeatures();
   std::vector<Bin> bins(dm.NumRows() * nf);
-  ParallelFor(dm.NumRows(), nthread, [&](std::size_t row) {
+  ParallelFor(dm.NumRows(), ThreadsFor(dm.NumNonZero(), nthread), [&](std::size_t row) {
     for (std::uint64_t j = dm.row_ptr[row]; j < dm.row_ptr[row + 1]; ++j) {
       const std::uint32_t f = dm.index[j];
       bins[row * nf + f] = static_cast<Bin>(cuts.SearchBin(f, dm.value[j]) - cuts.ptrs[f]);
@@ -47,7 +48,7 @@ BinnedMatrix BinnedMatrix::Build(const data::DMatrix& dm, const HistogramCuts& c
   }
   m.layout_ = Layout::kSparse;
   m.sparse_bins_.resize(dm.NumNonZero());
-  ParallelFor(dm.NumRows(), nthread, [&](std::size_t row) {
+  ParallelFor(dm.NumRows(), ThreadsFor(dm.NumNonZero(), nthread), [&](std::size_t row) {
     for (std::uint64_t j = dm.row_ptr[row]; j < dm.row_ptr[row + 1]; ++j) {
       m.sparse_bins_[j] = cuts.SearchBin(dm.index[j], dm.value[j]);
     }

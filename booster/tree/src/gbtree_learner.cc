@@ -6,6 +6,7 @@
 #include "booster/predictor.h"
 #include "data/parallel_for.h"
 #include "rabit/rabit.h"
+#include "booster/work_split.h"
 
 namespace treering::booster {
 namespace {
@@ -151,7 +152,7 @@ void GBTreeLearner::SampleRows(int iter, int group, std::vector<GradientPair>* g
 void GBTreeLearner::AddLeavesToMargins(const RegTree& tree, int group) {
   const int groups = objective_->NumGroups();
   const RowPartition& partition = grower_->Partition();
-  ParallelFor(tree.NumNodes(), lparam_.nthread, [&](int node) {
+  ParallelFor(tree.NumNodes(), ThreadsFor(train_->NumRows(), lparam_.nthread), [&](int node) {
     if (!tree.IsLeaf(node)) return;
     const float value = tree.split_cond[node];
     const RowSpan rows = partition.Rows(node);

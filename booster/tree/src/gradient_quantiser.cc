@@ -4,6 +4,7 @@
 
 #include "data/parallel_for.h"
 #include "rabit/rabit.h"
+#include "booster/work_split.h"
 
 namespace treering::booster {
 namespace {
@@ -40,13 +41,13 @@ GradientPairInt GradientQuantiser::Quantise(GradientPair g) const {
 std::vector<GradientPairInt> GradientQuantiser::QuantiseAll(
     const std::vector<GradientPair>& gpair, int nthread) const {
   std::vector<GradientPairInt> out(gpair.size());
-  ParallelFor(gpair.size(), nthread, [&](std::size_t i) { out[i] = Quantise(gpair[i]); });
+  ParallelFor(gpair.size(), ThreadsFor(gpair.size(), nthread), [&](std::size_t i) { out[i] = Quantise(gpair[i]); });
   return out;
 }
 
 GradientPairInt GlobalSum(const std::vector<GradientPairInt>& gpair, int nthread) {
-  std::vector<GradientPairInt> partial(ResolveThreads(nthread));
-  ParallelForBlocks(static_cast<std::int64_t>(gpair.size()), nthread,
+  std::vector<GradientPairInt> partial(ResolveThreads(ThreadsFor(gpair.size(), nthread)));
+  ParallelForBlocks(static_cast<std::int64_t>(gpair.size()), ThreadsFor(gpair.size(), nthread),
                     [&](int tid, std::int64_t begin, std::int64_t end) {
                       for (std::int64_t i = begin; i < end; ++i) partial[tid] += gpair[i];
                     });

@@ -4,6 +4,7 @@
 
 #include "data/parallel_for.h"
 #include "rabit/rabit.h"
+#include "booster/work_split.h"
 
 namespace treering::booster {
 namespace {
@@ -67,7 +68,8 @@ void HistogramBuilder::BuildLarge(const std::vector<GradientPairInt>& gpair, Row
                       }
                       AccumulateRows(gpair, rows.begin + begin, rows.begin + end, hist);
                     });
-  ParallelForBlocks(total_bins_, nthread_, [&](int, std::int64_t begin, std::int64_t end) {
+  ParallelForBlocks(total_bins_, ThreadsFor(total_bins_, nthread_),
+                    [&](int, std::int64_t begin, std::int64_t end) {
     for (int t = 1; t < threads; ++t) {
       for (std::int64_t b = begin; b < end; ++b) (*out)[b] += thread_buffers_[t][b];
     }
@@ -87,7 +89,10 @@ void HistogramBuilder::Build(const std::vector<GradientPairInt>& gpair,
       small.push_back(i);
     }
   }
-  ParallelFor(small.size(), nthread_, [&](std::size_t k) {
+  std::size_t small_rows = 0;
+  for (std::size_t i : small) small_rows += rows[i].size();
+  const int threads = ThreadsFor(small_rows * std::max<std::size_t>(1, matrix_->NumFeatures() / 8), nthread_);
+  ParallelFor(small.size(), threads, [&](std::size_t k) {
     const std::size_t i = small[k];
     AccumulateRows(gpair, rows[i].begin, rows[i].end, outs[i]->data());
   });
@@ -111,7 +116,8 @@ void HistogramBuilder::AllreduceLevel(const std::vector<Histogram*>& outs) {
 void HistogramBuilder::Subtract(const Histogram& parent, const Histogram& child,
                                 Histogram* out) const {
   out->resize(total_bins_);
-  ParallelForBlocks(total_bins_, nthread_, [&](int, std::int64_t begin, std::int64_t end) {
+  ParallelForBlocks(total_bins_, ThreadsFor(total_bins_, nthread_),
+                    [&](int, std::int64_t begin, std::int64_t end) {
     for (std::int64_t b = begin; b < end; ++b) (*out)[b] = parent[b] - child[b];
   });
 }

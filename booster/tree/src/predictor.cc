@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "data/parallel_for.h"
+#include "booster/work_split.h"
 
 namespace treering::booster {
 
@@ -27,7 +28,8 @@ void AddTreeOutputs(const GBTreeModel& model, const data::DMatrix& dm, int tree_
   const int groups = model.NumGroups();
   const std::size_t width = std::max<std::size_t>(model.num_feature, dm.num_col);
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  ParallelForBlocks(static_cast<std::int64_t>(dm.NumRows()), nthread,
+  ParallelForBlocks(static_cast<std::int64_t>(dm.NumRows()),
+                    ThreadsFor(dm.NumRows() * std::size_t(tree_end - tree_begin), nthread),
                     [&](int, std::int64_t begin, std::int64_t end) {
     std::vector<float> features(width, nan);
     for (std::int64_t row = begin; row < end; ++row) {

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "data/parallel_for.h"
+#include "booster/work_split.h"
 
 namespace treering::booster {
 namespace {
@@ -94,7 +95,7 @@ SplitCandidate SplitEvaluator::EvaluateNode(const Histogram& hist, GradientPairI
                                             int nthread) const {
   const float root_gain = Gain(node_sum);
   std::vector<SplitCandidate> per_feature(features.size());
-  ParallelFor(features.size(), nthread, [&](std::size_t k) {
+  ParallelFor(features.size(), ThreadsFor(hist.size(), nthread), [&](std::size_t k) {
     per_feature[k] = EvaluateFeature(hist, node_sum, root_gain, features[k]);
   });
   SplitCandidate best;

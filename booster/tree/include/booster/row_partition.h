@@ -3,6 +3,7 @@
 // so the order, and hence every later sum, is independent of the thread count.
 #pragma once
 
+#include "booster/work_split.h"
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -48,7 +49,8 @@ void RowPartition::Split(int node, int left, int right, GoLeft&& go_left, int nt
   std::uint32_t* rows = rows_.data() + range.begin;
   std::uint32_t* tmp = scratch_.data() + range.begin;
   // Step 1: each block writes its left rows from the block start, right rows from the end.
-  ParallelFor(blocks, nthread, [&](std::size_t b) {
+  const int threads = ThreadsFor(n, nthread);
+  ParallelFor(blocks, threads, [&](std::size_t b) {
     const std::size_t begin = b * kBlock, end = std::min(n, begin + kBlock);
     std::size_t l = begin, r = end;
     for (std::size_t i = begin; i < end; ++i) {
@@ -60,7 +62,7 @@ void RowPartition::Split(int node, int left, int right, GoLeft&& go_left, int nt
   for (std::size_t b = 0; b < blocks; ++b) left_count[b + 1] += left_count[b];
   const std::size_t total_left = left_count[blocks];
   // Step 2: gather the blocks' left parts, then their right parts (restoring their order).
-  ParallelFor(blocks, nthread, [&](std::size_t b) {
+  ParallelFor(blocks, threads, [&](std::size_t b) {
     const std::size_t begin = b * kBlock, end = std::min(n, begin + kBlock);
     const std::size_t nl = left_count[b + 1] - left_count[b];
     std::copy(tmp + begin, tmp + begin + nl, rows + left_count[b]);

@@ -35,6 +35,7 @@ struct SplitCandidate {
   }
 };
 
+// Holds references: param, cuts and quantiser must outlive the evaluator.
 class SplitEvaluator {
  public:
   SplitEvaluator(const TreeParam& param, const HistogramCuts& cuts,

@@ -1,0 +1,103 @@
+// Cut points (XGBoost's rules), the quantile summary operations and the binned matrix.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "booster/binned_matrix.h"
+#include "booster/hist_cuts.h"
+#include "booster/quantile_summary.h"
+#include "synthetic_data.h"
+
+namespace treering::booster {
+namespace {
+
+data::DMatrix OneColumn(const std::vector<float>& values) {
+  data::DMatrix dm;
+  for (float v : values) {
+    dm.index.push_back(0);
+    dm.value.push_back(v);
+    dm.row_ptr.push_back(dm.index.size());
+    dm.label.push_back(0);
+  }
+  dm.num_col = 1;
+  return dm;
+}
+
+TEST(Cuts, FewDistinctValuesGiveEveryValueButTheMinimumPlusSentinel) {
+  const auto dm = OneColumn({3, 1, 2, 2, 5, 1, 3});
+  const HistogramCuts cuts = BuildCuts(dm, 1, 256, 1);
+  const std::vector<float> want = {2, 3, 5, 5 + (5 + 1e-5f)};
+  EXPECT_EQ(cuts.values, want);
+  EXPECT_FLOAT_EQ(cuts.min_vals[0], 1 - (1 + 1e-5f));
+  EXPECT_EQ(cuts.SearchBin(0, 1), 0u);
+  EXPECT_EQ(cuts.SearchBin(0, 2), 1u);
+  EXPECT_EQ(cuts.SearchBin(0, 4.9f), 2u);
+  EXPECT_EQ(cuts.SearchBin(0, 100), 3u);  // clamped into the last bin
+}
+
+TEST(Cuts, ManyDistinctValuesRespectMaxBinAndQuantiles) {
+  std::vector<float> values(20000);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i);
+  std::shuffle(values.begin(), values.end(), std::mt19937(5));
+  const HistogramCuts cuts = BuildCuts(OneColumn(values), 1, 16, 1);
+  ASSERT_LE(cuts.FeatureBins(0), 16u);
+  ASSERT_GE(cuts.FeatureBins(0), 14u);
+  // Uniform data: the k-th cut sits near the k/16 quantile.
+  for (std::uint32_t k = 0; k + 1 < cuts.FeatureBins(0); ++k) {
+    EXPECT_NEAR(cuts.values[k], (k + 1) * 20000.0 / 16, 20000.0 / 16 / 2) << k;
+  }
+}
+
+TEST(Cuts, EmptyFeatureHasOneBin) {
+  data::DMatrix dm = OneColumn({1, 2});
+  const HistogramCuts cuts = BuildCuts(dm, 3, 256, 1);  // features 1 and 2 never appear
+  EXPECT_EQ(cuts.FeatureBins(1), 1u);
+  EXPECT_EQ(cuts.FeatureBins(2), 1u);
+}
+
+TEST(QuantileSummary, CombineAddsRanksAndPruneKeepsEnds) {
+  const Summary a = MakeExactSummary({1, 2, 2, 4}, {1, 1, 1, 1});
+  const Summary b = MakeExactSummary({2, 3}, {2, 1});
+  const Summary c = Combine(a, b);
+  ASSERT_EQ(c.size(), 4u);  // values 1, 2, 3, 4
+  EXPECT_FLOAT_EQ(c[1].value, 2);
+  EXPECT_FLOAT_EQ(c[1].wmin, 4);  // 2 + 2
+  EXPECT_FLOAT_EQ(c[1].rmin, 1);
+  EXPECT_FLOAT_EQ(c[3].rmax, 7);  // total weight
+  const Summary p = Prune(c, 2);
+  ASSERT_EQ(p.size(), 2u);
+  EXPECT_FLOAT_EQ(p.front().value, 1);
+  EXPECT_FLOAT_EQ(p.back().value, 4);
+}
+
+TEST(BinnedMatrix, LocalBinAgreesWithSplitConditionSemantics) {
+  testing::SyntheticSpec spec;
+  spec.rows = 300;
+  const data::DMatrix dm = testing::MakeSynthetic(spec);
+  const HistogramCuts cuts = BuildCuts(dm, spec.features, 256, 2);
+  const BinnedMatrix m = BinnedMatrix::Build(dm, cuts, 2);
+  EXPECT_EQ(m.layout(), BinnedMatrix::Layout::kSparse);
+  for (std::size_t row = 0; row < dm.NumRows(); ++row) {
+    std::vector<float> x(spec.features, NAN);
+    for (auto j = dm.row_ptr[row]; j < dm.row_ptr[row + 1]; ++j) x[dm.index[j]] = dm.value[j];
+    for (std::uint32_t f = 0; f < spec.features; ++f) {
+      const int bin = m.LocalBin(row, f);
+      if (std::isnan(x[f])) {
+        EXPECT_EQ(bin, -1);
+        continue;
+      }
+      // bin b <=> cut[b-1] <= x < cut[b]: "bin <= s" is the same test as "x < cut[s]".
+      const float* c = cuts.values.data() + cuts.ptrs[f];
+      EXPECT_LT(x[f], c[bin]);
+      if (bin > 0) EXPECT_GE(x[f], c[bin - 1]);
+    }
+  }
+  spec.missing = 0;
+  const data::DMatrix dense = testing::MakeSynthetic(spec);
+  EXPECT_EQ(BinnedMatrix::Build(dense, BuildCuts(dense, spec.features, 256, 1), 1).layout(),
+            BinnedMatrix::Layout::kDense8);
+}
+
+}  // namespace
+}  // namespace treering::booster

@@ -1,0 +1,109 @@
+// Every objective's gradient against a finite difference of its loss, and its hessian against
+// a finite difference of the gradient (times XGBoost's documented factors).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "booster/objective.h"
+
+namespace treering::booster {
+namespace {
+
+std::unique_ptr<Objective> Make(const std::string& name, int num_class = 0) {
+  ObjectiveConfig c;
+  c.name = name;
+  c.num_class = num_class;
+  auto obj = Objective::Create(c);
+  EXPECT_TRUE(obj.ok());
+  return std::move(obj).value();
+}
+
+double Sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+
+// Loss of one row as a function of its margin (the objective's negative log-likelihood).
+double Loss(const std::string& name, double m, double y) {
+  if (name == "reg:squarederror") return 0.5 * (m - y) * (m - y);
+  if (name == "count:poisson") return std::exp(m) - y * m;
+  const double p = Sigmoid(m);
+  return -y * std::log(p) - (1 - y) * std::log(1 - p);
+}
+
+class OneOutputObjective : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(OneOutputObjective, GradientMatchesFiniteDifference) {
+  const std::string name = GetParam();
+  auto obj = Make(name);
+  const std::vector<float> margin = {-1.5f, -0.2f, 0.3f, 1.1f};
+  const std::vector<float> label = name == "count:poisson" ? std::vector<float>{0, 1, 3, 2}
+                                                           : std::vector<float>{0, 1, 1, 0};
+  const std::vector<float> weight = {1.0f, 2.0f, 0.5f, 1.0f};
+  std::vector<GradientPair> g;
+  obj->GetGradient(margin, {&label, &weight}, 1, &g);
+  const double h = 1e-4;
+  for (std::size_t i = 0; i < margin.size(); ++i) {
+    const double m = margin[i], y = label[i], w = weight[i];
+    const double fd_grad = w * (Loss(name, m + h, y) - Loss(name, m - h, y)) / (2 * h);
+    const double fd_hess =
+        w * (Loss(name, m + h, y) - 2 * Loss(name, m, y) + Loss(name, m - h, y)) / (h * h);
+    EXPECT_NEAR(g[i].grad, fd_grad, 1e-3 * std::max(1.0, std::fabs(fd_grad))) << name << i;
+    // count:poisson's hessian is exp(margin + max_delta_step): a safeguard factor e^0.7.
+    const double factor = name == "count:poisson" ? std::exp(0.7) : 1.0;
+    EXPECT_NEAR(g[i].hess, factor * fd_hess, 2e-2 * std::max(1.0, fd_hess)) << name << i;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(All, OneOutputObjective,
+                         ::testing::Values("reg:squarederror", "reg:logistic", "binary:logistic",
+                                           "binary:logitraw", "count:poisson"),
+                         [](const auto& info) {
+                           std::string s = info.param;
+                           for (char& c : s) c = std::isalnum(c) ? c : '_';
+                           return s;
+                         });
+
+TEST(SoftmaxObjective, GradientMatchesFiniteDifferenceAndHessianIsTwice) {
+  auto obj = Make("multi:softprob", 3);
+  const std::vector<float> margin = {0.2f, -0.4f, 1.0f};
+  const std::vector<float> label = {2.0f}, weight;
+  std::vector<GradientPair> g;
+  obj->GetGradient(margin, {&label, &weight}, 1, &g);
+  auto loss = [&](int k, double delta) {
+    double m[3] = {margin[0], margin[1], margin[2]};
+    m[k] += delta;
+    const double z = std::exp(m[0]) + std::exp(m[1]) + std::exp(m[2]);
+    return -(m[2] - std::log(z));
+  };
+  const double h = 1e-4;
+  for (int k = 0; k < 3; ++k) {
+    const double fd_grad = (loss(k, h) - loss(k, -h)) / (2 * h);
+    const double fd_hess = (loss(k, h) - 2 * loss(k, 0) + loss(k, -h)) / (h * h);
+    EXPECT_NEAR(g[k].grad, fd_grad, 1e-3);
+    EXPECT_NEAR(g[k].hess, 2 * fd_hess, 2e-2);  // XGBoost uses 2 p (1 - p)
+  }
+}
+
+TEST(Objective, TransformsAndBaseScore) {
+  std::vector<float> v = {0.0f, 2.0f};
+  Make("binary:logistic")->PredTransform(&v, 1);
+  EXPECT_FLOAT_EQ(v[0], 0.5f);
+  EXPECT_FLOAT_EQ(v[1], static_cast<float>(Sigmoid(2.0)));
+  EXPECT_FLOAT_EQ(Make("binary:logistic")->ProbToMargin(0.5f).value(), 0.0f);
+  EXPECT_FALSE(Make("binary:logistic")->ProbToMargin(1.5f).ok());
+  EXPECT_FLOAT_EQ(Make("count:poisson")->ProbToMargin(0.5f).value(), std::log(0.5f));
+  std::vector<float> classes = {0.1f, 0.9f, 0.3f, 2.0f, -1.0f, 0.0f};
+  Make("multi:softmax", 3)->PredTransform(&classes, 1);
+  EXPECT_EQ(classes, (std::vector<float>{1.0f, 0.0f}));
+  EXPECT_EQ(Make("multi:softmax", 3)->DefaultMetric(), "merror");
+  EXPECT_EQ(Make("binary:logitraw")->DefaultMetric(), "auc");
+}
+
+TEST(Objective, RejectsBadLabels) {
+  const std::vector<float> bad = {0.0f, 1.5f}, none;
+  EXPECT_FALSE(Make("binary:logistic")->CheckLabels({&bad, &none}).ok());
+  EXPECT_FALSE(Make("multi:softprob", 2)->CheckLabels({&bad, &none}).ok());
+  const std::vector<float> negative = {-1.0f};
+  EXPECT_FALSE(Make("count:poisson")->CheckLabels({&negative, &none}).ok());
+}
+
+}  // namespace
+}  // namespace treering::booster

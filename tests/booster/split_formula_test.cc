@@ -1,0 +1,97 @@
+// Weight, gain and split choice against values computed by hand from XGBoost's formulas.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "booster/split_evaluator.h"
+
+namespace treering::booster {
+namespace {
+
+// A quantiser with scale 1 makes the integer sums read as plain numbers.
+const GradientQuantiser kUnit(1.0, 1.0);
+
+HistogramCuts OneFeature(std::vector<float> cuts) {
+  HistogramCuts c;
+  c.values = std::move(cuts);
+  c.ptrs = {0, static_cast<std::uint32_t>(c.values.size())};
+  c.min_vals = {-1.0f};
+  return c;
+}
+
+TEST(SplitFormula, WeightWithL2AndL1) {
+  TreeParam p;
+  p.reg_lambda = 2.0f;
+  p.reg_alpha = 1.0f;
+  const HistogramCuts cuts = OneFeature({1});
+  SplitEvaluator ev(p, cuts, kUnit);
+  // w = -(G - alpha) / (H + lambda) = -(10 - 1) / (4 + 2)
+  EXPECT_FLOAT_EQ(ev.Weight(10.0, 4.0), -1.5f);
+  // |G| <= alpha -> 0
+  EXPECT_FLOAT_EQ(ev.Weight(0.5, 4.0), 0.0f);
+  // G < -alpha: -(G + alpha) / (H + lambda) = -(-7 + 1) / 6
+  EXPECT_FLOAT_EQ(ev.Weight(-7.0, 4.0), 1.0f);
+  // gain = ThresholdL1(G)^2 / (H + lambda) = 81 / 6
+  EXPECT_FLOAT_EQ(ev.Gain(10.0, 4.0), 13.5f);
+}
+
+TEST(SplitFormula, MinChildWeightZeroesWeightButNotGain) {
+  TreeParam p;  // lambda 1, min_child_weight 1
+  const HistogramCuts cuts = OneFeature({1});
+  SplitEvaluator ev(p, cuts, kUnit);
+  EXPECT_FLOAT_EQ(ev.Weight(3.0, 0.5), 0.0f);
+  EXPECT_FLOAT_EQ(ev.Gain(3.0, 0.5), 6.0f);  // 9 / 1.5, as XGBoost's evaluator computes it
+  EXPECT_FLOAT_EQ(ev.Gain(3.0, 0.0), 0.0f);
+}
+
+TEST(SplitFormula, MaxDeltaStepClipsWeightAndUsesWeightedGain) {
+  TreeParam p;
+  p.max_delta_step = 0.5f;
+  const HistogramCuts cuts = OneFeature({1});
+  SplitEvaluator ev(p, cuts, kUnit);
+  // unclipped w = -8 / 4 = -2 -> -0.5; gain = -(2 G w + (H + lambda) w^2) = -(-8 + 1) = 7
+  EXPECT_FLOAT_EQ(ev.Weight(8.0, 3.0), -0.5f);
+  EXPECT_FLOAT_EQ(ev.Gain(8.0, 3.0), 7.0f);
+}
+
+TEST(SplitFormula, TieBreakPrefersSmallerFeature) {
+  SplitCandidate best;
+  best.loss_chg = 2.0f;
+  best.feature = 5;
+  EXPECT_TRUE(best.NeedReplace(2.0f, 3));   // equal gain, smaller feature wins
+  EXPECT_FALSE(best.NeedReplace(2.0f, 5));  // same feature needs strictly more
+  EXPECT_FALSE(best.NeedReplace(2.0f, 7));
+  EXPECT_TRUE(best.NeedReplace(2.5f, 7));
+  EXPECT_FALSE(best.NeedReplace(INFINITY, 0));
+}
+
+// Four bins with (g, h) = (-4,2) (-2,2) (3,2) (5,2); missing rows carry (-6, 2).
+TEST(SplitFormula, EvaluateNodeLearnsMissingDirection) {
+  TreeParam p;
+  const HistogramCuts cuts = OneFeature({1, 2, 3, 4});
+  SplitEvaluator ev(p, cuts, kUnit);
+  Histogram hist = {{-4, 2}, {-2, 2}, {3, 2}, {5, 2}};
+  const GradientPairInt node{-4, 10};  // includes the missing rows
+  const SplitCandidate best = ev.EvaluateNode(hist, node, {0}, 1);
+  // Missing (-6,2) joins the negative side: left = bins 0,1 + missing = (-12, 6),
+  // right = (8, 4): gain 144/7 + 64/5 - 16/11.
+  EXPECT_EQ(best.split_bin, 1);
+  EXPECT_TRUE(best.default_left);
+  EXPECT_FLOAT_EQ(best.split_value, 2.0f);
+  EXPECT_EQ(best.left_sum.grad, -12);
+  EXPECT_NEAR(best.loss_chg, 144.0 / 7 + 64.0 / 5 - 16.0 / 11, 1e-4);
+}
+
+TEST(SplitFormula, NoMissingMeansForwardScanOnly) {
+  TreeParam p;
+  const HistogramCuts cuts = OneFeature({1, 2, 3, 4});
+  SplitEvaluator ev(p, cuts, kUnit);
+  Histogram hist = {{-4, 2}, {-2, 2}, {3, 2}, {5, 2}};
+  const SplitCandidate best = ev.EvaluateNode(hist, {2, 8}, {0}, 1);
+  EXPECT_EQ(best.split_bin, 1);
+  EXPECT_FALSE(best.default_left);
+  EXPECT_NEAR(best.loss_chg, 36.0 / 5 + 64.0 / 5 - 4.0 / 9, 1e-4);
+}
+
+}  // namespace
+}  // namespace treering::booster

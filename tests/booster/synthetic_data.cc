@@ -1,0 +1,72 @@
+#include "synthetic_data.h"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <random>
+#include <vector>
+
+namespace treering::booster::testing {
+namespace {
+
+float LabelFor(Task task, const std::vector<float>& x, std::mt19937_64& rng) {
+  std::normal_distribution<double> noise(0.0, 0.3);
+  const double score = 0.8 * x[0] - 0.6 * x[1] + 0.3 * x[2] * x[3] / 5.0 - 1.0 + noise(rng);
+  switch (task) {
+    case Task::kBinary:
+      return score > 0 ? 1.0f : 0.0f;
+    case Task::kRegression:
+      return static_cast<float>(score);
+    case Task::kMulticlass3:
+      return score < -0.7 ? 0.0f : (score < 0.7 ? 1.0f : 2.0f);
+    case Task::kCount:
+      return static_cast<float>(std::floor(std::exp(0.4 * score) * 2.0));
+  }
+  return 0.0f;
+}
+
+}  // namespace
+
+data::DMatrix MakeSynthetic(const SyntheticSpec& spec) {
+  std::mt19937_64 rng(spec.seed);
+  std::uniform_int_distribution<int> value(0, spec.distinct_values - 1);
+  std::bernoulli_distribution missing(spec.missing);
+  std::uniform_real_distribution<float> weight(0.5f, 2.0f);
+  data::DMatrix dm;
+  for (std::size_t r = 0; r < spec.rows; ++r) {
+    std::vector<float> x(spec.features);
+    for (std::uint32_t f = 0; f < spec.features; ++f) {
+      x[f] = static_cast<float>(value(rng)) / 8.0f;
+      // Row 0 keeps every feature so both peers see the same feature count.
+      if (r == 0 || !missing(rng)) {
+        dm.index.push_back(f);
+        dm.value.push_back(x[f]);
+      }
+    }
+    dm.row_ptr.push_back(dm.index.size());
+    dm.label.push_back(LabelFor(spec.task, x, rng));
+    if (spec.weights) dm.weight.push_back(weight(rng));
+  }
+  dm.num_col = spec.features;
+  return dm;
+}
+
+void WriteLibSvm(const data::DMatrix& dm, const std::string& path) {
+  std::ofstream out(path);
+  char buf[64];
+  for (std::size_t r = 0; r < dm.NumRows(); ++r) {
+    std::snprintf(buf, sizeof(buf), "%.9g", dm.label[r]);
+    out << buf;
+    if (!dm.weight.empty()) {
+      std::snprintf(buf, sizeof(buf), ":%.9g", dm.weight[r]);
+      out << buf;
+    }
+    for (std::uint64_t j = dm.row_ptr[r]; j < dm.row_ptr[r + 1]; ++j) {
+      std::snprintf(buf, sizeof(buf), " %u:%.9g", dm.index[j], dm.value[j]);
+      out << buf;
+    }
+    out << '\n';
+  }
+}
+
+}  // namespace treering::booster::testing

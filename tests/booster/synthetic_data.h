@@ -1,0 +1,27 @@
+// Small generated data sets for the booster tests, and LibSVM text for the XGBoost peer.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "data/dmatrix.h"
+
+namespace treering::booster::testing {
+
+enum class Task { kBinary, kRegression, kMulticlass3, kCount };
+
+struct SyntheticSpec {
+  Task task = Task::kBinary;
+  std::size_t rows = 2000;
+  std::uint32_t features = 6;
+  double missing = 0.1;       // probability that an entry is absent
+  int distinct_values = 40;   // values are k/8 for k in [0, distinct) (exact cuts for max_bin>=)
+  bool weights = false;
+  std::uint64_t seed = 7;
+};
+
+data::DMatrix MakeSynthetic(const SyntheticSpec& spec);
+// LibSVM text with 0-based indices and exactly printed floats ("label[:weight] i:v ...").
+void WriteLibSvm(const data::DMatrix& dm, const std::string& path);
+
+}  // namespace treering::booster::testing
