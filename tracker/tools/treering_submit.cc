@@ -106,7 +106,9 @@ int main(int argc, char** argv) {
   if (!run.ok()) server.Abort(run.message());
   AwaitTracker(server, tracker_done);
   tracker_thread.join();
-  const Status result = run.ok() ? tracker_result : run;
+  // The tracker saw the first failure (a dead rank) before its peers exited on Abort, so its
+  // reason names the root cause; when the supervisor failed first, it holds that reason too.
+  const Status result = !tracker_result.ok() ? tracker_result : run;
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   std::fprintf(stderr, "[submit] tracker %s:%u; job %s; wall time %.3f s\n", o.host_ip.c_str(),
                static_cast<unsigned>(server.port()),
