@@ -66,7 +66,7 @@ int RunCommand(const std::string& config_path, const std::vector<std::string>& p
 
 int main(int argc, char** argv) {
   CLI::App app{"treering: distributed gradient boosting with XGBoost 1.7's config files and "
-               "JSON models.\nUsage: treering CONFIG [key=value ...]"};
+               "JSON models."};
   std::string config_path;
   std::vector<std::string> pairs;
   app.add_option("config", config_path, "XGBoost-style config file (use /dev/null for none)")

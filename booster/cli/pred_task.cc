@@ -35,9 +35,11 @@ Status RunPredict(const CliOptions& options) {
   std::vector<float> predictions;
   st = learner.value()->Predict(test.value(), options.pred_margin, &predictions);
   if (!st.ok()) return st;
-  LogRank0(options, 1, "Writing prediction to " + options.name_pred);
   st = WriteOutputRank0(options.name_pred, FormatPredictions(predictions));
-  return st.WithContext("name_pred");
+  if (!st.ok()) return st.WithContext("name_pred");
+  // XGBoost's message, printed once the file is complete so a failure stays one line.
+  LogRank0(options, 1, "Writing prediction to " + options.name_pred);
+  return Status::Ok();
 }
 
 }  // namespace treering::cli

@@ -81,6 +81,20 @@ Status SaveModel(const TrainSession& s, const std::string& path) {
   return st.ok() ? st : Status(st.code(), "cannot save the model: " + st.message());
 }
 
+// model_dir is created up front (rank 0) when files will go there, so a bad directory fails
+// before any training time is spent.
+Status PrepareModelDir(const CliOptions& o) {
+  const bool used = o.save_period > 0 || o.model_out.empty();
+  if (!used || rabit::GetRank() != 0) return Status::Ok();
+  std::error_code ec;
+  std::filesystem::create_directories(o.model_dir, ec);
+  if (ec || !std::filesystem::is_directory(o.model_dir)) {
+    return Status::InvalidInput("model_dir = " + o.model_dir + ": cannot create the directory" +
+                                (ec ? ": " + ec.message() : ""));
+  }
+  return Status::Ok();
+}
+
 // One round: update, metrics line, early-stopping bookkeeping, periodic snapshot.
 // Sets *stop when early stopping ends training.
 Status RunRound(TrainSession* s, int i, bool* stop) {
@@ -136,7 +150,8 @@ void PrintSummary(const TrainSession& s, int rounds, double wall_s) {
 Status RunTrain(const CliOptions& options) {
   const Stopwatch wall;
   TrainSession session{options, {}, {}, nullptr, EarlyStopping(options.early_stopping_rounds)};
-  Status st = LoadDatasets(&session);
+  Status st = PrepareModelDir(options);
+  if (st.ok()) st = LoadDatasets(&session);
   if (st.ok()) st = SetUpLearner(&session);
   if (!st.ok()) return st;
   auto rounds = BoostRounds(&session);
