@@ -1,13 +1,43 @@
-// CreateEngine: picks the backend at run time from the environment and parameters.
+// CreateEngine: picks the backend at run time from the environment and parameters:
+//   rabit_engine=socket|mpi|single wins; otherwise a tracker address -> socket engine, Open MPI's
+//   environment (OMPI_COMM_WORLD_SIZE) without a tracker -> MPI engine, neither -> single.
+// Whether the MPI engine exists is the only build-time choice (TREERING_MPI).
 #include <memory>
 
 #include "engine.h"
+#include "engine_params.h"
+#include "mpi/mpi_engine.h"
 #include "single/single_engine.h"
+#include "socket/socket_engine.h"
 
 namespace rabit::engine {
+namespace {
 
-treering::Result<std::unique_ptr<Engine>> CreateEngine(const ParamList& /*params*/) {
-  // Only the single engine exists so far; the socket and MPI engines plug in here.
+EngineChoice Resolve(const EngineParams& p) {
+  if (p.engine != EngineChoice::kAuto) return p.engine;
+  if (!p.tracker_uri.empty()) return EngineChoice::kSocket;
+  if (p.mpi_environment) return EngineChoice::kMpi;
+  return EngineChoice::kSingle;
+}
+
+}  // namespace
+
+treering::Result<std::unique_ptr<Engine>> CreateEngine(const ParamList& params) {
+  auto parsed = ReadEngineParams(params);
+  if (!parsed.ok()) return parsed.status();
+  switch (Resolve(parsed.value())) {
+    case EngineChoice::kSocket: return SocketEngine::Start(parsed.value());
+    case EngineChoice::kMpi:
+      if (!MpiEngineAvailable()) {
+        return Status::InvalidInput(
+            "launched by mpirun (or rabit_engine=mpi) but this build has no MPI engine "
+            "(configured with -DTREERING_MPI=OFF); rebuild with -DTREERING_MPI=ON, or launch "
+            "with treering-submit so the socket engine is used");
+      }
+      return CreateMpiEngine(parsed.value());
+    case EngineChoice::kSingle:
+    case EngineChoice::kAuto: break;
+  }
   return std::unique_ptr<Engine>(std::make_unique<SingleEngine>());
 }
 

@@ -8,9 +8,13 @@
 
 #include "expected_reduce.h"
 #include "loopback_world.h"
+#include "socket/op_header.h"
 
 namespace rabit::testing {
 namespace {
+
+using transport::DataTypeName;
+using transport::OpKindName;
 
 enum class Algo { kTree, kRing };
 
@@ -58,8 +62,8 @@ void CheckType(LoopbackWorld& world, std::uint64_t* seq) {
     for (std::size_t count : Counts(world.size(), sizeof(T))) {
       const std::uint64_t s = ++*seq;
       const std::vector<T> expected = ExpectedReduce<T>(world.size(), s, count, op);
-      SCOPED_TRACE(std::string(typeid(T).name()) + " op " + std::to_string(int(op)) +
-                   " count " + std::to_string(count));
+      SCOPED_TRACE(::testing::Message() << DataTypeName(detail::TypeOf<T>()) << " "
+                                        << OpKindName(op) << " count " << count);
       ExpectAllOk(world.RunOnAll([&](int rank, Communicator& comm) {
         return RunOne<T>(rank, comm, s, count, op, expected);
       }));

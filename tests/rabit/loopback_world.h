@@ -23,8 +23,19 @@ class LoopbackWorld {
   LoopbackWorld(int world, CollectiveOptions options) {
     auto links = transport::BuildLoopbackLinks(world);
     if (!links.ok()) throw std::runtime_error(links.status().message());
-    for (auto& set : links.value()) {
-      comms_.push_back(std::make_unique<Communicator>(std::move(set), options));
+    comms_.resize(world);
+    std::vector<std::thread> threads;
+    std::vector<treering::Status> created(world);
+    for (int r = 0; r < world; ++r) {
+      threads.emplace_back([&, r] {
+        auto comm = Communicator::Create(std::move(links.value()[r]), options);
+        if (comm.ok()) comms_[r] = std::move(comm.value());
+        else created[r] = comm.status();
+      });
+    }
+    for (auto& t : threads) t.join();
+    for (const auto& s : created) {
+      if (!s.ok()) throw std::runtime_error(s.message());
     }
   }
 

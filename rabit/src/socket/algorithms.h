@@ -3,7 +3,7 @@
 //
 //   TreeAllreduce  latency-bound sizes: reduce up the tree, result down, both streamed in chunks
 //   RingAllreduce  bandwidth-bound sizes: ring reduce-scatter, then ring allgather
-//   TreeBroadcast  any root: flood along the tree, streamed
+//   TreeBroadcast  any root: along the tree away from the root, streamed
 //   RingAllgather  per-rank slices of any size (zero included) around the ring
 #pragma once
 
@@ -27,8 +27,12 @@ treering::Status TreeAllreduce(Exchange& ex, const Topology& topo, std::uint8_t*
                                std::size_t bytes, const ReduceSpec& spec, ScratchArena& scratch);
 treering::Status RingAllreduce(Exchange& ex, const Topology& topo, std::uint8_t* buf,
                                std::size_t bytes, const ReduceSpec& spec, ScratchArena& scratch);
-treering::Status TreeBroadcast(Exchange& ex, const Topology& topo, std::uint8_t* buf,
+// parent_of[r] is rank r's tree parent (-1 for the root): the whole tree, see LearnTree.
+treering::Status TreeBroadcast(Exchange& ex, const Topology& topo,
+                               const std::vector<int>& parent_of, std::uint8_t* buf,
                                std::size_t bytes, int root);
+// The tree neighbour of this rank on the path to `root`.
+int NeighbourTowards(const Topology& topo, const std::vector<int>& parent_of, int root);
 // offsets has world+1 entries: rank r's slice is [offsets[r], offsets[r+1]) of buf.
 treering::Status RingAllgather(Exchange& ex, const Topology& topo, std::uint8_t* buf,
                                const std::vector<std::size_t>& offsets);

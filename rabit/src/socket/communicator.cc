@@ -5,6 +5,30 @@ namespace rabit::transport {
 Communicator::Communicator(LinkSet links, CollectiveOptions options, AbortWatch* abort_watch)
     : links_(std::move(links)), options_(options), abort_watch_(abort_watch) {}
 
+treering::Result<std::unique_ptr<Communicator>> Communicator::Create(
+    LinkSet links, CollectiveOptions options, AbortWatch* abort_watch) {
+  std::unique_ptr<Communicator> comm(new Communicator(std::move(links), options, abort_watch));
+  treering::Status learnt = comm->LearnTree();
+  if (!learnt.ok()) return learnt.WithContext("learning the tree topology");
+  return comm;
+}
+
+treering::Status Communicator::LearnTree() {
+  std::vector<std::int32_t> parents(world(), -1);
+  parents[rank()] = links_.topology().parent;
+  std::vector<std::size_t> slices(world(), sizeof(std::int32_t));
+  treering::Status gathered = Allgather(0, parents.data(), slices);
+  if (!gathered.ok()) return gathered;
+  parent_of_.assign(parents.begin(), parents.end());
+  for (int r = 0; r < world(); ++r) {
+    if (parent_of_[r] < -1 || parent_of_[r] >= world()) {
+      return treering::Status::Protocol("rank " + std::to_string(r) + " reports tree parent " +
+                                        std::to_string(parent_of_[r]));
+    }
+  }
+  return treering::Status::Ok();
+}
+
 ExchangeOptions Communicator::ExchangeOptionsFor() const {
   ExchangeOptions out;
   out.rank = rank();
@@ -47,7 +71,8 @@ treering::Status Communicator::Broadcast(std::uint64_t seq, void* buf, std::size
   }
   if (world() == 1) return treering::Status::Ok();
   Exchange ex(OpHeader::ForBroadcast(seq, root, bytes), ExchangeOptionsFor(), &links_);
-  return Finish(TreeBroadcast(ex, links_.topology(), static_cast<std::uint8_t*>(buf), bytes, root));
+  return Finish(TreeBroadcast(ex, links_.topology(), parent_of_, static_cast<std::uint8_t*>(buf),
+                              bytes, root));
 }
 
 treering::Status Communicator::Allgather(std::uint64_t seq, void* buf,

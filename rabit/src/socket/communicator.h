@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <vector>
 
 #include "socket/algorithms.h"
@@ -29,7 +30,11 @@ struct CollectiveOptions {
 
 class Communicator {
  public:
-  Communicator(LinkSet links, CollectiveOptions options, AbortWatch* abort_watch = nullptr);
+  // Takes over the links and learns the whole tree (one Allgather of every rank's parent, op
+  // #0), which Broadcast needs to know where data comes from. Every rank of the LinkSet's world
+  // must call it at the same time.
+  static treering::Result<std::unique_ptr<Communicator>> Create(
+      LinkSet links, CollectiveOptions options, AbortWatch* abort_watch = nullptr);
 
   int rank() const { return links_.topology().rank; }
   int world() const { return links_.topology().world; }
@@ -45,6 +50,8 @@ class Communicator {
   void Close() { links_.CloseAll(); }
 
  private:
+  Communicator(LinkSet links, CollectiveOptions options, AbortWatch* abort_watch);
+  treering::Status LearnTree();
   treering::Status Finish(treering::Status status);
   ExchangeOptions ExchangeOptionsFor() const;
 
@@ -52,6 +59,7 @@ class Communicator {
   CollectiveOptions options_;
   AbortWatch* abort_watch_;
   ScratchArena scratch_;
+  std::vector<int> parent_of_;  // the whole tree: parent_of_[r] is rank r's parent
   treering::Status failure_;
 };
 

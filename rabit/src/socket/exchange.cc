@@ -40,22 +40,12 @@ std::string Seconds(double s) {
 
 }  // namespace
 
-bool Channel::SendPending() const {
-  return sending && (header_sent < kHeader || send.done < send.total);
-}
+bool Channel::SendPending() const { return header_sent < kHeader || send.done < send.total; }
 bool Channel::RecvPending() const {
-  return expect_header && (header_received < kHeader || recv.done < recv.total);
+  return header_received < kHeader || recv.done < recv.total;
 }
-bool Channel::CanSend() const {
-  if (!sending) return false;
-  // The header travels with the first data bytes (one packet for small ops); an empty flow
-  // sends it alone so that zero-byte collectives are still checked and ordered.
-  const bool data_ready = send.limit > send.done;
-  return data_ready || (header_sent < kHeader && send.total == 0);
-}
-bool Channel::CanRecv() const {
-  return expect_header && (header_received < kHeader || recv.limit > recv.done);
-}
+bool Channel::CanSend() const { return header_sent < kHeader || send.limit > send.done; }
+bool Channel::CanRecv() const { return header_received < kHeader || recv.limit > recv.done; }
 
 Exchange::Exchange(const OpHeader& header, const ExchangeOptions& options, LinkSet* links)
     : header_(header), header_bytes_(header.Encode()), options_(options), links_(links) {
@@ -71,23 +61,13 @@ Channel* Exchange::To(int peer) {
   Channel& ch = channels_.emplace_back();
   ch.link = link;
   ch.header_out = header_bytes_;
+  ch.send_quiet_since = ch.recv_quiet_since = Clock::now();
   return &ch;
 }
 
-void Exchange::SetSend(Channel* ch, const Flow& flow) {
-  ch->send = flow;
-  ch->sending = true;
-}
+void Exchange::SetSend(Channel* ch, const Flow& flow) { ch->send = flow; }
 
-void Exchange::SetRecv(Channel* ch, const Flow& flow) {
-  ch->recv = flow;
-  ch->expect_header = true;
-}
-
-void Exchange::CancelRecv(Channel* ch) {
-  ch->recv = Flow{};
-  ch->expect_header = false;
-}
+void Exchange::SetRecv(Channel* ch, const Flow& flow) { ch->recv = flow; }
 
 std::string Exchange::OpName() const {
   return header_.Describe() + " op #" + std::to_string(header_.sequence) + " on rank " +
@@ -100,17 +80,13 @@ bool Exchange::AnyPending() const {
 }
 
 treering::Status Exchange::Run(const std::function<void()>& advance) {
-  Deadline deadline = DeadlineAfter(options_.timeout_seconds);
   while (true) {
     advance();
     if (!AnyPending()) return treering::Status::Ok();
     auto progressed = PumpAll();
     if (!progressed.ok()) return progressed.status();
-    if (progressed.value()) {
-      deadline = DeadlineAfter(options_.timeout_seconds);
-      continue;
-    }
-    treering::Status waited = WaitForIo(deadline);
+    if (progressed.value()) continue;
+    treering::Status waited = WaitForIo();
     if (!waited.ok()) return waited;
   }
 }
@@ -122,6 +98,8 @@ treering::Result<bool> Exchange::PumpAll() {
     if (!sent.ok()) return sent.status();
     auto received = PumpRecv(&ch);
     if (!received.ok()) return received.status();
+    if (sent.value()) ch.send_quiet_since = Clock::now();
+    if (received.value()) ch.recv_quiet_since = Clock::now();
     progressed = progressed || sent.value() || received.value();
   }
   return progressed;
@@ -187,10 +165,19 @@ treering::Status Exchange::CheckHeader(const Channel& ch) const {
       "collective mismatch: " + MismatchMessage(options_.rank, header_, ch.peer(), *theirs));
 }
 
-treering::Status Exchange::WaitForIo(Deadline deadline) {
+treering::Status Exchange::WaitForIo() {
   std::vector<pollfd> fds;
   fds.reserve(channels_.size() + 1);
-  for (const Channel& ch : channels_) {
+  const auto now = Clock::now();
+  const auto timeout = std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double>(options_.timeout_seconds));
+  Deadline deadline = now + timeout;
+  for (Channel& ch : channels_) {
+    // A direction blocked by our own progress (not by this peer) restarts its clock.
+    if (ch.CanRecv()) deadline = std::min(deadline, ch.recv_quiet_since + timeout);
+    else ch.recv_quiet_since = now;
+    if (ch.CanSend()) deadline = std::min(deadline, ch.send_quiet_since + timeout);
+    else ch.send_quiet_since = now;
     const short events = static_cast<short>((ch.CanRecv() ? POLLIN : 0) |
                                             (ch.CanSend() ? POLLOUT : 0));
     if (events != 0) fds.push_back({ch.link->socket.fd(), events, 0});
@@ -201,7 +188,7 @@ treering::Status Exchange::WaitForIo(Deadline deadline) {
   if (rc < 0 && errno != EINTR) {
     return treering::Status::Network(OpName() + ": poll failed: " + std::strerror(errno));
   }
-  if (rc == 0 && Clock::now() >= deadline) return TimeoutError();
+  if (rc == 0 && Clock::now() >= deadline) return TimeoutError(Clock::now());
   if (watch != nullptr && watch->fd() >= 0 && fds.back().revents != 0) {
     treering::Status aborted = watch->OnReadable();
     if (!aborted.ok()) return aborted.WithContext(OpName());
@@ -209,22 +196,23 @@ treering::Status Exchange::WaitForIo(Deadline deadline) {
   return treering::Status::Ok();
 }
 
-treering::Status Exchange::TimeoutError() const {
-  const std::string waited = Seconds(options_.timeout_seconds);
+treering::Status Exchange::TimeoutError(Clock::time_point now) const {
+  const auto timeout = std::chrono::duration<double>(options_.timeout_seconds);
+  std::string silent, stuck;
   for (const Channel& ch : channels_) {
-    if (ch.RecvPending()) {
-      return treering::Status::Timeout(OpName() + ": rank " + std::to_string(ch.peer()) +
-                                       " sent nothing for " + waited +
-                                       " (rabit_timeout); it is frozen, dead or far behind");
+    const std::string peer = "rank " + std::to_string(ch.peer());
+    if (ch.CanRecv() && now - ch.recv_quiet_since >= timeout) {
+      silent += (silent.empty() ? "" : ", ") + peer;
+    }
+    if (ch.CanSend() && now - ch.send_quiet_since >= timeout) {
+      stuck += (stuck.empty() ? "" : ", ") + peer;
     }
   }
-  for (const Channel& ch : channels_) {
-    if (ch.SendPending()) {
-      return treering::Status::Timeout(OpName() + ": rank " + std::to_string(ch.peer()) +
-                                       " accepted no data for " + waited + " (rabit_timeout)");
-    }
-  }
-  return treering::Status::Timeout(OpName() + ": no progress for " + waited);
+  std::string what = OpName() + ": no progress for " + Seconds(options_.timeout_seconds) +
+                     " (rabit_timeout)";
+  if (!silent.empty()) what += "; waiting for data from " + silent + " (frozen, dead or far behind?)";
+  if (!stuck.empty()) what += "; " + stuck + " accepted no data";
+  return treering::Status::Timeout(what);
 }
 
 treering::Status Exchange::LinkError(const Channel& ch, const std::string& what) const {

@@ -2,8 +2,10 @@
 // uses from a single poll() loop over non-blocking sockets, so sends and receives on all links
 // overlap (pipelining) without threads.
 //
-// Model: each link direction carries the op header (OpHeader, checked on receipt) followed by
-// one Flow per phase: `total` data bytes read from / written to a buffer at circular offsets.
+// Model: on every link the op uses, both sides first send their op header (OpHeader) and check
+// the one they receive, so neighbours that called different collectives fail at once with both
+// calls named. Then each direction carries one Flow per phase: `total` data bytes read from /
+// written to a buffer at circular offsets.
 // The algorithm owns the dependencies: between I/O rounds Run() calls its `advance` step, which
 // reduces what arrived and raises each Flow's `limit` (bytes that may move now). Run() returns
 // when every flow and header has moved, or fails with a Status naming op, sequence and peer:
@@ -39,12 +41,14 @@ struct Channel {
   Link* link = nullptr;
   Flow send;
   Flow recv;
-  bool sending = false;         // a send flow is set (so our header must go out)
-  bool expect_header = false;   // a recv flow is set (so the peer's header must come in)
   std::array<std::uint8_t, OpHeader::kBytes> header_out{};
   std::array<std::uint8_t, OpHeader::kBytes> header_in{};
   std::size_t header_sent = 0;
   std::size_t header_received = 0;
+  // Since when each direction has waited on this peer without a byte moving (timed apart:
+  // a frozen peer's kernel still accepts our bytes for a while, but sends nothing).
+  Clock::time_point send_quiet_since;
+  Clock::time_point recv_quiet_since;
 
   int peer() const { return link->peer; }
   bool HeaderArrived() const { return header_received == OpHeader::kBytes; }
@@ -73,12 +77,11 @@ class Exchange {
  public:
   Exchange(const OpHeader& header, const ExchangeOptions& options, LinkSet* links);
 
-  // The channel to `peer` (created on first use). Returns nullptr when no link exists.
+  // The channel to `peer` (created on first use: the op header is exchanged on it). Returns
+  // nullptr when no link to `peer` exists.
   Channel* To(int peer);
   void SetSend(Channel* ch, const Flow& flow);
   void SetRecv(Channel* ch, const Flow& flow);
-  // Stops expecting anything from this channel (Broadcast: not the link towards the root).
-  void CancelRecv(Channel* ch);
 
   // Drives I/O until every flow completes; `advance` runs before each I/O round.
   treering::Status Run(const std::function<void()>& advance);
@@ -91,8 +94,8 @@ class Exchange {
   treering::Result<bool> PumpSend(Channel* ch);
   treering::Result<bool> PumpRecv(Channel* ch);
   treering::Status CheckHeader(const Channel& ch) const;
-  treering::Status WaitForIo(Deadline deadline);
-  treering::Status TimeoutError() const;
+  treering::Status WaitForIo();
+  treering::Status TimeoutError(Clock::time_point now) const;
   treering::Status LinkError(const Channel& ch, const std::string& what) const;
 
   OpHeader header_;

@@ -1,60 +1,44 @@
-// Tree broadcast from any root: the root streams to all its tree neighbours; every other rank
-// learns which neighbour is on the way to the root from the first op header that arrives (only
-// that neighbour will ever send to it), streams from it into buf and forwards each received
-// byte to its other neighbours at once (Rabit's flooding, pipelined).
+// Tree broadcast from any root: data enters each rank from the tree neighbour on the path to the
+// root and is forwarded to its other tree neighbours as it arrives (pipelined). The path is
+// found from the whole tree's parent array (learnt once per link set), so no rank has to wait
+// for data to discover it and every tree link still exchanges op headers both ways.
 #include "socket/algorithms.h"
 
 namespace rabit::transport {
-namespace {
 
-struct BroadcastState {
-  std::uint8_t* buf = nullptr;
-  std::size_t bytes = 0;
-  std::vector<Channel*> neighbours;
-  Channel* from_root = nullptr;
-};
-
-// Once a header arrived on one link it is the one towards the root; the rest become outputs.
-void PickInbound(Exchange& ex, BroadcastState& st) {
-  for (Channel* ch : st.neighbours) {
-    if (ch->HeaderArrived()) st.from_root = ch;
+int NeighbourTowards(const Topology& topo, const std::vector<int>& parent_of, int root) {
+  int below = -1;  // the previous rank on the walk up from root
+  for (int v = root; v >= 0; v = parent_of[v]) {
+    if (v == topo.rank) return below;  // root is in our subtree, under child `below`
+    below = v;
   }
-  if (st.from_root == nullptr) return;
-  st.from_root->recv.limit = st.bytes;
-  for (Channel* ch : st.neighbours) {
-    if (ch == st.from_root) continue;
-    ex.CancelRecv(ch);
-    ex.SetSend(ch, Flow{st.buf, 0, 0, st.bytes, 0, 0});
-  }
+  return topo.parent;
 }
 
-void Forward(BroadcastState& st) {
-  for (Channel* ch : st.neighbours) {
-    if (ch != st.from_root) ch->send.limit = st.from_root->recv.done;
-  }
-}
-
-}  // namespace
-
-treering::Status TreeBroadcast(Exchange& ex, const Topology& topo, std::uint8_t* buf,
+treering::Status TreeBroadcast(Exchange& ex, const Topology& topo,
+                               const std::vector<int>& parent_of, std::uint8_t* buf,
                                std::size_t bytes, int root) {
-  BroadcastState st;
-  st.buf = buf;
-  st.bytes = bytes;
+  const int inbound = topo.rank == root ? -1 : NeighbourTowards(topo, parent_of, root);
+  Channel* from_root = nullptr;
+  std::vector<Channel*> outputs;
   for (int peer : topo.TreeNeighbours()) {
     Channel* ch = ex.To(peer);
     if (ch == nullptr) return treering::Status::Internal("no link to tree neighbour");
-    st.neighbours.push_back(ch);
-    if (topo.rank == root) {
-      ex.SetSend(ch, Flow{buf, 0, 0, bytes, bytes, 0});
+    if (peer == inbound) {
+      from_root = ch;
+      ex.SetRecv(ch, Flow{buf, 0, 0, bytes, bytes, 0});
     } else {
-      ex.SetRecv(ch, Flow{buf, 0, 0, bytes, 0, 0});  // header only until we know the inbound
+      outputs.push_back(ch);
+      ex.SetSend(ch, Flow{buf, 0, 0, bytes, topo.rank == root ? bytes : 0, 0});
     }
   }
+  if (topo.rank != root && from_root == nullptr) {
+    return treering::Status::Internal("broadcast: no tree link towards root " +
+                                      std::to_string(root));
+  }
   return ex.Run([&] {
-    if (topo.rank == root) return;
-    if (st.from_root == nullptr) PickInbound(ex, st);
-    if (st.from_root != nullptr) Forward(st);
+    if (from_root == nullptr) return;
+    for (Channel* ch : outputs) ch->send.limit = from_root->recv.done;
   });
 }
 

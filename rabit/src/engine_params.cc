@@ -1,0 +1,132 @@
+#include "engine_params.h"
+
+#include <cstdlib>
+#include <map>
+
+namespace rabit::engine {
+namespace {
+
+using treering::Status;
+
+// Environment variable -> canonical key.
+const std::map<std::string, std::string>& EnvironmentNames() {
+  static const std::map<std::string, std::string> names = {
+      {"DMLC_TRACKER_URI", "rabit_tracker_uri"}, {"DMLC_TRACKER_PORT", "rabit_tracker_port"},
+      {"DMLC_TASK_ID", "rabit_task_id"},         {"DMLC_NUM_ATTEMPT", "rabit_num_attempt"},
+      {"DMLC_NUM_WORKER", "rabit_world_size"},   {"TREERING_JOB_TOKEN", "rabit_job_token"},
+      {"TREERING_HOST_IP", "rabit_host_ip"},
+  };
+  return names;
+}
+
+Status BadValue(const std::string& key, const std::string& value, const std::string& want) {
+  return Status::InvalidInput(key + ": expected " + want + ", got '" + value + "'");
+}
+
+// Integer with an optional binary suffix K, M or G (Rabit's rabit_reduce_buffer style).
+treering::Result<std::uint64_t> ParseSize(const std::string& key, const std::string& value) {
+  std::size_t used = 0;
+  unsigned long long n = 0;
+  try {
+    n = std::stoull(value, &used);
+  } catch (const std::exception&) {
+    return BadValue(key, value, "a byte count such as 262144 or 256K");
+  }
+  const std::string suffix = value.substr(used);
+  if (suffix == "K" || suffix == "k") n <<= 10;
+  else if (suffix == "M" || suffix == "m") n <<= 20;
+  else if (suffix == "G" || suffix == "g") n <<= 30;
+  else if (!suffix.empty() && suffix != "B") return BadValue(key, value, "a byte count");
+  if (value[0] == '-') return BadValue(key, value, "a non-negative byte count");
+  return static_cast<std::uint64_t>(n);
+}
+
+treering::Result<double> ParseSeconds(const std::string& key, const std::string& value) {
+  try {
+    std::size_t used = 0;
+    const double s = std::stod(value, &used);
+    if (used == value.size() && s > 0) return s;
+  } catch (const std::exception&) {
+  }
+  return BadValue(key, value, "seconds > 0");
+}
+
+treering::Result<EngineChoice> ParseEngine(const std::string& value) {
+  if (value == "socket") return EngineChoice::kSocket;
+  if (value == "mpi") return EngineChoice::kMpi;
+  if (value == "single") return EngineChoice::kSingle;
+  if (value == "auto") return EngineChoice::kAuto;
+  return BadValue("rabit_engine", value, "socket, mpi, single or auto");
+}
+
+Status ApplyNumber(const std::string& key, const std::string& value, EngineParams* p) {
+  auto n = ParseSize(key, value);
+  if (!n.ok()) return n.status();
+  if (key == "rabit_tracker_port") {
+    if (n.value() == 0 || n.value() > 65535) return BadValue(key, value, "a port 1..65535");
+    p->tracker_port = static_cast<std::uint16_t>(n.value());
+  } else if (key == "rabit_num_attempt") {
+    p->num_attempt = static_cast<std::uint32_t>(n.value());
+  } else if (key == "rabit_world_size") {
+    p->world_size = static_cast<int>(n.value());
+  } else if (key == "rabit_reduce_ring_mincount") {
+    p->ring_min_bytes = n.value();
+  } else {
+    p->socket_buffer_bytes = std::min<std::uint64_t>(n.value(), 1u << 30);
+  }
+  return Status::Ok();
+}
+
+Status Apply(const std::string& key, const std::string& value, EngineParams* p) {
+  if (key == "rabit_engine") {
+    auto e = ParseEngine(value);
+    if (!e.ok()) return e.status();
+    p->engine = e.value();
+  } else if (key == "rabit_tracker_uri") {
+    p->tracker_uri = value == "NULL" ? "" : value;
+  } else if (key == "rabit_task_id") {
+    p->task_id = value == "NULL" ? "" : value;
+  } else if (key == "rabit_job_token") {
+    p->job_token = value;
+  } else if (key == "rabit_host_ip") {
+    p->host_ip = value == "auto" ? "" : value;
+  } else if (key == "rabit_timeout" || key == "rabit_bootstrap_timeout") {
+    auto s = ParseSeconds(key, value);
+    if (!s.ok()) return s.status();
+    (key == "rabit_timeout" ? p->timeout_seconds : p->bootstrap_timeout_seconds) = s.value();
+  } else if (key == "rabit_tracker_port" || key == "rabit_num_attempt" ||
+             key == "rabit_world_size" || key == "rabit_reduce_ring_mincount" ||
+             key == "rabit_socket_buffer") {
+    return ApplyNumber(key, value, p);
+  }
+  return Status::Ok();  // not an engine key: the program's own argument
+}
+
+std::string Canonical(const std::string& key) {
+  const auto& names = EnvironmentNames();
+  const auto it = names.find(key);
+  if (it != names.end()) return it->second;
+  if (key == "rabit_num_trial") return "rabit_num_attempt";
+  return key;
+}
+
+}  // namespace
+
+treering::Result<EngineParams> ReadEngineParams(
+    const std::vector<std::pair<std::string, std::string>>& args) {
+  EngineParams p;
+  for (const auto& [env, key] : EnvironmentNames()) {
+    const char* value = std::getenv(env.c_str());
+    if (value == nullptr) continue;
+    Status s = Apply(key, value, &p);
+    if (!s.ok()) return s.WithContext("environment variable " + env);
+  }
+  p.mpi_environment = std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr;
+  for (const auto& [key, value] : args) {
+    Status s = Apply(Canonical(key), value, &p);
+    if (!s.ok()) return s;
+  }
+  return p;
+}
+
+}  // namespace rabit::engine

@@ -1,0 +1,53 @@
+// EngineParams: every parameter the engines read, typed and validated in one place. Sources,
+// later wins: the environment (DMLC_* / TREERING_* names), then key=value arguments (rabit_*
+// names, or the environment names themselves, as dmlc-submit passes DMLC_NUM_ATTEMPT=k).
+//
+// | key (argument)              | environment         | default   | meaning                       |
+// | rabit_engine                |                     | auto      | socket, mpi, single or auto   |
+// | rabit_tracker_uri           | DMLC_TRACKER_URI    | (none)    | tracker host; "NULL" = none   |
+// | rabit_tracker_port          | DMLC_TRACKER_PORT   | 9091      | tracker port                  |
+// | rabit_task_id               | DMLC_TASK_ID        | ""        | stable task id for ranking    |
+// | rabit_num_attempt           | DMLC_NUM_ATTEMPT    | 0         | restarts of this task so far  |
+// | rabit_world_size            | DMLC_NUM_WORKER     | -1        | expected world size           |
+// | rabit_job_token             | TREERING_JOB_TOKEN  | ""        | job token (tracker + peers)   |
+// | rabit_host_ip               | TREERING_HOST_IP    | auto      | address peers should dial     |
+// | rabit_timeout               |                     | 300       | s a collective may stall      |
+// | rabit_bootstrap_timeout     |                     | 120       | s to reach tracker and peers  |
+// | rabit_reduce_ring_mincount  |                     | 256K      | bytes from which ring is used |
+// | rabit_socket_buffer         |                     | 4M        | SO_SNDBUF/SO_RCVBUF, 0 = OS   |
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tracker/status.h"
+
+namespace rabit::engine {
+
+enum class EngineChoice { kAuto, kSocket, kMpi, kSingle };
+
+struct EngineParams {
+  EngineChoice engine = EngineChoice::kAuto;
+  std::string tracker_uri;  // empty when none
+  std::uint16_t tracker_port = 9091;
+  std::string task_id;
+  std::uint32_t num_attempt = 0;
+  int world_size = -1;
+  std::string job_token;
+  std::string host_ip;
+  double timeout_seconds = 300;
+  double bootstrap_timeout_seconds = 120;
+  std::size_t ring_min_bytes = 256 * 1024;
+  std::size_t socket_buffer_bytes = 4 << 20;
+  bool mpi_environment = false;  // OMPI_COMM_WORLD_SIZE is set (launched by mpirun)
+};
+
+// Reads the environment, then `args` (key, value) pairs; unknown keys are ignored (programs pass
+// their whole command line). kInvalidInput names the key and the bad value.
+treering::Result<EngineParams> ReadEngineParams(
+    const std::vector<std::pair<std::string, std::string>>& args);
+
+}  // namespace rabit::engine
