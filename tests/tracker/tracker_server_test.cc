@@ -5,6 +5,7 @@
 
 #include <map>
 #include <set>
+#include <thread>
 
 #include "fake_client.h"
 #include "running_tracker.h"
@@ -92,6 +93,16 @@ TEST(TrackerServerTest, NonNumericTaskIdsSortLexically) {
   std::vector<int> ranks;
   for (auto& w : workers) ranks.push_back(w.ReadAssign()->rank);
   EXPECT_EQ(ranks, (std::vector<int>{1, 2, 0}));
+}
+
+TEST(TrackerServerTest, WithoutTaskIdsRanksFollowArrival) {
+  RunningTracker t(Options(3));
+  std::vector<FakeClient> workers;
+  for (int i = 0; i < 3; ++i) {
+    workers.push_back(std::move(JoinWorkers(t, {""}).front()));
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));  // a definite arrival order
+  }
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(workers[i].ReadAssign()->rank, i);
 }
 
 TEST(TrackerServerTest, KilledWorkerAbortsTheOthersAndNamesTheRank) {

@@ -1,0 +1,125 @@
+// treering-submit's pure parts: host files, shell quoting (checked by a real shell), and the
+// argv / environment each cluster type builds.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "launch.h"
+
+namespace treering::launch {
+namespace {
+
+TEST(HostFileTest, PortsSlotsCommentsAndIpv6) {
+  auto hosts = ParseHostFile("# cluster\nnode-a slots=2\n\n  node-b:2222  # ssh port\n::1\n");
+  ASSERT_TRUE(hosts.ok()) << hosts.status().message();
+  ASSERT_EQ(hosts->size(), 4u);
+  EXPECT_EQ((*hosts)[0].name, "node-a");
+  EXPECT_EQ((*hosts)[1].name, "node-a");
+  EXPECT_EQ((*hosts)[1].port, 22);
+  EXPECT_EQ((*hosts)[2].name, "node-b");
+  EXPECT_EQ((*hosts)[2].port, 2222);
+  EXPECT_EQ((*hosts)[3].name, "::1");
+}
+
+TEST(HostFileTest, ErrorsNameTheLine) {
+  EXPECT_NE(ParseHostFile("a\nb slots=0\n").status().message().find("line 2"), std::string::npos);
+  EXPECT_NE(ParseHostFile("a:99999\n").status().message().find("bad port"), std::string::npos);
+  EXPECT_NE(ParseHostFile("a cpus=4\n").status().message().find("unknown field"),
+            std::string::npos);
+  EXPECT_EQ(ParseHostFile("# nothing\n").status().code(), StatusCode::kInvalidInput);
+  EXPECT_EQ(ReadHostFile("/nonexistent/hosts").status().code(), StatusCode::kInvalidInput);
+}
+
+TEST(ShellQuoteTest, RealShellGetsTheExactString) {
+  const std::string nasty = "it's $HOME `x` \"q\" \\ ;|&";
+  FILE* p = ::popen(("printf %s " + ShellQuote(nasty)).c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  char buf[256] = {};
+  const std::size_t n = std::fread(buf, 1, sizeof(buf) - 1, p);
+  ::pclose(p);
+  EXPECT_EQ(std::string(buf, n), nasty);
+}
+
+SubmitOptions Opts(const std::string& cluster) {
+  SubmitOptions o;
+  o.cluster = cluster;
+  o.num_workers = 3;
+  o.command = {"worker", "a b"};
+  o.env = {{"K", "V"}};
+  return o;
+}
+
+std::string EnvValue(const EnvList& env, const std::string& key) {
+  for (const auto& [k, v] : env) {
+    if (k == key) return v;
+  }
+  return "<unset>";
+}
+
+TEST(BuildTasksTest, LocalGivesTaskIdsAndRestarts) {
+  SubmitOptions o = Opts("local");
+  o.local_num_attempt = 2;
+  const EnvList env = JobEnv(o, 9091, "tok");
+  EXPECT_EQ(EnvValue(env, "DMLC_TRACKER_PORT"), "9091");
+  EXPECT_EQ(EnvValue(env, "TREERING_JOB_TOKEN"), "tok");
+  EXPECT_EQ(EnvValue(env, "DMLC_NUM_WORKER"), "3");
+  EXPECT_EQ(EnvValue(env, "K"), "V");
+  auto tasks = BuildTasks(o, env);
+  ASSERT_TRUE(tasks.ok());
+  ASSERT_EQ(tasks->size(), 3u);
+  EXPECT_EQ((*tasks)[2].label, "[rank 2] ");
+  EXPECT_EQ(EnvValue((*tasks)[2].env, "DMLC_TASK_ID"), "2");
+  EXPECT_EQ((*tasks)[2].max_restarts, 2);
+  EXPECT_TRUE((*tasks)[2].append_attempt);
+  EXPECT_EQ((*tasks)[0].argv, o.command);
+}
+
+TEST(BuildTasksTest, MpiIsOneMpirunWithEnvFlags) {
+  SubmitOptions o = Opts("mpi");
+  o.host_file = "hosts";
+  auto tasks = BuildTasks(o, JobEnv(o, 9091, "tok"));
+  ASSERT_TRUE(tasks.ok());
+  ASSERT_EQ(tasks->size(), 1u);
+  std::vector<std::string> expected{"mpirun", "-n", "3", "--oversubscribe", "--hostfile", "hosts"};
+  if (::geteuid() == 0) expected.push_back("--allow-run-as-root");
+  const auto& argv = (*tasks)[0].argv;
+  ASSERT_GE(argv.size(), expected.size());
+  EXPECT_TRUE(std::equal(expected.begin(), expected.end(), argv.begin()));
+  EXPECT_NE(std::find(argv.begin(), argv.end(), "DMLC_TRACKER_PORT=9091"), argv.end());
+  EXPECT_EQ(std::find(argv.begin(), argv.end(), "DMLC_TASK_ID=0"), argv.end());
+  EXPECT_EQ(argv.back(), "a b");
+}
+
+TEST(BuildTasksTest, SshRoundRobinsOverHosts) {
+  const std::string path = ::testing::TempDir() + "/treering_hosts";
+  std::ofstream(path) << "n1:2200\nn2\n";
+  SubmitOptions o = Opts("ssh");
+  o.host_file = path;
+  o.ssh_command = "myssh -o X=1";
+  auto tasks = BuildTasks(o, JobEnv(o, 9091, "tok"));
+  ASSERT_TRUE(tasks.ok()) << tasks.status().message();
+  ASSERT_EQ(tasks->size(), 3u);
+  const auto& t2 = (*tasks)[2].argv;  // task 2 -> hosts[2 % 2] = n1
+  ASSERT_EQ(t2.size(), 7u);
+  EXPECT_EQ(std::vector<std::string>(t2.begin(), t2.begin() + 6),
+            (std::vector<std::string>{"myssh", "-o", "X=1", "-p", "2200", "n1"}));
+  EXPECT_NE(t2[6].find("export"), std::string::npos);
+  EXPECT_NE(t2[6].find("DMLC_TASK_ID='2'"), std::string::npos);
+  EXPECT_NE(t2[6].find("&& 'worker' 'a b'"), std::string::npos);
+  EXPECT_EQ((*tasks)[1].argv[4], "22");
+}
+
+TEST(BuildTasksTest, BadClusterAndEmptyCommandAreInvalidInput) {
+  SubmitOptions o = Opts("yarn");
+  EXPECT_EQ(BuildTasks(o, {}).status().code(), StatusCode::kInvalidInput);
+  o = Opts("local");
+  o.command.clear();
+  EXPECT_EQ(BuildTasks(o, {}).status().code(), StatusCode::kInvalidInput);
+  o = Opts("ssh");
+  EXPECT_NE(BuildTasks(o, {}).status().message().find("--host-file"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace treering::launch
