@@ -41,7 +41,9 @@ def test_bad_values_name_key_and_range():
         train, _ = data_files(d)
         expect_user_error(d, ["data=" + train, "num_round=-2"], ["num_round", "[0, 100000000]"])
         expect_user_error(d, ["data=" + train, "max_depth=abc"], ["max_depth"])
-        expect_user_error(d, ["data=" + train, "eta=-1"], ["eta"])
+        expect_user_error(d, ["data=" + train, "eta=-1"], ["command line", "eta", "[0, inf)"])
+        expect_user_error(d, [], ["train.conf:3", "max_depth", "'abc'", "[0, 64]"],
+                          "data = %s\n# depth\nmax_depth = abc\n" % train)
 
 
 def test_missing_files_name_the_path():
