@@ -2,6 +2,8 @@
 
 #include <mpi.h>
 
+#include <stdlib.h>
+
 #include <algorithm>
 #include <climits>
 #include <cstdio>
@@ -155,6 +157,10 @@ treering::Result<std::unique_ptr<Engine>> CreateMpiEngine(const EngineParams&) {
   int initialized = 0;
   MPI_Initialized(&initialized);
   if (!initialized) {
+    // Open MPI 4.1's vectorised "avx" op component saturates int8/int16 sums instead of
+    // wrapping (open-mpi/ompi#8045, closed wontfix); our socket engine and MPI's own base ops
+    // wrap. Unless the user chose op components, leave it out so both engines agree.
+    setenv("OMPI_MCA_op", "^avx", /*overwrite=*/0);
     int provided = 0;
     Status s = Check(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_SERIALIZED, &provided),
                      "MPI_Init_thread");

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Runs collective_check as a real multi-process job and checks what every rank reported.
+# usage: run_collective_check.sh BUILD_DIR MODE N
+#   submit  treering-submit --cluster local (socket engine): every rank prints "rank R ok"
+#   mpirun  mpirun over TCP (MPI engine): every rank prints "rank R ok"
+#   kill    rank 1 SIGKILLs itself mid-job: the job fails fast, a survivor's error names rank 1
+#   stop    rank 1 SIGSTOPs itself mid-job: the job fails within rabit_timeout (3 s) + margin,
+#           a survivor's error names rank 1
+set -uo pipefail
+build=$1 mode=$2 n=$3
+check=$build/tests/collective_check
+submit=$build/bin/treering-submit
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+fail() { echo "FAIL ($mode, N=$n): $*"; echo "----- job output -----"; cat "$log"; exit 1; }
+
+expect_every_rank_ok() {
+  for ((r = 0; r < n; r++)); do
+    grep -q "rank $r ok" "$log" || fail "no 'rank $r ok' line"
+  done
+}
+
+case $mode in
+  submit)
+    timeout 240 "$submit" --cluster local --num-workers "$n" -- "$check" >"$log" 2>&1
+    rc=$?
+    [ $rc -eq 0 ] || fail "exit code $rc"
+    expect_every_rank_ok
+    grep -q "collective_check: $n ranks agree" "$log" || fail "rank 0's TrackerPrint missing"
+    ;;
+  mpirun)
+    timeout 240 mpirun --allow-run-as-root --oversubscribe -np "$n" \
+      --mca btl tcp,self --mca btl_tcp_if_include lo "$check" >"$log" 2>&1
+    rc=$?
+    [ $rc -eq 0 ] || fail "exit code $rc"
+    expect_every_rank_ok
+    ;;
+  kill|stop)
+    start=$(date +%s)
+    timeout 100 "$submit" --cluster local --num-workers "$n" --grace 1 -- "$check" \
+      check_fault="$mode" check_victim=1 check_fault_op=25 rabit_timeout=3 >"$log" 2>&1
+    rc=$?
+    elapsed=$(( $(date +%s) - start ))
+    [ $rc -ne 0 ] || fail "the job succeeded although rank 1 was ${mode}ped"
+    [ $rc -ne 124 ] || fail "the job hung (killed by timeout after 100 s)"
+    [ $elapsed -le 30 ] || fail "the job took $elapsed s to fail (rabit_timeout=3)"
+    grep -q "rank 1 injecting $mode" "$log" || fail "the fault was not injected"
+    # The first survivor to notice names rank 1; the launcher then ends the job (it stops the
+    # other survivors itself, so not every one of them gets to print its own error).
+    grep -E "rank [02-9] failed: .*rank 1([^0-9]|$)" "$log" >/dev/null \
+      || fail "no surviving rank failed with a message naming rank 1"
+    grep -E "job failed" "$log" >/dev/null || fail "the launcher did not report a failed job"
+    if grep -E "rank [0-9]+ ok" "$log"; then fail "a rank finished although rank 1 was lost"; fi
+    ;;
+  *) echo "unknown mode $mode"; exit 2 ;;
+esac
+echo "ok ($mode, N=$n)"
