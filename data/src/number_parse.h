@@ -16,15 +16,20 @@ inline bool IsDigit(char c) { return static_cast<unsigned>(c - '0') < 10u; }
 // Non-negative decimal integer without sign, at most `max`. nullptr on no digit or overflow.
 inline const char* ParseUnsigned(const char* p, const char* end, std::uint64_t max,
                                  std::uint64_t* out) {
+  // Up to 19 digits cannot overflow 64 bits, so the loop needs no per-digit range check.
+  const char* limit = end - p > 19 ? p + 19 : end;
   const char* start = p;
   std::uint64_t v = 0;
-  while (p != end && IsDigit(*p)) {
-    const unsigned digit = static_cast<unsigned>(*p - '0');
-    if (v > (max - digit) / 10) return nullptr;  // v * 10 + digit would exceed max
-    v = v * 10 + digit;
-    ++p;
-  }
+  while (p != limit && IsDigit(*p)) v = v * 10 + static_cast<unsigned>(*p++ - '0');
   if (p == start) return nullptr;
+  if (p == limit && p != end && IsDigit(*p)) {  // a 20th digit: finish with overflow checks
+    for (; p != end && IsDigit(*p); ++p) {
+      const unsigned digit = static_cast<unsigned>(*p - '0');
+      if (v > (std::numeric_limits<std::uint64_t>::max() - digit) / 10) return nullptr;
+      v = v * 10 + digit;
+    }
+  }
+  if (v > max) return nullptr;
   *out = v;
   return p;
 }
