@@ -68,25 +68,24 @@ Result<std::vector<std::string>> ExpandGlob(const std::string& pattern) {
   return paths;
 }
 
-// Stats the file and opens it once, so that a missing, unreadable or wrong kind of file is
-// reported before any parsing starts.
+// Stats the file, then opens it once, so that a missing, unreadable or wrong kind of file is
+// reported before any parsing starts. Stat comes first: opening a FIFO would block.
 Result<std::uint64_t> CheckReadableFile(const std::string& path) {
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
+  struct stat info {};
+  if (stat(path.c_str(), &info) != 0) {
     const int err = errno;
     if (err == ENOENT || err == ENOTDIR) return Status::InvalidInput(path + ": no such file");
-    return Status::IoError(path + ": cannot open: " + std::strerror(err));
+    return Status::IoError(path + ": cannot stat: " + std::strerror(err));
   }
-  struct stat info {};
-  const int rc = fstat(fd, &info);
-  close(fd);
-  if (rc != 0) return Status::IoError(path + ": cannot stat: " + std::strerror(errno));
   if (S_ISDIR(info.st_mode)) {
     return Status::InvalidInput(path + ": is a directory, expected a data file");
   }
   if (!S_ISREG(info.st_mode)) {
     return Status::InvalidInput(path + ": not a regular file (sharding needs the file size)");
   }
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return Status::IoError(path + ": cannot open: " + std::strerror(errno));
+  close(fd);
   return static_cast<std::uint64_t>(info.st_size);
 }
 

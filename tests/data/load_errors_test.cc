@@ -2,6 +2,7 @@
 // kIoError) Status whose message names the file, the 1-based line and byte column, and what
 // was expected. These tests pin the exact messages.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -103,6 +104,9 @@ TEST(LoadErrors, FilesThatCannotBeRead) {
               dir.path() + ": is a directory, expected a data file");
   ExpectError(dir.Path("none-*.libsvm"), StatusCode::kInvalidInput,
               dir.Path("none-*.libsvm") + ": no file matches this pattern");
+  ASSERT_EQ(mkfifo(dir.Path("pipe").c_str(), 0600), 0);
+  ExpectError(dir.Path("pipe"), StatusCode::kInvalidInput,
+              dir.Path("pipe") + ": not a regular file (sharding needs the file size)");
   const std::string good = dir.Write("good.libsvm", "1 0:1\n");
   ExpectError(good + "," + dir.Path("absent.libsvm"), StatusCode::kInvalidInput,
               dir.Path("absent.libsvm") + ": no such file");
