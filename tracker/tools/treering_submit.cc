@@ -61,10 +61,52 @@ int ParseArgs(int argc, char** argv, launch::SubmitOptions& o) {
   return -1;
 }
 
-// After the processes are gone the tracker should be done; a bounded wait, never a hang.
-void AwaitTracker(TrackerServer& server, const std::atomic<bool>& done) {
-  for (int i = 0; i < 100 && !done; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  if (!done) server.Abort("every worker exited, but not every rank said shutdown");
+// The tracker on its own thread, its result published once Wait() returns.
+class TrackerThread {
+ public:
+  explicit TrackerThread(TrackerServer& server)
+      : server_(server), thread_([this] {
+          result_ = server_.Wait();
+          done_.store(true, std::memory_order_release);
+        }) {}
+
+  // A reason once the tracker has ended with a failure (polled by the supervisor).
+  std::optional<std::string> Failure() const {
+    if (!done_.load(std::memory_order_acquire) || result_.ok()) return {};
+    return "tracker: " + result_.message();
+  }
+  // After the processes are gone the tracker should be done; a bounded wait, never a hang.
+  Status Join() {
+    for (int i = 0; i < 100 && !done_; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    if (!done_) server_.Abort("every worker exited, but not every rank said shutdown");
+    thread_.join();
+    return result_;
+  }
+
+ private:
+  TrackerServer& server_;
+  std::atomic<bool> done_{false};
+  Status result_;
+  std::thread thread_;
+};
+
+void LogTasks(const std::vector<launch::Task>& tasks) {
+  for (const launch::Task& t : tasks) {
+    std::string line = "[submit] " + t.label + "runs:";
+    for (const std::string& a : t.argv) line += " " + launch::ShellQuote(a);
+    EmitLine(line, true);
+  }
+}
+
+Status RunWorkers(const launch::SubmitOptions& o, std::vector<launch::Task> tasks,
+                  TrackerServer& server, const TrackerThread& tracker) {
+  if (o.log_level == "DEBUG") LogTasks(tasks);
+  launch::SupervisorHooks hooks;
+  hooks.emit = EmitLine;
+  hooks.external_failure = [&tracker] { return tracker.Failure(); };
+  hooks.on_task_failed = [&server](const std::string& reason) { server.Abort(reason); };
+  launch::Supervisor::InstallSignalHandlers();
+  return launch::Supervisor(std::move(tasks), o.grace_s, hooks).Run();
 }
 
 }  // namespace
@@ -79,40 +121,23 @@ int main(int argc, char** argv) {
   t.token = launch::RandomToken();
   t.print = [](const std::string& m) { EmitLine(m, false); };
   TrackerServer server(t);
-  Status s = server.Start();
-  if (!s.ok()) {
+  if (Status s = server.Start(); !s.ok()) {
     std::fprintf(stderr, "treering-submit: %s\n", s.message().c_str());
     return ExitCodeFor(s);
   }
-  std::atomic<bool> tracker_done{false};
-  Status tracker_result;
-  std::thread tracker_thread([&] {
-    tracker_result = server.Wait();
-    tracker_done.store(true, std::memory_order_release);
-  });
+  TrackerThread tracker(server);
   auto tasks = launch::BuildTasks(o, launch::JobEnv(o, server.port(), t.token));
-  Status run = tasks.status();
-  if (tasks.ok()) {
-    launch::SupervisorHooks hooks;
-    hooks.emit = EmitLine;
-    hooks.external_failure = [&]() -> std::optional<std::string> {
-      if (!tracker_done.load(std::memory_order_acquire) || tracker_result.ok()) return {};
-      return "tracker: " + tracker_result.message();
-    };
-    hooks.on_task_failed = [&](const std::string& reason) { server.Abort(reason); };
-    launch::Supervisor::InstallSignalHandlers();
-    run = launch::Supervisor(std::move(tasks.value()), o.grace_s, hooks).Run();
-  }
+  const Status run = tasks.ok() ? RunWorkers(o, std::move(tasks.value()), server, tracker)
+                                : tasks.status();
   if (!run.ok()) server.Abort(run.message());
-  AwaitTracker(server, tracker_done);
-  tracker_thread.join();
+  const Status tracker_result = tracker.Join();
   // The tracker saw the first failure (a dead rank) before its peers exited on Abort, so its
   // reason names the root cause; when the supervisor failed first, it holds that reason too.
   const Status result = !tracker_result.ok() ? tracker_result : run;
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const std::string outcome = result.ok() ? "succeeded" : "failed: " + result.message();
   std::fprintf(stderr, "[submit] tracker %s:%u; job %s; wall time %.3f s\n", o.host_ip.c_str(),
-               static_cast<unsigned>(server.port()),
-               result.ok() ? "succeeded" : ("failed: " + result.message()).c_str(), wall);
+               static_cast<unsigned>(server.port()), outcome.c_str(), wall);
   if (!tasks.ok()) return ExitCodeFor(tasks.status());
   return result.ok() ? 0 : 1;
 }
