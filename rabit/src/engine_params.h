@@ -15,6 +15,7 @@
 // | rabit_bootstrap_timeout     |                     | 120       | s to reach tracker and peers  |
 // | rabit_reduce_ring_mincount  |                     | 256K      | bytes from which ring is used |
 // | rabit_socket_buffer         |                     | 4M        | SO_SNDBUF/SO_RCVBUF, 0 = OS   |
+// | rabit_spin_us               |                     | 50        | busy-retry before poll() (us) |
 #pragma once
 
 #include <cstddef>
@@ -42,6 +43,7 @@ struct EngineParams {
   double bootstrap_timeout_seconds = 120;
   std::size_t ring_min_bytes = 256 * 1024;
   std::size_t socket_buffer_bytes = 4 << 20;
+  int spin_microseconds = 50;
   bool mpi_environment = false;  // OMPI_COMM_WORLD_SIZE is set (launched by mpirun)
 };
 

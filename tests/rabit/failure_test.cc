@@ -116,6 +116,9 @@ TEST(CollectiveFailure, StoppedRankMakesEveryOtherRankFailFast) {
   }
 }
 
+// A frozen rank's neighbours lack its op header, so they time out first (after rabit_timeout;
+// ranks that have every header wait twice as long) and name it; the others then fail at once
+// as links close, each naming the neighbour whose link closed.
 TEST(CollectiveFailure, FrozenRankMakesEveryOtherRankFailWithinTimeout) {
   for (const VictimCase& c : {kTreeOp, kRingOp}) {
     LoopbackWorld world(7, ShortTimeout());
@@ -125,10 +128,17 @@ TEST(CollectiveFailure, FrozenRankMakesEveryOtherRankFailWithinTimeout) {
       std::this_thread::sleep_for(std::chrono::milliseconds(1600));
     });
     EXPECT_LT(Clock::now() - start, std::chrono::milliseconds(2600));
-    ExpectOthersFailNamingVictim(statuses, 1, c.neighbours);
-    EXPECT_TRUE(Contains(statuses[0].message(), "no progress for 1 s")) << statuses[0].message();
-    EXPECT_TRUE(Contains(statuses[0].message(), "waiting for data from rank 1"))
-        << statuses[0].message();
+    ExpectOthersFailNamingVictim(statuses, 1, {});
+    int named = 0;
+    for (int r = 0; r < 7; ++r) {
+      const std::string& m = statuses[r].message();
+      if (Contains(m, "never started this op")) {
+        EXPECT_TRUE(Contains(m, "rank 1 never started this op")) << m;
+        EXPECT_TRUE(Contains(m, "no progress within rabit_timeout (1 s)")) << m;
+        ++named;
+      }
+    }
+    EXPECT_GE(named, 1) << "no rank named the frozen rank 1";
   }
 }
 

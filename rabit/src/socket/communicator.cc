@@ -34,6 +34,7 @@ ExchangeOptions Communicator::ExchangeOptionsFor() const {
   out.rank = rank();
   out.timeout_seconds = options_.timeout_seconds;
   out.abort_watch = abort_watch_;
+  out.spin_microseconds = options_.spin_microseconds;
   return out;
 }
 

@@ -26,6 +26,7 @@ struct CollectiveOptions {
   // (0 forces the ring, max() forces the tree). Default chosen by bench/comm measurements.
   std::size_t ring_min_bytes = 256 * 1024;
   std::size_t chunk_bytes = 64 * 1024;  // reduce/pipelining granularity
+  int spin_microseconds = 50;           // rabit_spin_us: busy-retry before sleeping in poll()
 };
 
 class Communicator {

@@ -1,6 +1,7 @@
 #include "socket/exchange.h"
 
 #include <poll.h>
+#include <sched.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 
@@ -44,7 +45,12 @@ bool Channel::SendPending() const { return header_sent < kHeader || send.done < 
 bool Channel::RecvPending() const {
   return header_received < kHeader || recv.done < recv.total;
 }
-bool Channel::CanSend() const { return header_sent < kHeader || send.limit > send.done; }
+bool Channel::CanSend() const {
+  // Our header waits for our first data bytes on this link (one packet, one wake-up for the
+  // peer) unless no data will follow or the exchange is about to block.
+  const bool header_due = header_sent < kHeader && (flush_header || send.total == 0);
+  return header_due || send.limit > send.done;
+}
 bool Channel::CanRecv() const { return header_received < kHeader || recv.limit > recv.done; }
 
 Exchange::Exchange(const OpHeader& header, const ExchangeOptions& options, LinkSet* links)
@@ -80,15 +86,38 @@ bool Exchange::AnyPending() const {
 }
 
 treering::Status Exchange::Run(const std::function<void()>& advance) {
+  const auto spin = std::chrono::microseconds(options_.spin_microseconds);
+  auto spin_until = Clock::now() + spin;
   while (true) {
     advance();
     if (!AnyPending()) return treering::Status::Ok();
     auto progressed = PumpAll();
     if (!progressed.ok()) return progressed.status();
-    if (progressed.value()) continue;
+    if (progressed.value()) {
+      spin_until = Clock::now() + spin;
+      continue;
+    }
+    // A peer's next bytes usually follow within microseconds: retrying (and yielding the core
+    // to co-scheduled ranks) beats a poll() sleep + wake-up, as Open MPI's yield_when_idle does.
+    if (Clock::now() < spin_until) {
+      sched_yield();
+      continue;
+    }
+    if (FlushHeaders()) continue;  // never block with a header unsent: peers check it
     treering::Status waited = WaitForIo();
     if (!waited.ok()) return waited;
   }
+}
+
+bool Exchange::FlushHeaders() {
+  bool any = false;
+  for (Channel& ch : channels_) {
+    if (ch.header_sent < kHeader && !ch.flush_header) {
+      ch.flush_header = true;
+      any = true;
+    }
+  }
+  return any;
 }
 
 treering::Result<bool> Exchange::PumpAll() {
@@ -171,10 +200,10 @@ treering::Status Exchange::WaitForIo() {
   const auto now = Clock::now();
   const auto timeout = std::chrono::duration_cast<Clock::duration>(
       std::chrono::duration<double>(options_.timeout_seconds));
-  Deadline deadline = now + timeout;
+  Deadline deadline = now + 2 * timeout;
   for (Channel& ch : channels_) {
     // A direction blocked by our own progress (not by this peer) restarts its clock.
-    if (ch.CanRecv()) deadline = std::min(deadline, ch.recv_quiet_since + timeout);
+    if (ch.CanRecv()) deadline = std::min(deadline, ch.recv_quiet_since + RecvPatience(ch));
     else ch.recv_quiet_since = now;
     if (ch.CanSend()) deadline = std::min(deadline, ch.send_quiet_since + timeout);
     else ch.send_quiet_since = now;
@@ -196,21 +225,32 @@ treering::Status Exchange::WaitForIo() {
   return treering::Status::Ok();
 }
 
+// A peer whose header for this op has arrived is alive and in the same op, so it is most likely
+// waiting on someone else: give it twice the timeout, so that the ranks next to the real culprit
+// (whose header never came) time out first and name it, and the rest see their links close.
+Clock::duration Exchange::RecvPatience(const Channel& ch) const {
+  const auto timeout = std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double>(options_.timeout_seconds));
+  return ch.HeaderArrived() ? 2 * timeout : timeout;
+}
+
 treering::Status Exchange::TimeoutError(Clock::time_point now) const {
   const auto timeout = std::chrono::duration<double>(options_.timeout_seconds);
-  std::string silent, stuck;
+  std::string absent, silent, stuck;
+  auto add = [](std::string& list, int peer) {
+    list += (list.empty() ? "rank " : ", rank ") + std::to_string(peer);
+  };
   for (const Channel& ch : channels_) {
-    const std::string peer = "rank " + std::to_string(ch.peer());
-    if (ch.CanRecv() && now - ch.recv_quiet_since >= timeout) {
-      silent += (silent.empty() ? "" : ", ") + peer;
+    if (ch.CanRecv() && now - ch.recv_quiet_since >= RecvPatience(ch)) {
+      add(ch.HeaderArrived() ? silent : absent, ch.peer());
     }
-    if (ch.CanSend() && now - ch.send_quiet_since >= timeout) {
-      stuck += (stuck.empty() ? "" : ", ") + peer;
-    }
+    if (ch.CanSend() && now - ch.send_quiet_since >= timeout) add(stuck, ch.peer());
   }
-  std::string what = OpName() + ": no progress for " + Seconds(options_.timeout_seconds) +
-                     " (rabit_timeout)";
-  if (!silent.empty()) what += "; waiting for data from " + silent + " (frozen, dead or far behind?)";
+  std::string what = OpName() + ": no progress within rabit_timeout (" +
+                     Seconds(options_.timeout_seconds) + ")";
+  if (!absent.empty()) what += "; " + absent + " never started this op (frozen, dead or far behind?)";
+  if (!silent.empty()) what += "; " + silent + " started it but sent no data for " +
+                               Seconds(2 * options_.timeout_seconds);
   if (!stuck.empty()) what += "; " + stuck + " accepted no data";
   return treering::Status::Timeout(what);
 }

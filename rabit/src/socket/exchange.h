@@ -4,7 +4,8 @@
 //
 // Model: on every link the op uses, both sides first send their op header (OpHeader) and check
 // the one they receive, so neighbours that called different collectives fail at once with both
-// calls named. Then each direction carries one Flow per phase: `total` data bytes read from /
+// calls named. A header rides with the first data bytes on its link when those are ready before
+// the exchange would block (saves a packet and a wake-up); it is never held while blocking. Then each direction carries one Flow per phase: `total` data bytes read from /
 // written to a buffer at circular offsets.
 // The algorithm owns the dependencies: between I/O rounds Run() calls its `advance` step, which
 // reduces what arrived and raises each Flow's `limit` (bytes that may move now). Run() returns
@@ -45,6 +46,7 @@ struct Channel {
   std::array<std::uint8_t, OpHeader::kBytes> header_in{};
   std::size_t header_sent = 0;
   std::size_t header_received = 0;
+  bool flush_header = false;  // send our header even without data (we are about to block)
   // Since when each direction has waited on this peer without a byte moving (timed apart:
   // a frozen peer's kernel still accepts our bytes for a while, but sends nothing).
   Clock::time_point send_quiet_since;
@@ -71,6 +73,7 @@ struct ExchangeOptions {
   int rank = 0;
   double timeout_seconds = 300;   // longest wait without any byte moving
   AbortWatch* abort_watch = nullptr;
+  int spin_microseconds = 50;     // busy-retry this long after the last progress before poll()
 };
 
 class Exchange {
@@ -90,12 +93,15 @@ class Exchange {
 
  private:
   bool AnyPending() const;
+  // Lets every deferred header go out; false when none was waiting.
+  bool FlushHeaders();
   treering::Result<bool> PumpAll();
   treering::Result<bool> PumpSend(Channel* ch);
   treering::Result<bool> PumpRecv(Channel* ch);
   treering::Status CheckHeader(const Channel& ch) const;
   treering::Status WaitForIo();
   treering::Status TimeoutError(Clock::time_point now) const;
+  Clock::duration RecvPatience(const Channel& ch) const;
   treering::Status LinkError(const Channel& ch, const std::string& what) const;
 
   OpHeader header_;
