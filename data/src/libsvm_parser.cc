@@ -110,25 +110,78 @@ struct RowEntries {
   std::uint64_t max_index = 0;
 };
 
+// The hot loop's helpers rely on the byte at a line's `end` being '\n' or '#' (lines are cut
+// at '#', and ForEachLineBlock follows the last line of a block with a '\n'), so loops over
+// digits and blanks stop there without also comparing against `end`.
+constexpr std::uint64_t kTokenEnds =
+    (1ull << ' ') | (1ull << '\t') | (1ull << '\r') | (1ull << '\n') | (1ull << '#');
+
+inline bool IsTokenEnd(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  return u <= '#' && ((kTokenEnds >> u) & 1) != 0;
+}
+
+inline const char* SkipBlanksToEnd(const char* p) {
+  while (IsBlank(*p)) ++p;
+  return p;
+}
+
+// "index:" -> the position after ':', or nullptr (the error path says what is wrong).
+inline const char* ParseIndexColon(const char* p, std::uint64_t* index) {
+  const char* start = p;
+  std::uint64_t v = 0;
+  while (IsDigit(*p)) v = v * 10 + static_cast<unsigned>(*p++ - '0');
+  if (p == start || p - start > 10 || *p != ':') return nullptr;  // > 10 digits: > 2^32
+  *index = v;
+  return p + 1;
+}
+
+// A value: the Clinger fast path of number_parse.h without bounds checks, else the general
+// parser. Returns the position after the number or nullptr.
+inline const char* ParseValue(const char* p, const char* end, float* value) {
+  static constexpr float kPow10[] = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f,
+                                     1e6f, 1e7f, 1e8f, 1e9f, 1e10f};
+  const bool negative = *p == '-';
+  const char* q = p + negative;
+  const char* digits = q;
+  std::uint64_t mantissa = 0;  // wraps harmlessly beyond 19 digits: those take the slow path
+  while (IsDigit(*q)) mantissa = mantissa * 10 + static_cast<unsigned>(*q++ - '0');
+  std::ptrdiff_t total = q - digits;
+  std::ptrdiff_t decimals = 0;
+  if (*q == '.') {
+    const char* fraction = ++q;
+    while (IsDigit(*q)) mantissa = mantissa * 10 + static_cast<unsigned>(*q++ - '0');
+    decimals = q - fraction;
+    total += decimals;
+  }
+  if (total > 0 && total <= 19 && decimals <= 10 && mantissa <= (1u << 24) && *q != 'e' &&
+      *q != 'E') {
+    const float magnitude = static_cast<float>(mantissa) / kPow10[decimals];
+    *value = negative ? -magnitude : magnitude;
+    return q;
+  }
+  FloatError error;
+  return ParseFiniteFloat(p, end, value, &error);
+}
+
 // The hot loop: index:value pairs written straight into the cursor's arrays.
 bool ParseEntries(const char* p, const char* end, int index_base, CsrCursor* cursor,
                   RowEntries* row, LineError* error) {
   std::uint32_t* index_out = cursor->index + cursor->entries;
   float* value_out = cursor->value + cursor->entries;
   const std::uint32_t* index_limit = cursor->index + cursor->entry_capacity;
+  const std::uint64_t max_written = kMaxIndex + index_base;
   std::uint64_t previous = 0;
   bool first = true;
-  while (true) {
-    p = SkipBlanks(p, end);
-    if (p == end || *p == '#') break;
+  for (p = SkipBlanksToEnd(p); p != end; p = SkipBlanksToEnd(p)) {
     const char* token = p;
-    std::uint64_t index;
+    std::uint64_t index = 0;
     float value;
-    FloatError float_error;
-    p = ParseUnsigned(p, end, kMaxIndex + index_base, &index);
-    if (p != nullptr && p != end && *p == ':') p = ParseFiniteFloat(p + 1, end, &value, &float_error);
-    else p = nullptr;
-    if (p == nullptr || !EndsToken(p, end)) return *error = {LineProblem::kEntry, token}, false;
+    p = ParseIndexColon(p, &index);
+    if (p != nullptr) p = ParseValue(p, end, &value);
+    if (p == nullptr || !IsTokenEnd(*p) || index > max_written) {
+      return *error = {LineProblem::kEntry, token}, false;
+    }
     if (index_base == 1 && index-- == 0) return *error = {LineProblem::kZeroOneBased, token}, false;
     if (!first && index <= previous) {
       if (index == previous) return *error = {LineProblem::kRepeatedIndex, token, index}, false;

@@ -41,17 +41,19 @@ Result<std::uint64_t> NextLineStart(const OpenedFile& file, std::uint64_t size,
 
 // Calls on_lines(text, file_offset_of_text) for consecutive pieces of [begin, end) that each
 // end with a '\n' (the last piece ends at `end`, which must be a line start or the file end).
-// on_lines returns false to stop early. `buffer` is reused across calls and grows only for a
-// line longer than it.
+// A last piece without its '\n' is followed by one in the buffer (text.data()[text.size()]),
+// so parsers see every line terminated. on_lines returns false to stop early. `buffer` is
+// reused across calls and grows only for a line longer than it.
 template <typename OnLines>
 Status ForEachLineBlock(const OpenedFile& file, std::uint64_t begin, std::uint64_t end,
                         std::vector<char>& buffer, OnLines&& on_lines) {
   std::size_t carry = 0;  // bytes of an unfinished line kept at the front of the buffer
   std::uint64_t pos = begin;
   while (pos < end) {
-    if (carry == buffer.size()) buffer.resize(buffer.size() * 2 + 4096);  // one very long line
+    if (carry + 1 >= buffer.size()) buffer.resize(buffer.size() * 2 + 4096);  // a long line
+    const std::size_t capacity = buffer.size() - 1;  // one byte for a terminating '\n'
     const std::size_t want =
-        static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size() - carry, end - pos));
+        static_cast<std::size_t>(std::min<std::uint64_t>(capacity - carry, end - pos));
     std::size_t got = 0;
     if (Status s = file.ReadAt(pos, buffer.data() + carry, want, &got); !s.ok()) return s;
     if (got != want) return Status::IoError(file.path() + ": file shrank while being read");
@@ -59,7 +61,9 @@ Status ForEachLineBlock(const OpenedFile& file, std::uint64_t begin, std::uint64
     const std::size_t filled = carry + got;
     const std::uint64_t text_offset = pos - filled;
     std::size_t complete = filled;  // at `end` everything left is complete lines
-    if (pos < end) {
+    if (pos == end) {
+      buffer[filled] = '\n';
+    } else {
       const void* last = memrchr(buffer.data(), '\n', filled);
       complete = last ? static_cast<const char*>(last) - buffer.data() + 1 : 0;
     }
