@@ -7,6 +7,7 @@
 #include "booster/binned_matrix.h"
 #include "booster/hist_cuts.h"
 #include "booster/quantile_summary.h"
+#include "booster/radix_sort.h"
 #include "synthetic_data.h"
 
 namespace treering::booster {
@@ -97,6 +98,45 @@ TEST(BinnedMatrix, LocalBinAgreesWithSplitConditionSemantics) {
   const data::DMatrix dense = testing::MakeSynthetic(spec);
   EXPECT_EQ(BinnedMatrix::Build(dense, BuildCuts(dense, spec.features, 256, 1), 1).layout(),
             BinnedMatrix::Layout::kDense8);
+}
+
+}  // namespace
+}  // namespace treering::booster
+
+namespace treering::booster {
+namespace {
+
+TEST(RadixSort, MatchesStdSortWithNegativesZerosAndDuplicates) {
+  std::mt19937 rng(2);
+  std::normal_distribution<float> normal(0, 100);
+  std::vector<float> v(5000);
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    v[i] = i % 3 == 0 ? std::round(normal(rng)) : normal(rng);
+  }
+  v[7] = -0.0f;
+  v[8] = 0.0f;
+  std::vector<float> want = v;
+  std::sort(want.begin(), want.end());
+  RadixSortFloats(&v);
+  EXPECT_EQ(v, want);
+}
+
+TEST(Cuts, SearchBinEqualsClampedUpperBound) {
+  std::mt19937 rng(4);
+  for (int trial = 0; trial < 200; ++trial) {
+    std::vector<float> cuts(1 + rng() % 40);
+    for (auto& c : cuts) c = static_cast<float>(rng() % 60);
+    std::sort(cuts.begin(), cuts.end());
+    cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+    HistogramCuts hc;
+    hc.values = cuts;
+    hc.ptrs = {0, static_cast<std::uint32_t>(cuts.size())};
+    for (float x = -1.0f; x < 62.0f; x += 0.5f) {
+      auto it = std::upper_bound(cuts.begin(), cuts.end(), x);
+      if (it == cuts.end()) --it;
+      ASSERT_EQ(hc.SearchBin(0, x), static_cast<std::uint32_t>(it - cuts.begin())) << x;
+    }
+  }
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "booster/quantile_summary.h"
+#include "booster/radix_sort.h"
 #include "data/parallel_for.h"
 #include "rabit/rabit.h"
 
@@ -21,36 +22,56 @@ std::vector<std::uint64_t> GlobalColumnSizes(const data::DMatrix& dm, std::uint3
   return sizes;
 }
 
-// Sorted (value, weight) pairs of features [f0, f1), in row order before sorting so that equal
-// values add their weights in a fixed order.
+// Exact summaries of features [f0, f1): the block's values are copied out column by column,
+// sorted and merged into (value, weight) entries. Without sample weights only the values are
+// sorted (half the memory and a plain sort); with weights the pairs are sorted by value.
+// Each summary is pruned to limits[f] entries at once, so only the block's exact summaries
+// exist at any time (an exact summary of 1M distinct values takes 16 MB).
 void SummariseBlock(const data::DMatrix& dm, std::uint32_t f0, std::uint32_t f1,
-                    const std::vector<std::uint64_t>& local_sizes, int nthread,
+                    const std::vector<std::uint64_t>& local_sizes,
+                    const std::vector<std::uint32_t>& limits, int nthread,
                     std::vector<Summary>* out) {
-  struct Pair { float value, weight; };
-  std::vector<std::vector<Pair>> columns(f1 - f0);
-  for (std::uint32_t f = f0; f < f1; ++f) columns[f - f0].reserve(local_sizes[f]);
+  const bool weighted = !dm.weight.empty();
+  std::vector<std::vector<float>> values(f1 - f0), weights(weighted ? f1 - f0 : 0);
+  for (std::uint32_t f = f0; f < f1; ++f) {
+    values[f - f0].reserve(local_sizes[f]);
+    if (weighted) weights[f - f0].reserve(local_sizes[f]);
+  }
   for (std::size_t row = 0; row < dm.NumRows(); ++row) {
-    const float w = dm.Weight(row);
     for (std::uint64_t j = dm.row_ptr[row]; j < dm.row_ptr[row + 1]; ++j) {
       const std::uint32_t f = dm.index[j];
-      if (f >= f0 && f < f1) columns[f - f0].push_back({dm.value[j], w});
+      if (f < f0 || f >= f1) continue;
+      values[f - f0].push_back(dm.value[j]);
+      if (weighted) weights[f - f0].push_back(dm.weight[row]);
     }
   }
   ParallelFor(f1 - f0, nthread, [&](std::uint32_t i) {
-    auto& col = columns[i];
-    std::stable_sort(col.begin(), col.end(),
-                     [](const Pair& a, const Pair& b) { return a.value < b.value; });
-    std::vector<float> values(col.size()), weights(col.size());
-    for (std::size_t k = 0; k < col.size(); ++k) {
-      values[k] = col[k].value;
-      weights[k] = col[k].weight;
+    std::vector<float>& v = values[i];
+    std::vector<float> w;
+    if (weighted) {
+      std::vector<std::uint32_t> order(v.size());
+      for (std::uint32_t k = 0; k < order.size(); ++k) order[k] = k;
+      std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return v[a] < v[b] || (v[a] == v[b] && a < b);
+      });
+      std::vector<float> sorted(v.size());
+      w.resize(v.size());
+      for (std::size_t k = 0; k < order.size(); ++k) {
+        sorted[k] = v[order[k]];
+        w[k] = weights[i][order[k]];
+      }
+      v.swap(sorted);
+    } else {
+      RadixSortFloats(&v);
+      w.assign(v.size(), 1.0f);
     }
-    std::vector<Pair>().swap(col);
-    (*out)[f0 + i] = MakeExactSummary(values, weights);
+    (*out)[f0 + i] = Prune(MakeExactSummary(v, w), std::max<std::uint32_t>(limits[f0 + i], 1));
+    std::vector<float>().swap(v);
   });
 }
 
-std::vector<Summary> LocalSummaries(const data::DMatrix& dm, std::uint32_t n_feat, int nthread) {
+std::vector<Summary> LocalSummaries(const data::DMatrix& dm, std::uint32_t n_feat,
+                                    const std::vector<std::uint32_t>& limits, int nthread) {
   std::vector<std::uint64_t> local_sizes(n_feat, 0);
   for (std::uint32_t f : dm.index) ++local_sizes[f];
   std::vector<Summary> summaries(n_feat);
@@ -61,7 +82,7 @@ std::vector<Summary> LocalSummaries(const data::DMatrix& dm, std::uint32_t n_fea
     while (f1 < n_feat && (f1 == f0 || entries + local_sizes[f1] <= kBlockEntries)) {
       entries += local_sizes[f1++];
     }
-    SummariseBlock(dm, f0, f1, local_sizes, nthread, &summaries);
+    SummariseBlock(dm, f0, f1, local_sizes, limits, nthread, &summaries);
     f0 = f1;
   }
   return summaries;
@@ -123,10 +144,7 @@ HistogramCuts BuildCuts(const data::DMatrix& dm, std::uint32_t num_feature, int 
     num_cuts[f] = static_cast<std::uint32_t>(
         std::min<std::uint64_t>(column_sizes[f], std::uint64_t(max_bin) * kSketchFactor));
   }
-  std::vector<Summary> summaries = LocalSummaries(dm, num_feature, nthread);
-  ParallelFor(num_feature, nthread, [&](std::uint32_t f) {
-    summaries[f] = Prune(summaries[f], std::max<std::uint32_t>(num_cuts[f], 1));
-  });
+  std::vector<Summary> summaries = LocalSummaries(dm, num_feature, num_cuts, nthread);
   MergeOverRanks(&summaries, num_cuts);
   HistogramCuts cuts;
   for (std::uint32_t f = 0; f < num_feature; ++f) {

@@ -2,16 +2,12 @@
 
 #include <algorithm>
 
+#include "booster/work_split.h"
 #include "data/parallel_for.h"
 #include "rabit/rabit.h"
-#include "booster/work_split.h"
 
 namespace treering::booster {
 namespace {
-
-// Nodes with fewer rows per thread than this are built whole by one thread, several nodes in
-// parallel; larger ones are split across all threads with private buffers.
-constexpr std::size_t kRowsPerThreadForSplitting = 16384;
 
 template <typename Bin>
 void AccumulateDense(const Bin* bins, std::uint32_t nf, const std::uint32_t* offsets,
@@ -55,47 +51,49 @@ void HistogramBuilder::AccumulateRows(const std::vector<GradientPairInt>& gpair,
   }
 }
 
-void HistogramBuilder::BuildLarge(const std::vector<GradientPairInt>& gpair, RowSpan rows,
-                                  Histogram* out) {
-  const int threads = ResolveThreads(nthread_);
-  thread_buffers_.resize(threads);
-  ParallelForBlocks(static_cast<std::int64_t>(rows.size()), threads,
-                    [&](int tid, std::int64_t begin, std::int64_t end) {
-                      GradientPairInt* hist = out->data();
-                      if (tid > 0) {
-                        thread_buffers_[tid].assign(total_bins_, GradientPairInt{});
-                        hist = thread_buffers_[tid].data();
-                      }
-                      AccumulateRows(gpair, rows.begin + begin, rows.begin + end, hist);
-                    });
-  ParallelForBlocks(total_bins_, ThreadsFor(total_bins_, nthread_),
-                    [&](int, std::int64_t begin, std::int64_t end) {
-    for (int t = 1; t < threads; ++t) {
-      for (std::int64_t b = begin; b < end; ++b) (*out)[b] += thread_buffers_[t][b];
+// One thread's share [begin, end) of the level's concatenated row lists.
+void HistogramBuilder::AccumulateShare(const std::vector<GradientPairInt>& gpair,
+                                       const std::vector<RowSpan>& rows,
+                                       const std::vector<std::size_t>& prefix,
+                                       std::size_t begin, std::size_t end,
+                                       const std::vector<Histogram*>& outs,
+                                       std::vector<Partial>* partials) const {
+  std::size_t node = std::upper_bound(prefix.begin(), prefix.end(), begin) - prefix.begin() - 1;
+  for (; node < rows.size() && prefix[node] < end; ++node) {
+    const std::size_t lo = std::max(begin, prefix[node]);
+    const std::size_t hi = std::min(end, prefix[node + 1]);
+    if (lo >= hi) continue;
+    GradientPairInt* target = outs[node]->data();
+    if (lo != prefix[node] || hi != prefix[node + 1]) {
+      partials->push_back({node, Histogram(total_bins_)});
+      target = partials->back().hist.data();
     }
-  });
+    AccumulateRows(gpair, rows[node].begin + (lo - prefix[node]),
+                   rows[node].begin + (hi - prefix[node]), target);
+  }
 }
 
 void HistogramBuilder::Build(const std::vector<GradientPairInt>& gpair,
                              const std::vector<RowSpan>& rows,
                              const std::vector<Histogram*>& outs) {
-  const std::size_t split_threshold = kRowsPerThreadForSplitting * ResolveThreads(nthread_);
-  std::vector<std::size_t> small;
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    outs[i]->assign(total_bins_, GradientPairInt{});
-    if (rows[i].size() >= split_threshold && ResolveThreads(nthread_) > 1) {
-      BuildLarge(gpair, rows[i], outs[i]);
-    } else {
-      small.push_back(i);
+  std::vector<std::size_t> prefix(rows.size() + 1, 0);
+  for (std::size_t i = 0; i < rows.size(); ++i) prefix[i + 1] = prefix[i] + rows[i].size();
+  const std::size_t total = prefix.back();
+  const std::size_t per_row = std::max<std::size_t>(1, matrix_->EntriesPerRow());
+  const int threads = ResolveThreads(ThreadsFor(total * per_row, nthread_));
+  ParallelFor(outs.size(), ThreadsFor(outs.size() * std::size_t(total_bins_), threads),
+              [&](std::size_t i) { outs[i]->assign(total_bins_, GradientPairInt{}); });
+  std::vector<std::vector<Partial>> partials(threads);
+  ParallelFor(threads, threads, [&](int t) {
+    AccumulateShare(gpair, rows, prefix, total * t / threads, total * (t + 1) / threads, outs,
+                    &partials[t]);
+  });
+  for (const auto& thread_partials : partials) {
+    for (const Partial& p : thread_partials) {
+      GradientPairInt* out = outs[p.node]->data();
+      for (std::uint32_t b = 0; b < total_bins_; ++b) out[b] += p.hist[b];
     }
   }
-  std::size_t small_rows = 0;
-  for (std::size_t i : small) small_rows += rows[i].size();
-  const int threads = ThreadsFor(small_rows * std::max<std::size_t>(1, matrix_->NumFeatures() / 8), nthread_);
-  ParallelFor(small.size(), threads, [&](std::size_t k) {
-    const std::size_t i = small[k];
-    AccumulateRows(gpair, rows[i].begin, rows[i].end, outs[i]->data());
-  });
   AllreduceLevel(outs);
 }
 
@@ -113,13 +111,16 @@ void HistogramBuilder::AllreduceLevel(const std::vector<Histogram*>& outs) {
   }
 }
 
-void HistogramBuilder::Subtract(const Histogram& parent, const Histogram& child,
-                                Histogram* out) const {
-  out->resize(total_bins_);
-  ParallelForBlocks(total_bins_, ThreadsFor(total_bins_, nthread_),
-                    [&](int, std::int64_t begin, std::int64_t end) {
-    for (std::int64_t b = begin; b < end; ++b) (*out)[b] = parent[b] - child[b];
-  });
+void HistogramBuilder::Subtract(const std::vector<const Histogram*>& parents,
+                                const std::vector<const Histogram*>& children,
+                                const std::vector<Histogram*>& outs) const {
+  for (Histogram* out : outs) out->resize(total_bins_);
+  ParallelFor(outs.size(), ThreadsFor(outs.size() * std::size_t(total_bins_), nthread_),
+              [&](std::size_t i) {
+                const Histogram &parent = *parents[i], &child = *children[i];
+                Histogram& out = *outs[i];
+                for (std::uint32_t b = 0; b < total_bins_; ++b) out[b] = parent[b] - child[b];
+              });
 }
 
 }  // namespace treering::booster

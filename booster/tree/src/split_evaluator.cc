@@ -93,13 +93,33 @@ SplitCandidate SplitEvaluator::EvaluateFeature(const Histogram& hist, GradientPa
 SplitCandidate SplitEvaluator::EvaluateNode(const Histogram& hist, GradientPairInt node_sum,
                                             const std::vector<std::uint32_t>& features,
                                             int nthread) const {
-  const float root_gain = Gain(node_sum);
-  std::vector<SplitCandidate> per_feature(features.size());
-  ParallelFor(features.size(), ThreadsFor(hist.size(), nthread), [&](std::size_t k) {
-    per_feature[k] = EvaluateFeature(hist, node_sum, root_gain, features[k]);
+  return EvaluateNodes({{&hist, node_sum, features}}, nthread).front();
+}
+
+std::vector<SplitCandidate> SplitEvaluator::EvaluateNodes(const std::vector<NodeInput>& nodes,
+                                                          int nthread) const {
+  struct Task {
+    std::size_t node;
+    std::uint32_t feature;
+  };
+  std::vector<Task> tasks;
+  std::vector<float> root_gain(nodes.size());
+  std::size_t bins = 0;
+  for (std::size_t n = 0; n < nodes.size(); ++n) {
+    root_gain[n] = Gain(nodes[n].sum);
+    for (std::uint32_t f : nodes[n].features) {
+      tasks.push_back({n, f});
+      bins += cuts_.FeatureBins(f);
+    }
+  }
+  std::vector<SplitCandidate> per_task(tasks.size());
+  ParallelFor(tasks.size(), ThreadsFor(bins * 4, nthread), [&](std::size_t k) {
+    const Task& t = tasks[k];
+    per_task[k] = EvaluateFeature(*nodes[t.node].hist, nodes[t.node].sum, root_gain[t.node],
+                                  t.feature);
   });
-  SplitCandidate best;
-  for (const auto& c : per_feature) best.Update(c);
+  std::vector<SplitCandidate> best(nodes.size());
+  for (std::size_t k = 0; k < tasks.size(); ++k) best[tasks[k].node].Update(per_task[k]);
   return best;
 }
 

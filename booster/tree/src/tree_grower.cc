@@ -30,13 +30,15 @@ TreeGrower::TreeGrower(const TreeParam& param, const HistogramCuts& cuts,
     : param_(param), cuts_(cuts), matrix_(matrix), sampler_(sampler), nthread_(nthread),
       builder_(&matrix, cuts.TotalBins(), nthread) {}
 
-ExpandEntry TreeGrower::Evaluate(int node, int depth) {
-  ExpandEntry e;
-  e.node = node;
-  e.depth = depth;
-  e.split = evaluator_->EvaluateNode(hists_[node], sums_[node], sampler_->NodeFeatures(depth),
-                                     nthread_);
-  return e;
+std::vector<ExpandEntry> TreeGrower::Evaluate(const std::vector<int>& nodes, int depth) {
+  std::vector<SplitEvaluator::NodeInput> inputs;
+  for (int node : nodes) {
+    inputs.push_back({&hists_[node], sums_[node], sampler_->NodeFeatures(depth)});
+  }
+  const std::vector<SplitCandidate> best = evaluator_->EvaluateNodes(inputs, nthread_);
+  std::vector<ExpandEntry> entries(nodes.size());
+  for (std::size_t i = 0; i < nodes.size(); ++i) entries[i] = {nodes[i], depth, best[i]};
+  return entries;
 }
 
 void TreeGrower::ApplySplit(const ExpandEntry& e, RegTree* tree) const {
@@ -58,38 +60,38 @@ void TreeGrower::ApplySplit(const ExpandEntry& e, RegTree* tree) const {
 }
 
 void TreeGrower::PartitionRows(const Batch& applied, const RegTree& tree) {
+  std::vector<RowPartition::SplitTask> tasks;
   for (const ExpandEntry& e : applied) {
-    const std::uint32_t f = e.split.feature;
-    const int split_bin = e.split.split_bin;
-    const bool default_left = e.split.default_left;
-    partition_.Split(
-        e.node, tree.left[e.node], tree.right[e.node],
-        [&](std::uint32_t row) {
-          const int bin = matrix_.LocalBin(row, f);
-          return bin < 0 ? default_left : bin <= split_bin;
-        },
-        nthread_);
+    tasks.push_back({e.node, tree.left[e.node], tree.right[e.node]});
   }
+  partition_.Split(
+      tasks,
+      [&](std::size_t k, std::uint32_t row) {
+        const SplitCandidate& s = applied[k].split;
+        const int bin = matrix_.LocalBin(row, s.feature);
+        return bin < 0 ? s.default_left : bin <= s.split_bin;
+      },
+      nthread_);
 }
 
 // Builds the smaller child of every parent (by hessian, a global quantity, so every rank
 // picks the same child) in one batch, then derives the siblings by subtraction.
 void TreeGrower::BuildChildHistograms(const Batch& parents, const RegTree& tree) {
   std::vector<RowSpan> rows;
-  std::vector<Histogram*> outs;
-  std::vector<std::pair<int, int>> built_and_derived;
+  std::vector<Histogram*> built;
+  std::vector<const Histogram*> parent_hists, built_hists;
+  std::vector<Histogram*> derived;
   for (const ExpandEntry& e : parents) {
     int build = tree.left[e.node], derive = tree.right[e.node];
     if (e.split.right_sum.hess < e.split.left_sum.hess) std::swap(build, derive);
     rows.push_back(partition_.Rows(build));
-    outs.push_back(&hists_[build]);
-    built_and_derived.emplace_back(build, derive);
+    built.push_back(&hists_[build]);
+    built_hists.push_back(built.back());
+    derived.push_back(&hists_[derive]);
+    parent_hists.push_back(&hists_[e.node]);
   }
-  builder_.Build(*gpair_, rows, outs);
-  for (std::size_t i = 0; i < parents.size(); ++i) {
-    const auto [build, derive] = built_and_derived[i];
-    builder_.Subtract(hists_[parents[i].node], hists_[build], &hists_[derive]);
-  }
+  builder_.Build(*gpair_, rows, built);
+  builder_.Subtract(parent_hists, built_hists, derived);
 }
 
 RegTree TreeGrower::Grow(const std::vector<GradientPairInt>& gpair,
@@ -108,7 +110,7 @@ RegTree TreeGrower::Grow(const std::vector<GradientPairInt>& gpair,
   tree.AddNode(-1, param_.eta * root_w, root_w, static_cast<float>(evaluator.H(sums_[0])));
   builder_.Build(gpair, {partition_.Rows(0)}, {&hists_[0]});
   ExpandQueue queue(param_);
-  queue.Push(Evaluate(0, 0));
+  queue.Push(Evaluate({0}, 0).front());
   int num_leaves = 1;
   for (Batch batch = queue.Pop(); !batch.empty(); batch = queue.Pop()) {
     const int depth = batch.front().depth + 1;
@@ -123,12 +125,14 @@ RegTree TreeGrower::Grow(const std::vector<GradientPairInt>& gpair,
     PartitionRows(batch, tree);
     BuildChildHistograms(to_grow, tree);
     for (const ExpandEntry& e : batch) hists_.erase(e.node);
+    std::vector<int> children;
     for (const ExpandEntry& e : to_grow) {
-      for (int child : {tree.left[e.node], tree.right[e.node]}) {
-        ExpandEntry c = Evaluate(child, depth);
-        if (c.split.loss_chg > kRtEps) queue.Push(c);
-        else hists_.erase(child);
-      }
+      children.push_back(tree.left[e.node]);
+      children.push_back(tree.right[e.node]);
+    }
+    for (const ExpandEntry& c : Evaluate(children, depth)) {
+      if (c.split.loss_chg > kRtEps) queue.Push(c);
+      else hists_.erase(c.node);
     }
   }
   hists_.clear();

@@ -24,6 +24,11 @@ class BinnedMatrix {
   Layout layout() const { return layout_; }
   std::size_t NumRows() const { return num_rows_; }
   std::uint32_t NumFeatures() const { return num_features_; }
+  // Stored entries per row on average (the cost of adding one row to a histogram).
+  std::size_t EntriesPerRow() const {
+    if (layout_ != Layout::kSparse) return num_features_;
+    return num_rows_ == 0 ? 0 : sparse_bins_.size() / num_rows_;
+  }
   const std::vector<std::uint32_t>& FeatureOffsets() const { return offsets_; }
   const std::uint8_t* Dense8() const { return dense8_.data(); }
   const std::uint16_t* Dense16() const { return dense16_.data(); }

@@ -28,22 +28,33 @@ class HistogramBuilder {
       : matrix_(matrix), total_bins_(total_bins), nthread_(nthread) {}
 
   // Fills outs[i] (resized to total_bins) with the local histogram of rows[i], then sums all
-  // of them over ranks in one allreduce.
+  // of them over ranks in one allreduce. All nodes of a level are built in one parallel
+  // region: the level's rows are cut into one contiguous share per thread; a node wholly
+  // inside a share is written directly, a node cut between shares goes through small
+  // private buffers added afterwards (at most two per thread).
   void Build(const std::vector<GradientPairInt>& gpair, const std::vector<RowSpan>& rows,
              const std::vector<Histogram*>& outs);
-  // out = parent - child, bin by bin.
-  void Subtract(const Histogram& parent, const Histogram& child, Histogram* out) const;
+  // outs[i] = parents[i] - children[i], bin by bin, all pairs in one parallel region.
+  void Subtract(const std::vector<const Histogram*>& parents,
+                const std::vector<const Histogram*>& children,
+                const std::vector<Histogram*>& outs) const;
 
  private:
-  void BuildLarge(const std::vector<GradientPairInt>& gpair, RowSpan rows, Histogram* out);
+  struct Partial {
+    std::size_t node = 0;
+    Histogram hist;
+  };
   void AccumulateRows(const std::vector<GradientPairInt>& gpair, const std::uint32_t* begin,
                       const std::uint32_t* end, GradientPairInt* hist) const;
+  void AccumulateShare(const std::vector<GradientPairInt>& gpair,
+                       const std::vector<RowSpan>& rows, const std::vector<std::size_t>& prefix,
+                       std::size_t begin, std::size_t end, const std::vector<Histogram*>& outs,
+                       std::vector<Partial>* partials) const;
   void AllreduceLevel(const std::vector<Histogram*>& outs);
 
   const BinnedMatrix* matrix_;
   std::uint32_t total_bins_;
   int nthread_;
-  std::vector<Histogram> thread_buffers_;  // private partial histograms of threads 1..T-1
 };
 
 }  // namespace treering::booster

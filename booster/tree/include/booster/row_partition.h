@@ -23,10 +23,14 @@ class RowPartition {
   }
   std::size_t NumRows(int node) const { return ranges_[node].end - ranges_[node].begin; }
 
-  // Moves the rows of `node` for which go_left(row) holds to the front of its range; `left`
-  // and `right` become the two parts.
+  struct SplitTask {
+    int node, left, right;
+  };
+  // For every task, moves the rows of `node` for which go_left(task_index, row) holds to the
+  // front of its range; `left` and `right` become the two parts. One parallel region per
+  // step for the whole batch (a tree level), blocks of kBlock rows.
   template <typename GoLeft>
-  void Split(int node, int left, int right, GoLeft&& go_left, int nthread);
+  void Split(const std::vector<SplitTask>& tasks, GoLeft&& go_left, int nthread);
 
  private:
   struct Range {
@@ -41,36 +45,59 @@ class RowPartition {
 };
 
 template <typename GoLeft>
-void RowPartition::Split(int node, int left, int right, GoLeft&& go_left, int nthread) {
-  const Range range = ranges_[node];
-  const std::size_t n = range.end - range.begin;
-  const std::size_t blocks = (n + kBlock - 1) / kBlock;
-  std::vector<std::size_t> left_count(blocks + 1, 0);
-  std::uint32_t* rows = rows_.data() + range.begin;
-  std::uint32_t* tmp = scratch_.data() + range.begin;
-  // Step 1: each block writes its left rows from the block start, right rows from the end.
-  const int threads = ThreadsFor(n, nthread);
-  ParallelFor(blocks, threads, [&](std::size_t b) {
-    const std::size_t begin = b * kBlock, end = std::min(n, begin + kBlock);
-    std::size_t l = begin, r = end;
-    for (std::size_t i = begin; i < end; ++i) {
-      if (go_left(rows[i])) tmp[l++] = rows[i];
-      else tmp[--r] = rows[i];
+void RowPartition::Split(const std::vector<SplitTask>& tasks, GoLeft&& go_left, int nthread) {
+  struct Block {
+    std::size_t task, begin, end, left = 0;  // [begin, end) in rows_; left rows found
+  };
+  std::vector<Block> blocks;
+  std::vector<std::size_t> first_block(tasks.size() + 1, 0);
+  std::size_t total = 0;
+  for (std::size_t k = 0; k < tasks.size(); ++k) {
+    first_block[k] = blocks.size();
+    const Range r = ranges_[tasks[k].node];
+    for (std::size_t b = r.begin; b < r.end; b += kBlock) {
+      blocks.push_back({k, b, std::min(r.end, b + kBlock)});
     }
-    left_count[b + 1] = l - begin;
+    total += r.end - r.begin;
+  }
+  first_block[tasks.size()] = blocks.size();
+  const int threads = ThreadsFor(total, nthread);
+  // Step 1: each block writes its left rows from the block start, right rows from the end.
+  ParallelFor(blocks.size(), threads, [&](std::size_t i) {
+    Block& blk = blocks[i];
+    std::size_t l = blk.begin, r = blk.end;
+    for (std::size_t j = blk.begin; j < blk.end; ++j) {
+      if (go_left(blk.task, rows_[j])) scratch_[l++] = rows_[j];
+      else scratch_[--r] = rows_[j];
+    }
+    blk.left = l - blk.begin;
   });
-  for (std::size_t b = 0; b < blocks; ++b) left_count[b + 1] += left_count[b];
-  const std::size_t total_left = left_count[blocks];
-  // Step 2: gather the blocks' left parts, then their right parts (restoring their order).
-  ParallelFor(blocks, threads, [&](std::size_t b) {
-    const std::size_t begin = b * kBlock, end = std::min(n, begin + kBlock);
-    const std::size_t nl = left_count[b + 1] - left_count[b];
-    std::copy(tmp + begin, tmp + begin + nl, rows + left_count[b]);
-    std::uint32_t* out = rows + total_left + (begin - left_count[b]);
-    for (std::size_t i = end; i > begin + nl; --i) *out++ = tmp[i - 1];
+  // Offsets: per task, left rows of all its blocks first, then right rows, blocks in order.
+  std::vector<std::size_t> left_out(blocks.size()), right_out(blocks.size());
+  for (std::size_t task = 0; task < tasks.size(); ++task) {
+    std::size_t n_left = 0;
+    for (std::size_t j = first_block[task]; j < first_block[task + 1]; ++j) {
+      n_left += blocks[j].left;
+    }
+    const Range r = ranges_[tasks[task].node];
+    std::size_t l = r.begin, rr = r.begin + n_left;
+    for (std::size_t j = first_block[task]; j < first_block[task + 1]; ++j) {
+      left_out[j] = l;
+      right_out[j] = rr;
+      l += blocks[j].left;
+      rr += blocks[j].end - blocks[j].begin - blocks[j].left;
+    }
+    SetRange(tasks[task].left, r.begin, r.begin + n_left);
+    SetRange(tasks[task].right, r.begin + n_left, r.end);
+  }
+  // Step 2: copy back; right rows were stored reversed, so read them backwards.
+  ParallelFor(blocks.size(), threads, [&](std::size_t i) {
+    const Block& blk = blocks[i];
+    std::copy(scratch_.begin() + blk.begin, scratch_.begin() + blk.begin + blk.left,
+              rows_.begin() + left_out[i]);
+    std::size_t out = right_out[i];
+    for (std::size_t j = blk.end; j > blk.begin + blk.left; --j) rows_[out++] = scratch_[j - 1];
   });
-  SetRange(left, range.begin, range.begin + total_left);
-  SetRange(right, range.begin + total_left, range.end);
 }
 
 }  // namespace treering::booster

@@ -53,6 +53,16 @@ class SplitEvaluator {
   SplitCandidate EvaluateNode(const Histogram& hist, GradientPairInt node_sum,
                               const std::vector<std::uint32_t>& features, int nthread) const;
 
+  struct NodeInput {
+    const Histogram* hist;
+    GradientPairInt sum;
+    std::vector<std::uint32_t> features;  // ascending
+  };
+  // Best split of every node, all (node, feature) pairs in one parallel region; each node's
+  // winner is reduced in feature order, so the result is independent of the thread count.
+  std::vector<SplitCandidate> EvaluateNodes(const std::vector<NodeInput>& nodes,
+                                            int nthread) const;
+
  private:
   SplitCandidate EvaluateFeature(const Histogram& hist, GradientPairInt node_sum,
                                  float root_gain, std::uint32_t f) const;

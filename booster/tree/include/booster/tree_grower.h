@@ -42,7 +42,7 @@ class TreeGrower {
   void ApplySplit(const ExpandEntry& e, RegTree* tree) const;
   void PartitionRows(const Batch& applied, const RegTree& tree);
   void BuildChildHistograms(const Batch& parents, const RegTree& tree);
-  ExpandEntry Evaluate(int node, int depth);
+  std::vector<ExpandEntry> Evaluate(const std::vector<int>& nodes, int depth);
 
   const TreeParam& param_;
   const HistogramCuts& cuts_;

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Boosting: treering against XGBoost 1.7's CLI on the same LibSVM files and the same configs
+# (/work/shared/bench/xgb/<set>.conf), alternating runs after one warm-up of each, so both
+# read from the page cache and share whatever load the machine has.
+#
+# usage: bench/boost/boost_bench.sh [SET...] [-- key=value ...]   (run from anywhere)
+#   SET      higgs1m | reg1m | fashion (default: all three); data made in bench/out if absent
+#   key=value  appended to both programs' command lines (e.g. num_round=20)
+#   REPEATS=3  TREERING=build/bin/treering  BENCH=build/bin/treering-boost-bench
+# Prints per set: median wall, per-round time, test metric and peak RSS of both, and ratios.
+# Per round: XGBoost's verbosity=2 "boosting round i, T sec elapsed" lines (rounds 1..N-1);
+# treering's from treering-boost-bench (same data and params over the Learner API).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+out=$root/bench/out
+conf_dir=/work/shared/bench/xgb
+data_dir=/work/shared/bench/data
+py=/usr/bin/python3
+repeats=${REPEATS:-3}
+treering=$(realpath "${TREERING:-$root/build/bin/treering}")
+bench=$(realpath "${BENCH:-$root/build/bin/treering-boost-bench}")
+
+sets=(); extra=()
+while (($#)); do
+  if [ "$1" = "--" ]; then shift; extra=("$@"); break; fi
+  sets+=("$1"); shift
+done
+((${#sets[@]})) || sets=(higgs1m reg1m fashion)
+for bin in "$treering" "$bench"; do
+  [ -x "$bin" ] || { echo "no $bin: build the treering and treering-boost-bench targets" >&2; exit 1; }
+done
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+make_data() {  # $1 = set
+  [ -s "$out/$1.train.libsvm" ] && return
+  mkdir -p "$out"
+  echo "making $out/$1.{train,test}.libsvm" >&2
+  case $1 in
+    higgs1m) "$py" "$data_dir/make_synthetic.py" "$out" --rows 1000000 ;;
+    reg1m) "$py" "$data_dir/make_synthetic.py" "$out" --rows 1000000 --task reg ;;
+    fashion) "$py" "$data_dir/fashion_mnist_to_libsvm.py" "$out" ;;
+  esac
+}
+
+conf_value() { awk -F= -v k="$2" '$1 ~ "^ *"k" *$" {gsub(/[ "]/, "", $2); v=$2} END {print v}' "$1"; }
+
+# Last printed value of the first metric of the "test" set in a log of round lines.
+last_metric() { grep -o 'test-[a-z]*:[0-9.eE+-]*' "$1" | awk -F: -v m="$2" '$1 == "test-"m {v=$2} END {print v}'; }
+
+run_one() {  # $1 = program (treering|xgboost) $2 = conf; prints "wall rss"
+  local log=$scratch/$1.log exe=xgboost
+  [ "$1" = treering ] && exe=$treering
+  (cd "$out" && /usr/bin/time -v "$exe" "$2" model_out="$scratch/$1.model" "${extra[@]}" \
+     > "$log" 2>&1) || { echo "$1 failed:" >&2; tail -5 "$log" >&2; exit 1; }
+  echo "$(awk '/Elapsed \(wall/ {split($8, t, ":"); print t[1] * 60 + t[2]}' "$log") \
+$(awk '/Maximum resident/ {print $6}' "$log")"
+}
+
+xgb_per_round() {  # $1 = conf
+  (cd "$out" && xgboost "$1" verbosity=2 model_out="$scratch/x.model" "${extra[@]}" 2>&1) |
+    awk '/boosting round/ {gsub(",", "", $6); r[n++] = $7} END {print (r[n-1] - r[0]) / (n - 1)}'
+}
+
+treering_per_round() {  # $1 = set $2 = conf: boosting seconds per round over the Learner API
+  local params=() key value
+  while IFS='=' read -r key value; do
+    key=$(echo "$key" | tr -d ' '); value=$(echo "$value" | tr -d ' "')
+    case $key in ''|\#*|data|eval*|model_out|num_round|task) continue ;; esac
+    params+=("$key=$value")
+  done < "$2"
+  local rounds=$(conf_value "$2" num_round)
+  for kv in "${extra[@]}"; do [[ $kv == num_round=* ]] && rounds=${kv#num_round=} || params+=("$kv"); done
+  (cd "$out" && "$bench" "$1.train.libsvm" "$1.test.libsvm" "$rounds" "${params[@]}") |
+    grep -o 'per_round_s=[0-9.]*' | cut -d= -f2
+}
+
+median() { tr ' ' '\n' | sed '/^$/d' | sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+
+for set in "${sets[@]}"; do
+  make_data "$set"
+  conf=$conf_dir/$set.conf
+  metric=$(grep -E '^ *eval_metric' "$conf" | head -1 | tr -d ' "' | cut -d= -f2)
+  run_one treering "$conf" > /dev/null; run_one xgboost "$conf" > /dev/null
+  tw=(); tr_=(); xw=(); xr=()
+  for ((i = 0; i < repeats; i++)); do
+    read -r w r < <(run_one treering "$conf"); tw+=("$w"); tr_+=("$r")
+    read -r w r < <(run_one xgboost "$conf"); xw+=("$w"); xr+=("$r")
+  done
+  t_metric=$(last_metric "$scratch/treering.log" "$metric")
+  x_metric=$(last_metric "$scratch/xgboost.log" "$metric")
+  t_round=$(treering_per_round "$set" "$conf"); x_round=$(xgb_per_round "$conf")
+  t_wall=$(echo "${tw[@]}" | median); x_wall=$(echo "${xw[@]}" | median)
+  t_rss=$(echo "${tr_[@]}" | median); x_rss=$(echo "${xr[@]}" | median)
+  awk -v s="$set" -v m="$metric" -v tw="$t_wall" -v xw="$x_wall" -v tr="$t_round" -v xr="$x_round" \
+      -v tm="$t_metric" -v xm="$x_metric" -v trss="$t_rss" -v xrss="$x_rss" -v n="$repeats" 'BEGIN {
+    printf "%s (median of %d)\n", s, n
+    printf "  wall      treering %7.2f s   xgboost %7.2f s   ratio %.2f\n", tw, xw, tw / xw
+    printf "  per round treering %7.4f s   xgboost %7.4f s   ratio %.2f\n", tr, xr, tr / xr
+    printf "  test-%s  treering %.6f   xgboost %.6f\n", m, tm, xm
+    printf "  peak RSS  treering %7.0f MB  xgboost %7.0f MB  ratio %.2f\n", trss / 1024, xrss / 1024, trss / xrss
+  }'
+done
