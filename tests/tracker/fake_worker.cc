@@ -2,6 +2,7 @@
 // it saw, says Hello, waits for Assign (or Abort), optionally prints through the tracker, and
 // says Shutdown.
 //   fake_worker [--print MSG] [--fail-before-attempt K] [--exit-after-assign CODE] [--hang]
+//               [--sleep-after-shutdown S]
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -21,7 +22,7 @@ std::string Env(const char* name, const char* fallback = "") {
 
 int main(int argc, char** argv) {
   std::string print, argv_attempt = "none";
-  int fail_before = 0, exit_after_assign = 0;
+  int fail_before = 0, exit_after_assign = 0, sleep_after = 0;
   bool hang = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -29,6 +30,7 @@ int main(int argc, char** argv) {
     else if (a == "--fail-before-attempt" && i + 1 < argc) fail_before = std::atoi(argv[++i]);
     else if (a == "--exit-after-assign" && i + 1 < argc) exit_after_assign = std::atoi(argv[++i]);
     else if (a == "--hang") hang = true;
+    else if (a == "--sleep-after-shutdown" && i + 1 < argc) sleep_after = std::atoi(argv[++i]);
     else if (a.rfind("DMLC_NUM_ATTEMPT=", 0) == 0) argv_attempt = a;
   }
   // mpirun does not set DMLC_TASK_ID; Open MPI's own rank is the stable id then.
@@ -62,5 +64,6 @@ int main(int argc, char** argv) {
   }
   if (!c.SendRaw(treering::proto::Encode(treering::proto::Shutdown{})).ok()) return 15;
   c.WaitClosed(10);
+  std::this_thread::sleep_for(std::chrono::seconds(sleep_after));
   return 0;
 }

@@ -89,6 +89,34 @@ run_submit silent --cluster local --num-workers 2 -- true
 [ "$rc" = 1 ] || fail "silent workers: exit code $rc"
 [ "$secs" -le 20 ] || fail "silent workers: took $secs s"
 
+# 7b. A worker that lingers after the job succeeded is stopped after --finish-timeout.
+run_submit linger --cluster local --num-workers 2 --finish-timeout 1 --grace 1 -- \
+  bash -c 'if [ "$DMLC_TASK_ID" = 1 ]; then exec "$0" --sleep-after-shutdown 100; fi; exec "$0"' "$WORKER"
+[ "$rc" = 1 ] || fail "linger: exit code $rc"
+[ "$secs" -le 20 ] || fail "linger: took $secs s"
+grep -q "job failed: workers still running" "$WORK/linger.err" || fail "linger: $(tail -2 "$WORK/linger.err")"
+
+# 7c. SIGTERM to treering-submit stops every worker and fails the job.
+"$SUBMIT" --cluster local --num-workers 2 --grace 1 -- "$WORKER" --sleep-after-shutdown 100 \
+  >"$WORK/term.out" 2>"$WORK/term.err" &
+sub_pid=$!
+for _ in $(seq 100); do grep -q "rank=1" "$WORK/term.out" && break; sleep 0.1; done
+sleep 0.3
+kill -TERM $sub_pid
+t0=$SECONDS
+wait $sub_pid
+rc=$?
+[ "$rc" = 1 ] || fail "SIGTERM: exit code $rc"
+[ $((SECONDS - t0)) -le 10 ] || fail "SIGTERM: took $((SECONDS - t0)) s"
+grep -q "interrupted by a signal" "$WORK/term.err" || fail "SIGTERM: $(tail -2 "$WORK/term.err")"
+pgrep -f -- "--sleep-after-shutdown 100" >/dev/null && fail "SIGTERM: workers survived"
+
+# 7d. IPv6 tracker address.
+run_submit ipv6 --cluster local --num-workers 2 --host-ip ::1 -- "$WORKER" --print v6
+[ "$rc" = 0 ] || fail "ipv6: exit code $rc: $(tail -3 "$WORK/ipv6.err")"
+expect_line "$WORK/ipv6.out" "v6"
+grep -q "^\[submit\] tracker ::1:" "$WORK/ipv6.err" || fail "ipv6: tracker address not logged"
+
 # 8. mpi: mpirun starts the workers, task ids come from OMPI_COMM_WORLD_RANK.
 if command -v mpirun >/dev/null; then
   run_submit mpi --cluster mpi --num-workers 2 -- "$WORKER" --print "via mpi"

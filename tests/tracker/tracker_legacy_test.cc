@@ -2,6 +2,8 @@
 // (shared/reference/xgboost-1.7-observed.md): 2 workers, task ids "0" and "1".
 #include <gtest/gtest.h>
 
+#include <thread>
+
 #include "fake_client.h"
 #include "running_tracker.h"
 
@@ -68,6 +70,27 @@ TEST(TrackerLegacyTest, TwoWorkersFollowTheTracedExchange) {
   }
   EXPECT_TRUE(t.Result(10).ok());
   EXPECT_EQ(t.prints(), (std::vector<std::string>{"[0]\ttr-rmse:0.42500", "[rank 1] note"}));
+}
+
+// XGBoost's rank 0 prints its last eval line on a connection of its own, then shuts down: the
+// line must not be lost when the job completes while it is still arriving.
+TEST(TrackerLegacyTest, PrintStillArrivingWhenTheJobEndsIsNotLost) {
+  TrackerOptions o;
+  o.num_workers = 1;
+  RunningTracker t(o);
+  FakeClient w = Hello(t, -1, "0", "start");
+  RecvInts(w, 6);
+  ASSERT_TRUE(w.SendInt(0).ok());
+  RecvInts(w, 2);
+  ASSERT_TRUE(w.SendInt(0).ok());
+  ASSERT_TRUE(w.SendInt(1234).ok());
+  FakeClient print = Hello(t, 0, "0", "print");
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  FakeClient bye = Hello(t, 0, "0", "shutdown");
+  EXPECT_TRUE(bye.WaitClosed(5));
+  ASSERT_TRUE(print.SendStr("[9]\tlast").ok());
+  EXPECT_TRUE(t.Result(10).ok());
+  EXPECT_EQ(t.prints(), (std::vector<std::string>{"[9]\tlast"}));
 }
 
 TEST(TrackerLegacyTest, LegacyClientsCanBeDisabled) {

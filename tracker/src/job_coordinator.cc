@@ -95,7 +95,7 @@ void JobCoordinator::End(Status result) {
   bootstrap_timer_.cancel();
   legacy_turn_changed_.cancel();
   if (result_.ok()) {
-    sessions_.StopAll();
+    sessions_.FinishAll();
   } else {
     sessions_.AbortAll(result_.message());
   }

@@ -50,6 +50,7 @@ asio::awaitable<void> LegacySession::Run() {
   if (s.ok()) {
     rank_ = preamble->rank;
     task_id_ = preamble->task_id;
+    command_ = preamble->command;
     if (preamble->world_size > 0 && preamble->world_size != n) {
       s = Status::InvalidInput("worker expects world size " +
                                std::to_string(preamble->world_size) + ", the job has " +
@@ -193,6 +194,11 @@ void LegacySession::OnRankAssigned(int rank) {
 
 // Legacy workers have no channel to hear an abort on; closing is all the tracker can do.
 void LegacySession::Abort(const std::string&) { Stop(); }
+
+void LegacySession::OnJobSucceeded() {
+  if (command_ == "start" || command_ == "recover") return Stop();
+  // Anything else (a print still arriving) completes by itself within the hello deadline.
+}
 
 void LegacySession::Stop() {
   conn_->Close();

@@ -27,6 +27,7 @@ class LegacySession : public Session {
   void OnRankAssigned(int rank) override;
   void Abort(const std::string& reason) override;
   void Stop() override;
+  void OnJobSucceeded() override;
 
  private:
   struct Preamble {
@@ -54,6 +55,7 @@ class LegacySession : public Session {
   asio::steady_timer rank_known_;
   int rank_ = -1;
   std::string task_id_;
+  std::string command_;  // once the preamble is read
 };
 
 }  // namespace treering::tracker

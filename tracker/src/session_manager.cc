@@ -16,10 +16,10 @@ std::shared_ptr<Session> SessionManager::Find(std::uint64_t id) const {
 }
 
 // Both take the map first: a stopping session may call Remove() on its way out.
-void SessionManager::StopAll() {
+void SessionManager::FinishAll() {
   auto all = std::move(sessions_);
   sessions_.clear();
-  for (auto& [id, s] : all) s->Stop();
+  for (auto& [id, s] : all) s->OnJobSucceeded();
 }
 
 void SessionManager::AbortAll(const std::string& reason) {

@@ -15,7 +15,7 @@ class SessionManager {
   void Start(std::shared_ptr<Session> session);
   void Remove(std::uint64_t id);  // the session ended on its own
   std::shared_ptr<Session> Find(std::uint64_t id) const;
-  void StopAll();
+  void FinishAll();  // OnJobSucceeded on every session
   void AbortAll(const std::string& reason);
   std::size_t size() const { return sessions_.size(); }
 

@@ -42,6 +42,8 @@ int ParseArgs(int argc, char** argv, launch::SubmitOptions& o) {
       ->allow_extra_args(false);  // one K=V per --env, so "--" still starts the command
   app.add_option("--ssh-command", o.ssh_command, "ssh program and options");
   app.add_option("--grace", o.grace_s, "seconds between SIGTERM and SIGKILL on failure");
+  app.add_option("--finish-timeout", o.finish_timeout_s,
+                 "seconds workers may run on after every rank said shutdown");
   app.add_option("command", o.command, "worker command and its arguments (after --)")
       ->required();
   try {
@@ -64,16 +66,22 @@ int ParseArgs(int argc, char** argv, launch::SubmitOptions& o) {
 // The tracker on its own thread, its result published once Wait() returns.
 class TrackerThread {
  public:
-  explicit TrackerThread(TrackerServer& server)
-      : server_(server), thread_([this] {
+  TrackerThread(TrackerServer& server, double finish_timeout_s)
+      : server_(server), finish_timeout_(finish_timeout_s), thread_([this] {
           result_ = server_.Wait();
+          done_at_ = std::chrono::steady_clock::now();
           done_.store(true, std::memory_order_release);
         }) {}
 
-  // A reason once the tracker has ended with a failure (polled by the supervisor).
+  // Polled by the supervisor: a reason once the tracker failed, or once workers keep running
+  // longer than the finish timeout after every rank said Shutdown.
   std::optional<std::string> Failure() const {
-    if (!done_.load(std::memory_order_acquire) || result_.ok()) return {};
-    return "tracker: " + result_.message();
+    if (!done_.load(std::memory_order_acquire)) return {};
+    if (!result_.ok()) return "tracker: " + result_.message();
+    const std::chrono::duration<double> since = std::chrono::steady_clock::now() - done_at_;
+    if (since.count() <= finish_timeout_) return {};
+    return "workers still running " + std::to_string(finish_timeout_) +
+           " s after every rank said shutdown";
   }
   // After the processes are gone the tracker should be done; a bounded wait, never a hang.
   Status Join() {
@@ -85,8 +93,10 @@ class TrackerThread {
 
  private:
   TrackerServer& server_;
+  double finish_timeout_;
   std::atomic<bool> done_{false};
   Status result_;
+  std::chrono::steady_clock::time_point done_at_;
   std::thread thread_;
 };
 
@@ -125,7 +135,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "treering-submit: %s\n", s.message().c_str());
     return ExitCodeFor(s);
   }
-  TrackerThread tracker(server);
+  TrackerThread tracker(server, o.finish_timeout_s);
   auto tasks = launch::BuildTasks(o, launch::JobEnv(o, server.port(), t.token));
   const Status run = tasks.ok() ? RunWorkers(o, std::move(tasks.value()), server, tracker)
                                 : tasks.status();

@@ -24,6 +24,7 @@ struct SubmitOptions {
   std::string ssh_command = "ssh -o StrictHostKeyChecking=no";
   std::vector<std::string> command;
   double grace_s = 5;         // SIGTERM -> SIGKILL delay when the job fails
+  double finish_timeout_s = 300;  // workers may run on this long after the job succeeded
 };
 
 struct Host {
