@@ -15,8 +15,8 @@ std::uint64_t Fraction(std::uint64_t total, std::uint64_t numerator, std::uint64
 }
 
 // Adds the chunk of `file` holding the lines that start in the global byte range.
-Status AddFileChunk(const SourceFile& source, std::size_t file_index, ByteRange global,
-                    int thread, std::vector<Chunk>* chunks) {
+Status AddFileChunk(const SourceFile& source, std::size_t file_index, ByteRange global, int thread,
+                    std::vector<Chunk>* chunks) {
   const std::uint64_t file_end = source.offset + source.size;
   if (global.end <= source.offset || global.begin >= file_end) return Status::Ok();
   const std::uint64_t local_begin = std::max(global.begin, source.offset) - source.offset;

@@ -16,10 +16,10 @@
 namespace treering::data::detail {
 
 struct Chunk {
-  std::size_t file = 0;      // index into InputSpec::files
-  std::uint64_t begin = 0;   // a line start in that file
-  std::uint64_t end = 0;     // a line start or the file's end
-  int thread = 0;            // the parser thread that reads it
+  std::size_t file = 0;     // index into InputSpec::files
+  std::uint64_t begin = 0;  // a line start in that file
+  std::uint64_t end = 0;    // a line start or the file's end
+  int thread = 0;           // the parser thread that reads it
 };
 
 struct ByteRange {

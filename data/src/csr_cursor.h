@@ -40,13 +40,13 @@ struct CsrCursor {
   float* label = nullptr;
   float* weight = nullptr;
   std::uint64_t* qid = nullptr;
-  std::uint64_t first_entry = 0;     // global position of index[0], for row_ptr
-  std::uint64_t row_capacity = 0;    // from the counting pass
+  std::uint64_t first_entry = 0;   // global position of index[0], for row_ptr
+  std::uint64_t row_capacity = 0;  // from the counting pass
   std::uint64_t entry_capacity = 0;
 
-  std::uint64_t rows = 0;            // filled so far
+  std::uint64_t rows = 0;  // filled so far
   std::uint64_t entries = 0;
-  std::uint64_t num_col = 0;         // 1 + largest feature index written
+  std::uint64_t num_col = 0;  // 1 + largest feature index written
 
   void EndRow() { row_end[rows++] = first_entry + entries; }
   void SetRowExtras(bool has_weight, float w, bool has_qid, std::uint64_t q) {

@@ -46,8 +46,8 @@ bool ParseCell(const Cell& cell, const char* line_end, const char* what, float* 
   return false;
 }
 
-bool ParseCsvLine(const char* line, const char* line_end, CsrCursor* cursor,
-                  ParseFailure* failure, const char** bad) {
+bool ParseCsvLine(const char* line, const char* line_end, CsrCursor* cursor, ParseFailure* failure,
+                  const char** bad) {
   Cell cell = NextCell(line, line_end);
   float label;
   if (!ParseCell(cell, line_end, "label", &label, failure, bad)) return false;

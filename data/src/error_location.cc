@@ -14,7 +14,8 @@ Result<std::string> LocateOffset(const std::string& path, std::uint64_t offset) 
   std::uint64_t line = 1;
   std::uint64_t line_start = 0;
   for (std::uint64_t pos = 0; pos < offset;) {
-    const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(block.size(), offset - pos));
+    const std::size_t want =
+        static_cast<std::size_t>(std::min<std::uint64_t>(block.size(), offset - pos));
     std::size_t got = 0;
     if (Status s = file->ReadAt(pos, block.data(), want, &got); !s.ok()) return s;
     if (got == 0) break;

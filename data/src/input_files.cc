@@ -41,8 +41,8 @@ Status ApplyOption(const std::string& uri, const std::string& option, InputSpec*
   }
   if (key == "indexing_mode") {
     if (value != "0" && value != "1") {
-      return Status::InvalidInput(uri + ": indexing_mode must be 0 (0-based) or 1 (1-based), got '" +
-                                  value + "'");
+      return Status::InvalidInput(
+          uri + ": indexing_mode must be 0 (0-based) or 1 (1-based), got '" + value + "'");
     }
     spec->index_base = value == "1" ? 1 : 0;
     return Status::Ok();

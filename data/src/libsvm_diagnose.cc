@@ -2,8 +2,8 @@
 // message the user sees. Runs once per failed load, so clarity beats speed here.
 #include <cctype>
 #include <cstring>
-#include <string>
 #include <limits>
+#include <string>
 
 #include "libsvm_line.h"
 #include "number_parse.h"
@@ -67,7 +67,8 @@ std::string DescribeEntry(const char* at, const char* end) {
 
 std::string DescribeLineError(LineError* error, const char* line_end, int index_base) {
   const char* at = error->at;
-  if (const void* nul = std::memchr(at, '\0', static_cast<std::size_t>(TokenEnd(at, line_end) - at))) {
+  if (const void* nul =
+          std::memchr(at, '\0', static_cast<std::size_t>(TokenEnd(at, line_end) - at))) {
     error->at = static_cast<const char*>(nul);
     return "unexpected NUL byte";
   }

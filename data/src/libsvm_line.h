@@ -9,12 +9,12 @@ namespace treering::data::detail {
 
 enum class LineProblem {
   kNone,
-  kLabel,           // first token is not label[:weight]
-  kQid,             // "qid:" not followed by an unsigned integer
-  kEntry,           // a token that is not index:value
-  kZeroOneBased,    // index 0 while indexing_mode=1
-  kRepeatedIndex,   // the same index twice in a row
-  kCountMismatch,   // the parsing pass disagrees with the counting pass (a bug)
+  kLabel,          // first token is not label[:weight]
+  kQid,            // "qid:" not followed by an unsigned integer
+  kEntry,          // a token that is not index:value
+  kZeroOneBased,   // index 0 while indexing_mode=1
+  kRepeatedIndex,  // the same index twice in a row
+  kCountMismatch,  // the parsing pass disagrees with the counting pass (a bug)
 };
 
 struct LineError {

@@ -199,8 +199,7 @@ bool ParseEntries(const char* p, const char* end, int index_base, CsrCursor* cur
 }
 
 // Finds the token of the second occurrence of feature `index` on the line (error path only).
-const char* FindRepeatedToken(const char* p, const char* end, std::uint64_t index,
-                              int index_base) {
+const char* FindRepeatedToken(const char* p, const char* end, std::uint64_t index, int index_base) {
   int seen = 0;
   for (p = SkipBlanks(p, end); p != end; p = SkipBlanks(p, end)) {
     const char* token = p;
@@ -259,7 +258,8 @@ bool LibsvmParser::ParseLine(const char* line, const char* end, CsrCursor* curso
   RowHeader header;
   p = ParseRowHeader(p, end, &header, error);
   if (p == nullptr) return false;
-  if (cursor->rows == cursor->row_capacity) return *error = {LineProblem::kCountMismatch, line}, false;
+  if (cursor->rows == cursor->row_capacity)
+    return *error = {LineProblem::kCountMismatch, line}, false;
   const std::uint64_t row_begin = cursor->entries;
   RowEntries row;
   if (!ParseEntries(p, end, index_base_, cursor, &row, error)) return false;

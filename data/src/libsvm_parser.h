@@ -24,8 +24,7 @@ class LibsvmParser {
 
   // Parses the whole lines of `text`, which starts at byte `offset` of its file, into the
   // cursor. Returns false at the first malformed line with *failure set.
-  bool Parse(std::string_view text, std::uint64_t offset, CsrCursor* cursor,
-             ParseFailure* failure);
+  bool Parse(std::string_view text, std::uint64_t offset, CsrCursor* cursor, ParseFailure* failure);
 
  private:
   bool ParseLine(const char* line, const char* end, CsrCursor* cursor, LineError* error);

@@ -8,12 +8,12 @@
 
 #include "chunk_plan.h"
 #include "csv_parser.h"
+#include "data/parallel_for.h"
 #include "error_location.h"
 #include "input_files.h"
 #include "libsvm_parser.h"
 #include "matrix_layout.h"
 #include "opened_file.h"
-#include "data/parallel_for.h"
 
 namespace treering::data {
 namespace detail {
@@ -38,8 +38,7 @@ struct ChunkOutcome {
 class TwoPassLoader {
  public:
   TwoPassLoader(const InputSpec& input, std::vector<Chunk> chunks, int threads)
-      : input_(input), chunks_(std::move(chunks)), threads_(threads),
-        outcomes_(chunks_.size()) {
+      : input_(input), chunks_(std::move(chunks)), threads_(threads), outcomes_(chunks_.size()) {
     for (int t = 0; t < threads; ++t) states_.emplace_back(input.index_base);
   }
 
@@ -72,11 +71,10 @@ void TwoPassLoader::ForEachChunk(OnText&& on_text) {
         outcomes_[i].io = file.status();
         continue;
       }
-      outcomes_[i].io = ForEachLineBlock(
-          *file, chunk.begin, chunk.end, state.buffer,
-          [&](std::string_view text, std::uint64_t offset) {
-            return on_text(i, text, offset, state);
-          });
+      outcomes_[i].io = ForEachLineBlock(*file, chunk.begin, chunk.end, state.buffer,
+                                         [&](std::string_view text, std::uint64_t offset) {
+                                           return on_text(i, text, offset, state);
+                                         });
     }
   });
 }
@@ -97,8 +95,7 @@ Status TwoPassLoader::Count(std::vector<ChunkCounts>* counts) {
 
 Status TwoPassLoader::Fill(std::vector<CsrCursor>* cursors) {
   const bool csv = input_.format == TextFormat::kCsv;
-  ForEachChunk([&](std::size_t i, std::string_view text, std::uint64_t offset,
-                   ThreadState& state) {
+  ForEachChunk([&](std::size_t i, std::string_view text, std::uint64_t offset, ThreadState& state) {
     ChunkOutcome& outcome = outcomes_[i];
     CsrCursor* cursor = &(*cursors)[i];
     const bool ok = csv ? ParseCsv(text, offset, cursor, &outcome.failure)

@@ -22,7 +22,8 @@ void ResizeFresh(std::vector<T>* v, int threads, std::size_t n) {
   v->shrink_to_fit();
   v->reserve(n);
   const auto begin = (reinterpret_cast<std::uintptr_t>(v->data()) + kPage - 1) & ~(kPage - 1);
-  const std::uintptr_t end = (reinterpret_cast<std::uintptr_t>(v->data()) + n * sizeof(T)) & ~(kPage - 1);
+  const std::uintptr_t end =
+      (reinterpret_cast<std::uintptr_t>(v->data()) + n * sizeof(T)) & ~(kPage - 1);
   if (end > begin + kPagesPerCall * kPage) {
     const auto pages = static_cast<std::int64_t>((end - begin) / kPage);
     ParallelForBlocks(pages, threads, [&](int, std::int64_t first, std::int64_t last) {

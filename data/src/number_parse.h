@@ -71,8 +71,7 @@ inline const char* ParseFloatFast(const char* p, const char* end, float* out) {
 
 // A finite float in decimal or scientific notation, with an optional leading '+' (LibSVM
 // labels are often written "+1"). Rejects nan, inf, hex and values beyond the float range.
-inline const char* ParseFiniteFloat(const char* p, const char* end, float* out,
-                                    FloatError* error) {
+inline const char* ParseFiniteFloat(const char* p, const char* end, float* out, FloatError* error) {
   if (p != end && *p == '+' && p + 1 != end && p[1] != '-') ++p;
   if (const char* next = ParseFloatFast(p, end, out)) return next;
   return ParseFloatSlow(p, end, out, error);

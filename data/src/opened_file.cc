@@ -52,7 +52,8 @@ Result<std::uint64_t> NextLineStart(const OpenedFile& file, std::uint64_t size,
   std::uint64_t pos = offset - 1;  // the byte before `offset` decides whether a line starts
   while (pos < size) {
     std::size_t got = 0;
-    const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(sizeof block, size - pos));
+    const std::size_t want =
+        static_cast<std::size_t>(std::min<std::uint64_t>(sizeof block, size - pos));
     if (Status s = file.ReadAt(pos, block, want, &got); !s.ok()) return s;
     if (got == 0) break;
     if (const void* nl = std::memchr(block, '\n', got)) {

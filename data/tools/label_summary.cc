@@ -12,9 +12,8 @@ namespace {
 constexpr std::size_t kMaxListedLabels = 32;
 
 bool AllIntegers(const std::vector<float>& labels) {
-  return std::all_of(labels.begin(), labels.end(), [](float y) {
-    return std::floor(y) == y && std::fabs(y) < 1e9f;
-  });
+  return std::all_of(labels.begin(), labels.end(),
+                     [](float y) { return std::floor(y) == y && std::fabs(y) < 1e9f; });
 }
 
 std::string CountPerLabel(const std::vector<float>& labels) {

@@ -3,7 +3,6 @@
 // prints one "key: value" line per fact on stdout. On bad input it prints one line on stderr,
 // nothing on stdout, and exits with code 2 (1 for I/O or internal errors).
 #include <CLI/CLI.hpp>
-
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -57,7 +56,8 @@ int main(int argc, char** argv) {
   InfoArgs args;
   CLI::App* info = app.add_subcommand("info", "load URI and print its shape, labels and speed");
   info->add_option("uri", args.uri, "file, a,b list, glob; ?format=libsvm|csv")->required();
-  info->add_option("--part", args.load.part, "this reader's part (rank)")->check(CLI::NonNegativeNumber);
+  info->add_option("--part", args.load.part, "this reader's part (rank)")
+      ->check(CLI::NonNegativeNumber);
   info->add_option("--nparts", args.load.nparts, "number of parts")->check(CLI::PositiveNumber);
   info->add_option("--nthread", args.load.nthread, "parser threads (0: all cores)");
   try {

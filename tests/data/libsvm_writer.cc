@@ -15,11 +15,15 @@ std::string Float9(float v) {
 
 float RandomValue(std::mt19937_64& rng) {
   switch (rng() % 4) {
-    case 0: return static_cast<float>(rng() % 100);                       // small integers
-    case 1: return std::uniform_real_distribution<float>(-1, 1)(rng);     // full precision
-    case 2: return std::ldexp(std::uniform_real_distribution<float>(1, 2)(rng),
-                              static_cast<int>(rng() % 80) - 40);           // wide exponents
-    default: return static_cast<float>(static_cast<int>(rng() % 2000000) - 1000000) / 1000;
+    case 0:
+      return static_cast<float>(rng() % 100);  // small integers
+    case 1:
+      return std::uniform_real_distribution<float>(-1, 1)(rng);  // full precision
+    case 2:
+      return std::ldexp(std::uniform_real_distribution<float>(1, 2)(rng),
+                        static_cast<int>(rng() % 80) - 40);  // wide exponents
+    default:
+      return static_cast<float>(static_cast<int>(rng() % 2000000) - 1000000) / 1000;
   }
 }
 
@@ -74,8 +78,10 @@ std::string LibsvmText(const std::vector<Row>& rows, const Spelling& spelling,
 
 DMatrix ExpectedMatrix(const std::vector<Row>& rows) {
   DMatrix m;
-  const bool any_weight = std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.has_weight; });
-  const bool any_qid = std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.has_qid; });
+  const bool any_weight =
+      std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.has_weight; });
+  const bool any_qid =
+      std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.has_qid; });
   for (const Row& row : rows) {
     for (const auto& [index, value] : row.entries) {
       m.index.push_back(index);

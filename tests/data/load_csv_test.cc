@@ -15,8 +15,7 @@ using testing::TempDir;
 
 TEST(LoadCsv, CellsBecomeColumnsAndEmptyCellsAreMissing) {
   TempDir dir;
-  const std::string file =
-      dir.Write("d.csv", "1,0.5,,2\r\n\n0, 3 ,4,\n 2 ,,,\n-1.5,1e3,-0.25,7\n");
+  const std::string file = dir.Write("d.csv", "1,0.5,,2\r\n\n0, 3 ,4,\n 2 ,,,\n-1.5,1e3,-0.25,7\n");
   Result<DMatrix> m = Load(file + "?format=csv");
   ASSERT_TRUE(m.ok()) << m.status().message();
   EXPECT_EQ(m->label, (std::vector<float>{1, 0, 2, -1.5f}));
@@ -55,7 +54,8 @@ TEST(LoadCsv, MalformedCellsAreLocated) {
       {"1,abc,3\n", "1:3: expected a number as value, got 'abc'"},
       {"1,2 3\n", "1:3: expected a number as value, got '2'"},
       {"a,b\n1,2\n", "1:1: expected a number as label, got 'a'"},
-      {"1,nan\n", "1:3: non-finite value, got 'nan' (leave a missing feature's cell empty instead)"},
+      {"1,nan\n",
+       "1:3: non-finite value, got 'nan' (leave a missing feature's cell empty instead)"},
       {"1,1e39\n", "1:3: value out of float range, got '1e39'"},
   };
   TempDir dir;

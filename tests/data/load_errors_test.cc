@@ -45,11 +45,13 @@ TEST(LoadErrors, MalformedLibsvmLinesAreLocated) {
       {"1 qid:-1 1:2\n", "1:3: expected qid:N with N an unsigned integer, got 'qid:-1'"},
       {"1 3:nan\n", "1:3: non-finite value, got '3:nan' (leave a missing feature out instead)"},
       {"1 3:-inf\n", "1:3: non-finite value, got '3:-inf' (leave a missing feature out instead)"},
-      {"nan 1:2\n", "1:1: non-finite label or weight, got 'nan' (leave a missing feature out instead)"},
+      {"nan 1:2\n",
+       "1:1: non-finite label or weight, got 'nan' (leave a missing feature out instead)"},
       {"1 3:1e39\n", "1:3: value out of float range, got '3:1e39'"},
       {"1 -1:3\n", "1:3: negative feature index, got '-1:3'"},
       {"1 1.5:3\n", "1:3: feature index must be an integer, got '1.5:3'"},
-      {"1 4294967296:1\n", "1:3: feature index out of range (largest is 4294967295), got '4294967296:1'"},
+      {"1 4294967296:1\n",
+       "1:3: feature index out of range (largest is 4294967295), got '4294967296:1'"},
       {"1 2:1 2:3\n", "1:7: feature index 2 appears twice in the row, got '2:3'"},
       {"1 5:1 2:1 5:2\n", "1:11: feature index 5 appears twice in the row, got '5:2'"},
       {"1 2:1\t\t3:1 1:1 3:7\n", "1:16: feature index 3 appears twice in the row, got '3:7'"},
@@ -70,8 +72,9 @@ TEST(LoadErrors, OneBasedIndexingRejectsIndexZero) {
   TempDir dir;
   const std::string file = dir.Write("zero.libsvm", "1 1:1\n0 0:2\n");
   ExpectError(file + "?indexing_mode=1", StatusCode::kInvalidInput,
-              file + ":2:3: feature index 0 with indexing_mode=1 (1-based indices start at 1), "
-                     "got '0:2'");
+              file +
+                  ":2:3: feature index 0 with indexing_mode=1 (1-based indices start at 1), "
+                  "got '0:2'");
 }
 
 // With errors in both halves of a file, every thread count reports the earlier line.
@@ -126,10 +129,12 @@ TEST(LoadErrors, UriOptionsAreChecked) {
   const std::string file = dir.Write("a.libsvm", "1 0:1\n");
   ExpectError(file + "?format=svm", StatusCode::kInvalidInput,
               file + "?format=svm: unknown format 'svm' (expected format=libsvm or format=csv)");
-  ExpectError(file + "?label_column=3", StatusCode::kInvalidInput,
-              file + "?label_column=3: unknown URI option 'label_column' (known: format, indexing_mode)");
-  ExpectError(file + "?indexing_mode=-1", StatusCode::kInvalidInput,
-              file + "?indexing_mode=-1: indexing_mode must be 0 (0-based) or 1 (1-based), got '-1'");
+  ExpectError(
+      file + "?label_column=3", StatusCode::kInvalidInput,
+      file + "?label_column=3: unknown URI option 'label_column' (known: format, indexing_mode)");
+  ExpectError(
+      file + "?indexing_mode=-1", StatusCode::kInvalidInput,
+      file + "?indexing_mode=-1: indexing_mode must be 0 (0-based) or 1 (1-based), got '-1'");
   ExpectError("", StatusCode::kInvalidInput, "empty data URI");
 }
 

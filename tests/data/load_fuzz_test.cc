@@ -24,14 +24,23 @@ std::string Mutate(std::string text, std::mt19937_64& rng) {
   const int edits = 1 + static_cast<int>(rng() % 4);
   for (int e = 0; e < edits && !text.empty(); ++e) {
     const std::size_t at = rng() % text.size();
-    const char byte = rng() % 4 == 0 ? static_cast<char>(rng() % 256)
-                                     : kAlphabet[rng() % (sizeof kAlphabet - 1)];
+    const char byte =
+        rng() % 4 == 0 ? static_cast<char>(rng() % 256) : kAlphabet[rng() % (sizeof kAlphabet - 1)];
     switch (rng() % 5) {
-      case 0: text[at] = byte; break;                                  // flip
-      case 1: text.insert(at, 1, byte); break;                         // insert
-      case 2: text.erase(at, 1 + rng() % 3); break;                    // delete
-      case 3: text.resize(at); break;                                  // truncate
-      default: text.insert(at, text.substr(rng() % text.size(), 8));  // duplicate a piece
+      case 0:
+        text[at] = byte;
+        break;  // flip
+      case 1:
+        text.insert(at, 1, byte);
+        break;  // insert
+      case 2:
+        text.erase(at, 1 + rng() % 3);
+        break;  // delete
+      case 3:
+        text.resize(at);
+        break;  // truncate
+      default:
+        text.insert(at, text.substr(rng() % text.size(), 8));  // duplicate a piece
     }
   }
   return text;
@@ -86,8 +95,8 @@ void Fuzz(const std::string& seed_text, const std::string& suffix, std::uint64_t
     }
   }
   EXPECT_GT(iterations, 100);
-  EXPECT_GT(failures, 0);              // the mutations do reach the error paths
-  EXPECT_LT(failures, iterations);     // and some mutated files stay valid
+  EXPECT_GT(failures, 0);           // the mutations do reach the error paths
+  EXPECT_LT(failures, iterations);  // and some mutated files stay valid
 }
 
 TEST(LoadFuzz, MutatedLibsvmNeverCrashes) {

@@ -56,7 +56,8 @@ TEST(LoadRoundTrip, ThreadCountDoesNotChangeTheMatrix) {
   // ~4 MB so that up to 8 parser threads each get more than the minimum slice.
   const auto rows = RandomRows(rng, 20000, RowOptions{0.1, 0.1, 60, 0.5});
   TempDir dir;
-  const std::string file = dir.Write("big.libsvm", testing::LibsvmText(rows, Spelling{false, true, true, true}, rng));
+  const std::string file =
+      dir.Write("big.libsvm", testing::LibsvmText(rows, Spelling{false, true, true, true}, rng));
   const DMatrix expected = ExpectedMatrix(rows);
   for (int threads : {1, 2, 3, 8}) {
     LoadStats stats;
@@ -80,11 +81,33 @@ TEST(LoadRoundTrip, EmptyAndCommentOnlyFilesHaveNoRows) {
 
 // Every way of writing a float must give what strtof (the C library, correctly rounded) gives.
 TEST(LoadRoundTrip, FloatSpellingsMatchStrtof) {
-  const std::vector<std::string> values = {
-      "1", "+1", "-1", "0", "-0", "1.", ".5", "-.5", "0.1", "3.14159274", "16777216",
-      "16777217", "0.000001", "123456.789", "1e5", "1E-5", "-2.5e+3", "1e-40", "1e-50",
-      "-1e-50", "3.4028234e38", "0.30000001192092896", "9999999999", "1.00000005960464477",
-      "0.0416196", "12345678901234567890", "0.00000000001"};
+  const std::vector<std::string> values = {"1",
+                                           "+1",
+                                           "-1",
+                                           "0",
+                                           "-0",
+                                           "1.",
+                                           ".5",
+                                           "-.5",
+                                           "0.1",
+                                           "3.14159274",
+                                           "16777216",
+                                           "16777217",
+                                           "0.000001",
+                                           "123456.789",
+                                           "1e5",
+                                           "1E-5",
+                                           "-2.5e+3",
+                                           "1e-40",
+                                           "1e-50",
+                                           "-1e-50",
+                                           "3.4028234e38",
+                                           "0.30000001192092896",
+                                           "9999999999",
+                                           "1.00000005960464477",
+                                           "0.0416196",
+                                           "12345678901234567890",
+                                           "0.00000000001"};
   std::string text;
   for (const std::string& v : values) text += v + " 0:" + v + "\n";
   TempDir dir;

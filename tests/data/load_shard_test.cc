@@ -21,14 +21,16 @@ struct ShardText {
   std::vector<std::uint64_t> row_starts;  // byte offset of each row's line
 };
 
-ShardText MakeText(std::mt19937_64& rng, int rows, std::uint64_t first_label, bool trailing_newline) {
+ShardText MakeText(std::mt19937_64& rng, int rows, std::uint64_t first_label,
+                   bool trailing_newline) {
   ShardText out;
   for (int r = 0; r < rows; ++r) {
     if (rng() % 6 == 0) out.text += rng() % 2 ? "# comment\n" : "\n";
     out.row_starts.push_back(out.text.size());
     out.text += std::to_string(first_label + r);
     const int entries = static_cast<int>(rng() % 12);
-    for (int e = 0; e < entries; ++e) out.text.append(" ").append(std::to_string(e * 3)).append(":0.5");
+    for (int e = 0; e < entries; ++e)
+      out.text.append(" ").append(std::to_string(e * 3)).append(":0.5");
     if (r + 1 < rows || trailing_newline) out.text += "\n";
   }
   return out;
@@ -137,7 +139,8 @@ TEST(LoadShard, GlobIsSortedByName) {
 TEST(LoadShard, RejectsBadPartNumbers) {
   TempDir dir;
   const std::string file = dir.Write("a.libsvm", "1 0:1\n");
-  for (const LoadOptions& bad : {LoadOptions{1, 1, 1}, LoadOptions{-1, 2, 1}, LoadOptions{0, 0, 1}}) {
+  for (const LoadOptions& bad :
+       {LoadOptions{1, 1, 1}, LoadOptions{-1, 2, 1}, LoadOptions{0, 0, 1}}) {
     Result<DMatrix> m = Load(file, bad);
     ASSERT_FALSE(m.ok());
     EXPECT_EQ(m.status().code(), StatusCode::kInvalidInput);

@@ -11,7 +11,8 @@ namespace treering::data::testing {
 class TempDir {
  public:
   TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "treering-data-XXXXXX").string();
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "treering-data-XXXXXX").string();
     if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
     path_ = pattern;
   }
