@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <random>
 
 #include "data/load.h"
@@ -67,6 +68,19 @@ TEST(LoadRoundTrip, ThreadCountDoesNotChangeTheMatrix) {
     SCOPED_TRACE("threads " + std::to_string(threads));
     ExpectSameMatrix(*m, expected);
   }
+}
+
+// A row longer than the 1 MiB read block makes the block reader grow its buffer.
+TEST(LoadRoundTrip, RowsLongerThanTheReadBlock) {
+  std::mt19937_64 rng(4);
+  auto rows = RandomRows(rng, 6, RowOptions{0.5, 0.5, 40, 0.5});
+  rows[2].entries.clear();
+  for (std::uint32_t i = 0; i < 200000; ++i) rows[2].entries.emplace_back(i * 3, i * 0.5f);
+  TempDir dir;
+  const std::string file =
+      dir.Write("long.libsvm", testing::LibsvmText(rows, Spelling{true, false, false, false}, rng));
+  ASSERT_GT(std::filesystem::file_size(file), 2u << 20);
+  for (int threads : {1, 2}) ExpectSameMatrix(MustLoad(file, {0, 1, threads}), ExpectedMatrix(rows));
 }
 
 TEST(LoadRoundTrip, EmptyAndCommentOnlyFilesHaveNoRows) {
