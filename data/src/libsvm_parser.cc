@@ -219,16 +219,25 @@ const char* FindRepeatedToken(const char* p, const char* end, std::uint64_t inde
 void CountLibsvm(std::string_view text, ChunkCounts* counts) {
   const char* p = text.data();
   const char* end = p + text.size();
-  if (std::memchr(p, '#', text.size()) != nullptr) return CountCommentedLibsvm(p, end, counts);
-  // No comment in the block (the common case): one vectorised pass counts all colons, and each
-  // line is only looked at for its label and qid.
-  std::uint64_t colons = CountColons(p, end);
-  while (p < end) {
-    const char* line_end = LineEnd(p, end);
-    CountLine(p, line_end, 0, counts);
-    p = line_end + 1;
+  ChunkCounts block;
+  if (std::memchr(p, '#', text.size()) != nullptr) {
+    CountCommentedLibsvm(p, end, &block);
+  } else {
+    // No comment in the block (the common case): one vectorised pass counts all colons, and
+    // each line is only looked at for its label and qid.
+    const std::uint64_t colons = CountColons(p, end);
+    while (p < end) {
+      const char* line_end = LineEnd(p, end);
+      CountLine(p, line_end, 0, &block);
+      p = line_end + 1;
+    }
+    block.entries += colons;  // after the per-line subtractions, which it covers
   }
-  counts->entries += colons;  // after the per-line subtractions, which it covers
+  // A well-formed entry takes at least 4 bytes (" i:v"), so this bound only ever trims a count
+  // inflated by stray colons (a line of "::::"), which the parsing pass rejects: it keeps the
+  // allocation for any input within 2 bytes of entries per input byte.
+  block.entries = std::min<std::uint64_t>(block.entries, text.size() / 4);
+  counts->Add(block);
 }
 
 bool LibsvmParser::Parse(std::string_view text, std::uint64_t offset, CsrCursor* cursor,

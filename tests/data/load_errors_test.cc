@@ -37,6 +37,8 @@ TEST(LoadErrors, MalformedLibsvmLinesAreLocated) {
       {"1 3:abc 4:1\n", "1:3: expected index:value, got '3:abc'"},
       {"1 3\n", "1:3: expected index:value, got '3'"},
       {"1 3:1:2\n", "1:3: expected index:value, got '3:1:2'"},
+      {"1 0:1 " + std::string(1000, ':') + "\n",
+       "1:7: expected index:value, got '" + std::string(40, ':') + "...'"},
       {"qid:3 1:2\n", "1:1: expected label[:weight], got 'qid:3'"},
       {":1 2:3\n", "1:1: expected label[:weight], got ':1'"},
       {"abc 2:3\n", "1:1: expected label[:weight], got 'abc'"},
