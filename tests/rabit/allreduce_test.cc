@@ -99,8 +99,10 @@ std::vector<WorldCase> AllCases() {
 
 INSTANTIATE_TEST_SUITE_P(Worlds, AllreduceTest, ::testing::ValuesIn(AllCases()),
                          [](const ::testing::TestParamInfo<WorldCase>& info) {
-                           return "N" + std::to_string(info.param.world) +
-                                  (info.param.algo == Algo::kTree ? "_tree" : "_ring");
+                           // append(), not "N" + ...: GCC 12 warns falsely (-Wrestrict).
+                           return std::string("N")
+                               .append(std::to_string(info.param.world))
+                               .append(info.param.algo == Algo::kTree ? "_tree" : "_ring");
                          });
 
 }  // namespace
