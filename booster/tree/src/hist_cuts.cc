@@ -38,11 +38,13 @@ void SummariseBlock(const data::DMatrix& dm, std::uint32_t f0, std::uint32_t f1,
     if (weighted) weights[f - f0].reserve(local_sizes[f]);
   }
   for (std::size_t row = 0; row < dm.NumRows(); ++row) {
-    for (std::uint64_t j = dm.row_ptr[row]; j < dm.row_ptr[row + 1]; ++j) {
-      const std::uint32_t f = dm.index[j];
-      if (f < f0 || f >= f1) continue;
-      values[f - f0].push_back(dm.value[j]);
-      if (weighted) weights[f - f0].push_back(dm.weight[row]);
+    // Indices are sorted within a row: jump to the block's first feature.
+    const auto row_end = dm.index.begin() + dm.row_ptr[row + 1];
+    auto it = std::lower_bound(dm.index.begin() + dm.row_ptr[row], row_end, f0);
+    for (; it != row_end && *it < f1; ++it) {
+      const std::size_t j = it - dm.index.begin();
+      values[*it - f0].push_back(dm.value[j]);
+      if (weighted) weights[*it - f0].push_back(dm.weight[row]);
     }
   }
   ParallelFor(f1 - f0, nthread, [&](std::uint32_t i) {

@@ -9,11 +9,19 @@
 namespace treering::booster {
 namespace {
 
+// Rows of a deep node are scattered over the matrix: fetch the bins and gradient of the row
+// this many positions ahead so the loads overlap instead of stalling one by one.
+constexpr std::ptrdiff_t kPrefetchRows = 16;
+
 template <typename Bin>
 void AccumulateDense(const Bin* bins, std::uint32_t nf, const std::uint32_t* offsets,
                      const GradientPairInt* gpair, const std::uint32_t* begin,
                      const std::uint32_t* end, GradientPairInt* hist) {
   for (const std::uint32_t* it = begin; it != end; ++it) {
+    if (end - it > kPrefetchRows) {
+      __builtin_prefetch(bins + std::size_t(it[kPrefetchRows]) * nf);
+      __builtin_prefetch(gpair + it[kPrefetchRows]);
+    }
     const std::uint32_t row = *it;
     const GradientPairInt g = gpair[row];
     const Bin* row_bins = bins + std::size_t(row) * nf;
@@ -25,6 +33,10 @@ void AccumulateSparse(const std::uint64_t* row_ptr, const std::uint32_t* bins,
                       const GradientPairInt* gpair, const std::uint32_t* begin,
                       const std::uint32_t* end, GradientPairInt* hist) {
   for (const std::uint32_t* it = begin; it != end; ++it) {
+    if (end - it > kPrefetchRows) {
+      __builtin_prefetch(bins + row_ptr[it[kPrefetchRows]]);
+      __builtin_prefetch(gpair + it[kPrefetchRows]);
+    }
     const std::uint32_t row = *it;
     const GradientPairInt g = gpair[row];
     for (std::uint64_t j = row_ptr[row]; j < row_ptr[row + 1]; ++j) hist[bins[j]] += g;

@@ -32,7 +32,7 @@ struct HistogramCuts {
     const float* first = base;
     while (n > 1) {
       const std::uint32_t half = n / 2;
-      base = base[half - 1] <= value ? base + half : base;
+      base += half * static_cast<std::uint32_t>(base[half - 1] <= value);  // no branch
       n -= half;
     }
     std::uint32_t bin = static_cast<std::uint32_t>(base - first) + (*base <= value ? 1 : 0);
