@@ -7,6 +7,9 @@ Connection::Connection(tcp::socket socket)
       read_timer_(socket_.get_executor()),
       write_timer_(socket_.get_executor()) {
   boost::system::error_code ec;
+  // Control messages are tiny and each waits for an answer: Nagle + delayed ACK would add
+  // ~40 ms per exchange.
+  socket_.set_option(tcp::no_delay(true), ec);
   const tcp::endpoint ep = socket_.remote_endpoint(ec);
   peer_ = ec ? std::string("unknown peer")
              : ep.address().to_string() + ":" + std::to_string(ep.port());

@@ -59,6 +59,7 @@ asio::awaitable<void> LegacySession::Run() {
   }
   if (s.ok()) s = co_await Dispatch(preamble->command);
   if (!s.ok()) Failed(s, preamble.ok() && preamble->command != "print");
+  FlushReply();
   sessions_.Remove(id());
   conn_->CloseAfterSends();
 }
@@ -155,6 +156,7 @@ asio::awaitable<Status> LegacySession::Negotiate() {
 }
 
 asio::awaitable<Result<std::int32_t>> LegacySession::ReadInt(const char* field) {
+  FlushReply();
   std::int32_t v = 0;
   Status s = co_await conn_->Read(
       std::span(reinterpret_cast<std::uint8_t*>(&v), sizeof(v)), timeout_);
@@ -176,15 +178,21 @@ asio::awaitable<Result<std::string>> LegacySession::ReadString(const char* field
   co_return s;
 }
 
+// Replies are gathered and go out as one write when the session next reads (or ends), so a
+// reply of many ints is one TCP segment rather than one per int.
 void LegacySession::SendInt(std::int32_t v) {
-  std::vector<std::uint8_t> b(sizeof(v));
-  std::memcpy(b.data(), &v, sizeof(v));
-  conn_->Send(std::move(b), timeout_);
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(&v);
+  reply_.insert(reply_.end(), bytes, bytes + sizeof(v));
 }
 
 void LegacySession::SendString(const std::string& s) {
   SendInt(static_cast<std::int32_t>(s.size()));
-  conn_->Send(std::vector<std::uint8_t>(s.begin(), s.end()), timeout_);
+  reply_.insert(reply_.end(), s.begin(), s.end());
+}
+
+void LegacySession::FlushReply() {
+  if (!reply_.empty()) conn_->Send(std::move(reply_), timeout_);
+  reply_.clear();
 }
 
 void LegacySession::OnRankAssigned(int rank) {

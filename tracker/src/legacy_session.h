@@ -47,6 +47,7 @@ class LegacySession : public Session {
   asio::awaitable<Result<std::string>> ReadString(const char* field);
   void SendInt(std::int32_t v);
   void SendString(const std::string& s);
+  void FlushReply();
 
   std::shared_ptr<Connection> conn_;
   JobCoordinator& job_;
@@ -56,6 +57,7 @@ class LegacySession : public Session {
   int rank_ = -1;
   std::string task_id_;
   std::string command_;  // once the preamble is read
+  std::vector<std::uint8_t> reply_;
 };
 
 }  // namespace treering::tracker

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -74,7 +75,10 @@ Result<Child> SpawnChild(const std::vector<std::string>& argv_in, const EnvList&
   ::setpgid(pid, pid);  // also here, so a signal right after spawn already has its group
   ::fcntl(out[0], F_SETFL, O_NONBLOCK);
   ::fcntl(err[0], F_SETFL, O_NONBLOCK);
-  return Child{pid, out[0], err[0]};
+  // A pidfd lets the supervisor sleep in poll() until output arrives *or* a child exits.
+  const int exit_fd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+  if (exit_fd >= 0) ::fcntl(exit_fd, F_SETFD, FD_CLOEXEC);
+  return Child{pid, out[0], err[0], exit_fd};
 }
 
 void SignalGroup(pid_t pid, int sig) {

@@ -15,6 +15,7 @@ struct Child {
   pid_t pid = -1;
   int out_fd = -1;  // read ends, non-blocking
   int err_fd = -1;
+  int exit_fd = -1;  // a pidfd: readable once the child exited (-1 if the kernel lacks it)
 };
 
 // The child's environment is ours plus `env` (which wins on equal names).

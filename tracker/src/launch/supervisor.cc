@@ -107,11 +107,16 @@ void Supervisor::PumpOutput(int timeout_ms) {
     if (s.child.out_fd >= 0) fds.push_back({s.child.out_fd, POLLIN, 0}), owner.push_back({&s, false});
     if (s.child.err_fd >= 0) fds.push_back({s.child.err_fd, POLLIN, 0}), owner.push_back({&s, true});
   }
+  const std::size_t n_streams = fds.size();
+  for (Slot& s : slots_) {
+    if (s.running && s.child.exit_fd >= 0) fds.push_back({s.child.exit_fd, POLLIN, 0});
+  }
   if (fds.empty()) {
     if (timeout_ms > 0) ::usleep(timeout_ms * 1000);
     return;
   }
   if (::poll(fds.data(), fds.size(), timeout_ms) <= 0) return;
+  fds.resize(n_streams);  // exit fds only wake us; ReapChildren does the rest
   char buf[8192];
   for (std::size_t i = 0; i < fds.size(); ++i) {
     if (fds[i].revents == 0) continue;
@@ -137,6 +142,8 @@ void Supervisor::ReapChildren() {
     const pid_t r = ::waitpid(s.child.pid, &status, WNOHANG);
     if (r != s.child.pid) continue;
     s.running = false;
+    if (s.child.exit_fd >= 0) ::close(s.child.exit_fd);
+    s.child.exit_fd = -1;
     const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     OnExit(s, code);
   }
