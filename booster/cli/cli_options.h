@@ -22,8 +22,8 @@ struct EvalSetSpec {
 
 struct CliOptions {
   Task task = Task::kTrain;
-  std::string data;       // data / train_path
-  std::string test_data;  // test:data / test_path (task=pred)
+  std::string data;                // data / train_path
+  std::string test_data;           // test:data / test_path (task=pred)
   std::vector<EvalSetSpec> evals;  // in config order
   bool eval_train = false;
   int num_round = 10;
@@ -38,8 +38,8 @@ struct CliOptions {
   int nthread = 0;
   int verbosity = 1;
   int early_stopping_rounds = 0;  // 0: off
-  KeyValues learner_params;  // every key Learner::Params() knows, in config order
-  KeyValues rabit_params;    // rabit_*, dmlc_*, DMLC_*, mock
+  KeyValues learner_params;       // every key Learner::Params() knows, in config order
+  KeyValues rabit_params;         // rabit_*, dmlc_*, DMLC_*, mock
   // Where each learner key was last set, to point a learner error at file:line.
   std::map<std::string, std::string> learner_origins;
 };

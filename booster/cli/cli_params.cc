@@ -61,34 +61,61 @@ const std::vector<CliKey>& CliKeys() {
       {{"booster", "gbtree", "only gbtree"},
        [](const std::string& v, CliOptions*) { return ParseOneOf(v, {"gbtree"}).status(); }},
       {{"data", "", "training data URI (path[?format=libsvm])"},
-       [](const std::string& v, CliOptions* o) { o->data = v; return Status::Ok(); }},
+       [](const std::string& v, CliOptions* o) {
+         o->data = v;
+         return Status::Ok();
+       }},
       {{"train_path", "", "alias of data"},
-       [](const std::string& v, CliOptions* o) { o->data = v; return Status::Ok(); }},
+       [](const std::string& v, CliOptions* o) {
+         o->data = v;
+         return Status::Ok();
+       }},
       {{"test:data", "", "data to predict (task=pred)"},
-       [](const std::string& v, CliOptions* o) { o->test_data = v; return Status::Ok(); }},
+       [](const std::string& v, CliOptions* o) {
+         o->test_data = v;
+         return Status::Ok();
+       }},
       {{"test_path", "", "alias of test:data"},
-       [](const std::string& v, CliOptions* o) { o->test_data = v; return Status::Ok(); }},
+       [](const std::string& v, CliOptions* o) {
+         o->test_data = v;
+         return Status::Ok();
+       }},
       {{"eval[NAME]", "", "evaluation set; metrics print as NAME-metric (any number)"}, nullptr},
       {{"eval_train", "0", "also evaluate the training data, as \"train\" (last)"},
        [](const std::string& v, CliOptions* o) { return SetBool(v, &o->eval_train); }},
       {{"num_round", "10", "boosting rounds; 0 writes the untrained model"},
        [](const std::string& v, CliOptions* o) { return SetInt(v, 0, kMaxRounds, &o->num_round); }},
       {{"model_in", "", "JSON model to continue training from / to predict or dump with"},
-       [](const std::string& v, CliOptions* o) { o->model_in = v; return Status::Ok(); }},
+       [](const std::string& v, CliOptions* o) {
+         o->model_in = v;
+         return Status::Ok();
+       }},
       {{"model_out", "", "final model file (JSON); default model_dir/<rounds as %04d>.json"},
-       [](const std::string& v, CliOptions* o) { o->model_out = v; return Status::Ok(); }},
+       [](const std::string& v, CliOptions* o) {
+         o->model_out = v;
+         return Status::Ok();
+       }},
       {{"model_dir", "./", "directory of periodic and default model files"},
-       [](const std::string& v, CliOptions* o) { o->model_dir = v; return Status::Ok(); }},
+       [](const std::string& v, CliOptions* o) {
+         o->model_dir = v;
+         return Status::Ok();
+       }},
       {{"save_period", "0", "also save model_dir/%04d.json every k rounds (0: final only)"},
        [](const std::string& v, CliOptions* o) {
          return SetInt(v, 0, kMaxRounds, &o->save_period);
        }},
       {{"name_pred", "pred.txt", "prediction output file (task=pred); stdout prints them"},
-       [](const std::string& v, CliOptions* o) { o->name_pred = v; return Status::Ok(); }},
+       [](const std::string& v, CliOptions* o) {
+         o->name_pred = v;
+         return Status::Ok();
+       }},
       {{"pred_margin", "0", "predict raw margins instead of transformed outputs"},
        [](const std::string& v, CliOptions* o) { return SetBool(v, &o->pred_margin); }},
       {{"name_dump", "dump.txt", "dump output file (task=dump)"},
-       [](const std::string& v, CliOptions* o) { o->name_dump = v; return Status::Ok(); }},
+       [](const std::string& v, CliOptions* o) {
+         o->name_dump = v;
+         return Status::Ok();
+       }},
       {{"dump_format", "text", "text | json"}, SetDumpFormat},
       {{"dump_stats", "0", "include gain and cover in dumps"},
        [](const std::string& v, CliOptions* o) { return SetBool(v, &o->dump_stats); }},
@@ -173,9 +200,9 @@ Status CheckComplete(const CliOptions& o) {
     return Status::InvalidInput("config: task=pred needs test:data = <data to predict>");
   }
   if (o.task != Task::kTrain && o.model_in.empty()) {
-    return Status::InvalidInput("config: task=" +
-                                std::string(o.task == Task::kPred ? "pred" : "dump") +
-                                " needs model_in = <model.json>");
+    return Status::InvalidInput(
+        "config: task=" + std::string(o.task == Task::kPred ? "pred" : "dump") +
+        " needs model_in = <model.json>");
   }
   if (o.task == Task::kTrain && o.early_stopping_rounds > 0 && o.evals.empty() && !o.eval_train) {
     return Status::InvalidInput(
@@ -196,8 +223,8 @@ const std::vector<booster::ParamDoc>& CliParamDocs() {
 }
 
 bool IsRabitKey(const std::string& key) {
-  return key.rfind("rabit_", 0) == 0 || key.rfind("dmlc_", 0) == 0 ||
-         key.rfind("DMLC_", 0) == 0 || key == "mock";
+  return key.rfind("rabit_", 0) == 0 || key.rfind("dmlc_", 0) == 0 || key.rfind("DMLC_", 0) == 0 ||
+         key == "mock";
 }
 
 Result<CliOptions> BuildOptions(const std::vector<ConfigEntry>& entries,

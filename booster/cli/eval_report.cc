@@ -31,8 +31,12 @@ std::string MetricOf(const std::string& name) {
 }  // namespace
 
 std::string FormatEvalLine(int iter, const std::vector<booster::EvalResult>& results) {
-  std::string line = "[" + std::to_string(iter) + "]";
-  for (const booster::EvalResult& r : results) line += "\t" + r.name + ":" + Fixed17(r.value);
+  // Appends only: GCC 12 warns falsely (-Wrestrict) on `"literal" + std::string`.
+  std::string line("[");
+  line.append(std::to_string(iter)).append("]");
+  for (const booster::EvalResult& r : results) {
+    line.append("\t").append(r.name).append(":").append(Fixed17(r.value));
+  }
   return line;
 }
 

@@ -1,12 +1,11 @@
 // treering CONFIG [key=value ...]: XGBoost's command-line program, for treering's learner.
 // Parses the config, starts the collective layer, runs the task; one line per error on
 // stderr and exit code 2 for user errors, 1 for runtime failures (docs/cli.md).
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 #include "booster/learner.h"
 #include "cli_params.h"
@@ -35,9 +34,12 @@ Result<cli::CliOptions> ReadOptions(const std::string& config_path,
 
 Status RunTask(const cli::CliOptions& options) {
   switch (options.task) {
-    case cli::Task::kTrain: return cli::RunTrain(options);
-    case cli::Task::kPred: return cli::RunPredict(options);
-    case cli::Task::kDump: return cli::RunDump(options);
+    case cli::Task::kTrain:
+      return cli::RunTrain(options);
+    case cli::Task::kPred:
+      return cli::RunPredict(options);
+    case cli::Task::kDump:
+      return cli::RunDump(options);
   }
   return Status::Internal("unknown task");
 }
@@ -65,8 +67,9 @@ int RunCommand(const std::string& config_path, const std::vector<std::string>& p
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"treering: distributed gradient boosting with XGBoost 1.7's config files and "
-               "JSON models."};
+  CLI::App app{
+      "treering: distributed gradient boosting with XGBoost 1.7's config files and "
+      "JSON models."};
   std::string config_path;
   std::vector<std::string> pairs;
   app.add_option("config", config_path, "XGBoost-style config file (use /dev/null for none)")

@@ -116,8 +116,9 @@ Status RunRound(TrainSession* s, int i, bool* stop) {
 Result<int> BoostRounds(TrainSession* s) {
   const Stopwatch clock;
   for (int i = 0; i < s->options.num_round; ++i) {
-    LogRank0(s->options, 2, "boosting round " + std::to_string(i) + ", " +
-                                std::to_string(clock.Seconds()) + " sec elapsed");
+    LogRank0(s->options, 2,
+             "boosting round " + std::to_string(i) + ", " + std::to_string(clock.Seconds()) +
+                 " sec elapsed");
     bool stop = false;
     Status st = RunRound(s, i, &stop);
     if (!st.ok()) return st;

@@ -14,6 +14,7 @@ Result<std::int64_t> ParseIntIn(const std::string& value, std::int64_t lo, std::
 // 0/1 or true/false, as XGBoost's boolean parameters.
 Result<bool> ParseBool(const std::string& value);
 // The value itself if it is one of `allowed`.
-Result<std::string> ParseOneOf(const std::string& value, std::initializer_list<const char*> allowed);
+Result<std::string> ParseOneOf(const std::string& value,
+                               std::initializer_list<const char*> allowed);
 
 }  // namespace treering::cli

@@ -11,9 +11,12 @@ namespace {
 
 // A stand-in for Learner::Params(): the routing only needs the keys.
 const std::vector<booster::ParamDoc>& LearnerDocs() {
-  static const std::vector<booster::ParamDoc> kDocs = {
-      {"objective", "reg:squarederror", ""}, {"max_depth", "6", ""}, {"eta", "0.3", ""},
-      {"eval_metric", "", ""},               {"nthread", "0", ""},   {"num_class", "0", ""}};
+  static const std::vector<booster::ParamDoc> kDocs = {{"objective", "reg:squarederror", ""},
+                                                       {"max_depth", "6", ""},
+                                                       {"eta", "0.3", ""},
+                                                       {"eval_metric", "", ""},
+                                                       {"nthread", "0", ""},
+                                                       {"num_class", "0", ""}};
   return kDocs;
 }
 
@@ -37,10 +40,16 @@ TEST(CliParams, DefaultsAsXgboostCli) {
 }
 
 TEST(CliParams, RoutesKeysAndKeepsOrder) {
-  auto o = BuildOptions(Entries({{"data", "a"}, {"eval_metric", "merror"}, {"eval[test]", "t"},
-                                 {"rabit_timeout", "30"}, {"DMLC_TASK_ID", "3"},
-                                 {"eval_metric", "mlogloss"}, {"nthread", "2"},
-                                 {"eval[valid]", "v"}, {"train_path", "b"}, {"num_round", "0"}}),
+  auto o = BuildOptions(Entries({{"data", "a"},
+                                 {"eval_metric", "merror"},
+                                 {"eval[test]", "t"},
+                                 {"rabit_timeout", "30"},
+                                 {"DMLC_TASK_ID", "3"},
+                                 {"eval_metric", "mlogloss"},
+                                 {"nthread", "2"},
+                                 {"eval[valid]", "v"},
+                                 {"train_path", "b"},
+                                 {"num_round", "0"}}),
                         LearnerDocs());
   ASSERT_TRUE(o.ok()) << o.status().message();
   EXPECT_EQ(o->data, "b");  // the later alias wins
@@ -57,9 +66,9 @@ TEST(CliParams, RoutesKeysAndKeepsOrder) {
 }
 
 TEST(CliParams, LaterEvalSetReplacesInPlace) {
-  auto o = BuildOptions(Entries({{"data", "a"}, {"eval[test]", "t1"}, {"eval[train2]", "x"},
-                                 {"eval[test]", "t2"}}),
-                        LearnerDocs());
+  auto o = BuildOptions(
+      Entries({{"data", "a"}, {"eval[test]", "t1"}, {"eval[train2]", "x"}, {"eval[test]", "t2"}}),
+      LearnerDocs());
   ASSERT_TRUE(o.ok());
   ASSERT_EQ(o->evals.size(), 2u);
   EXPECT_EQ(o->evals[0].uri, "t2");
@@ -99,7 +108,8 @@ TEST(CliParams, TasksNeedTheirInputs) {
   EXPECT_EQ(ErrorOf(Entries({{"eta", "0.1"}})), "config: task=train needs data = <training data>");
   EXPECT_EQ(ErrorOf(Entries({{"task", "pred"}, {"model_in", "m.json"}})),
             "config: task=pred needs test:data = <data to predict>");
-  EXPECT_EQ(ErrorOf(Entries({{"task", "dump"}})), "config: task=dump needs model_in = <model.json>");
+  EXPECT_EQ(ErrorOf(Entries({{"task", "dump"}})),
+            "config: task=dump needs model_in = <model.json>");
   EXPECT_EQ(ErrorOf(Entries({{"data", "a"}, {"early_stopping_rounds", "3"}})),
             "config: early_stopping_rounds needs an eval[NAME] set (or eval_train = 1)");
 }

@@ -21,8 +21,9 @@ std::string ErrorOf(std::string_view text) {
 }
 
 TEST(ConfigFile, PairsCommentsBlankLinesAndOrigins) {
-  const auto e = Parse("# header\n\nbooster = gbtree\n  max_depth=6   # inline comment\n"
-                       "eta\t=\t0.3\r\n");
+  const auto e = Parse(
+      "# header\n\nbooster = gbtree\n  max_depth=6   # inline comment\n"
+      "eta\t=\t0.3\r\n");
   ASSERT_EQ(e.size(), 3u);
   EXPECT_EQ(e[0].key, "booster");
   EXPECT_EQ(e[0].value, "gbtree");
@@ -34,9 +35,10 @@ TEST(ConfigFile, PairsCommentsBlankLinesAndOrigins) {
 }
 
 TEST(ConfigFile, QuotedValuesKeepHashEqualsAndSpaces) {
-  const auto e = Parse("data = \"train.libsvm?format=libsvm\"\n"
-                       "name_pred = 'my preds #1.txt'  # comment\n"
-                       "\"eval[test]\" = \"a b\"\n");
+  const auto e = Parse(
+      "data = \"train.libsvm?format=libsvm\"\n"
+      "name_pred = 'my preds #1.txt'  # comment\n"
+      "\"eval[test]\" = \"a b\"\n");
   ASSERT_EQ(e.size(), 3u);
   EXPECT_EQ(e[0].value, "train.libsvm?format=libsvm");
   EXPECT_EQ(e[1].value, "my preds #1.txt");
@@ -51,7 +53,8 @@ TEST(ConfigFile, UnquotedValueUpToComment) {
 }
 
 TEST(ConfigFile, RepeatedKeysAreKeptInOrder) {
-  const auto e = Parse("eval_metric = merror\neval_metric = mlogloss\nmax_depth = 2\nmax_depth = 3\n");
+  const auto e =
+      Parse("eval_metric = merror\neval_metric = mlogloss\nmax_depth = 2\nmax_depth = 3\n");
   ASSERT_EQ(e.size(), 4u);
   EXPECT_EQ(e[0].value, "merror");
   EXPECT_EQ(e[1].value, "mlogloss");
@@ -65,8 +68,9 @@ TEST(ConfigFile, ErrorsNameFileAndLine) {
   EXPECT_EQ(ErrorOf("eta =\n"), "t.conf:1: key 'eta' has no value");
   EXPECT_EQ(ErrorOf("= 3\n"), "t.conf:1: expected `key = value`, got '= 3'");
   EXPECT_EQ(ErrorOf("data = \"unterminated\n"), "t.conf:1: unterminated \" quote");
-  EXPECT_EQ(ErrorOf("data = \"a\" b\n"), "t.conf:1: unexpected text after the value in "
-                                         "'data = \"a\" b'");
+  EXPECT_EQ(ErrorOf("data = \"a\" b\n"),
+            "t.conf:1: unexpected text after the value in "
+            "'data = \"a\" b'");
 }
 
 TEST(ConfigFile, EmptyQuotedValueIsAllowed) {

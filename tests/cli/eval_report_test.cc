@@ -13,7 +13,9 @@ TEST(EvalReport, LineFormatAsXgboost) {
   EXPECT_EQ(FormatEvalLine(0, {}), "[0]");
 }
 
-std::vector<booster::EvalResult> Round(const char* name, double v) { return {{"x-y", 1}, {name, v}}; }
+std::vector<booster::EvalResult> Round(const char* name, double v) {
+  return {{"x-y", 1}, {name, v}};
+}
 
 TEST(EarlyStopping, MinimisesLossAndStopsAfterStaleRounds) {
   EarlyStopping s(2);

@@ -50,12 +50,18 @@ TEST(ModelDump, WholeFileLayoutAsXgboostCli) {
   GBTreeModel m = testing::SmallModel();
   const std::string text = DumpModel(m, DumpFormat::kText, false);
   EXPECT_EQ(text.rfind("booster[0]:\n0:[f2<0.5] yes=1,no=2,missing=1\n\t1:[f0<-1.25] yes=3,no=4,"
-                       "missing=4\n\t\t3:leaf=-0.0500000007\n", 0), 0u) << text;
+                       "missing=4\n\t\t3:leaf=-0.0500000007\n",
+                       0),
+            0u)
+      << text;
   EXPECT_NE(text.find("\nbooster[1]:\n0:[f2<0.5]"), std::string::npos);
   const std::string json = DumpModel(m, DumpFormat::kJson, false);
   EXPECT_EQ(json.rfind("[\n  { \"nodeid\": 0, \"depth\": 0, \"split\": \"2\", "
                        "\"split_condition\": 0.5, \"yes\": 1, \"no\": 2, \"missing\": 1 , "
-                       "\"children\": [\n", 0), 0u) << json;
+                       "\"children\": [\n",
+                       0),
+            0u)
+      << json;
   EXPECT_NE(json.find("  ]},\n  { \"nodeid\": 0"), std::string::npos);
   EXPECT_EQ(json.substr(json.size() - 7), "  ]}\n]\n");
 }

@@ -1,10 +1,10 @@
 // Bad model files give one clear error naming the source and the JSON path of the bad field,
 // and no input (truncated, mutated) crashes the loader.
-#include <functional>
-#include <random>
-
 #include <gtest/gtest.h>
+
+#include <functional>
 #include <nlohmann/json.hpp>
+#include <random>
 
 #include "booster/model_io.h"
 #include "model_test_util.h"
@@ -66,8 +66,9 @@ TEST(ModelErrors, RangesAndLengthsNamePath) {
   EXPECT_EQ(ErrorAfter([](auto& d) { Tree0(d)["split_indices"][1] = 3; }),
             "bad.json: /learner/gradient_booster/model/trees/0: node 1: splits on feature 3 but "
             "num_feature is 3");
-  EXPECT_EQ(ErrorAfter([](auto& d) { d["learner"]["gradient_booster"]["model"]["tree_info"] = {0}; }),
-            "bad.json: /learner/gradient_booster/model/tree_info: has 1 entries for 2 trees");
+  EXPECT_EQ(
+      ErrorAfter([](auto& d) { d["learner"]["gradient_booster"]["model"]["tree_info"] = {0}; }),
+      "bad.json: /learner/gradient_booster/model/tree_info: has 1 entries for 2 trees");
 }
 
 TEST(ModelErrors, BrokenLinksAreRejected) {
@@ -81,8 +82,9 @@ TEST(ModelErrors, BrokenLinksAreRejected) {
 }
 
 TEST(ModelErrors, UnsupportedFeaturesAreNamed) {
-  EXPECT_NE(ErrorAfter([](auto& d) { d["learner"]["gradient_booster"]["name"] = "dart"; })
-                .find("booster \"dart\" is not supported"),
+  EXPECT_NE(ErrorAfter([](auto& d) {
+              d["learner"]["gradient_booster"]["name"] = "dart";
+            }).find("booster \"dart\" is not supported"),
             std::string::npos);
   EXPECT_NE(ErrorAfter([](auto& d) { Tree0(d)["split_type"][0] = 1; }).find("categorical"),
             std::string::npos);

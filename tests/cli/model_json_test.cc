@@ -1,8 +1,8 @@
 // XGBoost 1.7 JSON: the sample written by XGBoost 1.7.4 loads and saves back byte for byte;
 // our own models survive save -> load unchanged; every number has the JSON type XGBoost needs.
-#include <filesystem>
-
 #include <gtest/gtest.h>
+
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "booster/atomic_file.h"
@@ -128,7 +128,8 @@ TEST(ModelJson, SaveIsAtomicAndLeavesNoTemporaries) {
   ASSERT_TRUE(back.ok()) << back.status().message();
   EXPECT_EQ(back->trees.size(), 2u);
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir),
-                          std::filesystem::directory_iterator()), 1);
+                          std::filesystem::directory_iterator()),
+            1);
   const Status st = SaveModelJson(SmallModel(), (dir / "no-such-dir" / "m.json").string());
   EXPECT_EQ(st.code(), StatusCode::kIoError);
   EXPECT_NE(st.message().find("no-such-dir"), std::string::npos) << st.message();

@@ -2,12 +2,12 @@
 // digits XGBoost 1.7.4 wrote in the sample model; %.9g matches its dumps and parameters.
 #include "booster/number_format.h"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <random>
-
-#include <gtest/gtest.h>
 
 namespace treering::booster {
 namespace {
@@ -43,9 +43,9 @@ TEST(NumberFormat, NonFiniteSpelledAsXgboost) {
 }
 
 TEST(NumberFormat, G9MatchesXgboostParamsAndDumps) {
-  EXPECT_EQ(FloatToG9(0.1f), "0.100000001");   // scale_pos_weight=0.1 as python-xgboost saves it
+  EXPECT_EQ(FloatToG9(0.1f), "0.100000001");  // scale_pos_weight=0.1 as python-xgboost saves it
   EXPECT_EQ(FloatToG9(1.0f), "1");
-  EXPECT_EQ(FloatToG9(0.7f), "0.699999988");   // count:poisson max_delta_step default
+  EXPECT_EQ(FloatToG9(0.7f), "0.699999988");       // count:poisson max_delta_step default
   EXPECT_EQ(FloatToG9(6290.0215f), "6290.02148");  // gain in the sample's text dump
   EXPECT_EQ(FloatToG9(-0.15215184f), "-0.152151838");
 }

@@ -51,7 +51,10 @@ Status WriteFileAtomic(const std::string& path, std::string_view contents) {
   const std::filesystem::path target(path);
   const std::filesystem::path dir = target.parent_path();
   // The temporary lives next to the target so rename() never crosses file systems.
-  std::string tmp = (dir / ("." + target.filename().string() + ".tmp.XXXXXX")).string();
+  // (Built with append: GCC 12 warns falsely (-Wrestrict) on `"." + std::string`.)
+  std::string hidden(".");
+  hidden.append(target.filename().string()).append(".tmp.XXXXXX");
+  std::string tmp = (dir / hidden).string();
   std::vector<char> name(tmp.begin(), tmp.end());
   name.push_back('\0');
   const int fd = ::mkstemp(name.data());

@@ -4,12 +4,11 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "tracker/status.h"
 
@@ -27,8 +26,8 @@ class JsonCursor {
 
   bool Has(std::string_view key) const;
   Result<JsonCursor> Member(std::string_view key) const;  // required member of an object
-  Result<JsonCursor> Object() const;                        // this, checked to be an object
-  Result<std::vector<JsonCursor>> Elements() const;        // this, checked to be an array
+  Result<JsonCursor> Object() const;                      // this, checked to be an object
+  Result<std::vector<JsonCursor>> Elements() const;       // this, checked to be an array
 
   Result<std::string> String() const;
   // XGBoost stores parameters as strings: "784", "5E-1".

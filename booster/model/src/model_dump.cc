@@ -46,10 +46,9 @@ void JsonNode(const RegTree& tree, int node, int depth, bool stats, std::string*
     out->push_back('}');
     return;
   }
-  out->append("{ \"nodeid\": " + id + ", \"depth\": " + std::to_string(depth) +
-              ", \"split\": \"" + std::to_string(tree.split_index[node]) +
-              "\", \"split_condition\": " + FloatToG9(tree.split_cond[node]) +
-              ", \"yes\": " + std::to_string(tree.left[node]) +
+  out->append("{ \"nodeid\": " + id + ", \"depth\": " + std::to_string(depth) + ", \"split\": \"" +
+              std::to_string(tree.split_index[node]) + "\", \"split_condition\": " +
+              FloatToG9(tree.split_cond[node]) + ", \"yes\": " + std::to_string(tree.left[node]) +
               ", \"no\": " + std::to_string(tree.right[node]) +
               ", \"missing\": " + std::to_string(MissingChild(tree, node)) + " ");
   if (stats) {
@@ -65,8 +64,7 @@ void JsonNode(const RegTree& tree, int node, int depth, bool stats, std::string*
 
 }  // namespace
 
-std::vector<std::string> DumpTrees(const GBTreeModel& model, DumpFormat format,
-                                   bool with_stats) {
+std::vector<std::string> DumpTrees(const GBTreeModel& model, DumpFormat format, bool with_stats) {
   std::vector<std::string> dumps;
   dumps.reserve(model.trees.size());
   for (const RegTree& tree : model.trees) {

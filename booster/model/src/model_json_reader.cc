@@ -2,9 +2,8 @@
 // are read by tree_json_reader.cc.
 #include <cstdlib>
 #include <limits>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "booster/atomic_file.h"
 #include "booster/model_io.h"
@@ -23,8 +22,7 @@ Status ReadAttributes(const JsonCursor& learner, GBTreeModel* model) {
   if (!object.ok()) return object.status();
   for (const auto& [key, value] : attrs->node().items()) {
     if (!value.is_string()) {
-      return attrs->Error("attribute \"" + key + "\" must be a string, got " +
-                          JsonTypeName(value));
+      return attrs->Error("attribute \"" + key + "\" must be a string, got " + JsonTypeName(value));
     }
     model->attributes[key] = value.get<std::string>();
   }

@@ -2,7 +2,10 @@
 // (compact, object keys in sorted order, numbers typed as in docs/model-format.md).
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "booster/atomic_file.h"
 #include "booster/model_io.h"
@@ -16,14 +19,22 @@ namespace {
 // forms are used wherever they exist.
 const char* ShortEscape(unsigned char c) {
   switch (c) {
-    case '"': return "\\\"";
-    case '\\': return "\\\\";
-    case '\n': return "\\n";
-    case '\t': return "\\t";
-    case '\r': return "\\r";
-    case '\b': return "\\b";
-    case '\f': return "\\f";
-    default: return nullptr;
+    case '"':
+      return "\\\"";
+    case '\\':
+      return "\\\\";
+    case '\n':
+      return "\\n";
+    case '\t':
+      return "\\t";
+    case '\r':
+      return "\\r";
+    case '\b':
+      return "\\b";
+    case '\f':
+      return "\\f";
+    default:
+      return nullptr;
   }
 }
 
@@ -43,42 +54,54 @@ void AppendQuoted(std::string* out, const std::string& s) {
   out->push_back('"');
 }
 
-void AppendKey(std::string* out, const char* key) {
-  AppendQuoted(out, key);
-  out->push_back(':');
+std::string Quoted(const std::string& s) {
+  std::string out;
+  AppendQuoted(&out, s);
+  return out;
 }
 
-// {"k":"v",...} with string values (XGBoost's parameter objects); std::map keeps keys sorted.
-void AppendStringObject(std::string* out, const std::map<std::string, std::string>& kv) {
-  out->push_back('{');
-  bool first = true;
-  for (const auto& [key, value] : kv) {
-    if (!first) out->push_back(',');
-    first = false;
-    AppendQuoted(out, key);
-    out->push_back(':');
-    AppendQuoted(out, value);
+using Members = std::vector<std::pair<std::string, std::string>>;
+
+// {"k1":v1,"k2":v2} from already-serialised values; callers list keys in sorted order, as
+// XGBoost writes them.
+std::string Object(const Members& members) {
+  std::string out = "{";
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    if (i != 0) out.push_back(',');
+    AppendQuoted(&out, members[i].first);
+    out.push_back(':');
+    out.append(members[i].second);
   }
-  out->push_back('}');
+  out.push_back('}');
+  return out;
+}
+
+// XGBoost's parameter objects: string values; std::map keeps the keys sorted.
+std::string StringObject(const std::map<std::string, std::string>& kv) {
+  Members members;
+  for (const auto& [key, value] : kv) members.emplace_back(key, Quoted(value));
+  return Object(members);
 }
 
 template <typename Int>
-void AppendIntArray(std::string* out, const std::vector<Int>& values) {
-  out->push_back('[');
+std::string IntArray(const std::vector<Int>& values) {
+  std::string out = "[";
   for (std::size_t i = 0; i < values.size(); ++i) {
-    if (i != 0) out->push_back(',');
-    out->append(std::to_string(values[i]));
+    if (i != 0) out.push_back(',');
+    out.append(std::to_string(values[i]));
   }
-  out->push_back(']');
+  out.push_back(']');
+  return out;
 }
 
-void AppendFloatArray(std::string* out, const std::vector<float>& values) {
-  out->push_back('[');
+std::string FloatArray(const std::vector<float>& values) {
+  std::string out = "[";
   for (std::size_t i = 0; i < values.size(); ++i) {
-    if (i != 0) out->push_back(',');
-    out->append(FloatToXgbJson(values[i]));
+    if (i != 0) out.push_back(',');
+    out.append(FloatToXgbJson(values[i]));
   }
-  out->push_back(']');
+  out.push_back(']');
+  return out;
 }
 
 Status CheckTree(const RegTree& tree, std::size_t id) {
@@ -107,96 +130,85 @@ std::vector<std::int64_t> ParentsForJson(const std::vector<std::int32_t>& parent
   return out;
 }
 
-void AppendTree(std::string* out, const RegTree& tree, std::size_t id, std::uint64_t num_feature) {
+std::string TreeJson(const RegTree& tree, std::size_t id, std::uint64_t num_feature) {
   const std::size_t n = tree.left.size();
-  const std::vector<int> zeros(n, 0);
   const std::vector<int> default_left(tree.default_left.begin(), tree.default_left.end());
-  out->append("{");
-  AppendKey(out, "base_weights"); AppendFloatArray(out, tree.base_weight);
-  out->append(R"(,"categories":[],"categories_nodes":[],"categories_segments":[],)"
-              R"("categories_sizes":[],)");
-  AppendKey(out, "default_left"); AppendIntArray(out, default_left);
-  out->append(",\"id\":" + std::to_string(id) + ",");
-  AppendKey(out, "left_children"); AppendIntArray(out, tree.left);
-  out->push_back(','); AppendKey(out, "loss_changes"); AppendFloatArray(out, tree.loss_change);
-  out->push_back(','); AppendKey(out, "parents"); AppendIntArray(out, ParentsForJson(tree.parent));
-  out->push_back(','); AppendKey(out, "right_children"); AppendIntArray(out, tree.right);
-  out->push_back(','); AppendKey(out, "split_conditions"); AppendFloatArray(out, tree.split_cond);
-  out->push_back(','); AppendKey(out, "split_indices"); AppendIntArray(out, tree.split_index);
-  out->push_back(','); AppendKey(out, "split_type"); AppendIntArray(out, zeros);
-  out->push_back(','); AppendKey(out, "sum_hessian"); AppendFloatArray(out, tree.sum_hess);
-  out->push_back(','); AppendKey(out, "tree_param");
-  AppendStringObject(out, {{"num_deleted", "0"},
-                           {"num_feature", std::to_string(num_feature)},
-                           {"num_nodes", std::to_string(n)},
-                           {"size_leaf_vector", "0"}});
-  out->push_back('}');
+  const std::map<std::string, std::string> tree_param = {
+      {"num_deleted", "0"},
+      {"num_feature", std::to_string(num_feature)},
+      {"num_nodes", std::to_string(n)},
+      {"size_leaf_vector", "0"}};
+  return Object({{"base_weights", FloatArray(tree.base_weight)},
+                 {"categories", "[]"},
+                 {"categories_nodes", "[]"},
+                 {"categories_segments", "[]"},
+                 {"categories_sizes", "[]"},
+                 {"default_left", IntArray(default_left)},
+                 {"id", std::to_string(id)},
+                 {"left_children", IntArray(tree.left)},
+                 {"loss_changes", FloatArray(tree.loss_change)},
+                 {"parents", IntArray(ParentsForJson(tree.parent))},
+                 {"right_children", IntArray(tree.right)},
+                 {"split_conditions", FloatArray(tree.split_cond)},
+                 {"split_indices", IntArray(tree.split_index)},
+                 {"split_type", IntArray(std::vector<int>(n, 0))},
+                 {"sum_hessian", FloatArray(tree.sum_hess)},
+                 {"tree_param", StringObject(tree_param)}});
 }
 
-void AppendGradientBooster(std::string* out, const GBTreeModel& model) {
-  out->append(R"("gradient_booster":{"model":{)");
-  AppendKey(out, "gbtree_model_param");
-  AppendStringObject(out, {{"num_parallel_tree", "1"},
-                           {"num_trees", std::to_string(model.trees.size())},
-                           {"size_leaf_vector", "0"}});
-  out->push_back(','); AppendKey(out, "tree_info"); AppendIntArray(out, model.tree_info);
-  out->append(",\"trees\":[");
+std::string GradientBoosterJson(const GBTreeModel& model) {
+  std::string trees = "[";
   for (std::size_t i = 0; i < model.trees.size(); ++i) {
-    if (i != 0) out->push_back(',');
-    AppendTree(out, model.trees[i], i, model.num_feature);
+    if (i != 0) trees.push_back(',');
+    trees.append(TreeJson(model.trees[i], i, model.num_feature));
   }
-  out->append(R"(]},"name":"gbtree"})");
+  trees.push_back(']');
+  const std::map<std::string, std::string> param = {
+      {"num_parallel_tree", "1"},
+      {"num_trees", std::to_string(model.trees.size())},
+      {"size_leaf_vector", "0"}};
+  const std::string gbtree = Object({{"gbtree_model_param", StringObject(param)},
+                                     {"tree_info", IntArray(model.tree_info)},
+                                     {"trees", trees}});
+  return Object({{"model", gbtree}, {"name", Quoted("gbtree")}});
 }
 
-void AppendObjective(std::string* out, const GBTreeModel& model) {
+std::string ObjectiveJson(const GBTreeModel& model) {
   const ObjectiveBlock block = ObjectiveBlockFor(model);
-  AppendKey(out, "objective");
-  out->push_back('{');
-  // Sorted keys: the block name ("*_param") sorts after "name" for every XGBoost objective.
-  AppendKey(out, "name");
-  AppendQuoted(out, model.objective);
-  if (!block.name.empty()) {
-    out->push_back(',');
-    AppendQuoted(out, block.name);
-    out->push_back(':');
-    AppendStringObject(out, block.params);
-  }
-  out->push_back('}');
+  // The block name ("*_param") sorts after "name" for every XGBoost objective.
+  Members members = {{"name", Quoted(model.objective)}};
+  if (!block.name.empty()) members.emplace_back(block.name, StringObject(block.params));
+  return Object(members);
 }
 
-void AppendLearner(std::string* out, const GBTreeModel& model) {
-  out->append("\"learner\":{");
-  AppendKey(out, "attributes"); AppendStringObject(out, model.attributes);
-  out->append(R"(,"feature_names":[],"feature_types":[],)");
-  AppendGradientBooster(out, model);
-  out->push_back(','); AppendKey(out, "learner_model_param");
-  AppendStringObject(out, {{"base_score", FloatToXgbJson(model.base_score)},
-                           {"boost_from_average", model.boost_from_average ? "1" : "0"},
-                           {"num_class", std::to_string(model.num_class)},
-                           {"num_feature", std::to_string(model.num_feature)},
-                           {"num_target", "1"}});
-  out->push_back(',');
-  AppendObjective(out, model);
-  out->push_back('}');
+std::string LearnerJson(const GBTreeModel& model) {
+  const std::map<std::string, std::string> model_param = {
+      {"base_score", FloatToXgbJson(model.base_score)},
+      {"boost_from_average", model.boost_from_average ? "1" : "0"},
+      {"num_class", std::to_string(model.num_class)},
+      {"num_feature", std::to_string(model.num_feature)},
+      {"num_target", "1"}};
+  return Object({{"attributes", StringObject(model.attributes)},
+                 {"feature_names", "[]"},
+                 {"feature_types", "[]"},
+                 {"gradient_booster", GradientBoosterJson(model)},
+                 {"learner_model_param", StringObject(model_param)},
+                 {"objective", ObjectiveJson(model)}});
 }
 
 }  // namespace
 
 Result<std::string> ModelToJson(const GBTreeModel& model) {
   if (model.tree_info.size() != model.trees.size()) {
-    return Status::InvalidInput("model has " + std::to_string(model.trees.size()) +
-                                " trees but " + std::to_string(model.tree_info.size()) +
-                                " tree_info entries");
+    return Status::InvalidInput("model has " + std::to_string(model.trees.size()) + " trees but " +
+                                std::to_string(model.tree_info.size()) + " tree_info entries");
   }
   if (!std::isfinite(model.base_score)) return Status::InvalidInput("base_score is not finite");
   for (std::size_t i = 0; i < model.trees.size(); ++i) {
     Status st = CheckTree(model.trees[i], i);
     if (!st.ok()) return st;
   }
-  std::string out = "{";
-  AppendLearner(&out, model);
-  out.append(R"(,"version":[1,7,4]})");
-  return out;
+  return Object({{"learner", LearnerJson(model)}, {"version", "[1,7,4]"}});
 }
 
 Status SaveModelJson(const GBTreeModel& model, const std::string& path) {

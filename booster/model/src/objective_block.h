@@ -10,7 +10,7 @@
 namespace treering::booster {
 
 struct ObjectiveBlock {
-  std::string name;                          // e.g. "reg_loss_param"; empty: no block
+  std::string name;                           // e.g. "reg_loss_param"; empty: no block
   std::map<std::string, std::string> params;  // string values, as XGBoost writes them
 };
 

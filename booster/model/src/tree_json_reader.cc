@@ -11,8 +11,8 @@ constexpr std::int64_t kRootParent = 2147483647;  // XGBoost writes the root's p
 constexpr std::int64_t kMaxNodes = std::numeric_limits<std::int32_t>::max();
 
 // Reads `key` as an integer array of exactly n entries in [lo, hi].
-Result<std::vector<std::int64_t>> IntField(const JsonCursor& tree, const char* key,
-                                           std::size_t n, std::int64_t lo, std::int64_t hi) {
+Result<std::vector<std::int64_t>> IntField(const JsonCursor& tree, const char* key, std::size_t n,
+                                           std::int64_t lo, std::int64_t hi) {
   auto field = tree.Member(key);
   if (!field.ok()) return field.status();
   auto values = field->IntArray(lo, hi);
@@ -148,7 +148,8 @@ Result<RegTree> ReadTree(const JsonCursor& tree, std::uint64_t num_feature) {
   if (!right.ok()) return right.status();
   auto parent = IntField(tree, "parents", n, -1, kRootParent);
   if (!parent.ok()) return parent.status();
-  auto split_index = IntField(tree, "split_indices", n, 0, std::numeric_limits<std::uint32_t>::max());
+  auto split_index =
+      IntField(tree, "split_indices", n, 0, std::numeric_limits<std::uint32_t>::max());
   if (!split_index.ok()) return split_index.status();
   auto default_left = DefaultLeft(tree, n);
   if (!default_left.ok()) return default_left.status();
@@ -158,11 +159,13 @@ Result<RegTree> ReadTree(const JsonCursor& tree, std::uint64_t num_feature) {
   RegTree t;
   FillLinks(&t, left.value(), right.value(), parent.value(), split_index.value());
   t.default_left = std::move(default_left.value());
-  struct FloatArray { const char* key; std::vector<float>* dst; };
-  for (const FloatArray& f : {FloatArray{"split_conditions", &t.split_cond},
-                              FloatArray{"base_weights", &t.base_weight},
-                              FloatArray{"loss_changes", &t.loss_change},
-                              FloatArray{"sum_hessian", &t.sum_hess}}) {
+  struct FloatArray {
+    const char* key;
+    std::vector<float>* dst;
+  };
+  for (const FloatArray& f :
+       {FloatArray{"split_conditions", &t.split_cond}, FloatArray{"base_weights", &t.base_weight},
+        FloatArray{"loss_changes", &t.loss_change}, FloatArray{"sum_hessian", &t.sum_hess}}) {
     auto values = FloatField(tree, f.key, n);
     if (!values.ok()) return values.status();
     *f.dst = std::move(values.value());
