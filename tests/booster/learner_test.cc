@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <iterator>
 
 #include "booster/learner.h"
 #include "synthetic_data.h"
@@ -156,6 +158,21 @@ TEST(Learner, RegressionFitsSignal) {
   for (float y : train.label) var += (y - mean) * (y - mean) / train.NumRows();
   // A constant predictor scores sqrt(var); the trees must explain most of the variance.
   EXPECT_LT(r->at(0).value, 0.5 * std::sqrt(var));
+}
+
+}  // namespace
+}  // namespace treering::booster
+
+namespace treering::booster {
+namespace {
+
+TEST(LearnerDocs, EveryParameterIsDocumented) {
+  std::ifstream in(LEARNER_DOC_PATH);
+  ASSERT_TRUE(in.good()) << LEARNER_DOC_PATH;
+  const std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const auto& p : Learner::Params()) {
+    EXPECT_NE(doc.find(p.key), std::string::npos) << p.key << " missing from docs/learner.md";
+  }
 }
 
 }  // namespace
