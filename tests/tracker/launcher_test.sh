@@ -141,5 +141,18 @@ trk_rc=$?
 expect_line "$WORK/trk.w1" "rank=1 world=2"
 wait
 
+# 10. The standalone tracker exits 1 when a rank dies before its shutdown.
+timeout 60 "$TRACKER" --num-workers 2 >"$WORK/trk2.out" 2>"$WORK/trk2.err" &
+trk=$!
+for _ in $(seq 100); do grep -q DMLC_TRACKER_ENV_END "$WORK/trk2.out" && break; sleep 0.1; done
+env_lines=$(sed -n '/DMLC_TRACKER_ENV_START/,/DMLC_TRACKER_ENV_END/p' "$WORK/trk2.out" | grep =)
+env $env_lines DMLC_TASK_ID=0 "$WORKER" --hang >/dev/null 2>&1 &
+env $env_lines DMLC_TASK_ID=1 "$WORKER" --exit-after-assign 4 >/dev/null 2>&1 &
+wait $trk
+trk_rc=$?
+[ "$trk_rc" = 1 ] || fail "standalone tracker, dead rank: exit code $trk_rc"
+grep -q "job failed: rank 1 failed" "$WORK/trk2.err" || fail "standalone tracker: $(cat "$WORK/trk2.err")"
+wait
+
 echo "launcher tests: $failures failure(s)"
 [ "$failures" = 0 ]

@@ -100,14 +100,14 @@ Status Supervisor::Run() {
   return failure_.empty() ? Status::Ok() : Status::Aborted(failure_);
 }
 
+// Sleeps in poll() until a worker writes, closes a stream or exits (pidfd), or the timeout.
 void Supervisor::PumpOutput(int timeout_ms) {
   std::vector<pollfd> fds;
-  std::vector<std::pair<Slot*, bool>> owner;
+  std::vector<Stream> streams;
   for (Slot& s : slots_) {
-    if (s.child.out_fd >= 0) fds.push_back({s.child.out_fd, POLLIN, 0}), owner.push_back({&s, false});
-    if (s.child.err_fd >= 0) fds.push_back({s.child.err_fd, POLLIN, 0}), owner.push_back({&s, true});
+    if (s.child.out_fd >= 0) fds.push_back({s.child.out_fd, POLLIN, 0}), streams.push_back({&s, false});
+    if (s.child.err_fd >= 0) fds.push_back({s.child.err_fd, POLLIN, 0}), streams.push_back({&s, true});
   }
-  const std::size_t n_streams = fds.size();
   for (Slot& s : slots_) {
     if (s.running && s.child.exit_fd >= 0) fds.push_back({s.child.exit_fd, POLLIN, 0});
   }
@@ -116,23 +116,26 @@ void Supervisor::PumpOutput(int timeout_ms) {
     return;
   }
   if (::poll(fds.data(), fds.size(), timeout_ms) <= 0) return;
-  fds.resize(n_streams);  // exit fds only wake us; ReapChildren does the rest
-  char buf[8192];
-  for (std::size_t i = 0; i < fds.size(); ++i) {
-    if (fds[i].revents == 0) continue;
-    auto [slot, is_err] = owner[i];
-    const ssize_t n = ::read(fds[i].fd, buf, sizeof(buf));
-    if (n < 0 && (errno == EAGAIN || errno == EINTR)) continue;
-    LineBuffer& lb = is_err ? slot->err : slot->out;
-    const std::string& label = slot->task.label;
-    if (n > 0) {
-      const bool err = is_err;
-      lb.Feed(buf, static_cast<std::size_t>(n), [&](const std::string& l) { hooks_.emit(label + l, err); });
-      continue;
-    }
-    ::close(fds[i].fd);  // EOF or error: this stream is over
-    (is_err ? slot->child.err_fd : slot->child.out_fd) = -1;
+  for (std::size_t i = 0; i < streams.size(); ++i) {  // exit fds only wake us up
+    if (fds[i].revents != 0) ReadStream(streams[i]);
   }
+}
+
+void Supervisor::ReadStream(const Stream& stream) {
+  Slot& slot = *stream.slot;
+  int& fd = stream.is_err ? slot.child.err_fd : slot.child.out_fd;
+  char buf[8192];
+  const ssize_t n = ::read(fd, buf, sizeof(buf));
+  if (n < 0 && (errno == EAGAIN || errno == EINTR)) return;
+  if (n <= 0) {  // EOF or error: this stream is over
+    ::close(fd);
+    fd = -1;
+    return;
+  }
+  LineBuffer& lines = stream.is_err ? slot.err : slot.out;
+  lines.Feed(buf, static_cast<std::size_t>(n), [&](const std::string& line) {
+    hooks_.emit(slot.task.label + line, stream.is_err);
+  });
 }
 
 void Supervisor::ReapChildren() {

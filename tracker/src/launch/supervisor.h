@@ -35,8 +35,13 @@ class Supervisor {
 
  private:
   struct Slot;
+  struct Stream {
+    Slot* slot;
+    bool is_err;
+  };
   void StartTask(Slot& slot);
   void PumpOutput(int timeout_ms);
+  void ReadStream(const Stream& stream);
   void ReapChildren();
   void OnExit(Slot& slot, int code);
   void Fail(const std::string& reason);
