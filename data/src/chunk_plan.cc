@@ -7,7 +7,7 @@
 namespace treering::data::detail {
 namespace {
 
-constexpr std::uint64_t kMinBytesPerThread = 256 * 1024;
+constexpr std::uint64_t kMinBytesPerThread = 256ull * 1024;
 
 std::uint64_t Fraction(std::uint64_t total, std::uint64_t numerator, std::uint64_t denominator) {
   return static_cast<std::uint64_t>(static_cast<unsigned __int128>(total) * numerator /

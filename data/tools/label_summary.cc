@@ -38,7 +38,8 @@ std::string RangeAndMean(const std::vector<float>& labels) {
   double sum = 0;
   for (float y : labels) sum += y;
   std::ostringstream out;
-  out << "min " << *low << ", max " << *high << ", mean " << sum / labels.size();
+  out << "min " << *low << ", max " << *high << ", mean "
+      << sum / static_cast<double>(labels.size());
   return out.str();
 }
 

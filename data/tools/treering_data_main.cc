@@ -31,7 +31,7 @@ void PrintInfo(const InfoArgs& args, const treering::data::DMatrix& m,
   std::printf("input bytes: %llu\n", static_cast<unsigned long long>(stats.bytes));
   std::printf("threads: %d\n", stats.threads);
   std::printf("load seconds: %.3f\n", seconds);
-  std::printf("MB/s: %.1f\n", seconds > 0 ? stats.bytes / 1e6 / seconds : 0.0);
+  std::printf("MB/s: %.1f\n", seconds > 0 ? static_cast<double>(stats.bytes) / 1e6 / seconds : 0.0);
 }
 
 int RunInfo(const InfoArgs& args) {
@@ -68,5 +68,10 @@ int main(int argc, char** argv) {
     std::cerr << "treering-data: " << e.what() << "\n";
     return 2;
   }
-  return RunInfo(args);
+  try {
+    return RunInfo(args);
+  } catch (const std::exception& e) {  // out of memory while loading, or a bug
+    std::cerr << "treering-data: " << e.what() << "\n";
+    return 1;
+  }
 }
