@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <string_view>
 
@@ -47,8 +48,19 @@ Status ApplyOption(const std::string& uri, const std::string& option, InputSpec*
     spec->index_base = value == "1" ? 1 : 0;
     return Status::Ok();
   }
+  if (key == "label_column") {
+    std::uint64_t column = 0;
+    const char* end = value.data() + value.size();
+    const auto [next, ec] = std::from_chars(value.data(), end, column);
+    if (value.empty() || ec != std::errc() || next != end) {
+      return Status::InvalidInput(uri + ": label_column must be a column number (0-based), got '" +
+                                  value + "'");
+    }
+    spec->label_column = column;
+    return Status::Ok();
+  }
   return Status::InvalidInput(uri + ": unknown URI option '" + key +
-                              "' (known: format, indexing_mode)");
+                              "' (known: format, indexing_mode, label_column)");
 }
 
 bool HasGlobCharacters(const std::string& path) {
@@ -122,6 +134,9 @@ Result<InputSpec> ResolveInput(const std::string& uri) {
     for (const std::string& option : Split(std::string_view(uri).substr(question + 1), '&')) {
       if (Status s = ApplyOption(uri, option, &spec); !s.ok()) return s;
     }
+  }
+  if (spec.format != TextFormat::kCsv && spec.label_column != 0) {
+    return Status::InvalidInput(uri + ": label_column applies only to format=csv");
   }
   const std::string path_list = uri.substr(0, question);
   if (path_list.empty()) return Status::InvalidInput("empty data URI");

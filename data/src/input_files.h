@@ -24,6 +24,8 @@ struct InputSpec {
   TextFormat format = TextFormat::kLibsvm;
   // LibSVM indexing_mode: 0 = indices as written (0-based), 1 = written 1-based (subtract 1).
   int index_base = 0;
+  // CSV label_column: the column holding the label (0-based); the others are the features.
+  std::uint64_t label_column = 0;
 };
 
 // Splits off and checks the "?key=value&..." options, expands globs and comma lists, and checks

@@ -84,7 +84,7 @@ Status TwoPassLoader::Count(std::vector<ChunkCounts>* counts) {
   const bool csv = input_.format == TextFormat::kCsv;
   ForEachChunk([&](std::size_t i, std::string_view text, std::uint64_t, ThreadState&) {
     if (csv) {
-      CountCsv(text, &(*counts)[i]);
+      CountCsv(text, input_.label_column, &(*counts)[i]);
     } else {
       CountLibsvm(text, &(*counts)[i]);
     }
@@ -98,7 +98,7 @@ Status TwoPassLoader::Fill(std::vector<CsrCursor>* cursors) {
   ForEachChunk([&](std::size_t i, std::string_view text, std::uint64_t offset, ThreadState& state) {
     ChunkOutcome& outcome = outcomes_[i];
     CsrCursor* cursor = &(*cursors)[i];
-    const bool ok = csv ? ParseCsv(text, offset, cursor, &outcome.failure)
+    const bool ok = csv ? ParseCsv(text, offset, input_.label_column, cursor, &outcome.failure)
                         : state.libsvm.Parse(text, offset, cursor, &outcome.failure);
     outcome.parse_failed = !ok;
     return ok;

@@ -26,6 +26,31 @@ TEST(LoadCsv, CellsBecomeColumnsAndEmptyCellsAreMissing) {
   EXPECT_TRUE(m->weight.empty());
 }
 
+TEST(LoadCsv, LabelColumnOptionMovesTheLabel) {
+  TempDir dir;
+  const std::string file = dir.Write("l.csv", "0.5,,1,2\n3,4,0,\n");
+  Result<DMatrix> m = Load(file + "?format=csv&label_column=2");
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  EXPECT_EQ(m->label, (std::vector<float>{1, 0}));
+  EXPECT_EQ(m->row_ptr, (std::vector<std::uint64_t>{0, 2, 4}));
+  EXPECT_EQ(m->index, (std::vector<std::uint32_t>{0, 2, 0, 1}));  // columns 0, 1, 3 -> 0, 1, 2
+  EXPECT_EQ(m->value, (std::vector<float>{0.5f, 2, 3, 4}));
+  EXPECT_EQ(m->num_col, 3u);
+  Result<DMatrix> first = Load(file + "?format=csv&label_column=0");
+  ASSERT_TRUE(first.ok());
+  EXPECT_EQ(first->label, (std::vector<float>{0.5f, 3}));
+}
+
+TEST(LoadCsv, ShortRowWithoutTheLabelColumn) {
+  TempDir dir;
+  const std::string file = dir.Write("short.csv", "1,2\n3\n");
+  Result<DMatrix> m = Load(file + "?format=csv&label_column=1");
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.status().code(), StatusCode::kInvalidInput);
+  EXPECT_EQ(m.status().message(),
+            file + ":2:1: missing label: the row has 1 columns, the label is column 1 (0-based)");
+}
+
 TEST(LoadCsv, ShardsAndThreadsGiveTheSameRows) {
   std::string text;
   for (int r = 0; r < 40000; ++r) {

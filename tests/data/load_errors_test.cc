@@ -131,9 +131,16 @@ TEST(LoadErrors, UriOptionsAreChecked) {
   const std::string file = dir.Write("a.libsvm", "1 0:1\n");
   ExpectError(file + "?format=svm", StatusCode::kInvalidInput,
               file + "?format=svm: unknown format 'svm' (expected format=libsvm or format=csv)");
-  ExpectError(
-      file + "?label_column=3", StatusCode::kInvalidInput,
-      file + "?label_column=3: unknown URI option 'label_column' (known: format, indexing_mode)");
+  ExpectError(file + "?cache=x", StatusCode::kInvalidInput,
+              file +
+                  "?cache=x: unknown URI option 'cache' (known: format, indexing_mode, "
+                  "label_column)");
+  ExpectError(file + "?label_column=2", StatusCode::kInvalidInput,
+              file + "?label_column=2: label_column applies only to format=csv");
+  ExpectError(file + "?format=csv&label_column=x", StatusCode::kInvalidInput,
+              file +
+                  "?format=csv&label_column=x: label_column must be a column number "
+                  "(0-based), got 'x'");
   ExpectError(
       file + "?indexing_mode=-1", StatusCode::kInvalidInput,
       file + "?indexing_mode=-1: indexing_mode must be 0 (0-based) or 1 (1-based), got '-1'");
