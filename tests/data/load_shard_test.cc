@@ -85,6 +85,16 @@ TEST(LoadShard, ManyPartsOnASmallFileLeaveSomePartsEmpty) {
   }
 }
 
+TEST(LoadShard, PartCountsUpTo256) {
+  std::mt19937_64 rng(16);
+  TempDir dir;
+  const ShardText data = MakeText(rng, 300, 0, false);
+  const std::string file = dir.Write("mid.libsvm", data.text);
+  for (int nparts : {17, 31, 32, 33, 63, 64, 100, 127, 128, 200, 255, 256}) {
+    ExpectPartsFollowTheRule(file, data.row_starts, data.text.size(), nparts, 2);
+  }
+}
+
 TEST(LoadShard, MultiThreadedPartsOfALargerFile) {
   std::mt19937_64 rng(13);
   TempDir dir;
