@@ -3,6 +3,7 @@
 #include "tracker/protocol.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "byte_codec.h"
 
@@ -156,7 +157,11 @@ Result<FrameHeader> DecodeHeader(std::span<const std::uint8_t> bytes) {
   h.version = r.GetUInt<std::uint16_t>("version");
   const std::uint16_t kind = r.GetUInt<std::uint16_t>("kind");
   h.payload_bytes = r.GetUInt<std::uint64_t>("payload_bytes");
-  if (h.magic != kMagic) return Status::Protocol("wrong magic " + std::to_string(h.magic));
+  if (h.magic != kMagic) {
+    char hex[16];
+    std::snprintf(hex, sizeof(hex), "0x%08x", h.magic);
+    return Status::Protocol(std::string("wrong magic ") + hex + " (expected \"TRK1\")");
+  }
   if (h.version != kVersion) {
     return Status::Protocol("unsupported protocol version " + std::to_string(h.version) +
                             " (this tracker speaks " + std::to_string(kVersion) + ")");

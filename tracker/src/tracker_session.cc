@@ -168,9 +168,10 @@ void TrackerSession::Ended(const Status& why) {
   conn_->Close();
   if (job_.ended() || shut_down_) return;
   if (rank_ < 0) {
+    if (!joined_ && why.ok()) return;  // already logged
     if (joined_) job_.Leave(id());
-    if (joined_ || !why.ok()) job_.Log("lost " + Who() + " before ranks were assigned: " +
-                                       (why.ok() ? "closed" : why.message()));
+    const std::string reason = why.ok() ? "closed" : why.message();
+    job_.Log("lost " + Who() + " before ranks were assigned: " + reason);
     return;
   }
   job_.OnWorkerFailed(Who(), why.message());
