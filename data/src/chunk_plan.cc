@@ -15,7 +15,7 @@ std::uint64_t Fraction(std::uint64_t total, std::uint64_t numerator, std::uint64
 }
 
 // Adds the chunk of `file` holding the lines that start in the global byte range.
-Status AddFileChunk(const SourceFile& source, std::size_t file_index, ByteRange global, int thread,
+Status AddFileChunk(const SourceFile& source, std::size_t file_index, ByteRange global,
                     std::vector<Chunk>* chunks) {
   const std::uint64_t file_end = source.offset + source.size;
   if (global.end <= source.offset || global.begin >= file_end) return Status::Ok();
@@ -27,7 +27,7 @@ Status AddFileChunk(const SourceFile& source, std::size_t file_index, ByteRange 
   if (!begin.ok()) return begin.status();
   Result<std::uint64_t> end = NextLineStart(*file, source.size, local_end);
   if (!end.ok()) return end.status();
-  if (*begin < *end) chunks->push_back(Chunk{file_index, *begin, *end, thread});
+  if (*begin < *end) chunks->push_back(Chunk{file_index, *begin, *end});
   return Status::Ok();
 }
 
@@ -42,14 +42,23 @@ int ThreadsFor(std::uint64_t bytes, int max_threads) {
   return static_cast<int>(std::min<std::uint64_t>(useful, std::max(1, max_threads)));
 }
 
-Result<std::vector<Chunk>> PlanChunks(const InputSpec& input, ByteRange range, int threads) {
+int SlicesFor(std::uint64_t bytes, int threads) {
+  if (threads <= 1) return 1;
+  constexpr std::uint64_t kSlicesPerThread = 8;
+  return static_cast<int>(
+      std::clamp<std::uint64_t>(bytes / kMinBytesPerThread, threads, threads * kSlicesPerThread));
+}
+
+Result<std::vector<Chunk>> PlanChunks(const InputSpec& input, ByteRange range, int slices) {
   std::vector<Chunk> chunks;
   const std::uint64_t length = range.end - range.begin;
-  for (int t = 0; t < threads; ++t) {
-    const ByteRange slice{range.begin + Fraction(length, t, threads),
-                          range.begin + Fraction(length, t + 1, threads)};
+  for (int s = 0; s < slices; ++s) {
+    const ByteRange slice{range.begin + Fraction(length, s, slices),
+                          range.begin + Fraction(length, s + 1, slices)};
     for (std::size_t f = 0; f < input.files.size(); ++f) {
-      if (Status s = AddFileChunk(input.files[f], f, slice, t, &chunks); !s.ok()) return s;
+      if (Status status = AddFileChunk(input.files[f], f, slice, &chunks); !status.ok()) {
+        return status;
+      }
     }
   }
   return chunks;

@@ -1,10 +1,10 @@
-// Sharding: which bytes of which files one part reads, cut into line-aligned chunks, one run
-// of chunks per parser thread.
+// Sharding: which bytes of which files one part reads, cut into line-aligned chunks that the
+// parser threads share out.
 //
 // The rule (the same as dmlc-core's InputSplit): over the concatenation of all files, part p of
 // n owns the rows whose line starts in [p*total/n, (p+1)*total/n). Each file starts a line, so
-// a row never spans two files. A thread's chunk covers the lines starting in its byte range,
-// extended to the end of its last line.
+// a row never spans two files. The part is cut the same way into slices, and a slice's chunk
+// covers the lines starting in it, extended to the end of its last line.
 #pragma once
 
 #include <cstdint>
@@ -19,7 +19,6 @@ struct Chunk {
   std::size_t file = 0;     // index into InputSpec::files
   std::uint64_t begin = 0;  // a line start in that file
   std::uint64_t end = 0;    // a line start or the file's end
-  int thread = 0;           // the parser thread that reads it
 };
 
 struct ByteRange {
@@ -34,7 +33,11 @@ ByteRange PartRange(std::uint64_t total, int part, int nparts);
 // they save.
 int ThreadsFor(std::uint64_t bytes, int max_threads);
 
-// Chunks in (thread, file, offset) order, i.e. in row order. Empty chunks are left out.
-Result<std::vector<Chunk>> PlanChunks(const InputSpec& input, ByteRange range, int threads);
+// Slices to cut `bytes` into for `threads` threads: several per thread (each >= 256 KiB), so
+// a thread that the OS descheduled on a busy machine does not hold up the others.
+int SlicesFor(std::uint64_t bytes, int threads);
+
+// The chunks of `slices` equal slices of the range, in row order. Empty chunks are left out.
+Result<std::vector<Chunk>> PlanChunks(const InputSpec& input, ByteRange range, int slices);
 
 }  // namespace treering::data::detail

@@ -4,6 +4,7 @@
 // DMatrix plus one block per thread, whatever the file size.
 #include "data/load.h"
 
+#include <atomic>
 #include <vector>
 
 #include "chunk_plan.h"
@@ -57,14 +58,16 @@ class TwoPassLoader {
   std::vector<ChunkOutcome> outcomes_;
 };
 
-// Runs on_text(chunk_index, text, file_offset, state) over each chunk's blocks, each thread
-// over its own chunks in order; on_text returns false to stop reading that chunk.
+// Runs on_text(chunk_index, text, file_offset, state) over each chunk's blocks; on_text
+// returns false to stop reading that chunk. Threads take the next unread chunk as they finish
+// one, so a thread slowed by other processes gets fewer chunks. Which thread reads a chunk
+// does not matter: each chunk writes only its own rows.
 template <typename OnText>
 void TwoPassLoader::ForEachChunk(OnText&& on_text) {
+  std::atomic<std::size_t> next_chunk{0};
   ParallelFor(threads_, threads_, [&](int t) {
     ThreadState& state = states_[t];
-    for (std::size_t i = 0; i < chunks_.size(); ++i) {
-      if (chunks_[i].thread != t) continue;
+    for (std::size_t i = next_chunk++; i < chunks_.size(); i = next_chunk++) {
       const Chunk& chunk = chunks_[i];
       Result<OpenedFile> file = OpenedFile::Open(input_.files[chunk.file].path);
       if (!file.ok()) {
@@ -155,7 +158,8 @@ Result<DMatrix> Load(const std::string& uri, const LoadOptions& options, LoadSta
   if (!input.ok()) return input.status();
   const ByteRange range = PartRange(input->total_bytes, options.part, options.nparts);
   const int threads = ThreadsFor(range.end - range.begin, ResolveThreads(options.nthread));
-  Result<std::vector<Chunk>> chunks = PlanChunks(*input, range, threads);
+  Result<std::vector<Chunk>> chunks =
+      PlanChunks(*input, range, SlicesFor(range.end - range.begin, threads));
   if (!chunks.ok()) return chunks.status();
   if (stats != nullptr) *stats = LoadStats{ChunkBytes(*chunks), threads};
 
