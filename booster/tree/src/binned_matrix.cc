@@ -53,7 +53,24 @@ BinnedMatrix BinnedMatrix::Build(const data::DMatrix& dm, const HistogramCuts& c
       m.sparse_bins_[j] = cuts.SearchBin(dm.index[j], dm.value[j]);
     }
   });
+  m.BuildColumns(dm);
   return m;
+}
+
+void BinnedMatrix::BuildColumns(const data::DMatrix& dm) {
+  column_ptr_.assign(num_features_ + 1, 0);
+  for (std::uint32_t f : dm.index) ++column_ptr_[f + 1];
+  for (std::uint32_t f = 0; f < num_features_; ++f) column_ptr_[f + 1] += column_ptr_[f];
+  column_rows_.resize(dm.NumNonZero());
+  column_bins_.resize(dm.NumNonZero());
+  std::vector<std::uint64_t> fill(column_ptr_.begin(), column_ptr_.end() - 1);
+  for (std::size_t row = 0; row < num_rows_; ++row) {
+    for (std::uint64_t j = dm.row_ptr[row]; j < dm.row_ptr[row + 1]; ++j) {
+      const std::uint32_t f = dm.index[j];
+      column_rows_[fill[f]] = static_cast<std::uint32_t>(row);
+      column_bins_[fill[f]++] = static_cast<std::uint16_t>(sparse_bins_[j] - offsets_[f]);
+    }
+  }
 }
 
 }  // namespace treering::booster

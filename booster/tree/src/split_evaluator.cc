@@ -6,43 +6,11 @@
 #include "booster/work_split.h"
 
 namespace treering::booster {
-namespace {
-
-double ThresholdL1(double g, double alpha) {
-  if (g > alpha) return g - alpha;
-  if (g < -alpha) return g + alpha;
-  return 0.0;
-}
-
-}  // namespace
 
 bool SplitCandidate::NeedReplace(float new_loss_chg, std::uint32_t new_feature) const {
   if (std::isinf(new_loss_chg)) return false;
   if (feature <= new_feature) return new_loss_chg > loss_chg;
   return !(loss_chg > new_loss_chg);
-}
-
-float SplitEvaluator::Weight(double grad, double hess) const {
-  if (hess < param_.min_child_weight || hess <= 0.0) return 0.0f;
-  double w = -ThresholdL1(grad, param_.reg_alpha) / (hess + param_.reg_lambda);
-  if (param_.max_delta_step != 0.0f && std::fabs(w) > param_.max_delta_step) {
-    w = std::copysign(static_cast<double>(param_.max_delta_step), w);
-  }
-  return static_cast<float>(w);
-}
-
-float SplitEvaluator::Gain(double grad, double hess) const {
-  if (hess <= 0.0) return 0.0f;
-  if (param_.max_delta_step == 0.0f) {
-    const double t = ThresholdL1(grad, param_.reg_alpha);
-    return static_cast<float>(t * t / (hess + param_.reg_lambda));
-  }
-  const double w = Weight(grad, hess);
-  return static_cast<float>(-(2.0 * grad * w + (hess + param_.reg_lambda) * w * w));
-}
-
-float SplitEvaluator::SplitGain(GradientPairInt left, GradientPairInt right) const {
-  return Gain(left) + Gain(right);
 }
 
 // kStep = +1: forward over the feature's bins, missing values go right, split at the bin's
@@ -57,17 +25,24 @@ GradientPairInt SplitEvaluator::Scan(const Histogram& hist, GradientPairInt node
   const int begin = kStep > 0 ? first : last;
   const int end = kStep > 0 ? last + 1 : first - 1;
   GradientPairInt scanned;  // the side the scan has passed
+  const float min_child = param_.min_child_weight;
   for (int i = begin; i != end; i += kStep) {
+    // An empty bin repeats the previous candidate, which can never win over itself.
+    if (hist[i].hess == 0 && hist[i].grad == 0) continue;
     scanned += hist[i];
     const GradientPairInt rest = node_sum - scanned;
-    if (H(scanned) < param_.min_child_weight || H(rest) < param_.min_child_weight) continue;
-    SplitCandidate c;
+    if (H(scanned) < min_child || H(rest) < min_child) continue;
+    const float loss_chg = Gain(scanned) + Gain(rest) - root_gain;
+    if (!best->NeedReplace(loss_chg, f)) continue;
+    SplitCandidate& c = *best;
+    c.loss_chg = loss_chg;
     c.feature = f;
     if (kStep > 0) {
       c.left_sum = scanned;
       c.right_sum = rest;
       c.split_bin = i - first;
       c.split_value = cuts_.values[i];
+      c.default_left = false;
     } else {
       c.left_sum = rest;
       c.right_sum = scanned;
@@ -75,8 +50,6 @@ GradientPairInt SplitEvaluator::Scan(const Histogram& hist, GradientPairInt node
       c.split_bin = i - first - 1;
       c.split_value = i == first ? cuts_.min_vals[f] : cuts_.values[i - 1];
     }
-    c.loss_chg = SplitGain(c.left_sum, c.right_sum) - root_gain;
-    best->Update(c);
   }
   return scanned;
 }

@@ -1,5 +1,7 @@
 #include "booster/tree_grower.h"
 
+#include "booster/work_split.h"
+#include "data/parallel_for.h"
 #include "expand_queue.h"
 
 namespace treering::booster {
@@ -59,17 +61,47 @@ void TreeGrower::ApplySplit(const ExpandEntry& e, RegTree* tree) const {
   tree->sum_hess[e.node] = static_cast<float>(evaluator_->H(parent_sum));
 }
 
+// Sparse data: a row's value of the split feature would need a search in the row, so each
+// split's column is walked instead; rows absent from it are missing (default direction).
+void TreeGrower::DecideByColumns(const Batch& applied) {
+  row_task_.resize(matrix_.NumRows());
+  goes_left_.resize(matrix_.NumRows());
+  std::size_t work = 0;
+  for (std::size_t k = 0; k < applied.size(); ++k) {
+    const RowSpan rows = partition_.Rows(applied[k].node);
+    for (const std::uint32_t* r = rows.begin; r != rows.end; ++r) {
+      row_task_[*r] = static_cast<std::uint32_t>(k);
+      goes_left_[*r] = applied[k].split.default_left;
+    }
+    work += matrix_.FeatureColumn(applied[k].split.feature).size;
+  }
+  // Tasks own disjoint rows, so they may write goes_left_ concurrently.
+  ParallelFor(applied.size(), ThreadsFor(work, nthread_), [&](std::size_t k) {
+    const SplitCandidate& s = applied[k].split;
+    const BinnedMatrix::Column col = matrix_.FeatureColumn(s.feature);
+    for (std::size_t i = 0; i < col.size; ++i) {
+      const std::uint32_t row = col.rows[i];
+      if (row_task_[row] == k) goes_left_[row] = static_cast<int>(col.bins[i]) <= s.split_bin;
+    }
+  });
+}
+
 void TreeGrower::PartitionRows(const Batch& applied, const RegTree& tree) {
   std::vector<RowPartition::SplitTask> tasks;
   for (const ExpandEntry& e : applied) {
     tasks.push_back({e.node, tree.left[e.node], tree.right[e.node]});
   }
+  if (matrix_.layout() == BinnedMatrix::Layout::kSparse) {
+    DecideByColumns(applied);
+    partition_.Split(
+        tasks, [&](std::size_t, std::uint32_t row) { return goes_left_[row] != 0; }, nthread_);
+    return;
+  }
   partition_.Split(
       tasks,
       [&](std::size_t k, std::uint32_t row) {
         const SplitCandidate& s = applied[k].split;
-        const int bin = matrix_.LocalBin(row, s.feature);
-        return bin < 0 ? s.default_left : bin <= s.split_bin;
+        return matrix_.LocalBin(row, s.feature) <= s.split_bin;
       },
       nthread_);
 }

@@ -35,6 +35,18 @@ class BinnedMatrix {
   const std::uint64_t* RowPtr() const { return source_->row_ptr.data(); }
   const std::uint32_t* SparseBins() const { return sparse_bins_.data(); }
 
+  // Sparse layout only: feature f's entries as (row, local bin), rows ascending. Partitioning
+  // a node walks the split feature's column instead of searching every row.
+  struct Column {
+    const std::uint32_t* rows;
+    const std::uint16_t* bins;
+    std::size_t size;
+  };
+  Column FeatureColumn(std::uint32_t f) const {
+    const std::uint64_t b = column_ptr_[f], e = column_ptr_[f + 1];
+    return {column_rows_.data() + b, column_bins_.data() + b, static_cast<std::size_t>(e - b)};
+  }
+
   // Bin of (row, feature) counted from the feature's first bin; -1 when the value is missing.
   int LocalBin(std::size_t row, std::uint32_t feature) const {
     switch (layout_) {
@@ -42,14 +54,23 @@ class BinnedMatrix {
       case Layout::kDense16: return dense16_[row * num_features_ + feature];
       case Layout::kSparse: break;
     }
-    const auto begin = source_->index.begin() + source_->row_ptr[row];
-    const auto end = source_->index.begin() + source_->row_ptr[row + 1];
-    const auto it = std::lower_bound(begin, end, feature);
-    if (it == end || *it != feature) return -1;
-    return static_cast<int>(sparse_bins_[it - source_->index.begin()] - offsets_[feature]);
+    // Branch-free lower_bound over the row's sorted feature ids.
+    const std::uint64_t first = source_->row_ptr[row];
+    std::uint64_t n = source_->row_ptr[row + 1] - first;
+    if (n == 0) return -1;
+    const std::uint32_t* base = source_->index.data() + first;
+    while (n > 1) {
+      const std::uint64_t half = n / 2;
+      base += half * static_cast<std::uint64_t>(base[half - 1] < feature);
+      n -= half;
+    }
+    if (*base != feature) return -1;
+    return static_cast<int>(sparse_bins_[base - source_->index.data()] - offsets_[feature]);
   }
 
  private:
+  void BuildColumns(const data::DMatrix& dm);
+
   Layout layout_ = Layout::kSparse;
   std::size_t num_rows_ = 0;
   std::uint32_t num_features_ = 0;
@@ -57,6 +78,9 @@ class BinnedMatrix {
   std::vector<std::uint8_t> dense8_;
   std::vector<std::uint16_t> dense16_;
   std::vector<std::uint32_t> sparse_bins_;
+  std::vector<std::uint64_t> column_ptr_;   // CSC copy of the sparse layout
+  std::vector<std::uint32_t> column_rows_;
+  std::vector<std::uint16_t> column_bins_;
   const data::DMatrix* source_ = nullptr;
 };
 

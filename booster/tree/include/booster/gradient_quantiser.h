@@ -37,18 +37,22 @@ class GradientQuantiser {
  public:
   // Scales from the global (allreduced) max |grad|, max hess and row count of `gpair`.
   static GradientQuantiser ForGradients(const std::vector<GradientPair>& gpair);
+  // Scales are powers of two, so multiplying by their inverses is exact (and no division).
   GradientQuantiser(double grad_scale, double hess_scale)
-      : grad_scale_(grad_scale), hess_scale_(hess_scale) {}
+      : grad_scale_(grad_scale), hess_scale_(hess_scale), grad_unit_(1.0 / grad_scale),
+        hess_unit_(1.0 / hess_scale) {}
 
   GradientPairInt Quantise(GradientPair g) const;
   std::vector<GradientPairInt> QuantiseAll(const std::vector<GradientPair>& gpair,
                                            int nthread) const;
-  double Grad(std::int64_t q) const { return static_cast<double>(q) / grad_scale_; }
-  double Hess(std::int64_t q) const { return static_cast<double>(q) / hess_scale_; }
+  double Grad(std::int64_t q) const { return static_cast<double>(q) * grad_unit_; }
+  double Hess(std::int64_t q) const { return static_cast<double>(q) * hess_unit_; }
 
  private:
   double grad_scale_;
   double hess_scale_;
+  double grad_unit_;
+  double hess_unit_;
 };
 
 // Sum of all pairs, over all ranks (one allreduce of two int64).

@@ -10,6 +10,7 @@
 // Ties: larger gain wins; equal gain -> the smaller feature index (then the earlier scan).
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -42,8 +43,23 @@ class SplitEvaluator {
                  const GradientQuantiser& quantiser)
       : param_(param), cuts_(cuts), quantiser_(quantiser) {}
 
-  float Weight(double grad, double hess) const;
-  float Gain(double grad, double hess) const;
+  float Weight(double grad, double hess) const {
+    if (hess < param_.min_child_weight || hess <= 0.0) return 0.0f;
+    double w = -ThresholdL1(grad, param_.reg_alpha) / (hess + param_.reg_lambda);
+    if (param_.max_delta_step != 0.0f && std::fabs(w) > param_.max_delta_step) {
+      w = std::copysign(static_cast<double>(param_.max_delta_step), w);
+    }
+    return static_cast<float>(w);
+  }
+  float Gain(double grad, double hess) const {
+    if (hess <= 0.0) return 0.0f;
+    if (param_.max_delta_step == 0.0f) {
+      const double t = ThresholdL1(grad, param_.reg_alpha);
+      return static_cast<float>(t * t / (hess + param_.reg_lambda));
+    }
+    const double w = Weight(grad, hess);
+    return static_cast<float>(-(2.0 * grad * w + (hess + param_.reg_lambda) * w * w));
+  }
   float Weight(GradientPairInt sum) const { return Weight(G(sum), H(sum)); }
   float Gain(GradientPairInt sum) const { return Gain(G(sum), H(sum)); }
   double H(GradientPairInt sum) const { return quantiser_.Hess(sum.hess); }
@@ -64,12 +80,16 @@ class SplitEvaluator {
                                             int nthread) const;
 
  private:
+  static double ThresholdL1(double g, double alpha) {
+    if (g > alpha) return g - alpha;
+    if (g < -alpha) return g + alpha;
+    return 0.0;
+  }
   SplitCandidate EvaluateFeature(const Histogram& hist, GradientPairInt node_sum,
                                  float root_gain, std::uint32_t f) const;
   template <int kStep>
   GradientPairInt Scan(const Histogram& hist, GradientPairInt node_sum, float root_gain,
                        std::uint32_t f, SplitCandidate* best) const;
-  float SplitGain(GradientPairInt left, GradientPairInt right) const;
 
   const TreeParam& param_;
   const HistogramCuts& cuts_;

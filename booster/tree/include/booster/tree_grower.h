@@ -41,6 +41,7 @@ class TreeGrower {
   using Batch = std::vector<ExpandEntry>;
   void ApplySplit(const ExpandEntry& e, RegTree* tree) const;
   void PartitionRows(const Batch& applied, const RegTree& tree);
+  void DecideByColumns(const Batch& applied);
   void BuildChildHistograms(const Batch& parents, const RegTree& tree);
   std::vector<ExpandEntry> Evaluate(const std::vector<int>& nodes, int depth);
 
@@ -56,6 +57,9 @@ class TreeGrower {
   const SplitEvaluator* evaluator_ = nullptr;
   std::map<int, Histogram> hists_;          // nodes whose histogram is still needed
   std::map<int, GradientPairInt> sums_;     // gradient sum of every node
+  // Sparse partitioning scratch: the applied split each row belongs to, and its direction.
+  std::vector<std::uint32_t> row_task_;
+  std::vector<std::uint8_t> goes_left_;
 };
 
 }  // namespace treering::booster
