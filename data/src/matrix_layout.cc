@@ -17,14 +17,15 @@ namespace {
 template <typename T>
 void ResizeFresh(std::vector<T>* v, int threads, std::size_t n) {
   constexpr std::uintptr_t kPage = 4096;
-  constexpr std::uintptr_t kPagesPerCall = 512;
+  constexpr std::uintptr_t kMinPrefaultPages =
+      512;  // below 2 MiB, threads cost more than they save
   v->clear();
   v->shrink_to_fit();
   v->reserve(n);
   const auto begin = (reinterpret_cast<std::uintptr_t>(v->data()) + kPage - 1) & ~(kPage - 1);
   const std::uintptr_t end =
       (reinterpret_cast<std::uintptr_t>(v->data()) + n * sizeof(T)) & ~(kPage - 1);
-  if (end > begin + kPagesPerCall * kPage) {
+  if (end > begin + kMinPrefaultPages * kPage) {
     const auto pages = static_cast<std::int64_t>((end - begin) / kPage);
     ParallelForBlocks(pages, threads, [&](int, std::int64_t first, std::int64_t last) {
       // Advice only: on an older kernel the call fails and resize() faults the pages instead.
