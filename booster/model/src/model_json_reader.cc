@@ -29,6 +29,14 @@ Status ReadAttributes(const JsonCursor& learner, GBTreeModel* model) {
   return Status::Ok();
 }
 
+// An integer parameter (a JSON string) of `param`; a missing key is an error.
+Result<std::int64_t> IntParam(const JsonCursor& param, const char* key, std::int64_t lo,
+                              std::int64_t hi) {
+  auto field = param.Member(key);
+  if (!field.ok()) return field.status();
+  return field->IntInString(lo, hi);
+}
+
 Status ReadModelParam(const JsonCursor& learner, GBTreeModel* model) {
   auto param = learner.Member("learner_model_param");
   if (!param.ok()) return param.status();
@@ -37,25 +45,40 @@ Status ReadModelParam(const JsonCursor& learner, GBTreeModel* model) {
   auto score = base_score->FloatInString();
   if (!score.ok()) return score.status();
   model->base_score = score.value();
-  auto num_class = param->Member("num_class");
+  auto num_class = IntParam(param.value(), "num_class", 0, kMaxClasses);
   if (!num_class.ok()) return num_class.status();
-  auto k = num_class->IntInString(0, kMaxClasses);
-  if (!k.ok()) return k.status();
-  model->num_class = static_cast<int>(k.value());
-  auto num_feature = param->Member("num_feature");
+  model->num_class = static_cast<int>(num_class.value());
+  auto num_feature =
+      IntParam(param.value(), "num_feature", 0, std::numeric_limits<std::uint32_t>::max());
   if (!num_feature.ok()) return num_feature.status();
-  auto f = num_feature->IntInString(0, std::numeric_limits<std::uint32_t>::max());
-  if (!f.ok()) return f.status();
-  model->num_feature = static_cast<std::uint64_t>(f.value());
-  if (param->Has("boost_from_average")) {
-    auto bfa = param->Member("boost_from_average")->IntInString(0, 1);
+  model->num_feature = static_cast<std::uint64_t>(num_feature.value());
+  if (param->Has("boost_from_average")) {  // optional: XGBoost < 1.6 did not write it
+    auto bfa = IntParam(param.value(), "boost_from_average", 0, 1);
     if (!bfa.ok()) return bfa.status();
     model->boost_from_average = bfa.value() == 1;
   }
   return Status::Ok();
 }
 
-// {"name": "...", "<block>": {"key": "value", ...}}: the typed fields are taken out of the
+// The "<block>": {"key": "value", ...} objects next to "name", kept as strings.
+Status ReadObjectiveBlocks(const JsonCursor& objective, GBTreeModel* model) {
+  for (const auto& [block, params] : objective.node().items()) {
+    if (block == "name") continue;
+    if (!params.is_object()) {
+      return objective.Error("\"" + block + "\" must be an object, got " + JsonTypeName(params));
+    }
+    model->objective_param_block = block;
+    for (const auto& [key, value] : params.items()) {
+      if (!value.is_string()) {
+        return objective.Error(block + "/" + key + " must be a string, got " + JsonTypeName(value));
+      }
+      model->objective_params[key] = value.get<std::string>();
+    }
+  }
+  return Status::Ok();
+}
+
+// {"name": "...", "<block>": {...}}: the typed field scale_pos_weight is taken out of the
 // block, the rest is kept so the model saves back unchanged.
 Status ReadObjective(const JsonCursor& learner, GBTreeModel* model) {
   auto objective = learner.Member("objective");
@@ -65,20 +88,8 @@ Status ReadObjective(const JsonCursor& learner, GBTreeModel* model) {
   auto text = name->String();
   if (!text.ok()) return text.status();
   model->objective = text.value();
-  for (const auto& [block, params] : objective->node().items()) {
-    if (block == "name") continue;
-    if (!params.is_object()) {
-      return objective->Error("\"" + block + "\" must be an object, got " + JsonTypeName(params));
-    }
-    model->objective_param_block = block;
-    for (const auto& [key, value] : params.items()) {
-      if (!value.is_string()) {
-        return objective->Error(block + "/" + key + " must be a string, got " +
-                                JsonTypeName(value));
-      }
-      model->objective_params[key] = value.get<std::string>();
-    }
-  }
+  Status st = ReadObjectiveBlocks(objective.value(), model);
+  if (!st.ok()) return st;
   const auto spw = model->objective_params.find("scale_pos_weight");
   if (spw != model->objective_params.end()) {
     char* end = nullptr;

@@ -2,6 +2,7 @@
 
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace treering::booster {
@@ -112,17 +113,45 @@ Status CheckLinks(const JsonCursor& tree, const RegTree& t, std::uint64_t num_fe
   return Status::Ok();
 }
 
-// Copies the checked integer arrays into the tree (all values are range-checked already).
-void FillLinks(RegTree* t, const std::vector<std::int64_t>& left,
-               const std::vector<std::int64_t>& right, const std::vector<std::int64_t>& parent,
-               const std::vector<std::int64_t>& split_index) {
-  t->left.assign(left.begin(), left.end());
-  t->right.assign(right.begin(), right.end());
-  t->parent.resize(parent.size());
-  for (std::size_t i = 0; i < parent.size(); ++i) {
-    t->parent[i] = parent[i] == kRootParent ? -1 : static_cast<std::int32_t>(parent[i]);
+// The integer arrays: node links, split features, missing-value directions.
+Status ReadLinks(const JsonCursor& tree, std::size_t n, RegTree* t) {
+  const auto last = static_cast<std::int64_t>(n) - 1;
+  auto left = IntField(tree, "left_children", n, -1, last);
+  if (!left.ok()) return left.status();
+  auto right = IntField(tree, "right_children", n, -1, last);
+  if (!right.ok()) return right.status();
+  auto parent = IntField(tree, "parents", n, -1, kRootParent);
+  if (!parent.ok()) return parent.status();
+  auto split_index =
+      IntField(tree, "split_indices", n, 0, std::numeric_limits<std::uint32_t>::max());
+  if (!split_index.ok()) return split_index.status();
+  auto default_left = DefaultLeft(tree, n);
+  if (!default_left.ok()) return default_left.status();
+  t->left.assign(left->begin(), left->end());
+  t->right.assign(right->begin(), right->end());
+  t->parent.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::int64_t p = parent.value()[i];
+    t->parent[i] = p == kRootParent ? -1 : static_cast<std::int32_t>(p);
   }
-  t->split_index.assign(split_index.begin(), split_index.end());
+  t->split_index.assign(split_index->begin(), split_index->end());
+  t->default_left = std::move(default_left.value());
+  return Status::Ok();
+}
+
+// The float arrays: thresholds / leaf values and the node statistics.
+Status ReadNodeValues(const JsonCursor& tree, std::size_t n, RegTree* t) {
+  const std::pair<const char*, std::vector<float>*> arrays[] = {
+      {"split_conditions", &t->split_cond},
+      {"base_weights", &t->base_weight},
+      {"loss_changes", &t->loss_change},
+      {"sum_hessian", &t->sum_hess}};
+  for (const auto& [key, dst] : arrays) {
+    auto values = FloatField(tree, key, n);
+    if (!values.ok()) return values.status();
+    *dst = std::move(values.value());
+  }
+  return Status::Ok();
 }
 
 Result<std::size_t> NumNodes(const JsonCursor& tree) {
@@ -138,39 +167,13 @@ Result<std::size_t> NumNodes(const JsonCursor& tree) {
 }  // namespace
 
 Result<RegTree> ReadTree(const JsonCursor& tree, std::uint64_t num_feature) {
-  auto n_or = NumNodes(tree);
-  if (!n_or.ok()) return n_or.status();
-  const std::size_t n = n_or.value();
-  const auto last = static_cast<std::int64_t>(n) - 1;
-  auto left = IntField(tree, "left_children", n, -1, last);
-  if (!left.ok()) return left.status();
-  auto right = IntField(tree, "right_children", n, -1, last);
-  if (!right.ok()) return right.status();
-  auto parent = IntField(tree, "parents", n, -1, kRootParent);
-  if (!parent.ok()) return parent.status();
-  auto split_index =
-      IntField(tree, "split_indices", n, 0, std::numeric_limits<std::uint32_t>::max());
-  if (!split_index.ok()) return split_index.status();
-  auto default_left = DefaultLeft(tree, n);
-  if (!default_left.ok()) return default_left.status();
-  Status st = CheckSplitTypes(tree, n);
-  if (!st.ok()) return st;
-
+  auto n = NumNodes(tree);
+  if (!n.ok()) return n.status();
   RegTree t;
-  FillLinks(&t, left.value(), right.value(), parent.value(), split_index.value());
-  t.default_left = std::move(default_left.value());
-  struct FloatArray {
-    const char* key;
-    std::vector<float>* dst;
-  };
-  for (const FloatArray& f :
-       {FloatArray{"split_conditions", &t.split_cond}, FloatArray{"base_weights", &t.base_weight},
-        FloatArray{"loss_changes", &t.loss_change}, FloatArray{"sum_hessian", &t.sum_hess}}) {
-    auto values = FloatField(tree, f.key, n);
-    if (!values.ok()) return values.status();
-    *f.dst = std::move(values.value());
-  }
-  st = CheckLinks(tree, t, num_feature);
+  Status st = ReadLinks(tree, n.value(), &t);
+  if (st.ok()) st = CheckSplitTypes(tree, n.value());
+  if (st.ok()) st = ReadNodeValues(tree, n.value(), &t);
+  if (st.ok()) st = CheckLinks(tree, t, num_feature);
   if (!st.ok()) return st;
   return t;
 }
