@@ -14,7 +14,7 @@ SAMPLE_MODEL = os.path.join(REPO, "tests", "cli", "data", "xgboost-1.7-sample-mo
 
 
 def treering_bin():
-    return os.path.join(sys.argv[1], "treering")
+    return os.path.abspath(os.path.join(sys.argv[1], "treering"))
 
 
 def skip(reason):

@@ -85,7 +85,29 @@ def test_early_stopping_as_xgboost():
         assert float(attrs["best_score"]) == values[best], (attrs, values[best])
 
 
+def test_pred_to_stdout_and_verbosity_zero():
+    with t.TempDir() as d:
+        quiet = train(d, "num_round=2", "model_out=m.json", "verbosity=0")
+        assert quiet.stderr == "", quiet.stderr  # no summary line
+        assert len(quiet.stdout.splitlines()) == 2, quiet.stdout
+        pred = ["task=pred", "model_in=m.json", "test:data=binary.test.libsvm"]
+        t.run([t.treering_bin(), "/dev/null", "name_pred=p.txt"] + pred, cwd=d)
+        out = t.run([t.treering_bin(), "/dev/null", "name_pred=stdout"] + pred, cwd=d)
+        with open(os.path.join(d, "p.txt")) as f:
+            assert out.stdout == f.read()
+        assert not os.path.exists(os.path.join(d, "stdout"))
+
+
+def test_help_and_version():
+    help_text = t.run([t.treering_bin(), "--help"]).stdout
+    for key in ("task = train", "num_round = 10", "eval[NAME]", "early_stopping_rounds = 0",
+                "max_depth", "eta", "objective", "rabit_*"):
+        assert key in help_text, key
+    assert "treering" in t.run([t.treering_bin(), "--version"]).stdout
+
+
 if __name__ == "__main__":
     t.need_xgboost_python()
     t.main([test_num_round_zero_writes_untrained_model, test_save_period_and_default_name,
-            test_continue_from_model_in, test_early_stopping_as_xgboost])
+            test_continue_from_model_in, test_early_stopping_as_xgboost,
+            test_pred_to_stdout_and_verbosity_zero, test_help_and_version])

@@ -52,7 +52,7 @@ Status ReadModelParam(const JsonCursor& learner, GBTreeModel* model) {
       IntParam(param.value(), "num_feature", 0, std::numeric_limits<std::uint32_t>::max());
   if (!num_feature.ok()) return num_feature.status();
   model->num_feature = static_cast<std::uint64_t>(num_feature.value());
-  if (param->Has("boost_from_average")) {  // optional: XGBoost < 1.6 did not write it
+  if (param->Has("boost_from_average")) {  // optional
     auto bfa = IntParam(param.value(), "boost_from_average", 0, 1);
     if (!bfa.ok()) return bfa.status();
     model->boost_from_average = bfa.value() == 1;
