@@ -13,8 +13,8 @@
 // | rabit_host_ip               | TREERING_HOST_IP    | auto      | address peers should dial     |
 // | rabit_timeout               |                     | 300       | s a collective may stall      |
 // | rabit_bootstrap_timeout     |                     | 120       | s to reach tracker and peers  |
-// | rabit_reduce_ring_mincount  |                     | 256K      | bytes from which ring is used |
-// | rabit_socket_buffer         |                     | 4M        | SO_SNDBUF/SO_RCVBUF, 0 = OS   |
+// | rabit_reduce_ring_mincount  |                     | 1M        | bytes from which ring is used |
+// | rabit_socket_buffer         |                     | 0         | SO_SNDBUF/SO_RCVBUF, 0 = OS   |
 // | rabit_spin_us               |                     | 50        | busy-retry before poll() (us) |
 #pragma once
 
@@ -41,8 +41,9 @@ struct EngineParams {
   std::string host_ip;
   double timeout_seconds = 300;
   double bootstrap_timeout_seconds = 120;
-  std::size_t ring_min_bytes = 256 * 1024;
-  std::size_t socket_buffer_bytes = 4 << 20;
+  // Both defaults measured with bench/comm/allreduce_bench.sh (docs/benchmarks.md).
+  std::size_t ring_min_bytes = 1 << 20;
+  std::size_t socket_buffer_bytes = 0;  // kernel autotuning beat fixed 512K/4M buffers
   int spin_microseconds = 50;
   bool mpi_environment = false;  // OMPI_COMM_WORLD_SIZE is set (launched by mpirun)
 };

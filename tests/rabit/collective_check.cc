@@ -59,7 +59,7 @@ class Checker {
   template <typename T>
   void AllOps() {
     const std::size_t world = static_cast<std::size_t>(rabit::GetWorldSize());
-    const std::size_t big = (1000003 / sizeof(T)) | 1;  // ring path (>= 256 KiB)
+    const std::size_t big = (1100003 / sizeof(T)) | 1;  // ring path (>= 1 MiB by default)
     for (std::size_t count : {std::size_t{0}, std::size_t{1}, world - 1, std::size_t{4099}, big}) {
       AllreduceCase<T, rabit::op::Sum>(count);
     }

@@ -68,7 +68,7 @@ TEST(CollectiveFailure, SizeMismatchIsReported) {
 }
 
 // Ranks other than `victim` run 10 ops; the victim runs 9 and then does `stop` instead.
-// Op #10 is an Allreduce of `doubles` elements: 1000 runs on the tree, 100000 on the ring.
+// Op #10 is an Allreduce of `doubles` elements: 1000 runs on the tree, 200000 on the ring.
 std::vector<treering::Status> RunWithVictim(LoopbackWorld& world, int victim, std::size_t doubles,
                                             const std::function<void(Communicator&)>& stop) {
   return world.RunOnAll([&](int rank, Communicator& comm) {
@@ -102,7 +102,7 @@ struct VictimCase {
   std::vector<int> neighbours;  // the ranks that talk to rank 1 in op #10
 };
 const VictimCase kTreeOp{1000, {0, 3, 4}};
-const VictimCase kRingOp{100000, {0, 2}};
+const VictimCase kRingOp{200000, {0, 2}};  // 1.6 MB: above the 1 MiB ring threshold
 
 TEST(CollectiveFailure, StoppedRankMakesEveryOtherRankFailFast) {
   for (const VictimCase& c : {kTreeOp, kRingOp}) {

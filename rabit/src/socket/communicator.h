@@ -24,7 +24,7 @@ struct CollectiveOptions {
   double timeout_seconds = 300;  // rabit_timeout: longest wait without progress
   // rabit_reduce_ring_mincount: Allreduce messages of at least this many bytes use the ring
   // (0 forces the ring, max() forces the tree). Default chosen by bench/comm measurements.
-  std::size_t ring_min_bytes = 256 * 1024;
+  std::size_t ring_min_bytes = 1 << 20;
   std::size_t chunk_bytes = 64 * 1024;  // reduce/pipelining granularity
   int spin_microseconds = 50;           // rabit_spin_us: busy-retry before sleeping in poll()
 };

@@ -24,7 +24,7 @@ struct BootstrapConfig {
   int world_size = -1;          // expected world (DMLC_NUM_WORKER), -1 when unknown
   std::string advertised_host;  // "" = the local address of the tracker connection
   double timeout_seconds = 120;
-  int socket_buffer_bytes = 4 << 20;
+  int socket_buffer_bytes = 0;  // 0: kernel autotuning
 };
 
 struct Bootstrapped {
