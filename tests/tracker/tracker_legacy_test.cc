@@ -93,6 +93,22 @@ TEST(TrackerLegacyTest, PrintStillArrivingWhenTheJobEndsIsNotLost) {
   EXPECT_EQ(t.prints(), (std::vector<std::string>{"[9]\tlast"}));
 }
 
+// A ranked legacy worker that vanishes during its link negotiation would leave its peers
+// waiting for a dial that never comes: the job fails naming it.
+TEST(TrackerLegacyTest, WorkerLostDuringLinkSetupFailsTheJob) {
+  TrackerOptions o;
+  o.num_workers = 2;
+  RunningTracker t(o);
+  FakeClient w0 = Hello(t, -1, "0", "start");
+  FakeClient w1 = Hello(t, -1, "1", "start");
+  EXPECT_EQ(RecvInts(w0, 7)[0], 0);
+  w0.Close();
+  const Status s = t.Result(10);
+  EXPECT_EQ(s.code(), StatusCode::kAborted);
+  EXPECT_NE(s.message().find("rank 0"), std::string::npos) << s.message();
+  EXPECT_TRUE(w1.WaitClosed(5));  // rank 1, still waiting for its turn, is let go
+}
+
 TEST(TrackerLegacyTest, LegacyClientsCanBeDisabled) {
   TrackerOptions o;
   o.num_workers = 1;
