@@ -88,6 +88,23 @@ def test_treering_predicts_xgboost_models():
                 assert diff <= 1e-5, "%s margin=%s: max abs diff %g" % (name, margin, diff)
 
 
+def test_xgboost_models_save_back_byte_identical():
+    """model_in -> learner -> model_out with num_round=0 rewrites XGBoost's file unchanged."""
+    import xgboost as xgb
+    for name, (objective, keys) in CASES.items():
+        with t.TempDir() as d:
+            train, _ = make_data(d, name)
+            params = {"objective": objective, "max_depth": 5, "tree_method": "hist"}
+            params.update(kv.split("=") for kv in keys)
+            theirs = os.path.join(d, "xgb.json")
+            xgb.train(params, xgb.DMatrix(train + "?format=libsvm"), 8).save_model(theirs)
+            ours = os.path.join(d, "ours.json")
+            t.run([t.treering_bin(), "/dev/null", "data=" + train, "num_round=0",
+                   "model_in=" + theirs, "model_out=" + ours])
+            with open(theirs, "rb") as a, open(ours, "rb") as b:
+                assert a.read() == b.read(), name + ": saved model differs from XGBoost's file"
+
+
 def test_training_is_deterministic():
     with t.TempDir() as d:
         models = []
@@ -114,4 +131,5 @@ def test_metric_lines_on_stdout():
 if __name__ == "__main__":
     t.need_xgboost_python()
     t.main([test_xgboost_loads_treering_models, test_treering_predicts_xgboost_models,
-            test_training_is_deterministic, test_metric_lines_on_stdout])
+            test_xgboost_models_save_back_byte_identical, test_training_is_deterministic,
+            test_metric_lines_on_stdout])
