@@ -78,6 +78,9 @@ Result<ConfigEntry> ParseLine(std::string_view line, const std::string& where) {
 }  // namespace
 
 Result<std::vector<ConfigEntry>> ParseConfigText(std::string_view text, const std::string& source) {
+  // Editors on Windows may start the file with a UTF-8 byte-order mark; it is not part of a key.
+  constexpr std::string_view kBom = "\xEF\xBB\xBF";
+  if (text.substr(0, kBom.size()) == kBom) text.remove_prefix(kBom.size());
   std::vector<ConfigEntry> entries;
   int line_no = 0;
   while (!text.empty()) {

@@ -79,6 +79,12 @@ TEST(ConfigFile, EmptyQuotedValueIsAllowed) {
   EXPECT_EQ(e[0].value, "");
 }
 
+TEST(ConfigFile, ByteOrderMarkIsSkipped) {
+  const auto e = Parse("\xEF\xBB\xBF" "booster = gbtree\r\n");
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0].key, "booster");
+}
+
 TEST(ConfigFile, MissingFileNamesPath) {
   auto entries = ParseConfigFile("/no/such/train.conf");
   ASSERT_FALSE(entries.ok());
