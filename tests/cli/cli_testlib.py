@@ -17,17 +17,22 @@ def treering_bin():
     return os.path.abspath(os.path.join(sys.argv[1], "treering"))
 
 
+class Skipped(Exception):
+    pass
+
+
 def skip(reason):
-    print("SKIP: " + reason)
-    sys.exit(SKIP)
+    """Skips the current test (the script exits 77 only when every test skipped)."""
+    raise Skipped(reason)
 
 
 def need_xgboost_python():
     try:
         import xgboost  # noqa: F401
         import numpy  # noqa: F401
-    except ImportError:
-        skip("python3-xgboost / numpy not installed")
+    except ImportError:  # called before the tests run: the whole script is skipped
+        print("SKIP: python3-xgboost / numpy not installed")
+        sys.exit(SKIP)
 
 
 def run(args, cwd=None, check=True):
@@ -63,12 +68,15 @@ class TempDir:
 
 
 def main(test_functions):
-    failed = 0
+    failed = skipped = 0
     for fn in test_functions:
         try:
             fn()
             print("PASS " + fn.__name__)
+        except Skipped as e:
+            skipped += 1
+            print("SKIP %s: %s" % (fn.__name__, e))
         except AssertionError as e:
             failed += 1
             print("FAIL %s: %s" % (fn.__name__, e))
-    sys.exit(1 if failed else 0)
+    sys.exit(1 if failed else SKIP if skipped == len(test_functions) else 0)

@@ -105,6 +105,33 @@ def test_xgboost_models_save_back_byte_identical():
                 assert a.read() == b.read(), name + ": saved model differs from XGBoost's file"
 
 
+def test_metric_lines_match_xgboost_cli():
+    """The same config file run by both CLIs prints the same lines: round, eval sets and
+    metrics in the same order (values agree to 1e-4; the trees are the learner's business)."""
+    import shutil
+    if shutil.which("xgboost") is None:
+        t.skip("the xgboost CLI is not installed")
+    with t.TempDir() as d:
+        make_data(d, "softprob")
+        conf = os.path.join(d, "train.conf")
+        with open(conf, "w") as f:
+            f.write("# both CLIs read this file\nobjective = multi:softprob\nnum_class = 3\n"
+                    "max_depth = 4\ntree_method = hist\neval_metric = merror\n"
+                    "eval_metric = 'mlogloss'  # repeated key: two metrics\n"
+                    "data = \"softprob.train.libsvm?format=libsvm\"\n"
+                    "eval[test] = \"softprob.test.libsvm?format=libsvm\"\neval_train = 1\n")
+        ours = t.run([t.treering_bin(), conf, "num_round=4", "model_out=a.json"], cwd=d)
+        theirs = t.run(["xgboost", conf, "num_round=4", "model_out=b.json"], cwd=d)
+        xgb_lines = [l.split("] ", 1)[1] for l in theirs.stderr.splitlines() if "\t" in l]
+        our_lines = ours.stdout.splitlines()
+        assert len(our_lines) == len(xgb_lines) == 4, (ours.stdout, theirs.stderr)
+        for a, b in zip(our_lines, xgb_lines):
+            fa, fb = a.split("\t"), b.split("\t")
+            assert [f.split(":")[0] for f in fa] == [f.split(":")[0] for f in fb], (a, b)
+            for x, y in zip(fa[1:], fb[1:]):
+                assert abs(float(x.split(":")[1]) - float(y.split(":")[1])) <= 1e-4, (a, b)
+
+
 def test_training_is_deterministic():
     with t.TempDir() as d:
         models = []
@@ -131,5 +158,5 @@ def test_metric_lines_on_stdout():
 if __name__ == "__main__":
     t.need_xgboost_python()
     t.main([test_xgboost_loads_treering_models, test_treering_predicts_xgboost_models,
-            test_xgboost_models_save_back_byte_identical, test_training_is_deterministic,
-            test_metric_lines_on_stdout])
+            test_xgboost_models_save_back_byte_identical, test_metric_lines_match_xgboost_cli,
+            test_training_is_deterministic, test_metric_lines_on_stdout])
