@@ -53,7 +53,6 @@ const char* ParseRowHeader(const char* p, const char* end, RowHeader* header, Li
 
 struct RowEntries {
   bool sorted = true;
-  std::uint64_t max_index = 0;
 };
 
 // The hot loop's helpers rely on the byte at a line's `end` being '\n' or '#' (lines are cut
@@ -117,8 +116,7 @@ bool ParseEntries(const char* p, const char* end, int index_base, CsrCursor* cur
   float* value_out = cursor->value + cursor->entries;
   const std::uint32_t* index_limit = cursor->index + cursor->entry_capacity;
   const std::uint64_t max_written = kMaxIndex + index_base;
-  std::uint64_t previous = 0;
-  bool first = true;
+  std::int64_t previous = -1;  // indices fit in 33 bits, so -1 is below every index
   for (p = SkipBlanksToEnd(p); p != end; p = SkipBlanksToEnd(p)) {
     const char* token = p;
     std::uint64_t index = 0;
@@ -129,16 +127,15 @@ bool ParseEntries(const char* p, const char* end, int index_base, CsrCursor* cur
       return *error = {LineProblem::kEntry, token}, false;
     }
     if (index_base == 1 && index-- == 0) return *error = {LineProblem::kZeroOneBased, token}, false;
-    if (!first && index <= previous) {
-      if (index == previous) return *error = {LineProblem::kRepeatedIndex, token, index}, false;
+    if (static_cast<std::int64_t>(index) <= previous) {
+      if (static_cast<std::int64_t>(index) == previous)
+        return *error = {LineProblem::kRepeatedIndex, token, index}, false;
       row->sorted = false;
     }
     if (index_out == index_limit) return *error = {LineProblem::kCountMismatch, token}, false;
     *index_out++ = static_cast<std::uint32_t>(index);
     *value_out++ = value;
-    row->max_index = std::max(row->max_index, index);
-    previous = index;
-    first = false;
+    previous = static_cast<std::int64_t>(index);
   }
   cursor->entries = static_cast<std::uint64_t>(index_out - cursor->index);
   return true;
@@ -198,7 +195,10 @@ bool LibsvmParser::ParseLine(const char* line, const char* end, CsrCursor* curso
     error->at = FindRepeatedToken(p, end, error->index, index_base_);
     return false;
   }
-  if (cursor->entries > row_begin) cursor->num_col = std::max(cursor->num_col, row.max_index + 1);
+  if (cursor->entries > row_begin) {  // sorted: the row's last index is its largest
+    cursor->num_col =
+        std::max<std::uint64_t>(cursor->num_col, cursor->index[cursor->entries - 1] + 1ull);
+  }
   cursor->label[cursor->rows] = header.label;
   cursor->SetRowExtras(header.has_weight, header.weight, header.has_qid, header.qid);
   cursor->EndRow();
