@@ -97,6 +97,14 @@ TEST(ModelErrors, MissingFileIsUserError) {
   EXPECT_NE(model.status().message().find("/nonexistent/dir/model.json"), std::string::npos);
 }
 
+TEST(ModelErrors, DeepNestingIsAnErrorNotAStackOverflow) {
+  const std::size_t depth = 200000;
+  auto closed = ModelFromJson(std::string(depth, '[') + std::string(depth, ']'), "deep.json");
+  ASSERT_FALSE(closed.ok());
+  EXPECT_EQ(closed.status().message(), "deep.json: /: expected an object, got an array");
+  EXPECT_FALSE(ModelFromJson("{\"learner\":" + std::string(depth, '['), "open.json").ok());
+}
+
 TEST(ModelErrors, TruncatedFilesNeverLoadOrCrash) {
   const std::string text = SmallModelText();
   for (std::size_t len = 0; len < text.size(); ++len) {
