@@ -69,6 +69,10 @@ def test_corrupt_model_json():
                                      "name_pred=p.txt"],
                                  ["bad.json", "/learner/gradient_booster/model/trees/0/"
                                   "left_children/0", "expected an integer"], output="p.txt")
+        with open(bad, "wb") as f:  # the start of XGBoost's legacy binary format
+            f.write(b"binf\x00\x00\x00?" + bytes(100))
+        expect_user_error(d, ["task=dump", "model_in=" + bad], ["bad.json", "legacy binary"],
+                          output="dump.txt")
         with open(bad, "w") as f:
             f.write(text[: len(text) // 2])
         expect_user_error(d, ["task=dump", "model_in=" + bad, "name_dump=dump.txt"],
