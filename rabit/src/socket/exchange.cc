@@ -15,10 +15,11 @@ namespace {
 
 constexpr std::size_t kHeader = OpHeader::kBytes;
 
-// The bytes of stream positions [from, to) as at most two iovecs (two when they wrap around).
+// The bytes of stream positions [from, to) as at most two iovecs (two when they wrap around);
+// at most one lap of a circular buffer per call (a stream may go round more than once).
 int FlowIovecs(const Flow& f, std::size_t from, std::size_t to, iovec* out) {
   if (to <= from) return 0;
-  const std::size_t len = to - from;
+  const std::size_t len = f.ring == 0 ? to - from : std::min(to - from, f.ring);
   if (f.ring == 0) {
     out[0] = {f.base + f.begin + from, len};
     return 1;
