@@ -55,6 +55,10 @@ TEST(LearnerParams, UnknownKeyAndBadValueAreInvalidInput) {
   EXPECT_FALSE(Learner::Create({{"objective", "multi:softmax"}}).ok());  // needs num_class
   EXPECT_FALSE(Learner::Create({{"tree_method", "exact"}}).ok());
   EXPECT_FALSE(Learner::Create({{"eval_metric", "nope"}}).ok());
+  auto base = Learner::Create({{"objective", "binary:logistic"}, {"base_score", "1.5"}});
+  ASSERT_FALSE(base.ok());
+  EXPECT_EQ(base.status().code(), StatusCode::kInvalidInput);
+  EXPECT_NE(base.status().message().find("base_score"), std::string::npos);
 }
 
 TEST(LearnerParams, AliasesAndDocs) {

@@ -32,9 +32,9 @@ GBTreeLearner::GBTreeLearner(LearnerParam lparam, TreeParam tparam,
   model_.num_class = lparam_.num_class;
   model_.base_score = lparam_.base_score;
   model_.scale_pos_weight = lparam_.scale_pos_weight;
-  base_margin_ = objective_->ProbToMargin(model_.base_score).ok()
-                     ? objective_->ProbToMargin(model_.base_score).value()
-                     : 0.0f;
+  // Create() has checked that base_score suits the objective.
+  auto margin = objective_->ProbToMargin(model_.base_score);
+  base_margin_ = margin.ok() ? margin.value() : 0.0f;
 }
 
 Status GBTreeLearner::LoadModel(GBTreeModel model) {
@@ -61,9 +61,16 @@ Status GBTreeLearner::LoadModel(GBTreeModel model) {
   lparam_.num_class = model.num_class;
   base_margin_ = margin.value();
   model_ = std::move(model);
+  // New trees may split on any feature of the training data already set.
+  if (train_ != nullptr) {
+    model_.num_feature = std::max<std::uint64_t>(model_.num_feature, cuts_.NumFeatures());
+  }
   train_trees_applied_ = 0;
   train_margins_.clear();
-  for (auto& set : eval_sets_) set.trees_applied = 0, set.margins.clear();
+  for (auto& set : eval_sets_) {
+    set.trees_applied = 0;
+    set.margins.clear();
+  }
   return ResolveMetrics();
 }
 

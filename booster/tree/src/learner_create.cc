@@ -62,6 +62,9 @@ Result<std::unique_ptr<Learner>> Learner::Create(
                      tparam.max_delta_step};
   auto objective = Objective::Create(oc);
   if (!objective.ok()) return objective.status();
+  if (auto margin = objective.value()->ProbToMargin(lparam.base_score); !margin.ok()) {
+    return Status::InvalidInput("parameter " + margin.status().message());
+  }
   for (const auto& name : lparam.eval_metrics) {
     if (auto m = Metric::Create(name); !m.ok()) return m.status();
   }
