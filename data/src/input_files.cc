@@ -59,8 +59,16 @@ Status ApplyOption(const std::string& uri, const std::string& option, InputSpec*
     spec->label_column = column;
     return Status::Ok();
   }
+  if (key == "float_parsing") {
+    if (value != "exact" && value != "xgboost") {
+      return Status::InvalidInput(uri + ": float_parsing must be exact or xgboost, got '" + value +
+                                  "'");
+    }
+    spec->xgboost_floats = value == "xgboost";
+    return Status::Ok();
+  }
   return Status::InvalidInput(uri + ": unknown URI option '" + key +
-                              "' (known: format, indexing_mode, label_column)");
+                              "' (known: format, indexing_mode, label_column, float_parsing)");
 }
 
 bool HasGlobCharacters(const std::string& path) {
@@ -137,6 +145,9 @@ Result<InputSpec> ResolveInput(const std::string& uri) {
   }
   if (spec.format != TextFormat::kCsv && spec.label_column != 0) {
     return Status::InvalidInput(uri + ": label_column applies only to format=csv");
+  }
+  if (spec.format != TextFormat::kLibsvm && spec.xgboost_floats) {
+    return Status::InvalidInput(uri + ": float_parsing=xgboost applies only to format=libsvm");
   }
   const std::string path_list = uri.substr(0, question);
   if (path_list.empty()) return Status::InvalidInput("empty data URI");

@@ -26,6 +26,8 @@ struct InputSpec {
   int index_base = 0;
   // CSV label_column: the column holding the label (0-based); the others are the features.
   std::uint64_t label_column = 0;
+  // float_parsing=xgboost: LibSVM numbers rounded as XGBoost 1.7 does (xgboost_float.h).
+  bool xgboost_floats = false;
 };
 
 // Splits off and checks the "?key=value&..." options, expands globs and comma lists, and checks

@@ -7,6 +7,7 @@
 #include "libsvm_line.h"
 #include "number_parse.h"
 #include "text_scan.h"
+#include "xgboost_float.h"
 
 namespace treering::data::detail {
 namespace {
@@ -26,13 +27,17 @@ struct RowHeader {
 };
 
 // label[:weight] [qid:N]; returns the position after them or nullptr with *error set.
-const char* ParseRowHeader(const char* p, const char* end, RowHeader* header, LineError* error) {
+const char* ParseRowHeader(const char* p, const char* end, bool xgboost_floats, RowHeader* header,
+                           LineError* error) {
   const char* token = p;
   FloatError float_error;
   p = ParseFiniteFloat(p, end, &header->label, &float_error);
+  if (p != nullptr && xgboost_floats) header->label = XGBoostFloat(token, p);
   if (p != nullptr && p != end && *p == ':') {
     header->has_weight = true;
-    p = ParseFiniteFloat(p + 1, end, &header->weight, &float_error);
+    const char* weight = p + 1;
+    p = ParseFiniteFloat(weight, end, &header->weight, &float_error);
+    if (p != nullptr && xgboost_floats) header->weight = XGBoostFloat(weight, p);
   }
   if (p == nullptr || !EndsToken(p, end)) {
     *error = {LineProblem::kLabel, token};
@@ -110,8 +115,8 @@ inline const char* ParseValue(const char* p, const char* end, float* value) {
 }
 
 // The hot loop: index:value pairs written straight into the cursor's arrays.
-bool ParseEntries(const char* p, const char* end, int index_base, CsrCursor* cursor,
-                  RowEntries* row, LineError* error) {
+bool ParseEntries(const char* p, const char* end, int index_base, bool xgboost_floats,
+                  CsrCursor* cursor, RowEntries* row, LineError* error) {
   std::uint32_t* index_out = cursor->index + cursor->entries;
   float* value_out = cursor->value + cursor->entries;
   const std::uint32_t* index_limit = cursor->index + cursor->entry_capacity;
@@ -122,7 +127,9 @@ bool ParseEntries(const char* p, const char* end, int index_base, CsrCursor* cur
     std::uint64_t index = 0;
     float value;
     p = ParseIndexColon(p, &index);
+    const char* value_text = p;
     if (p != nullptr) p = ParseValue(p, end, &value);
+    if (p != nullptr && xgboost_floats) value = XGBoostFloat(value_text, p);
     if (p == nullptr || !IsTokenEnd(*p) || index > max_written) {
       return *error = {LineProblem::kEntry, token}, false;
     }
@@ -184,13 +191,13 @@ bool LibsvmParser::ParseLine(const char* line, const char* end, CsrCursor* curso
   const char* p = SkipBlanks(line, end);
   if (p == end) return true;  // blank or comment-only line
   RowHeader header;
-  p = ParseRowHeader(p, end, &header, error);
+  p = ParseRowHeader(p, end, xgboost_floats_, &header, error);
   if (p == nullptr) return false;
   if (cursor->rows == cursor->row_capacity)
     return *error = {LineProblem::kCountMismatch, line}, false;
   const std::uint64_t row_begin = cursor->entries;
   RowEntries row;
-  if (!ParseEntries(p, end, index_base_, cursor, &row, error)) return false;
+  if (!ParseEntries(p, end, index_base_, xgboost_floats_, cursor, &row, error)) return false;
   if (!row.sorted && !SortRow(row_begin, cursor, error)) {
     error->at = FindRepeatedToken(p, end, error->index, index_base_);
     return false;

@@ -19,8 +19,10 @@ void CountLibsvm(std::string_view text, ChunkCounts* counts);
 
 class LibsvmParser {
  public:
-  // index_base: 0 (indices as written) or 1 (indices written 1-based).
-  explicit LibsvmParser(int index_base) : index_base_(index_base) {}
+  // index_base: 0 (indices as written) or 1 (indices written 1-based). xgboost_floats: round
+  // numbers as XGBoost 1.7 does (xgboost_float.h) instead of correctly.
+  LibsvmParser(int index_base, bool xgboost_floats)
+      : index_base_(index_base), xgboost_floats_(xgboost_floats) {}
 
   // Parses the whole lines of `text`, which starts at byte `offset` of its file, into the
   // cursor. Returns false at the first malformed line with *failure set.
@@ -31,6 +33,7 @@ class LibsvmParser {
   bool SortRow(std::uint64_t row_begin, CsrCursor* cursor, LineError* error);
 
   int index_base_;
+  bool xgboost_floats_;
   std::vector<std::pair<std::uint32_t, float>> row_scratch_;  // for sorting unsorted rows
 };
 

@@ -26,7 +26,7 @@ constexpr std::size_t kBlockBytes = 1 << 20;
 struct ThreadState {
   std::vector<char> buffer = std::vector<char>(kBlockBytes);
   LibsvmParser libsvm;
-  explicit ThreadState(int index_base) : libsvm(index_base) {}
+  ThreadState(int index_base, bool xgboost_floats) : libsvm(index_base, xgboost_floats) {}
 };
 
 // What went wrong in one chunk: an I/O status, or a parse failure at an offset.
@@ -40,7 +40,7 @@ class TwoPassLoader {
  public:
   TwoPassLoader(const InputSpec& input, std::vector<Chunk> chunks, int threads)
       : input_(input), chunks_(std::move(chunks)), threads_(threads), outcomes_(chunks_.size()) {
-    for (int t = 0; t < threads; ++t) states_.emplace_back(input.index_base);
+    for (int t = 0; t < threads; ++t) states_.emplace_back(input.index_base, input.xgboost_floats);
   }
 
   Status Count(std::vector<ChunkCounts>* counts);

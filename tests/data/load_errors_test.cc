@@ -134,7 +134,13 @@ TEST(LoadErrors, UriOptionsAreChecked) {
   ExpectError(file + "?cache=x", StatusCode::kInvalidInput,
               file +
                   "?cache=x: unknown URI option 'cache' (known: format, indexing_mode, "
-                  "label_column)");
+                  "label_column, float_parsing)");
+  ExpectError(file + "?float_parsing=fast", StatusCode::kInvalidInput,
+              file + "?float_parsing=fast: float_parsing must be exact or xgboost, got 'fast'");
+  ExpectError(file + "?format=csv&float_parsing=xgboost", StatusCode::kInvalidInput,
+              file +
+                  "?format=csv&float_parsing=xgboost: float_parsing=xgboost applies only to "
+                  "format=libsvm");
   ExpectError(file + "?label_column=2", StatusCode::kInvalidInput,
               file + "?label_column=2: label_column applies only to format=csv");
   ExpectError(file + "?format=csv&label_column=x", StatusCode::kInvalidInput,

@@ -80,7 +80,8 @@ TEST(LoadRoundTrip, RowsLongerThanTheReadBlock) {
   const std::string file =
       dir.Write("long.libsvm", testing::LibsvmText(rows, Spelling{true, false, false, false}, rng));
   ASSERT_GT(std::filesystem::file_size(file), 2u << 20);
-  for (int threads : {1, 2}) ExpectSameMatrix(MustLoad(file, {0, 1, threads}), ExpectedMatrix(rows));
+  for (int threads : {1, 2})
+    ExpectSameMatrix(MustLoad(file, {0, 1, threads}), ExpectedMatrix(rows));
 }
 
 TEST(LoadRoundTrip, EmptyAndCommentOnlyFilesHaveNoRows) {

@@ -67,6 +67,12 @@ void ExpectSameAsXGBoost(const std::string& file, const testing::TempDir& dir) {
   const std::size_t apart = CountOneUlpApart(ours->value, peer.value);
   EXPECT_LT(apart, ours->value.size() / 10) << "values one ulp apart";
   std::printf("%zu of %zu values one ulp from XGBoost's\n", apart, ours->value.size());
+  // With float_parsing=xgboost every number is rounded as XGBoost does: bit-identical.
+  Result<DMatrix> same = Load(file + "?float_parsing=xgboost", {0, 1, 2});
+  ASSERT_TRUE(same.ok()) << same.status().message();
+  EXPECT_TRUE(testing::SameFloats(same->value, peer.value)) << "float_parsing=xgboost values";
+  EXPECT_TRUE(testing::SameFloats(same->weight, peer.weight)) << "float_parsing=xgboost weights";
+  EXPECT_TRUE(testing::SameFloats(same->label, peer.label)) << "float_parsing=xgboost labels";
   EXPECT_TRUE(testing::SameFloats(ours->label, peer.label)) << "labels differ";
   ASSERT_EQ(ours->weight.size(), peer.weight.size());
   CountOneUlpApart(ours->weight, peer.weight);
