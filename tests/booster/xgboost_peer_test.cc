@@ -50,6 +50,13 @@ void ExpectSameTree(const RegTree& a, const RegTree& b, const std::string& where
   }
 }
 
+std::vector<EvalResult> ReadEval(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<EvalResult> v;
+  for (EvalResult r; in >> r.name >> r.value;) v.push_back(r);
+  return v;
+}
+
 std::vector<float> ReadFloats(const std::string& path) {
   std::ifstream in(path);
   std::vector<float> v;
@@ -63,7 +70,8 @@ class XgboostPeerTest : public ::testing::TestWithParam<PeerCase> {};
 
 TEST_P(XgboostPeerTest, SameTreesAndMargins) {
   const PeerCase& c = GetParam();
-  const std::filesystem::path dir = std::filesystem::absolute("booster_peer_" + c.name);
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("treering-booster-peer-" + c.name);
   std::filesystem::create_directories(dir);
   const data::DMatrix train = MakeSynthetic(c.spec);
   SyntheticSpec test_spec = c.spec;
@@ -85,7 +93,20 @@ TEST_P(XgboostPeerTest, SameTreesAndMargins) {
   auto learner = Learner::Create(params);
   ASSERT_TRUE(learner.ok()) << learner.status().message();
   ASSERT_TRUE((*learner)->SetTrainData(&train).ok());
+  ASSERT_TRUE((*learner)->AddEvalSet("test", &test).ok());
   for (int i = 0; i < c.rounds; ++i) ASSERT_TRUE((*learner)->UpdateOneIter(i).ok());
+
+  // Metric names (defaults included) and values as XGBoost prints them.
+  auto evals = (*learner)->EvalOneIter(c.rounds - 1);
+  ASSERT_TRUE(evals.ok()) << evals.status().message();
+  const std::vector<EvalResult> want_evals = ReadEval(dir / "xgb-eval.txt");
+  ASSERT_EQ(evals->size(), want_evals.size());
+  for (std::size_t i = 0; i < want_evals.size(); ++i) {
+    EXPECT_EQ((*evals)[i].name, want_evals[i].name);
+    EXPECT_NEAR((*evals)[i].value, want_evals[i].value,
+                1e-5 * std::max(1.0, std::fabs(want_evals[i].value)))
+        << want_evals[i].name;
+  }
 
   const GBTreeModel& ours = (*learner)->Model();
   ASSERT_EQ(ours.trees.size(), theirs->trees.size());
@@ -113,12 +134,15 @@ INSTANTIATE_TEST_SUITE_P(
     Objectives, XgboostPeerTest,
     ::testing::Values(
         PeerCase{"binary", Spec(Task::kBinary), 5,
-                 {{"objective", "binary:logistic"}, {"max_depth", "3"}}},
+                 {{"objective", "binary:logistic"}, {"max_depth", "3"}, {"eval_metric", "auc"},
+                  {"eval_metric", "logloss"}, {"eval_metric", "error"}}},
         PeerCase{"regression_regularised", Spec(Task::kRegression, true), 5,
                  {{"objective", "reg:squarederror"}, {"max_depth", "4"}, {"lambda", "2"},
-                  {"alpha", "0.5"}, {"gamma", "0.5"}, {"min_child_weight", "3"}, {"eta", "0.1"}}},
+                  {"alpha", "0.5"}, {"gamma", "0.5"}, {"min_child_weight", "3"}, {"eta", "0.1"},
+                  {"eval_metric", "rmse"}, {"eval_metric", "mae"}}},
         PeerCase{"multiclass", Spec(Task::kMulticlass3), 3,
-                 {{"objective", "multi:softprob"}, {"num_class", "3"}, {"max_depth", "3"}}},
+                 {{"objective", "multi:softprob"}, {"num_class", "3"}, {"max_depth", "3"},
+                  {"eval_metric", "merror"}, {"eval_metric", "mlogloss"}}},
         PeerCase{"lossguide", Spec(Task::kBinary), 3,
                  {{"objective", "binary:logistic"}, {"grow_policy", "lossguide"},
                   {"max_leaves", "6"}, {"max_depth", "0"}}},
@@ -126,7 +150,8 @@ INSTANTIATE_TEST_SUITE_P(
                  {{"objective", "count:poisson"}, {"max_depth", "3"}}},
         PeerCase{"max_delta_step", Spec(Task::kBinary, true), 3,
                  {{"objective", "binary:logistic"}, {"max_depth", "3"},
-                  {"max_delta_step", "0.3"}, {"base_score", "0.3"}}}),
+                  {"max_delta_step", "0.3"}, {"base_score", "0.3"},
+                  {"eval_metric", "error@0.7"}, {"eval_metric", "auc"}}}),
     [](const ::testing::TestParamInfo<PeerCase>& info) { return info.param.name; });
 
 }  // namespace
