@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <random>
 
@@ -133,6 +134,31 @@ TEST(LoadRoundTrip, FloatSpellingsMatchStrtof) {
     EXPECT_TRUE(testing::SameFloats({m.label[i]}, {expected})) << values[i];
     EXPECT_TRUE(testing::SameFloats({m.value[i]}, {expected})) << values[i];
   }
+}
+
+// float_parsing=xgboost reproduces XGBoost 1.7.4's rounding. Expected bits recorded from
+// python3-xgboost 1.7.4 (xgboost.DMatrix on the same line); data_xgboost_peer re-checks them
+// live on larger files. The exact parse of the same text differs in the last bit for most.
+TEST(LoadRoundTrip, XGBoostFloatParsingMatchesRecordedXGBoostBits) {
+  TempDir dir;
+  const std::string file =
+      dir.Write("rec.libsvm",
+                "1.58292 0:1.87004 1:-1.7748 2:1.32105 3:1.23456789e-05 4:-2.5e+3 "
+                "5:0.30000001192092896 6:786305024\n");
+  const auto bits = [](float f) {
+    std::uint32_t u;
+    std::memcpy(&u, &f, sizeof u);
+    return u;
+  };
+  const DMatrix xgb = MustLoad(file + "?float_parsing=xgboost");
+  ASSERT_EQ(xgb.value.size(), 7u);
+  EXPECT_EQ(bits(xgb.label[0]), 0x3fca9d20u);
+  const std::uint32_t expected[] = {0x3fef5d78, 0xbfe32ca6, 0x3fa9182a, 0x374f2049,
+                                    0xc51c4000, 0x3e99999a, 0x4e3b7840};
+  for (int i = 0; i < 7; ++i) EXPECT_EQ(bits(xgb.value[i]), expected[i]) << "entry " << i;
+  const DMatrix exact = MustLoad(file);
+  EXPECT_EQ(bits(exact.label[0]), 0x3fca9d1fu);  // strtof("1.58292")
+  EXPECT_EQ(bits(exact.value[0]), 0x3fef5d79u);
 }
 
 TEST(LoadRoundTrip, OneBasedIndexingModeSubtractsOne) {
