@@ -6,10 +6,11 @@
 # usage: bench/boost/boost_bench.sh [SET...] [-- key=value ...]   (run from anywhere)
 #   SET      higgs1m | reg1m | fashion (default: all three); data made in bench/out if absent
 #   key=value  appended to both programs' command lines (e.g. num_round=20)
-#   REPEATS=3  TREERING=build/bin/treering  BENCH=build/bin/treering-boost-bench
+#   REPEATS=3  TREERING=build/bin/treering
 # Prints per set: median wall, per-round time, test metric and peak RSS of both, and ratios.
-# Per round: XGBoost's verbosity=2 "boosting round i, T sec elapsed" lines (rounds 1..N-1);
-# treering's from treering-boost-bench (same data and params over the Learner API).
+# Per round: both CLIs run with verbosity=2 and print "boosting round i, T sec elapsed" before
+# each round; per round = (T_last - T_1) / (last - 1), which leaves out round 0 (XGBoost
+# sketches and bins inside its first round, treering before it) and the final save.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=$root/bench/out
@@ -18,7 +19,6 @@ data_dir=/work/shared/bench/data
 py=/usr/bin/python3
 repeats=${REPEATS:-3}
 treering=$(realpath "${TREERING:-$root/build/bin/treering}")
-bench=$(realpath "${BENCH:-$root/build/bin/treering-boost-bench}")
 
 sets=(); extra=()
 while (($#)); do
@@ -26,9 +26,7 @@ while (($#)); do
   sets+=("$1"); shift
 done
 ((${#sets[@]})) || sets=(higgs1m reg1m fashion)
-for bin in "$treering" "$bench"; do
-  [ -x "$bin" ] || { echo "no $bin: build the treering and treering-boost-bench targets" >&2; exit 1; }
-done
+[ -x "$treering" ] || { echo "no $treering: build the treering target" >&2; exit 1; }
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
@@ -48,31 +46,18 @@ conf_value() { awk -F= -v k="$2" '$1 ~ "^ *"k" *$" {gsub(/[ "]/, "", $2); v=$2} 
 # Last printed value of the first metric of the "test" set in a log of round lines.
 last_metric() { grep -o 'test-[a-z]*:[0-9.eE+-]*' "$1" | awk -F: -v m="$2" '$1 == "test-"m {v=$2} END {print v}'; }
 
-run_one() {  # $1 = program (treering|xgboost) $2 = conf; prints "wall rss"
+run_one() {  # $1 = program (treering|xgboost) $2 = conf; prints "wall rss per_round"
   local log=$scratch/$1.log exe=xgboost
   [ "$1" = treering ] && exe=$treering
-  (cd "$out" && /usr/bin/time -v "$exe" "$2" model_out="$scratch/$1.model" "${extra[@]}" \
-     > "$log" 2>&1) || { echo "$1 failed:" >&2; tail -5 "$log" >&2; exit 1; }
+  (cd "$out" && /usr/bin/time -v "$exe" "$2" model_out="$scratch/$1.model" verbosity=2 \
+     "${extra[@]}" > "$log" 2>&1) || { echo "$1 failed:" >&2; tail -5 "$log" >&2; exit 1; }
   echo "$(awk '/Elapsed \(wall/ {split($8, t, ":"); print t[1] * 60 + t[2]}' "$log") \
-$(awk '/Maximum resident/ {print $6}' "$log")"
+$(awk '/Maximum resident/ {print $6}' "$log") $(per_round "$log")"
 }
 
-xgb_per_round() {  # $1 = conf
-  (cd "$out" && xgboost "$1" verbosity=2 model_out="$scratch/x.model" "${extra[@]}" 2>&1) |
-    awk '/boosting round/ {gsub(",", "", $6); r[n++] = $7} END {print (r[n-1] - r[0]) / (n - 1)}'
-}
-
-treering_per_round() {  # $1 = set $2 = conf: boosting seconds per round over the Learner API
-  local params=() key value
-  while IFS='=' read -r key value; do
-    key=$(echo "$key" | tr -d ' '); value=$(echo "$value" | tr -d ' "')
-    case $key in ''|\#*|data|eval*|model_out|num_round|task) continue ;; esac
-    params+=("$key=$value")
-  done < "$2"
-  local rounds=$(conf_value "$2" num_round)
-  for kv in "${extra[@]}"; do [[ $kv == num_round=* ]] && rounds=${kv#num_round=} || params+=("$kv"); done
-  (cd "$out" && "$bench" "$1.train.libsvm" "$1.test.libsvm" "$rounds" "${params[@]}") |
-    grep -o 'per_round_s=[0-9.]*' | cut -d= -f2
+per_round() {  # $1 = log with "boosting round i, T sec elapsed" lines
+  sed -n 's/.*boosting round \([0-9]*\), \([0-9.eE+-]*\) sec elapsed.*/\1 \2/p' "$1" |
+    awk '$1 >= 1 {if (!n++) {i0 = $1; t0 = $2} i = $1; t = $2} END {print (i > i0) ? (t - t0) / (i - i0) : 0}'
 }
 
 median() { tr ' ' '\n' | sed '/^$/d' | sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
@@ -82,14 +67,14 @@ for set in "${sets[@]}"; do
   conf=$conf_dir/$set.conf
   metric=$(grep -E '^ *eval_metric' "$conf" | head -1 | tr -d ' "' | cut -d= -f2)
   run_one treering "$conf" > /dev/null; run_one xgboost "$conf" > /dev/null
-  tw=(); tr_=(); xw=(); xr=()
+  tw=(); tr_=(); tp=(); xw=(); xr=(); xp=()
   for ((i = 0; i < repeats; i++)); do
-    read -r w r < <(run_one treering "$conf"); tw+=("$w"); tr_+=("$r")
-    read -r w r < <(run_one xgboost "$conf"); xw+=("$w"); xr+=("$r")
+    read -r w r p < <(run_one treering "$conf"); tw+=("$w"); tr_+=("$r"); tp+=("$p")
+    read -r w r p < <(run_one xgboost "$conf"); xw+=("$w"); xr+=("$r"); xp+=("$p")
   done
   t_metric=$(last_metric "$scratch/treering.log" "$metric")
   x_metric=$(last_metric "$scratch/xgboost.log" "$metric")
-  t_round=$(treering_per_round "$set" "$conf"); x_round=$(xgb_per_round "$conf")
+  t_round=$(echo "${tp[@]}" | median); x_round=$(echo "${xp[@]}" | median)
   t_wall=$(echo "${tw[@]}" | median); x_wall=$(echo "${xw[@]}" | median)
   t_rss=$(echo "${tr_[@]}" | median); x_rss=$(echo "${xr[@]}" | median)
   awk -v s="$set" -v m="$metric" -v tw="$t_wall" -v xw="$x_wall" -v tr="$t_round" -v xr="$x_round" \

@@ -22,6 +22,24 @@ std::vector<std::uint64_t> GlobalColumnSizes(const data::DMatrix& dm, std::uint3
   return sizes;
 }
 
+// Sorts (value, weight) pairs by value; equal values keep row order, so their weights are
+// added in a fixed order.
+void SortByValue(std::vector<float>* values, std::vector<float>* weights) {
+  const std::vector<float>& v = *values;
+  std::vector<std::uint32_t> order(v.size());
+  for (std::uint32_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return v[a] < v[b] || (v[a] == v[b] && a < b);
+  });
+  std::vector<float> sorted_values(v.size()), sorted_weights(v.size());
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    sorted_values[k] = v[order[k]];
+    sorted_weights[k] = (*weights)[order[k]];
+  }
+  values->swap(sorted_values);
+  weights->swap(sorted_weights);
+}
+
 // Exact summaries of features [f0, f1): the block's values are copied out column by column,
 // sorted and merged into (value, weight) entries. Without sample weights only the values are
 // sorted (half the memory and a plain sort); with weights the pairs are sorted by value.
@@ -48,27 +66,17 @@ void SummariseBlock(const data::DMatrix& dm, std::uint32_t f0, std::uint32_t f1,
     }
   }
   ParallelFor(f1 - f0, nthread, [&](std::uint32_t i) {
-    std::vector<float>& v = values[i];
     std::vector<float> w;
     if (weighted) {
-      std::vector<std::uint32_t> order(v.size());
-      for (std::uint32_t k = 0; k < order.size(); ++k) order[k] = k;
-      std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-        return v[a] < v[b] || (v[a] == v[b] && a < b);
-      });
-      std::vector<float> sorted(v.size());
-      w.resize(v.size());
-      for (std::size_t k = 0; k < order.size(); ++k) {
-        sorted[k] = v[order[k]];
-        w[k] = weights[i][order[k]];
-      }
-      v.swap(sorted);
+      SortByValue(&values[i], &weights[i]);
+      w.swap(weights[i]);
     } else {
-      RadixSortFloats(&v);
-      w.assign(v.size(), 1.0f);
+      RadixSortFloats(&values[i]);
+      w.assign(values[i].size(), 1.0f);
     }
-    (*out)[f0 + i] = Prune(MakeExactSummary(v, w), std::max<std::uint32_t>(limits[f0 + i], 1));
-    std::vector<float>().swap(v);
+    (*out)[f0 + i] =
+        Prune(MakeExactSummary(values[i], w), std::max<std::uint32_t>(limits[f0 + i], 1));
+    std::vector<float>().swap(values[i]);
   });
 }
 
