@@ -32,6 +32,24 @@ TreeGrower::TreeGrower(const TreeParam& param, const HistogramCuts& cuts,
     : param_(param), cuts_(cuts), matrix_(matrix), sampler_(sampler), nthread_(nthread),
       builder_(&matrix, cuts.TotalBins(), nthread) {}
 
+Histogram& TreeGrower::HistOf(int node) {
+  auto it = hists_.find(node);
+  if (it != hists_.end()) return it->second;
+  Histogram hist;
+  if (!spare_hists_.empty()) {
+    hist.swap(spare_hists_.back());
+    spare_hists_.pop_back();
+  }
+  return hists_.emplace(node, std::move(hist)).first->second;
+}
+
+void TreeGrower::ReleaseHist(int node) {
+  auto it = hists_.find(node);
+  if (it == hists_.end()) return;
+  spare_hists_.push_back(std::move(it->second));
+  hists_.erase(it);
+}
+
 std::vector<ExpandEntry> TreeGrower::Evaluate(const std::vector<int>& nodes, int depth) {
   std::vector<SplitEvaluator::NodeInput> inputs;
   for (int node : nodes) {
@@ -117,9 +135,9 @@ void TreeGrower::BuildChildHistograms(const Batch& parents, const RegTree& tree)
     int build = tree.left[e.node], derive = tree.right[e.node];
     if (e.split.right_sum.hess < e.split.left_sum.hess) std::swap(build, derive);
     rows.push_back(partition_.Rows(build));
-    built.push_back(&hists_[build]);
+    built.push_back(&HistOf(build));
     built_hists.push_back(built.back());
-    derived.push_back(&hists_[derive]);
+    derived.push_back(&HistOf(derive));
     parent_hists.push_back(&hists_[e.node]);
   }
   builder_.Build(*gpair_, rows, built);
@@ -131,7 +149,6 @@ RegTree TreeGrower::Grow(const std::vector<GradientPairInt>& gpair,
   const SplitEvaluator evaluator(param_, cuts_, quantiser);
   evaluator_ = &evaluator;
   gpair_ = &gpair;
-  hists_.clear();
   sums_.clear();
   partition_.Reset(matrix_.NumRows());
   sampler_->NewTree();
@@ -140,7 +157,7 @@ RegTree TreeGrower::Grow(const std::vector<GradientPairInt>& gpair,
   sums_[0] = GlobalSum(gpair, nthread_);
   const float root_w = evaluator.Weight(sums_[0]);
   tree.AddNode(-1, param_.eta * root_w, root_w, static_cast<float>(evaluator.H(sums_[0])));
-  builder_.Build(gpair, {partition_.Rows(0)}, {&hists_[0]});
+  builder_.Build(gpair, {partition_.Rows(0)}, {&HistOf(0)});
   ExpandQueue queue(param_);
   queue.Push(Evaluate({0}, 0).front());
   int num_leaves = 1;
@@ -156,7 +173,7 @@ RegTree TreeGrower::Grow(const std::vector<GradientPairInt>& gpair,
     }
     PartitionRows(batch, tree);
     BuildChildHistograms(to_grow, tree);
-    for (const ExpandEntry& e : batch) hists_.erase(e.node);
+    for (const ExpandEntry& e : batch) ReleaseHist(e.node);
     std::vector<int> children;
     for (const ExpandEntry& e : to_grow) {
       children.push_back(tree.left[e.node]);
@@ -164,10 +181,10 @@ RegTree TreeGrower::Grow(const std::vector<GradientPairInt>& gpair,
     }
     for (const ExpandEntry& c : Evaluate(children, depth)) {
       if (c.split.loss_chg > kRtEps) queue.Push(c);
-      else hists_.erase(c.node);
+      else ReleaseHist(c.node);
     }
   }
-  hists_.clear();
+  while (!hists_.empty()) ReleaseHist(hists_.begin()->first);
   evaluator_ = nullptr;
   gpair_ = nullptr;
   return tree;

@@ -44,6 +44,10 @@ class TreeGrower {
   void DecideByColumns(const Batch& applied);
   void BuildChildHistograms(const Batch& parents, const RegTree& tree);
   std::vector<ExpandEntry> Evaluate(const std::vector<int>& nodes, int depth);
+  // Histogram buffers are recycled across nodes and trees: a fresh multi-MB buffer costs a
+  // page fault per 4 KiB on first touch, more than building a deep node's histogram.
+  Histogram& HistOf(int node);
+  void ReleaseHist(int node);
 
   const TreeParam& param_;
   const HistogramCuts& cuts_;
@@ -56,6 +60,7 @@ class TreeGrower {
   const std::vector<GradientPairInt>* gpair_ = nullptr;
   const SplitEvaluator* evaluator_ = nullptr;
   std::map<int, Histogram> hists_;          // nodes whose histogram is still needed
+  std::vector<Histogram> spare_hists_;      // released buffers, reused by HistOf
   std::map<int, GradientPairInt> sums_;     // gradient sum of every node
   // Sparse partitioning scratch: the applied split each row belongs to, and its direction.
   std::vector<std::uint32_t> row_task_;
