@@ -69,6 +69,7 @@ void HistogramBuilder::AccumulateShare(const std::vector<GradientPairInt>& gpair
                                        const std::vector<std::size_t>& prefix,
                                        std::size_t begin, std::size_t end,
                                        const std::vector<Histogram*>& outs,
+                                       std::vector<Histogram>* buffers,
                                        std::vector<Partial>* partials) const {
   std::size_t node = std::upper_bound(prefix.begin(), prefix.end(), begin) - prefix.begin() - 1;
   for (; node < rows.size() && prefix[node] < end; ++node) {
@@ -77,8 +78,11 @@ void HistogramBuilder::AccumulateShare(const std::vector<GradientPairInt>& gpair
     if (lo >= hi) continue;
     GradientPairInt* target = outs[node]->data();
     if (lo != prefix[node] || hi != prefix[node + 1]) {
-      partials->push_back({node, Histogram(total_bins_)});
-      target = partials->back().hist.data();
+      const std::size_t slot = partials->size();
+      if (buffers->size() <= slot) buffers->emplace_back();
+      (*buffers)[slot].assign(total_bins_, GradientPairInt{});
+      partials->push_back({node, slot});
+      target = (*buffers)[slot].data();
     }
     AccumulateRows(gpair, rows[node].begin + (lo - prefix[node]),
                    rows[node].begin + (hi - prefix[node]), target);
@@ -96,14 +100,16 @@ void HistogramBuilder::Build(const std::vector<GradientPairInt>& gpair,
   ParallelFor(outs.size(), ThreadsFor(outs.size() * std::size_t(total_bins_), threads),
               [&](std::size_t i) { outs[i]->assign(total_bins_, GradientPairInt{}); });
   std::vector<std::vector<Partial>> partials(threads);
+  if (partial_buffers_.size() < static_cast<std::size_t>(threads)) partial_buffers_.resize(threads);
   ParallelFor(threads, threads, [&](int t) {
     AccumulateShare(gpair, rows, prefix, total * t / threads, total * (t + 1) / threads, outs,
-                    &partials[t]);
+                    &partial_buffers_[t], &partials[t]);
   });
-  for (const auto& thread_partials : partials) {
-    for (const Partial& p : thread_partials) {
+  for (int t = 0; t < threads; ++t) {
+    for (const Partial& p : partials[t]) {
       GradientPairInt* out = outs[p.node]->data();
-      for (std::uint32_t b = 0; b < total_bins_; ++b) out[b] += p.hist[b];
+      const Histogram& part = partial_buffers_[t][p.slot];
+      for (std::uint32_t b = 0; b < total_bins_; ++b) out[b] += part[b];
     }
   }
   AllreduceLevel(outs);

@@ -40,21 +40,23 @@ class HistogramBuilder {
                 const std::vector<Histogram*>& outs) const;
 
  private:
+  // A node cut between thread shares: this thread's part of it, in a reused buffer.
   struct Partial {
     std::size_t node = 0;
-    Histogram hist;
+    std::size_t slot = 0;  // index into the thread's partial_buffers_
   };
   void AccumulateRows(const std::vector<GradientPairInt>& gpair, const std::uint32_t* begin,
                       const std::uint32_t* end, GradientPairInt* hist) const;
   void AccumulateShare(const std::vector<GradientPairInt>& gpair,
                        const std::vector<RowSpan>& rows, const std::vector<std::size_t>& prefix,
                        std::size_t begin, std::size_t end, const std::vector<Histogram*>& outs,
-                       std::vector<Partial>* partials) const;
+                       std::vector<Histogram>* buffers, std::vector<Partial>* partials) const;
   void AllreduceLevel(const std::vector<Histogram*>& outs);
 
   const BinnedMatrix* matrix_;
   std::uint32_t total_bins_;
   int nthread_;
+  std::vector<std::vector<Histogram>> partial_buffers_;  // per thread, kept between levels
 };
 
 }  // namespace treering::booster
