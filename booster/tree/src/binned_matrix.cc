@@ -40,6 +40,12 @@ BinnedMatrix BinnedMatrix::Build(const data::DMatrix& dm, const HistogramCuts& c
     if (max_bins <= 256) {
       m.layout_ = Layout::kDense8;
       m.dense8_ = DenseBins<std::uint8_t>(dm, cuts, nthread);
+      m.dense8_columns_.resize(m.dense8_.size());
+      const std::uint32_t nf = m.num_features_;
+      ParallelFor(nf, ThreadsFor(m.dense8_.size(), nthread), [&](std::uint32_t f) {
+        std::uint8_t* col = m.dense8_columns_.data() + std::size_t(f) * m.num_rows_;
+        for (std::size_t row = 0; row < m.num_rows_; ++row) col[row] = m.dense8_[row * nf + f];
+      });
     } else {
       m.layout_ = Layout::kDense16;
       m.dense16_ = DenseBins<std::uint16_t>(dm, cuts, nthread);

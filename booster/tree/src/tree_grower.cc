@@ -115,6 +115,17 @@ void TreeGrower::PartitionRows(const Batch& applied, const RegTree& tree) {
         tasks, [&](std::size_t, std::uint32_t row) { return goes_left_[row] != 0; }, nthread_);
     return;
   }
+  if (matrix_.layout() == BinnedMatrix::Layout::kDense8) {
+    std::vector<const std::uint8_t*> columns;
+    for (const ExpandEntry& e : applied) columns.push_back(matrix_.Dense8Column(e.split.feature));
+    partition_.Split(
+        tasks,
+        [&](std::size_t k, std::uint32_t row) {
+          return static_cast<int>(columns[k][row]) <= applied[k].split.split_bin;
+        },
+        nthread_);
+    return;
+  }
   partition_.Split(
       tasks,
       [&](std::size_t k, std::uint32_t row) {

@@ -31,6 +31,11 @@ class BinnedMatrix {
   }
   const std::vector<std::uint32_t>& FeatureOffsets() const { return offsets_; }
   const std::uint8_t* Dense8() const { return dense8_.data(); }
+  // Dense8 layout only: feature f's bins of all rows (column-major copy). Partitioning reads
+  // one feature of a node's ascending rows, which is local here and scattered row-major.
+  const std::uint8_t* Dense8Column(std::uint32_t f) const {
+    return dense8_columns_.data() + std::size_t(f) * num_rows_;
+  }
   const std::uint16_t* Dense16() const { return dense16_.data(); }
   const std::uint64_t* RowPtr() const { return source_->row_ptr.data(); }
   const std::uint32_t* SparseBins() const { return sparse_bins_.data(); }
@@ -76,6 +81,7 @@ class BinnedMatrix {
   std::uint32_t num_features_ = 0;
   std::vector<std::uint32_t> offsets_;  // = cuts.ptrs
   std::vector<std::uint8_t> dense8_;
+  std::vector<std::uint8_t> dense8_columns_;
   std::vector<std::uint16_t> dense16_;
   std::vector<std::uint32_t> sparse_bins_;
   std::vector<std::uint64_t> column_ptr_;   // CSC copy of the sparse layout
