@@ -48,10 +48,11 @@ case $mode in
     grep -q "rank 1 injecting $mode" "$log" || fail "the fault was not injected"
     # The job's failure names rank 1: the first survivor to notice says so (killed: "link to
     # rank 1 failed", frozen: "rank 1 never started this op") or, when the launcher sees the
-    # killed process first, its "[rank 1] exited" line does. The launcher then stops the other
+    # killed process first, its "[rank 1] exited" line does; when the tracker sees rank 1's
+    # connection drop first, its "job failed: rank 1 failed" line does. The launcher then stops the other
     # survivors itself, so not every one of them gets to print its own error.
     case $mode in
-      kill) cause="rank [02-9] failed: .*rank 1([^0-9]|$)|\[rank 1\] exited with code" ;;
+      kill) cause="rank [02-9] failed: .*rank 1([^0-9]|$)|\[rank 1\] exited with code|job failed: rank 1 failed" ;;
       stop) cause="rank 1 never started this op" ;;
     esac
     grep -E "$cause" "$log" >/dev/null || fail "no message names rank 1 as the cause"

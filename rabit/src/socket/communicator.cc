@@ -41,6 +41,7 @@ ExchangeOptions Communicator::ExchangeOptionsFor() const {
 treering::Status Communicator::Finish(treering::Status status) {
   if (!status.ok()) {
     failure_ = status;
+    if (failure_hook_) failure_hook_(status);
     links_.CloseAll();
   }
   return status;

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <vector>
@@ -50,6 +51,13 @@ class Communicator {
   // Closes every link (used at shutdown; also done on the first failure).
   void Close() { links_.CloseAll(); }
 
+  // Called with the first failure BEFORE the links are closed. Closing wakes the neighbours,
+  // whose own "link closed" reports would otherwise race this rank's report of the real cause
+  // (e.g. "rank 1 never started this op") to the tracker, which keeps the first it receives.
+  void SetFailureHook(std::function<void(const treering::Status&)> hook) {
+    failure_hook_ = std::move(hook);
+  }
+
  private:
   Communicator(LinkSet links, CollectiveOptions options, AbortWatch* abort_watch);
   treering::Status LearnTree();
@@ -62,6 +70,7 @@ class Communicator {
   ScratchArena scratch_;
   std::vector<int> parent_of_;  // the whole tree: parent_of_[r] is rank r's parent
   treering::Status failure_;
+  std::function<void(const treering::Status&)> failure_hook_;
 };
 
 }  // namespace rabit::transport

@@ -37,7 +37,9 @@ class SocketEngine final : public Engine {
  private:
   SocketEngine(std::unique_ptr<transport::TrackerClient> tracker,
                std::unique_ptr<transport::Communicator> comm)
-      : tracker_(std::move(tracker)), comm_(std::move(comm)) {}
+      : tracker_(std::move(tracker)), comm_(std::move(comm)) {
+    comm_->SetFailureHook([this](const Status& status) { (void)Report(status); });
+  }
   // Tells the tracker about a failed collective (best effort) and passes the status on.
   Status Report(Status status);
 
