@@ -37,9 +37,11 @@ struct CliOptions {
   bool dump_stats = false;
   int nthread = 0;
   int verbosity = 1;
-  int early_stopping_rounds = 0;  // 0: off
-  KeyValues learner_params;       // every key Learner::Params() knows, in config order
-  KeyValues rabit_params;         // rabit_*, dmlc_*, DMLC_*, mock
+  int early_stopping_rounds = 0;     // 0: off
+  bool debug_synchronize = false;    // compare every rank's trees with rank 0's each round
+  double single_worker_seconds = 0;  // > 0: the timing report prints the measured speedup
+  KeyValues learner_params;          // every key Learner::Params() knows, in config order
+  KeyValues rabit_params;            // rabit_*, dmlc_*, DMLC_*, mock
   // Where each learner key was last set, to point a learner error at file:line.
   std::map<std::string, std::string> learner_origins;
 };

@@ -129,6 +129,18 @@ const std::vector<CliKey>& CliKeys() {
        [](const std::string& v, CliOptions* o) {
          return SetInt(v, 0, kMaxRounds, &o->early_stopping_rounds);
        }},
+      {{"debug_synchronize", "0",
+        "after each round check that every rank grew rank 0's trees (fail if not); every rank "
+        "prints its model digest at the end"},
+       [](const std::string& v, CliOptions* o) { return SetBool(v, &o->debug_synchronize); }},
+      {{"single_worker_seconds", "0",
+        "rounds time of the same job on one worker (from its timing report): adds the measured "
+        "speedup to the timing report"},
+       [](const std::string& v, CliOptions* o) {
+         auto seconds = ParseNonNegative(v);
+         if (seconds.ok()) o->single_worker_seconds = seconds.value();
+         return seconds.status();
+       }},
   };
   return kKeys;
 }

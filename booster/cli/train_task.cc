@@ -1,6 +1,7 @@
 // task=train: load data and eval sets (each rank its shard), boost num_round rounds printing
 // one XGBoost-style metric line per round (rank 0), optional early stopping, periodic and
-// final JSON model files (rank 0), and a one-line timing summary on stderr.
+// final JSON model files (rank 0), a one-line timing summary and the distributed timing report
+// (T_comp / T_sync per round) on stderr.
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -9,8 +10,10 @@
 #include "booster/model_io.h"
 #include "eval_report.h"
 #include "rabit/rabit.h"
+#include "sync_check.h"
 #include "task_support.h"
 #include "tasks.h"
+#include "timing_report.h"
 
 namespace treering::cli {
 namespace {
@@ -23,6 +26,7 @@ struct TrainSession {
   EarlyStopping stopping;
   int start_round = 0;  // rounds already in model_in
   double load_s = 0;
+  RoundTotals rounds{};  // this rank's time and collectives inside UpdateOneIter + EvalOneIter
 };
 
 Status LoadDatasets(TrainSession* s) {
@@ -72,12 +76,17 @@ std::string SnapshotPath(const std::string& model_dir, int rounds) {
   return (std::filesystem::path(model_dir) / name).string();
 }
 
-// Rank 0 writes the learner's model with the early-stopping attributes found so far.
-Status SaveModel(const TrainSession& s, const std::string& path) {
-  if (rabit::GetRank() != 0) return Status::Ok();
+// The learner's model with the early-stopping attributes found so far: what the files hold.
+booster::GBTreeModel ModelToSave(const TrainSession& s) {
   booster::GBTreeModel model = s.learner->Model();
   s.stopping.WriteAttributes(&model);
-  Status st = booster::SaveModelJson(model, path);
+  return model;
+}
+
+// Rank 0 alone writes model files; the other ranks hold the same model (debug_synchronize).
+Status SaveModel(const TrainSession& s, const std::string& path) {
+  if (rabit::GetRank() != 0) return Status::Ok();
+  Status st = booster::SaveModelJson(ModelToSave(s), path);
   return st.ok() ? st : Status(st.code(), "cannot save the model: " + st.message());
 }
 
@@ -99,10 +108,24 @@ Status PrepareModelDir(const CliOptions& o) {
 // Sets *stop when early stopping ends training.
 Status RunRound(TrainSession* s, int i, bool* stop) {
   const CliOptions& o = s->options;
+  const Stopwatch clock;
+  const rabit::CommStats before = rabit::GetCommStats();
+  const int trees_before = static_cast<int>(s->learner->Model().trees.size());
   Status st = s->learner->UpdateOneIter(i);
   if (!st.ok()) return st;
   auto results = s->learner->EvalOneIter(i);
   if (!results.ok()) return results.status();
+  const rabit::CommStats after = rabit::GetCommStats();
+  const double sync_s = after.seconds - before.seconds;
+  s->rounds.rounds += 1;
+  s->rounds.sync_s += sync_s;
+  s->rounds.comp_s += clock.Seconds() - sync_s;
+  s->rounds.payload_bytes += static_cast<double>(after.payload_bytes - before.payload_bytes);
+  s->rounds.calls += static_cast<double>(after.calls - before.calls);
+  if (o.debug_synchronize) {
+    st = CheckTreesAgree(s->learner->Model(), trees_before, i);
+    if (!st.ok()) return st;
+  }
   if (rabit::GetRank() == 0) rabit::TrackerPrint(FormatEvalLine(i, results.value()));
   if (o.early_stopping_rounds > 0) {
     *stop = s->stopping.Update(s->start_round + i, results.value());
@@ -136,6 +159,21 @@ Status SaveFinal(const TrainSession& s, int rounds) {
   return SaveModel(s, SnapshotPath(o.model_dir, rounds));
 }
 
+// Every rank takes part (one allreduce averages the per-rank totals); rank 0 prints.
+void PrintTimingReport(const TrainSession& s) {
+  double sums[4] = {s.rounds.comp_s, s.rounds.sync_s, s.rounds.payload_bytes, s.rounds.calls};
+  rabit::Allreduce<rabit::op::Sum>(sums, 4);
+  RoundTotals mean = s.rounds;
+  mean.workers = rabit::GetWorldSize();
+  mean.comp_s = sums[0] / mean.workers;
+  mean.sync_s = sums[1] / mean.workers;
+  mean.payload_bytes = sums[2] / mean.workers;
+  mean.calls = sums[3] / mean.workers;
+  for (const std::string& line : FormatTimingReport(mean, s.options.single_worker_seconds)) {
+    LogRank0(s.options, 1, line);
+  }
+}
+
 void PrintSummary(const TrainSession& s, int rounds, double wall_s) {
   const booster::TimingReport t = s.learner->Timing();
   char line[256];
@@ -159,7 +197,13 @@ Status RunTrain(const CliOptions& options) {
   if (!rounds.ok()) return rounds.status();
   st = SaveFinal(session, rounds.value());
   if (!st.ok()) return st;
+  if (options.debug_synchronize) {
+    auto json = booster::ModelToJson(ModelToSave(session));
+    if (!json.ok()) return json.status();
+    ReportModelDigest(json.value());
+  }
   PrintSummary(session, rounds.value(), wall.Seconds());
+  PrintTimingReport(session);
   return Status::Ok();
 }
 

@@ -1,6 +1,7 @@
 #include "value_parsers.h"
 
 #include <charconv>
+#include <cmath>
 
 namespace treering::cli {
 
@@ -12,6 +13,14 @@ Result<std::int64_t> ParseIntIn(const std::string& value, std::int64_t lo, std::
     return Status::InvalidInput("expected an integer in [" + std::to_string(lo) + ", " +
                                 std::to_string(hi) + "]");
   }
+  return v;
+}
+
+Result<double> ParseNonNegative(const std::string& value) {
+  double v = 0;
+  const auto res = std::from_chars(value.data(), value.data() + value.size(), v);
+  const bool whole = res.ec == std::errc() && res.ptr == value.data() + value.size();
+  if (!whole || !std::isfinite(v) || v < 0) return Status::InvalidInput("expected a number >= 0");
   return v;
 }
 

@@ -11,6 +11,8 @@
 namespace treering::cli {
 
 Result<std::int64_t> ParseIntIn(const std::string& value, std::int64_t lo, std::int64_t hi);
+// A finite number >= 0 ("12.5", "3e2").
+Result<double> ParseNonNegative(const std::string& value);
 // 0/1 or true/false, as XGBoost's boolean parameters.
 Result<bool> ParseBool(const std::string& value);
 // The value itself if it is one of `allowed`.

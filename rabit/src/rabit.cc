@@ -1,6 +1,7 @@
 // The public API: one owned Engine behind free functions, as Rabit users expect.
 #include "rabit/rabit.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -22,7 +23,32 @@ void Check(const treering::Status& status, const char* op) {
   if (!status.ok()) throw Error(std::string("rabit ") + op + ": " + status.message());
 }
 
+CommStats& Stats() {
+  static CommStats stats;
+  return stats;
+}
+
+// Adds one collective's wall time and payload to Stats() when it returns (or throws).
+class CommTimer {
+ public:
+  explicit CommTimer(std::size_t payload_bytes) : start_(std::chrono::steady_clock::now()) {
+    Stats().payload_bytes += payload_bytes;
+    Stats().calls += 1;
+  }
+  ~CommTimer() {
+    const std::chrono::duration<double> spent = std::chrono::steady_clock::now() - start_;
+    Stats().seconds += spent.count();
+  }
+  CommTimer(const CommTimer&) = delete;
+  CommTimer& operator=(const CommTimer&) = delete;
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+};
+
 }  // namespace
+
+CommStats GetCommStats() { return Stats(); }
 
 void Init(int argc, char* argv[]) {
   std::vector<std::pair<std::string, std::string>> params;
@@ -56,11 +82,13 @@ void TrackerPrint(const std::string& msg) { Check(TheEngine()->TrackerPrint(msg)
 namespace detail {
 void AllreduceBytes(void* buf, std::size_t count, DataType type, OpKind op,
                     const PrepareFn& prepare) {
+  const CommTimer timer(count * DataTypeSize(type));
   Check(TheEngine()->Allreduce(buf, count, type, op, prepare), "Allreduce");
 }
 }  // namespace detail
 
 void Broadcast(void* buf, std::size_t bytes, int root) {
+  const CommTimer timer(bytes);
   Check(TheEngine()->Broadcast(buf, bytes, root), "Broadcast");
 }
 
@@ -72,6 +100,9 @@ void Broadcast(std::string* data, int root) {
 }
 
 void Allgather(void* buf, const std::vector<std::size_t>& slice_bytes) {
+  std::size_t total = 0;
+  for (const std::size_t b : slice_bytes) total += b;
+  const CommTimer timer(total);
   Check(TheEngine()->Allgather(buf, slice_bytes), "Allgather");
 }
 

@@ -169,11 +169,16 @@ void GBTreeLearner::AddLeavesToMargins(const RegTree& tree, int group) {
   });
 }
 
-void GBTreeLearner::BoostGroup(int iter, int group, const std::vector<GradientPair>& all_gpair) {
+void GBTreeLearner::BoostGroup(int group, const std::vector<GradientPair>& all_gpair) {
   const int groups = objective_->NumGroups();
   std::vector<GradientPair> gpair(train_->NumRows());
   for (std::size_t row = 0; row < gpair.size(); ++row) gpair[row] = all_gpair[row * groups + group];
-  SampleRows(iter, group, &gpair);
+  // Sampling streams follow the model's own round and tree numbers (not `iter`, which
+  // restarts at 0 when training continues from model_in), so a job resumed from a snapshot
+  // grows the trees of the uninterrupted run.
+  const int round = static_cast<int>(model_.trees.size()) / groups;
+  SampleRows(round, group, &gpair);
+  sampler_->Reseed(model_.trees.size());
   const GradientQuantiser quantiser = GradientQuantiser::ForGradients(gpair);
   const std::vector<GradientPairInt> qgpair = quantiser.QuantiseAll(gpair, lparam_.nthread);
   RegTree tree = grower_->Grow(qgpair, quantiser);
@@ -182,14 +187,14 @@ void GBTreeLearner::BoostGroup(int iter, int group, const std::vector<GradientPa
   model_.tree_info.push_back(group);
 }
 
-Status GBTreeLearner::UpdateOneIter(int iter) {
+Status GBTreeLearner::UpdateOneIter(int /*iter*/) {
   if (train_ == nullptr) return Status::InvalidInput("UpdateOneIter: no training data set");
   Stopwatch watch;
   CatchUp(*train_, &train_margins_, &train_trees_applied_);
   std::vector<GradientPair> gpair;
   objective_->GetGradient(train_margins_, Labels(*train_), lparam_.nthread, &gpair);
   for (int group = 0; group < objective_->NumGroups(); ++group) {
-    BoostGroup(iter, group, gpair);
+    BoostGroup(group, gpair);
   }
   train_trees_applied_ = static_cast<int>(model_.trees.size());
   timing_.boost_s += watch.Seconds();

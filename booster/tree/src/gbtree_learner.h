@@ -46,7 +46,7 @@ class GBTreeLearner : public Learner {
   // Brings cached margins up to date with the model's trees.
   void CatchUp(const data::DMatrix& dm, std::vector<float>* margins, int* trees_applied) const;
   void SampleRows(int iter, int group, std::vector<GradientPair>* gpair) const;
-  void BoostGroup(int iter, int group, const std::vector<GradientPair>& all_gpair);
+  void BoostGroup(int group, const std::vector<GradientPair>& all_gpair);
   void AddLeavesToMargins(const RegTree& tree, int group);
 
   LearnerParam lparam_;

@@ -98,7 +98,10 @@ std::vector<Summary> LocalSummaries(const data::DMatrix& dm, std::uint32_t n_fea
   return summaries;
 }
 
-// Every rank's pruned summaries, combined per feature in rank order (identical on all ranks).
+// Every rank's pruned summaries, combined per feature in rank order (identical on all ranks),
+// then pruned once. Combining exact summaries is exact, so when no rank had to prune its own
+// column the merged summary is the single-node exact summary and the cuts (hence the trees)
+// do not depend on the number of ranks; pruning after each rank would lose that.
 void MergeOverRanks(std::vector<Summary>* summaries, const std::vector<std::uint32_t>& limits) {
   if (!rabit::IsDistributed()) return;
   std::vector<std::uint64_t> sizes;
@@ -117,9 +120,10 @@ void MergeOverRanks(std::vector<Summary>* summaries, const std::vector<std::uint
       const std::uint64_t n = all_sizes[rank * n_feat + f];
       Summary part(all_entries.begin() + offset, all_entries.begin() + offset + n);
       offset += n;
-      merged[f] = Prune(Combine(merged[f], part), limits[f]);
+      merged[f] = Combine(merged[f], part);
     }
   }
+  for (std::size_t f = 0; f < n_feat; ++f) merged[f] = Prune(merged[f], limits[f]);
   summaries->swap(merged);
 }
 

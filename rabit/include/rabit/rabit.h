@@ -138,6 +138,20 @@ std::vector<T> AllgatherV(const std::vector<T>& mine, std::vector<std::size_t>* 
   return all;
 }
 
+// --- accounting ----------------------------------------------------------------------------
+// Time and payload spent inside the collectives above (Allreduce, Broadcast, Allgather), counted
+// at this API boundary for every engine since the process started. `seconds` is wall time
+// inside the calls, so it includes waiting for slower ranks; `payload_bytes` is the size of the
+// buffers handed in (an Allreduce of n doubles counts 8n, a Broadcast its bytes, an Allgather
+// the whole gathered buffer), not what an algorithm puts on the wire. A caller takes the
+// difference of two snapshots to time a phase (docs/distributed.md: the timing report).
+struct CommStats {
+  double seconds = 0;
+  std::uint64_t payload_bytes = 0;
+  std::uint64_t calls = 0;
+};
+CommStats GetCommStats();
+
 // --- checkpoints (fault tolerance; see docs/fault-tolerance.md) ------------------------------
 // Returns the version of the checkpoint loaded (0 = none: a fresh start, models untouched).
 int LoadCheckPoint(Serializable* global, Serializable* local = nullptr);

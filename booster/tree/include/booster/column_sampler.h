@@ -14,6 +14,10 @@ class ColumnSampler {
  public:
   ColumnSampler(std::uint32_t num_features, float bytree, float bylevel, float bynode,
                 std::uint64_t seed);
+  // Restarts the random stream as a function of (seed, tree_index) alone, so a tree's
+  // feature sets do not depend on how many trees this process grew before (training resumed
+  // from a snapshot draws what the uninterrupted run drew).
+  void Reseed(std::uint64_t tree_index);
   // Draws the tree's feature set; forget the per-level sets of the previous tree.
   void NewTree();
   // Features a node at `depth` may split on (draws the level's set on first use).
@@ -24,6 +28,7 @@ class ColumnSampler {
 
   std::uint32_t num_features_;
   float bytree_, bylevel_, bynode_;
+  std::uint64_t seed_;
   std::mt19937_64 rng_;
   std::vector<std::uint32_t> tree_set_;
   std::map<int, std::vector<std::uint32_t>> level_sets_;
