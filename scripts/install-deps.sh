@@ -15,6 +15,7 @@ packages=(
   xgboost python3-xgboost python3-numpy     # reference peer for tests and benchmarks
   dataset-fashion-mnist                     # demo and benchmark data
   time procps                               # /usr/bin/time -v for peak memory in benchmarks
+  libopenblas-dev                           # GEMM of the MLP learner (docs/mlp.md: measured vs Eigen)
 )
 
 missing=()

@@ -22,6 +22,7 @@ struct EvalSetSpec {
 
 struct CliOptions {
   Task task = Task::kTrain;
+  std::string booster = "gbtree";  // gbtree | mlp (booster/mlp)
   std::string data;                // data / train_path
   std::string test_data;           // test:data / test_path (task=pred)
   std::vector<EvalSetSpec> evals;  // in config order

@@ -58,8 +58,11 @@ Status SetSilent(const std::string& value, CliOptions* o) {
 const std::vector<CliKey>& CliKeys() {
   static const std::vector<CliKey> kKeys = {
       {{"task", "train", "train | pred | dump"}, SetTask},
-      {{"booster", "gbtree", "only gbtree"},
-       [](const std::string& v, CliOptions*) { return ParseOneOf(v, {"gbtree"}).status(); }},
+      {{"booster", "gbtree", "gbtree | mlp (neural sync-SGD: MLP keys below)"},
+       [](const std::string& v, CliOptions* o) {
+         o->booster = v;
+         return ParseOneOf(v, {"gbtree", "mlp"}).status();
+       }},
       {{"data", "", "training data URI (path[?format=libsvm])"},
        [](const std::string& v, CliOptions* o) {
          o->data = v;

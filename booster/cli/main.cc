@@ -11,6 +11,7 @@
 #include "cli_params.h"
 #include "config_file.h"
 #include "help_text.h"
+#include "mlp_dispatch.h"
 #include "rabit/rabit.h"
 #include "tasks.h"
 
@@ -29,10 +30,13 @@ Result<cli::CliOptions> ReadOptions(const std::string& config_path,
     if (!entry.ok()) return entry.status();
     entries->push_back(std::move(entry.value()));
   }
-  return cli::BuildOptions(entries.value(), treering::booster::Learner::Params());
+  const bool mlp = cli::BoosterOf(entries.value()) == "mlp";
+  return cli::BuildOptions(entries.value(),
+                           mlp ? cli::MlpParamDocs() : treering::booster::Learner::Params());
 }
 
 Status RunTask(const cli::CliOptions& options) {
+  if (options.booster == "mlp") return cli::RunMlpTask(options);
   switch (options.task) {
     case cli::Task::kTrain:
       return cli::RunTrain(options);
@@ -75,7 +79,8 @@ int main(int argc, char** argv) {
   app.add_option("config", config_path, "XGBoost-style config file (use /dev/null for none)")
       ->required();
   app.add_option("pairs", pairs, "key=value settings added after the file's (later wins)");
-  app.footer(cli::HelpText(cli::CliParamDocs(), treering::booster::Learner::Params()));
+  app.footer(cli::HelpText(cli::CliParamDocs(), treering::booster::Learner::Params()) +
+             cli::MlpHelpText());
   app.set_version_flag("--version", "treering 0.1.0 (XGBoost 1.7 model format)");
   try {
     app.parse(argc, argv);

@@ -101,7 +101,7 @@ TEST(CliParams, BadValuesNameKeyAndRange) {
   EXPECT_EQ(ErrorOf(Entries({{"pred_margin", "yes"}})),
             "t.conf:1: pred_margin = yes: expected 0 or 1 (or false/true)");
   EXPECT_EQ(ErrorOf(Entries({{"booster", "dart"}})),
-            "t.conf:1: booster = dart: expected one of gbtree");
+            "t.conf:1: booster = dart: expected one of gbtree, mlp");
 }
 
 TEST(CliParams, TasksNeedTheirInputs) {

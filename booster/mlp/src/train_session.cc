@@ -1,0 +1,216 @@
+#include "train_session.h"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+
+#include "booster/mlp/predictor.h"
+#include "rabit/rabit.h"
+
+namespace treering::booster::mlp {
+namespace {
+
+double Seconds(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
+
+std::string Widths(const std::vector<int>& widths) {
+  std::string s;
+  for (int w : widths) {
+    if (!s.empty()) s += '-';
+    s += std::to_string(w);
+  }
+  return s;
+}
+
+}  // namespace
+
+TrainSession::TrainSession(const MlpParam& param, const MlpTaskOptions& options)
+    : param_(param), options_(options), comm_(MakeRabitCollective()) {}
+
+Status TrainSession::Load() {
+  const int nt = options_.nthread;
+  auto train = LoadShard("data", options_.data, nt, /*shard=*/true);
+  if (!train.ok()) return train.status();
+  train_ = std::move(train.value());
+  for (const auto& [name, uri] : options_.evals) {
+    if (uri == options_.data) {  // evaluating on the training file: no second copy
+      evals_.push_back({name, &train_});
+      continue;
+    }
+    auto m = LoadShard("eval[" + name + "]", uri, nt, /*shard=*/true);
+    if (!m.ok()) return m.status();
+    eval_data_.push_back(std::make_unique<data::DMatrix>(std::move(m.value())));
+    evals_.push_back({name, eval_data_.back().get()});
+  }
+  if (options_.eval_train) evals_.push_back({"train", &train_});
+  if (options_.model_in.empty()) return Status::Ok();
+  auto model = LoadModelFile(options_.model_in);
+  if (!model.ok()) return model.status().WithContext("model_in");
+  resume_ = std::make_unique<MlpModel>(std::move(model.value()));
+  return CheckResumable();
+}
+
+// model_in must be the same network trained the same way; anything else is a user error.
+Status TrainSession::CheckResumable() const {
+  const MlpModel& m = *resume_;
+  const std::vector<int> hidden(m.widths.begin() + 1, m.widths.end() - 1);
+  auto mismatch = [&](const std::string& key, const std::string& file_value) {
+    return Status::InvalidInput("model_in = " + options_.model_in + ": " + key + " differs from " +
+                                "the model's (" + file_value + ")");
+  };
+  if (hidden != param_.hidden_layers) return mismatch("hidden_layers", Widths(hidden));
+  if (m.activation != param_.activation)
+    return mismatch("activation", ActivationName(m.activation));
+  if (m.objective != param_.objective) return mismatch("objective", m.objective);
+  if (m.widths.back() != param_.NumOutputs())
+    return mismatch("num_class", std::to_string(m.num_class));
+  if (m.optimizer != param_.optimizer) return mismatch("optimizer", OptimizerName(m.optimizer));
+  if (m.seed != param_.seed) return mismatch("seed", std::to_string(m.seed));
+  return Status::Ok();
+}
+
+Status TrainSession::Prepare() {
+  auto objective = MakeObjective(param_.objective, param_.num_class);
+  if (!objective.ok()) return objective.status();
+  objective_ = std::move(objective.value());
+  for (const EvalSet& e : evals_) {
+    Status st = objective_->CheckLabels(LabelView{&e.matrix->label, &e.matrix->weight});
+    if (!st.ok()) return st.WithContext(e.name == "train" ? "data" : "eval[" + e.name + "]");
+  }
+  Status st = objective_->CheckLabels(LabelView{&train_.label, &train_.weight});
+  if (!st.ok()) return st.WithContext("data = " + options_.data);
+  std::vector<std::string> names = param_.eval_metrics;
+  if (names.empty()) names.push_back(objective_->DefaultMetric());
+  for (const std::string& n : names) {
+    auto metric = Metric::Create(n);
+    if (!metric.ok()) return metric.status().WithContext("eval_metric");
+    metrics_.push_back(std::move(metric.value()));
+  }
+  std::uint64_t inputs = train_.num_col;
+  comm_->MaxU64(&inputs, 1);
+  if (resume_) inputs = static_cast<std::uint64_t>(resume_->widths.front());
+  if (inputs == 0) return Status::InvalidInput("data = " + options_.data + ": no features");
+  const int num_inputs = static_cast<int>(inputs);
+  for (const EvalSet& e : evals_) {
+    st = CheckFeatureRange(*e.matrix, num_inputs,
+                           e.name == "train" ? "data" : "eval[" + e.name + "]");
+    if (!st.ok()) return st;
+  }
+  st = CheckFeatureRange(train_, num_inputs, "data = " + options_.data);
+  if (!st.ok()) return st;
+  scaling_ = resume_ ? resume_->scaling
+                     : ComputeScaling(train_, num_inputs, param_.standardize, comm_.get());
+  scaling_.ScaleRows(&train_, options_.nthread);
+  for (auto& m : eval_data_) scaling_.ScaleRows(m.get(), options_.nthread);
+  std::vector<int> widths{num_inputs};
+  widths.insert(widths.end(), param_.hidden_layers.begin(), param_.hidden_layers.end());
+  widths.push_back(param_.NumOutputs());
+  trainer_ = std::make_unique<Trainer>(param_, Architecture(widths, param_.activation), comm_.get(),
+                                       options_.nthread);
+  trainer_->Start(resume_ ? &resume_->state : nullptr);
+  trainer_->SetTrainShard(&train_);
+  const int world = comm_->WorldSize();
+  LogRank0(options_, 1,
+           "treering: mlp " + Widths(widths) + ", " + std::to_string(world) +
+               " worker(s) x batch " + std::to_string(param_.batch_size) + " = effective batch " +
+               std::to_string(world * param_.batch_size) + ", " +
+               std::to_string(trainer_->steps_per_epoch()) + " steps per epoch, " +
+               std::to_string(trainer_->arch().NumParams()) + " parameters");
+  return Status::Ok();
+}
+
+Result<std::vector<EvalResult>> TrainSession::Evaluate() {
+  std::vector<EvalResult> results;
+  const int groups = trainer_->arch().NumOutputs();
+  for (const EvalSet& e : evals_) {
+    std::vector<float> preds =
+        PredictLogits(trainer_->arch(), trainer_->params(), scaling_, *e.matrix, options_.nthread);
+    objective_->EvalTransform(&preds, options_.nthread);
+    for (const auto& metric : metrics_) {
+      auto v = metric->Evaluate(preds, groups, LabelView{&e.matrix->label, &e.matrix->weight},
+                                options_.nthread);
+      if (!v.ok()) return v.status();
+      results.push_back({e.name + "-" + metric->Name(), v.value()});
+    }
+  }
+  return results;
+}
+
+std::string TrainSession::SnapshotPath(int epochs) const {
+  char name[32];
+  std::snprintf(name, sizeof(name), "%04d.mlp", epochs);
+  return (std::filesystem::path(options_.model_dir) / name).string();
+}
+
+Status TrainSession::Save(const std::string& path) const {
+  if (comm_->Rank() != 0) return Status::Ok();
+  MlpModel m;
+  m.widths = trainer_->arch().widths();
+  m.activation = param_.activation;
+  m.objective = param_.objective;
+  m.num_class = param_.num_class;
+  m.optimizer = param_.optimizer;
+  m.seed = param_.seed;
+  m.scaling = scaling_;
+  m.state = trainer_->State();
+  Status st = SaveModelFile(m, path);
+  return st.ok() ? st : Status(st.code(), "cannot save the model: " + st.message());
+}
+
+void TrainSession::PrintEpoch(int epoch, const std::vector<EvalResult>& results,
+                              const EpochReport& r, double wall_s) const {
+  if (comm_->Rank() == 0 && options_.format_eval_line) {
+    rabit::TrackerPrint(options_.format_eval_line(epoch, results));
+  }
+  char line[256];
+  std::snprintf(line, sizeof(line),
+                "[%d]\ttrain-loss:%.6f\tsamples/s:%.0f\tcompute:%.3fs\tsync:%.3fs\tepoch:%.3fs",
+                epoch, r.train_loss, r.rows / std::max(1e-9, wall_s), r.compute_s, r.sync_s,
+                wall_s);
+  LogRank0(options_, 1, line);
+}
+
+Status TrainSession::Train() {
+  if (comm_->Rank() == 0 && (param_.save_every > 0 || options_.model_out.empty())) {
+    std::error_code ec;
+    std::filesystem::create_directories(options_.model_dir, ec);
+    if (!std::filesystem::is_directory(options_.model_dir)) {
+      return Status::InvalidInput("model_dir = " + options_.model_dir +
+                                  ": cannot create the directory");
+    }
+  }
+  const auto start = std::chrono::steady_clock::now();
+  for (int epoch = trainer_->epochs_done(); epoch < param_.epochs; ++epoch) {
+    const auto epoch_start = std::chrono::steady_clock::now();
+    const EpochReport r = trainer_->RunEpoch(scaling_);
+    const double wall = Seconds(epoch_start);
+    sync_s_ += r.sync_s;
+    compute_s_ += r.compute_s;
+    auto results = Evaluate();
+    if (!results.ok()) return results.status();
+    PrintEpoch(epoch, results.value(), r, wall);
+    if (!trainer_->RanksAgree()) {
+      return Status::Internal("ranks' parameters differ after epoch " + std::to_string(epoch) +
+                              " (checksum mismatch): synchronous SGD lost sync");
+    }
+    if (param_.save_every > 0 && (epoch + 1) % param_.save_every == 0) {
+      Status st = Save(SnapshotPath(epoch + 1));
+      if (!st.ok()) return st;
+    }
+  }
+  const std::string out =
+      options_.model_out.empty() ? SnapshotPath(trainer_->epochs_done()) : options_.model_out;
+  Status st = Save(out);
+  if (!st.ok()) return st;
+  char line[256];
+  std::snprintf(line, sizeof(line),
+                "treering: %d epochs in %.3f s; T_sync/T_comp = %.3f (sync %.3f s, compute %.3f s, "
+                "rank 0); parameter checksum %016llx equal on all ranks",
+                trainer_->epochs_done(), Seconds(start), sync_s_ / std::max(1e-9, compute_s_),
+                sync_s_, compute_s_, static_cast<unsigned long long>(trainer_->Checksum()));
+  LogRank0(options_, 1, line);
+  return Status::Ok();
+}
+
+}  // namespace treering::booster::mlp
