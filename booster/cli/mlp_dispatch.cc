@@ -5,6 +5,7 @@
 #include "booster/mlp/mlp_param.h"
 #include "booster/mlp/mlp_task.h"
 #include "eval_report.h"
+#include "timing_report.h"
 
 namespace treering::cli {
 namespace {
@@ -35,6 +36,17 @@ booster::mlp::MlpTaskOptions TaskOptions(const CliOptions& o) {
   t.nthread = o.nthread;
   t.verbosity = o.verbosity;
   t.format_eval_line = FormatEvalLine;
+  const double single_worker_seconds = o.single_worker_seconds;
+  t.format_timing = [single_worker_seconds](const booster::mlp::SyncTotals& s) {
+    RoundTotals r;
+    r.workers = s.workers;
+    r.rounds = s.epochs;
+    r.comp_s = s.comp_s;
+    r.sync_s = s.sync_s;
+    r.payload_bytes = s.payload_bytes;
+    r.calls = s.calls;
+    return FormatTimingReport(r, single_worker_seconds);
+  };
   return t;
 }
 

@@ -8,6 +8,7 @@
 
 #include "booster/mlp/network.h"
 #include "booster/mlp/output_loss.h"
+#include "booster/mlp/simd_kernels.h"
 #include "synthetic.h"
 
 namespace treering::booster::mlp {
@@ -85,6 +86,36 @@ TEST(Architecture, StoresLastLayerFirstAndCountsParameters) {
   EXPECT_EQ(arch.Layer(2).weight, 0u);  // the output layer's gradients come first in backward
   EXPECT_EQ(arch.Layer(2).bias, 1280u);
   EXPECT_EQ(arch.Layer(0).bias + 256, arch.NumParams());
+}
+
+}  // namespace
+}  // namespace treering::booster::mlp
+
+namespace treering::booster::mlp {
+namespace {
+
+// The AVX2 build of the hot loops (when this CPU runs it) agrees with the portable build.
+TEST(SimdKernels, BestAgreesWithBaseline) {
+  const data::DMatrix m = testing::SyntheticRows(9, 70, 3, 8);
+  const simd::SparseRows rows{m.row_ptr.data(), m.index.data(), m.value.data()};
+  std::vector<std::uint32_t> ids(m.NumRows());
+  std::iota(ids.begin(), ids.end(), 0u);
+  const int n = 100;  // not a multiple of the vector width
+  std::vector<float> w(70 * n), shift(n);
+  for (std::size_t i = 0; i < w.size(); ++i) w[i] = std::sin(0.37f * i);
+  for (int c = 0; c < n; ++c) shift[c] = 0.01f * c;
+  std::vector<float> a(ids.size() * n), b(ids.size() * n);
+  simd::Best().sparse_forward(rows, ids.data(), 0, ids.size(), w.data(), n, shift.data(), a.data());
+  simd::Baseline().sparse_forward(rows, ids.data(), 0, ids.size(), w.data(), n, shift.data(),
+                                  b.data());
+  for (std::size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], b[i], 1e-4f * (1 + std::fabs(b[i])));
+  std::vector<float> p1(w), p2(w), v1(w.size(), 0.1f), v2(w.size(), 0.1f),
+      g(shift.begin(), shift.end());
+  g.resize(w.size(), 0.5f);
+  std::vector<std::uint8_t> mask(w.size(), 1);
+  simd::Best().sgd(w.size(), mask.data(), g.data(), 0.01f, 0.9f, 0.1f, v1.data(), p1.data());
+  simd::Baseline().sgd(w.size(), mask.data(), g.data(), 0.01f, 0.9f, 0.1f, v2.data(), p2.data());
+  for (std::size_t i = 0; i < p1.size(); ++i) EXPECT_NEAR(p1[i], p2[i], 1e-6f);
 }
 
 }  // namespace

@@ -45,6 +45,7 @@ def test_two_workers_and_predict():
         assert [l.split("\t")[0].split()[-1] for l in lines] == ["[0]", "[1]", "[2]"], proc.stdout
         assert "effective batch 64" in proc.stderr, proc.stderr
         assert "equal on all ranks" in proc.stderr, proc.stderr
+        assert "T_sync/T_comp" in proc.stderr and "on 2 workers" in proc.stderr, proc.stderr
         merror = float(lines[-1].split("test-merror:")[1].split()[0])
         pred = os.path.join(d, "pred.txt")
         t.run([t.treering_bin(), "/dev/null", "booster=mlp", "task=pred", "num_class=3",

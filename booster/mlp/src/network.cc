@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "booster/mlp/simd_kernels.h"
 #include "data/parallel_for.h"
 #include "layer_kernels.h"
 
@@ -26,20 +27,15 @@ float UniformSymmetric(std::uint64_t* state, float limit) {
 
 std::size_t Rows(const Batch& b) { return b.rows.size(); }
 
-// z[i,:] = shift + sum over row i's entries (j, v) of v * W0[j,:].
+// z[i,:] = shift + sum over row i's entries (j, v) of v * W0[j,:]; threads take row blocks.
 void SparseForward(const Batch& batch, const float* w0, const float* shift, int n, int nthread,
                    float* z) {
   const data::DMatrix& m = *batch.matrix;
-  ParallelFor(batch.rows.size(), nthread, [&](std::size_t i) {
-    float* out = z + i * n;
-    std::copy(shift, shift + n, out);
-    const std::uint32_t row = batch.rows[i];
-    for (std::uint64_t e = m.row_ptr[row]; e < m.row_ptr[row + 1]; ++e) {
-      const float v = m.value[e];
-      const float* w = w0 + static_cast<std::size_t>(m.index[e]) * n;
-      for (int c = 0; c < n; ++c) out[c] += v * w[c];
-    }
-  });
+  const simd::SparseRows rows{m.row_ptr.data(), m.index.data(), m.value.data()};
+  ParallelForBlocks(static_cast<std::int64_t>(batch.rows.size()), nthread,
+                    [&](int, std::int64_t i0, std::int64_t i1) {
+                      simd::Best().sparse_forward(rows, batch.rows.data(), i0, i1, w0, n, shift, z);
+                    });
 }
 
 // The batch's entries grouped by feature, so each row of dW0 is written by one thread.
@@ -64,18 +60,14 @@ void TransposeBatch(const Batch& batch, int num_inputs, Workspace* ws) {
   }
 }
 
-// dW0[j,:] = sum over the batch's entries of feature j of v * g[i,:], minus center[j] * sum_i g.
+// dW0[j,:] = sum over the batch's entries of feature j of v * g[i,:], minus center[j] * sum_i g;
+// threads take blocks of features.
 void SparseWeightGradient(const Workspace& ws, const float* g, const float* center,
                           const float* g_sum, int num_inputs, int n, int nthread, float* dw0) {
-  ParallelFor(num_inputs, nthread, [&](int j) {
-    float* out = dw0 + static_cast<std::size_t>(j) * n;
-    const float c0 = -center[j];
-    for (int c = 0; c < n; ++c) out[c] = c0 * g_sum[c];
-    for (std::uint64_t s = ws.col_ptr[j]; s < ws.col_ptr[j + 1]; ++s) {
-      const float v = ws.col_value[s];
-      const float* gi = g + static_cast<std::size_t>(ws.col_row[s]) * n;
-      for (int c = 0; c < n; ++c) out[c] += v * gi[c];
-    }
+  ParallelForBlocks(num_inputs, nthread, [&](int, std::int64_t j0, std::int64_t j1) {
+    simd::Best().sparse_gradient(ws.col_ptr.data(), ws.col_row.data(), ws.col_value.data(),
+                                 static_cast<int>(j0), static_cast<int>(j1), g, n, center, g_sum,
+                                 dw0);
   });
 }
 

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <numbers>
 
+#include "booster/mlp/simd_kernels.h"
+
 namespace treering::booster::mlp {
 
 double LearningRateAt(const MlpParam& param, std::int64_t step, std::int64_t steps_per_epoch,
@@ -42,29 +44,17 @@ void Optimizer::Step(double lr, const std::vector<std::uint8_t>& is_weight, cons
   const float lambda = static_cast<float>(param_.lambda);
   const float rate = static_cast<float>(lr);
   if (param_.optimizer == OptimizerKind::kSgd) {  // PyTorch's SGD: v = mu v + g; p -= lr v
-    const float mu = static_cast<float>(param_.momentum);
-    float* v = slots_[0].data();
-    for (std::size_t i = 0; i < n; ++i) {
-      const float g = grads[i] + (is_weight[i] ? lambda * params[i] : 0.0f);
-      v[i] = mu * v[i] + g;
-      params[i] -= rate * v[i];
-    }
+    simd::Best().sgd(n, is_weight.data(), grads, lambda, static_cast<float>(param_.momentum), rate,
+                     slots_[0].data(), params);
     return;
   }
-  const float b1 = static_cast<float>(param_.adam_beta1),
-              b2 = static_cast<float>(param_.adam_beta2);
   const double t = static_cast<double>(steps_);
-  const float step = static_cast<float>(lr / (1.0 - std::pow(param_.adam_beta1, t)));
-  const float inv_c2 = static_cast<float>(1.0 / (1.0 - std::pow(param_.adam_beta2, t)));
-  const float eps = static_cast<float>(param_.adam_epsilon);
-  float* m = slots_[0].data();
-  float* v = slots_[1].data();
-  for (std::size_t i = 0; i < n; ++i) {
-    const float g = grads[i] + (is_weight[i] ? lambda * params[i] : 0.0f);
-    m[i] = b1 * m[i] + (1.0f - b1) * g;
-    v[i] = b2 * v[i] + (1.0f - b2) * g * g;
-    params[i] -= step * m[i] / (std::sqrt(v[i] * inv_c2) + eps);
-  }
+  const auto step = static_cast<float>(lr / (1.0 - std::pow(param_.adam_beta1, t)));
+  const auto inv_c2 = static_cast<float>(1.0 / (1.0 - std::pow(param_.adam_beta2, t)));
+  simd::Best().adam(n, is_weight.data(), grads, lambda, static_cast<float>(param_.adam_beta1),
+                    static_cast<float>(param_.adam_beta2), step, inv_c2,
+                    static_cast<float>(param_.adam_epsilon), slots_[0].data(), slots_[1].data(),
+                    params);
 }
 
 }  // namespace treering::booster::mlp

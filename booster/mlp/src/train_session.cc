@@ -171,6 +171,28 @@ void TrainSession::PrintEpoch(int epoch, const std::vector<EvalResult>& results,
   LogRank0(options_, 1, line);
 }
 
+// Totals averaged over the workers (one allreduce), then the CLI's timing report and the
+// parameter checksum every rank agreed on.
+void TrainSession::PrintTiming(double wall_s) {
+  double sums[4] = {totals_.comp_s, totals_.sync_s, totals_.payload_bytes, totals_.calls};
+  comm_->SumDoubles(sums, 4);
+  SyncTotals mean = totals_;
+  mean.workers = comm_->WorldSize();
+  mean.comp_s = sums[0] / mean.workers;
+  mean.sync_s = sums[1] / mean.workers;
+  mean.payload_bytes = sums[2] / mean.workers;
+  mean.calls = sums[3] / mean.workers;
+  if (options_.format_timing) {
+    for (const std::string& line : options_.format_timing(mean)) LogRank0(options_, 1, line);
+  }
+  char line[256];
+  std::snprintf(line, sizeof(line),
+                "treering: %d epochs in %.3f s; parameter checksum %016llx equal on all ranks",
+                trainer_->epochs_done(), wall_s,
+                static_cast<unsigned long long>(trainer_->Checksum()));
+  LogRank0(options_, 1, line);
+}
+
 Status TrainSession::Train() {
   if (comm_->Rank() == 0 && (param_.save_every > 0 || options_.model_out.empty())) {
     std::error_code ec;
@@ -185,8 +207,11 @@ Status TrainSession::Train() {
     const auto epoch_start = std::chrono::steady_clock::now();
     const EpochReport r = trainer_->RunEpoch(scaling_);
     const double wall = Seconds(epoch_start);
-    sync_s_ += r.sync_s;
-    compute_s_ += r.compute_s;
+    totals_.sync_s += r.sync_s;
+    totals_.comp_s += r.compute_s;
+    totals_.payload_bytes += r.payload_bytes;
+    totals_.calls += r.calls;
+    ++totals_.epochs;
     auto results = Evaluate();
     if (!results.ok()) return results.status();
     PrintEpoch(epoch, results.value(), r, wall);
@@ -203,13 +228,7 @@ Status TrainSession::Train() {
       options_.model_out.empty() ? SnapshotPath(trainer_->epochs_done()) : options_.model_out;
   Status st = Save(out);
   if (!st.ok()) return st;
-  char line[256];
-  std::snprintf(line, sizeof(line),
-                "treering: %d epochs in %.3f s; T_sync/T_comp = %.3f (sync %.3f s, compute %.3f s, "
-                "rank 0); parameter checksum %016llx equal on all ranks",
-                trainer_->epochs_done(), Seconds(start), sync_s_ / std::max(1e-9, compute_s_),
-                sync_s_, compute_s_, static_cast<unsigned long long>(trainer_->Checksum()));
-  LogRank0(options_, 1, line);
+  PrintTiming(Seconds(start));
   return Status::Ok();
 }
 

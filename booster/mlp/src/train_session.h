@@ -50,7 +50,9 @@ class TrainSession {
   std::vector<std::unique_ptr<Metric>> metrics_;
   InputScaling scaling_;
   std::unique_ptr<Trainer> trainer_;
-  double sync_s_ = 0, compute_s_ = 0;
+  void PrintTiming(double wall_s);
+
+  SyncTotals totals_;
 };
 
 }  // namespace treering::booster::mlp

@@ -140,6 +140,10 @@ void Trainer::StepOn(std::span<const std::uint32_t> rows, const InputScaling& sc
   r->rows += weight;
   r->compute_s += (t1 - t0) + (Now() - t2);
   r->sync_s += t2 - t1;
+  if (comm_->WorldSize() > 1) {
+    r->payload_bytes += static_cast<double>(flat_.size() * sizeof(float));
+    r->calls += static_cast<double>(buckets_.size());
+  }
   ++r->steps;
 }
 

@@ -1,0 +1,4 @@
+// simd_kernels.inc built with the project's portable flags.
+#include "booster/mlp/simd_kernels.h"
+#define TREERING_SIMD_NS base
+#include "simd_kernels.inc"
