@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# booster=mlp acceptance and speed run (not a unit test), Fashion-MNIST 784-256-128-10, batch 64
+# per worker, default keys, one thread per worker:
+#   1. accuracy: 10 epochs with 1, 2 and 4 workers (treering-submit --cluster local): final
+#      test accuracy (goal >= 0.885) and median training time per epoch;
+#   2. speed vs PyTorch (python3-torch, if installed; bench/mlp/torch_mlp.py, the reference SGD
+#      configuration): EPOCHS epochs each, treering and torch runs interleaved REPS times,
+#      median epoch time of each and the ratio treering / torch, for 1 and 2 workers.
+# usage: bench/mlp/mlp_bench.sh [DATA_DIR]   (env: REPS=3 EPOCHS=3 WORKERS="1 2 4")
+# Run `uptime` alongside: the machine is shared and the ratio is the number that survives load.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+bin=${BIN:-build/bin}
+data=${1:-/tmp/treering-mlp-bench}
+reps=${REPS:-3}
+epochs=${EPOCHS:-3}
+workers=${WORKERS:-"1 2 4"}
+mkdir -p "$data"
+if [ ! -s "$data/fashion.test.libsvm" ]; then
+  /usr/bin/python3 demo/fashion_mnist_to_libsvm.py "$data" > /dev/null
+fi
+conf="$data/mlp.conf"
+cat > "$conf" <<CONF
+booster = mlp
+objective = multi:softmax
+num_class = 10
+data = $data/fashion.train.libsvm
+eval[test] = $data/fashion.test.libsvm
+eval_metric = merror
+model_out = $data/fashion.mlp
+nthread = 1
+CONF
+
+# Runs treering on $1 workers with extra keys; prints "<final accuracy> <median epoch s>".
+run_treering() {
+  local w=$1
+  shift
+  local out
+  if [ "$w" -eq 1 ]; then
+    out=$("$bin/treering" "$conf" "$@" 2>&1)
+  else
+    out=$("$bin/treering-submit" --cluster local --num-workers "$w" -- "$bin/treering" "$conf" "$@" 2>&1)
+  fi
+  echo "$out" > "$data/last_treering_w$w.log"
+  /usr/bin/python3 - "$data/last_treering_w$w.log" <<'PY'
+import re, statistics, sys
+text = open(sys.argv[1]).read()
+merror = [float(m) for m in re.findall(r"test-merror:([0-9.]+)", text)]
+epochs = [float(m) for m in re.findall(r"\tepoch:([0-9.]+)s", text)]
+print("%.4f %.3f" % (1 - merror[-1], statistics.median(epochs)))
+PY
+}
+
+run_torch() {
+  /usr/bin/python3 bench/mlp/torch_mlp.py --world "$1" --epochs "$epochs" 2>/dev/null |
+    /usr/bin/python3 -c 'import json,sys; s=json.loads(sys.stdin.read().splitlines()[-1]); print("%.4f %.3f" % (s["final_test_acc"], s["median_epoch_s"]))'
+}
+
+echo "== load: $(uptime)"
+echo "== 1. accuracy, 10 epochs, defaults"
+for w in $workers; do
+  read -r acc sec < <(run_treering "$w" epochs=10)
+  echo "treering workers=$w effective_batch=$((64 * w)) test_accuracy=$acc median_epoch_s=$sec"
+done
+
+if ! /usr/bin/python3 -c 'import torch' 2> /dev/null; then
+  echo "== 2. skipped: python3-torch is not installed"
+  exit 0
+fi
+echo "== 2. speed vs PyTorch, $epochs epochs, $reps interleaved repetitions"
+for w in 1 2; do
+  tr=() pt=()
+  for r in $(seq "$reps"); do
+    read -r tacc tsec < <(run_treering "$w" epochs="$epochs")
+    read -r pacc psec < <(run_torch "$w")
+    tr+=("$tsec") pt+=("$psec")
+    echo "rep $r workers=$w: treering ${tsec}s/epoch (acc $tacc)  torch ${psec}s/epoch (acc $pacc)"
+  done
+  /usr/bin/python3 - "$w" "${tr[*]}" "${pt[*]}" <<'PY'
+import statistics, sys
+w, tr, pt = sys.argv[1], [float(x) for x in sys.argv[2].split()], [float(x) for x in sys.argv[3].split()]
+a, b = statistics.median(tr), statistics.median(pt)
+print("workers=%s median epoch: treering %.3f s, torch %.3f s, treering/torch %.2f" % (w, a, b, a / b))
+PY
+done
+echo "== load: $(uptime)"
