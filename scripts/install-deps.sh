@@ -16,6 +16,7 @@ packages=(
   dataset-fashion-mnist                     # demo and benchmark data
   time procps                               # /usr/bin/time -v for peak memory in benchmarks
   libopenblas-dev                           # GEMM of the MLP learner (docs/mlp.md: measured vs Eigen)
+  python3-torch                             # PyTorch 1.13: peer of the MLP learner (tests/mlp, bench/mlp)
 )
 
 missing=()
