@@ -1,6 +1,7 @@
 #include "booster/mlp/gradient_buckets.h"
 
 #include <algorithm>
+#include <chrono>
 
 namespace treering::booster::mlp {
 
@@ -18,9 +19,17 @@ std::vector<BucketRange> PlanBuckets(std::size_t count, std::size_t first_bytes,
   return plan;
 }
 
-void AllreduceBuckets(const std::vector<BucketRange>& plan, Collective* comm, float* flat) {
+void AllreduceBuckets(const std::vector<BucketRange>& plan, Collective* comm, float* flat,
+                      std::vector<double>* seconds) {
   if (comm->WorldSize() == 1) return;
-  for (const BucketRange& b : plan) comm->SumFloats(flat + b.begin, b.end - b.begin);
+  for (std::size_t i = 0; i < plan.size(); ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    comm->SumFloats(flat + plan[i].begin, plan[i].end - plan[i].begin);
+    if (seconds != nullptr) {
+      (*seconds)[i] +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
+  }
 }
 
 }  // namespace treering::booster::mlp

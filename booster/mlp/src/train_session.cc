@@ -169,6 +169,15 @@ void TrainSession::PrintEpoch(int epoch, const std::vector<EvalResult>& results,
                 epoch, r.train_loss, r.rows / std::max(1e-9, wall_s), r.compute_s, r.sync_s,
                 wall_s);
   LogRank0(options_, 1, line);
+  if (comm_->WorldSize() == 1) return;
+  // verbosity 2: where the sync time goes, bucket by bucket (for bucket_bytes tuning).
+  std::snprintf(line, sizeof(line), "[%d]\tsync per bucket (floats:seconds):", epoch);
+  std::string buckets = line;
+  for (std::size_t i = 0; i < r.bucket_sync_s.size(); ++i) {
+    std::snprintf(line, sizeof(line), " %zu:%.3f", r.bucket_floats[i], r.bucket_sync_s[i]);
+    buckets += line;
+  }
+  LogRank0(options_, 2, buckets);
 }
 
 // Totals averaged over the workers (one allreduce), then the CLI's timing report and the

@@ -126,7 +126,7 @@ void Trainer::StepOn(std::span<const std::uint32_t> rows, const InputScaling& sc
   flat_[np] = static_cast<float>(local.weight);
   flat_[np + 1] = static_cast<float>(local.loss);
   const double t1 = Now();
-  AllreduceBuckets(buckets_, comm_, flat_.data());
+  AllreduceBuckets(buckets_, comm_, flat_.data(), &r->bucket_sync_s);
   const double t2 = Now();
   const float weight = flat_[np];
   if (weight > 0.0f) {
@@ -152,6 +152,9 @@ EpochReport Trainer::RunEpoch(const InputScaling& scaling) {
       train_->NumRows(), static_cast<std::uint64_t>(param_.seed), epochs_done_, param_.shuffle);
   const auto b = static_cast<std::size_t>(param_.batch_size);
   EpochReport report;
+  report.bucket_sync_s.assign(buckets_.size(), 0.0);
+  for (const BucketRange& bucket : buckets_)
+    report.bucket_floats.push_back(bucket.end - bucket.begin);
   for (std::int64_t s = 0; s < steps_per_epoch_; ++s) {
     const std::size_t begin = std::min(order.size(), static_cast<std::size_t>(s) * b);
     const std::size_t end = std::min(order.size(), begin + b);

@@ -18,7 +18,9 @@ struct BucketRange {
 std::vector<BucketRange> PlanBuckets(std::size_t count, std::size_t first_bytes,
                                      std::size_t bucket_bytes);
 
-// Sums each bucket across ranks, in plan order.
-void AllreduceBuckets(const std::vector<BucketRange>& plan, Collective* comm, float* flat);
+// Sums each bucket across ranks, in plan order. When `seconds` is given (plan.size() entries),
+// adds each bucket's wall time inside the collective to it.
+void AllreduceBuckets(const std::vector<BucketRange>& plan, Collective* comm, float* flat,
+                      std::vector<double>* seconds = nullptr);
 
 }  // namespace treering::booster::mlp

@@ -37,12 +37,14 @@ std::vector<std::uint32_t> EpochOrder(std::size_t rows, std::uint64_t seed, int 
                                       bool shuffle);
 
 struct EpochReport {
-  double train_loss = 0;     // global weighted mean loss over the epoch's rows
-  double rows = 0;           // global row weight seen this epoch
-  double compute_s = 0;      // forward, backward and update (this rank)
-  double sync_s = 0;         // inside the gradient allreduces (this rank)
-  double payload_bytes = 0;  // handed to gradient allreduces (this rank)
-  double calls = 0;          // gradient allreduces
+  double train_loss = 0;              // global weighted mean loss over the epoch's rows
+  double rows = 0;                    // global row weight seen this epoch
+  double compute_s = 0;               // forward, backward and update (this rank)
+  double sync_s = 0;                  // inside the gradient allreduces (this rank)
+  double payload_bytes = 0;           // handed to gradient allreduces (this rank)
+  double calls = 0;                   // gradient allreduces
+  std::vector<double> bucket_sync_s;  // sync_s per bucket, in plan order
+  std::vector<std::size_t> bucket_floats;
   std::int64_t steps = 0;
 };
 
