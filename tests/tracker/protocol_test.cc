@@ -36,6 +36,7 @@ Assign SampleAssign() {
   a.ring_next = 0;
   a.connect_to = {{0, "10.0.0.1", 9000}, {5, "host-5", 65535}};
   a.num_accept = 0;
+  a.epoch = 3;
   return a;
 }
 
@@ -91,6 +92,18 @@ TEST(ProtocolTest, AssignRoundTrip) {
   EXPECT_EQ(out->connect_to[1].host, "host-5");
   EXPECT_EQ(out->connect_to[1].port, 65535);
   EXPECT_EQ(out->num_accept, in.num_accept);
+  EXPECT_EQ(out->epoch, 3u);
+}
+
+// The epoch is the last field of Assign and PeerHello: a u32, little-endian.
+TEST(ProtocolTest, EpochIsTheLastFieldLittleEndian) {
+  const Bytes f = Encode(PeerHello{"t", 2, 0x01020304});
+  const Bytes payload(f.begin() + kHeaderBytes, f.end());
+  EXPECT_EQ(payload, (Bytes{1, 0, 0, 0, 't', 2, 0, 0, 0, 4, 3, 2, 1}));
+  Assign a = SampleAssign();
+  a.epoch = 0x0a0b0c0d;
+  const Bytes g = Encode(a);
+  EXPECT_EQ(Bytes(g.end() - 4, g.end()), (Bytes{0x0d, 0x0c, 0x0b, 0x0a}));
 }
 
 TEST(ProtocolTest, TextMessagesRoundTrip) {
@@ -100,10 +113,11 @@ TEST(ProtocolTest, TextMessagesRoundTrip) {
   EXPECT_EQ(DecodeAbort(Payload(Encode(Abort{text})))->reason, text);
   EXPECT_EQ(DecodeReject(Payload(Encode(Reject{text})))->reason, text);
   EXPECT_TRUE(DecodeShutdown(Payload(Encode(Shutdown{}))).ok());
-  auto peer = DecodePeerHello(Payload(Encode(PeerHello{"tok", 4})));
+  auto peer = DecodePeerHello(Payload(Encode(PeerHello{"tok", 4, 7})));
   ASSERT_TRUE(peer.ok());
   EXPECT_EQ(peer->token, "tok");
   EXPECT_EQ(peer->rank, 4);
+  EXPECT_EQ(peer->epoch, 7u);
 }
 
 TEST(ProtocolTest, EveryTruncationIsAnError) {

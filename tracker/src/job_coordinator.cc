@@ -21,6 +21,8 @@ JobCoordinator::JobCoordinator(asio::io_context& io, const TrackerOptions& optio
       roster_(options.num_workers),
       legacy_turn_changed_(io, asio::steady_timer::time_point::max()),
       bootstrap_timer_(io),
+      recovery_(options.num_workers, options.max_attempts),
+      recovery_timer_(io),
       started_(std::chrono::steady_clock::now()) {}
 
 void JobCoordinator::Log(const std::string& line) const {
@@ -84,6 +86,71 @@ void JobCoordinator::OnWorkerFailed(const std::string& who, const std::string& w
   End(Status::Aborted(who + " failed: " + why));
 }
 
+void JobCoordinator::OnRankLost(int rank, std::uint64_t session_id, const std::string& why) {
+  if (ended_ || roster_.worker(rank).session_id != session_id) return;
+  if (!recovery_.restarts_allowed()) return OnWorkerFailed("rank " + std::to_string(rank), why);
+  const bool was_collecting = recovery_.collecting();
+  Status s = recovery_.OnLost(rank, roster_.num_shut_down() > 0);
+  if (!s.ok()) return End(Status::Aborted(s.message() + ": " + why));
+  Log("lost rank " + std::to_string(rank) + " (" + why + "); waiting for its restart (epoch " +
+      std::to_string(recovery_.epoch() + 1) + ")");
+  if (!was_collecting) StartRecoveryClock();
+}
+
+Result<int> JobCoordinator::OnRestartedHello(std::uint64_t session_id, const proto::Hello& hello) {
+  if (ended_) return Status::Aborted("the job has ended");
+  auto placed = recovery_.PlaceRestarted(hello, roster_);
+  if (!placed.ok()) return placed.status();
+  const int rank = placed->rank;
+  const std::uint64_t old_session = roster_.worker(rank).session_id;
+  Log("rank " + std::to_string(rank) + " restarted (attempt " + std::to_string(hello.attempt) +
+      ") rejoins");
+  Asked(rank, session_id, hello);  // rebinds first, so the old session's end is not a loss
+  if (placed->supersedes) {
+    if (auto old = sessions_.Find(old_session)) old->Stop();
+  }
+  return rank;
+}
+
+Status JobCoordinator::OnSurvivorHello(int rank, std::uint64_t session_id,
+                                       const proto::Hello& hello) {
+  if (ended_) return Status::Ok();
+  if (roster_.num_shut_down() > 0) {
+    return Status::Aborted("asked to relink after other ranks finished");
+  }
+  Asked(rank, session_id, hello);
+  return Status::Ok();
+}
+
+// Records the rank's recover Hello; the last one of the epoch sends every rank its Assign.
+void JobCoordinator::Asked(int rank, std::uint64_t session_id, const proto::Hello& hello) {
+  roster_.Rebind(rank, session_id, hello.host, hello.port);
+  const bool was_collecting = recovery_.collecting();
+  if (!recovery_.OnRecoverHello(rank, hello.attempt)) {
+    if (!was_collecting) StartRecoveryClock();
+    return;
+  }
+  recovery_timer_.cancel();
+  Log("recovery epoch " + std::to_string(recovery_.epoch()) + ": all " +
+      std::to_string(roster_.num_workers()) + " ranks relink");
+  for (int r = 0; r < roster_.num_workers(); ++r) {
+    if (auto s = sessions_.Find(roster_.worker(r).session_id)) s->OnRankAssigned(r);
+  }
+}
+
+void JobCoordinator::StartRecoveryClock() {
+  Log("recovery epoch " + std::to_string(recovery_.epoch() + 1) + " opened");
+  const std::uint32_t open_epoch = recovery_.epoch() + 1;
+  recovery_timer_.expires_after(
+      std::chrono::milliseconds(static_cast<long long>(options_.recovery_timeout_s * 1000)));
+  recovery_timer_.async_wait([this, open_epoch](const boost::system::error_code& ec) {
+    if (ec || ended_ || !recovery_.collecting() || recovery_.epoch() + 1 != open_epoch) return;
+    End(Status::Timeout("recovery epoch " + std::to_string(open_epoch) + " timed out after " +
+                        std::to_string(options_.recovery_timeout_s) + " s: " +
+                        recovery_.MissingText() + " did not rejoin"));
+  });
+}
+
 void JobCoordinator::End(Status result) {
   if (ended_) return;
   ended_ = true;
@@ -93,6 +160,7 @@ void JobCoordinator::End(Status result) {
   Log((result_.ok() ? "job finished" : "job failed: " + result_.message()) + "; wall time " +
       std::to_string(wall) + " s");
   bootstrap_timer_.cancel();
+  recovery_timer_.cancel();
   legacy_turn_changed_.cancel();
   if (result_.ok()) {
     sessions_.FinishAll();

@@ -13,6 +13,7 @@
 
 #include "job_roster.h"
 #include "legacy_links.h"
+#include "recovery.h"
 #include "session_manager.h"
 #include "tracker/server.h"
 
@@ -32,6 +33,15 @@ class JobCoordinator {
   Status OnShutdown(int rank);
   // The worker's connection dropped before Shutdown, or it reported an error.
   void OnWorkerFailed(const std::string& who, const std::string& why);
+
+  // Recovery (recovery.h). A ranked native worker's connection dropped: lost (restarts on) or
+  // fatal. Ignored when `session_id` no longer serves the rank (a restart superseded it).
+  void OnRankLost(int rank, std::uint64_t session_id, const std::string& why);
+  // A restarted worker's recover Hello on a new connection: its rank, or why it is refused.
+  Result<int> OnRestartedHello(std::uint64_t session_id, const proto::Hello& hello);
+  // A survivor's recover Hello on its open connection.
+  Status OnSurvivorHello(int rank, std::uint64_t session_id, const proto::Hello& hello);
+  std::uint32_t epoch() const { return recovery_.epoch(); }
   void End(Status result);
 
   // Legacy link negotiations run one at a time, in rank order.
@@ -47,6 +57,8 @@ class JobCoordinator {
 
  private:
   void OnBootstrapDeadline();
+  void Asked(int rank, std::uint64_t session_id, const proto::Hello& hello);
+  void StartRecoveryClock();
 
   const TrackerOptions& options_;
   SessionManager& sessions_;
@@ -56,6 +68,8 @@ class JobCoordinator {
   int legacy_turn_ = 0;
   boost::asio::steady_timer legacy_turn_changed_;
   boost::asio::steady_timer bootstrap_timer_;
+  Recovery recovery_;
+  boost::asio::steady_timer recovery_timer_;
   std::chrono::steady_clock::time_point started_;
   bool ended_ = false;
   Status result_;

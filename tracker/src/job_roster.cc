@@ -103,9 +103,17 @@ std::optional<int> JobRoster::RankOfSession(std::uint64_t session_id) const {
   return std::nullopt;
 }
 
-proto::Assign JobRoster::AssignFor(int rank) const {
+void JobRoster::Rebind(int rank, std::uint64_t session_id, const std::string& host,
+                       std::uint16_t port) {
+  ranked_[rank].session_id = session_id;
+  ranked_[rank].host = host;
+  ranked_[rank].port = port;
+}
+
+proto::Assign JobRoster::AssignFor(int rank, std::uint32_t epoch) const {
   const topo::WorkerLinks& links = topology_[rank];
   proto::Assign a;
+  a.epoch = epoch;
   a.rank = rank;
   a.world_size = num_workers_;
   a.parent = links.parent;

@@ -44,6 +44,9 @@ class JobRoster {
   // A queued worker disconnected before the batch: forget it.
   void Leave(std::uint64_t session_id);
   Status MarkShutdown(int rank);
+  // Recovery: `rank` is now served by `session_id` (a restarted worker, or the same one) and
+  // listens on host:port (every epoch opens a fresh listening port).
+  void Rebind(int rank, std::uint64_t session_id, const std::string& host, std::uint16_t port);
 
   bool assigned() const { return assigned_; }
   bool AllShutdown() const;
@@ -57,7 +60,7 @@ class JobRoster {
 
   // The Assign message for `rank`: topology plus the advertised address of every lower-ranked
   // linked peer (to dial) and the count of higher-ranked ones (that will dial it).
-  proto::Assign AssignFor(int rank) const;
+  proto::Assign AssignFor(int rank, std::uint32_t epoch = 0) const;
 
  private:
   std::vector<Placement> AssignBatch();

@@ -121,6 +121,7 @@ std::vector<std::uint8_t> Encode(const Assign& m) {
       w.PutUInt<std::uint16_t>(p.port);
     }
     w.PutUInt<std::uint32_t>(m.num_accept);
+    w.PutUInt<std::uint32_t>(m.epoch);
   });
 }
 
@@ -143,6 +144,7 @@ std::vector<std::uint8_t> Encode(const PeerHello& m) {
   return Frame(Kind::kPeerHello, [&](ByteWriter& w) {
     w.PutString(Capped(m.token));
     w.PutI32(m.rank);
+    w.PutUInt<std::uint32_t>(m.epoch);
   });
 }
 
@@ -212,6 +214,7 @@ Result<Assign> DecodeAssign(std::span<const std::uint8_t> payload) {
     m.connect_to.push_back(std::move(p));
   }
   m.num_accept = r.GetUInt<std::uint32_t>("num_accept");
+  m.epoch = r.GetUInt<std::uint32_t>("epoch");
   return Finish(r, "Assign", std::move(m));
 }
 
@@ -249,6 +252,7 @@ Result<PeerHello> DecodePeerHello(std::span<const std::uint8_t> payload) {
   PeerHello m;
   m.token = r.GetString("token", kMaxString);
   m.rank = r.GetI32("rank");
+  m.epoch = r.GetUInt<std::uint32_t>("epoch");
   return Finish(r, "PeerHello", std::move(m));
 }
 

@@ -53,7 +53,8 @@ TrackerServer::~TrackerServer() = default;
 namespace {
 Status CheckOptions(const TrackerOptions& o) {
   if (o.num_workers < 1) return Status::InvalidInput("num_workers must be at least 1");
-  if (!(o.bootstrap_timeout_s > 0) || !(o.hello_timeout_s > 0)) {
+  if (o.max_attempts < 1) return Status::InvalidInput("max_attempts must be at least 1");
+  if (!(o.bootstrap_timeout_s > 0) || !(o.hello_timeout_s > 0) || !(o.recovery_timeout_s > 0)) {
     return Status::InvalidInput("tracker timeouts must be positive");
   }
   return Status::Ok();

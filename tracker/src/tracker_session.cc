@@ -100,6 +100,19 @@ asio::awaitable<Status> TrackerSession::Admit(std::array<std::uint8_t, 4> magic)
   task_id_ = hello->task_id;
   Status s = CheckHello(hello.value());
   if (!s.ok()) co_return s;
+  if (hello->command == proto::Command::kRecover && job_.roster().assigned()) {
+    // A restarted worker: it takes over its old rank and waits for the epoch's Assign.
+    auto rank = job_.OnRestartedHello(id(), hello.value());
+    if (!rank.ok()) co_return rank.status();
+    rank_ = rank.value();
+    joined_ = true;
+    co_return Status::Ok();
+  }
+  if (hello->command == proto::Command::kRecover && hello->rank >= 0) {
+    co_return Status::InvalidInput("recover Hello for rank " + std::to_string(hello->rank) +
+                                   " before ranks were assigned");
+  }
+  // A start Hello, or a worker restarted before the batch (recover, rank -1): it just joins.
   s = job_.Join({id(), Dialect::kNative, hello->task_id, hello->host, hello->port});
   if (!s.ok()) co_return s;
   joined_ = true;
@@ -108,8 +121,8 @@ asio::awaitable<Status> TrackerSession::Admit(std::array<std::uint8_t, 4> magic)
 
 Status TrackerSession::CheckHello(const proto::Hello& hello) const {
   if (hello.token != job_.options().token) return Status::Protocol("wrong job token");
-  if (hello.command != proto::Command::kStart) {
-    return Status::InvalidInput("recover is not supported by this tracker");
+  if (hello.command != proto::Command::kStart && hello.command != proto::Command::kRecover) {
+    return Status::Protocol("unknown Hello command " + std::to_string(int(hello.command)));
   }
   const int world = job_.options().num_workers;
   if (hello.world_size > 0 && hello.world_size != world) {
@@ -144,6 +157,19 @@ Status TrackerSession::Handle(const Frame& frame) {
       shut_down_ = true;
       return job_.OnShutdown(rank_);
     }
+    case proto::Kind::kHello: {
+      // A survivor asks to relink (its collective lost a link): it joins the recovery epoch.
+      auto m = proto::DecodeHello(frame.payload);
+      if (!m.ok()) return m.status();
+      Status s = CheckHello(m.value());
+      if (!s.ok()) return s;
+      if (rank_ < 0 || m->command != proto::Command::kRecover ||
+          (m->rank >= 0 && m->rank != rank_)) {
+        return Status::Protocol("unexpected Hello from " + Who() + " (only a recover Hello " +
+                                "with its own rank may follow the rank assignment)");
+      }
+      return job_.OnSurvivorHello(rank_, id(), m.value());
+    }
     default:
       return Status::Protocol("unexpected " + proto::KindName(frame.header.kind) + " frame");
   }
@@ -151,7 +177,7 @@ Status TrackerSession::Handle(const Frame& frame) {
 
 void TrackerSession::OnRankAssigned(int rank) {
   rank_ = rank;
-  conn_->Send(proto::Encode(job_.roster().AssignFor(rank)), hello_timeout_);
+  conn_->Send(proto::Encode(job_.roster().AssignFor(rank, job_.epoch())), hello_timeout_);
 }
 
 void TrackerSession::Refuse(const std::string& reason) {
@@ -174,6 +200,10 @@ void TrackerSession::Ended(const Status& why) {
     job_.Log("lost " + Who() + " before ranks were assigned: " + reason);
     return;
   }
+  // A dropped connection is a lost process (restartable); an Error report, a malformed frame or
+  // a refused recover Hello fails the job at once.
+  const bool dropped = why.code() == StatusCode::kNetwork || why.code() == StatusCode::kTimeout;
+  if (dropped) return job_.OnRankLost(rank_, id(), why.message());
   job_.OnWorkerFailed(Who(), why.message());
 }
 

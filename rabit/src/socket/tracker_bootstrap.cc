@@ -19,10 +19,11 @@ Topology TopologyOf(const proto::Assign& assign) {
   return t;
 }
 
-// Both sides send PeerHello first, then check the other's token and rank.
+// Both sides send PeerHello first, then check the other's token, epoch and rank.
 Result<int> ShakeHands(TcpSocket& sock, const BootstrapConfig& config, int rank,
-                       Deadline deadline) {
-  Status sent = sock.SendAll(proto::Encode(proto::PeerHello{config.token, rank}), deadline);
+                       std::uint32_t epoch, Deadline deadline) {
+  Status sent =
+      sock.SendAll(proto::Encode(proto::PeerHello{config.token, rank, epoch}), deadline);
   if (!sent.ok()) return sent;
   auto frame = ReadProtoFrame(sock, deadline);
   if (!frame.ok()) return frame.status();
@@ -34,6 +35,11 @@ Result<int> ShakeHands(TcpSocket& sock, const BootstrapConfig& config, int rank,
   auto hello = proto::DecodePeerHello(frame->second);
   if (!hello.ok()) return hello.status();
   if (hello->token != config.token) return Status::Protocol("peer has another job token");
+  if (hello->epoch != epoch) {
+    return Status::Protocol("peer rank " + std::to_string(hello->rank) + " is in link epoch " +
+                            std::to_string(hello->epoch) + ", this rank in " +
+                            std::to_string(epoch));
+  }
   return hello->rank;
 }
 
@@ -44,7 +50,7 @@ Status DialPeers(const proto::Assign& assign, const BootstrapConfig& config, Dea
                               std::to_string(peer.port);
     auto sock = TcpSocket::ConnectWithRetry(peer.host, peer.port, deadline);
     if (!sock.ok()) return sock.status().WithContext("dialling " + where);
-    auto rank = ShakeHands(sock.value(), config, assign.rank, deadline);
+    auto rank = ShakeHands(sock.value(), config, assign.rank, assign.epoch, deadline);
     if (!rank.ok()) return rank.status().WithContext("handshake with " + where);
     if (rank.value() != peer.rank) {
       return Status::Protocol("dialled " + where + " but it says it is rank " +
@@ -64,7 +70,7 @@ Status AcceptPeers(TcpSocket& listener, const proto::Assign& assign, const Topol
       return sock.status().WithContext("waiting for " + std::to_string(assign.num_accept - i) +
                                        " more peer(s) to dial rank " + std::to_string(topo.rank));
     }
-    auto rank = ShakeHands(sock.value(), config, topo.rank, deadline);
+    auto rank = ShakeHands(sock.value(), config, topo.rank, assign.epoch, deadline);
     if (!rank.ok()) return rank.status().WithContext("handshake with an accepted peer");
     const int r = rank.value();
     const bool known = std::find(expected.begin(), expected.end(), r) != expected.end();
@@ -79,17 +85,40 @@ Status AcceptPeers(TcpSocket& listener, const proto::Assign& assign, const Topol
   return Status::Ok();
 }
 
+// A first start sends command start; a restarted worker (attempt > 0) and a survivor relinking
+// send recover, the survivor with its rank, the restarted worker with -1 (the tracker maps its
+// task id to its old rank).
 proto::Hello MakeHello(const BootstrapConfig& config, const std::string& host,
-                       std::uint16_t port) {
+                       std::uint16_t port, int rank) {
   proto::Hello hello;
   hello.token = config.token;
   hello.task_id = config.task_id;
-  hello.command = proto::Command::kStart;
+  const bool recover = rank >= 0 || config.attempt > 0;
+  hello.command = recover ? proto::Command::kRecover : proto::Command::kStart;
+  hello.rank = rank;
   hello.world_size = config.world_size;
   hello.attempt = config.attempt;
   hello.host = host;
   hello.port = port;
   return hello;
+}
+
+// Dials and accepts the links `assign` asks for and tunes them for collectives.
+Result<LinkSet> LinkAsAssigned(TcpSocket& listener, const proto::Assign& assign,
+                               const BootstrapConfig& config, Deadline deadline) {
+  const Topology topo = TopologyOf(assign);
+  std::vector<Link> links;
+  Status linked = DialPeers(assign, config, deadline, &links);
+  if (linked.ok()) linked = AcceptPeers(listener, assign, topo, config, deadline, &links);
+  if (!linked.ok()) {
+    return linked.WithContext("rank " + std::to_string(topo.rank) + " linking peers (epoch " +
+                              std::to_string(assign.epoch) + ")");
+  }
+  for (Link& link : links) {
+    Status tuned = link.socket.TuneForCollectives(config.socket_buffer_bytes);
+    if (!tuned.ok()) return tuned;
+  }
+  return LinkSet(topo, std::move(links));
 }
 
 }  // namespace
@@ -102,18 +131,28 @@ Result<Bootstrapped> BootstrapThroughTracker(const BootstrapConfig& config) {
   if (!tracker.ok()) return tracker.status();
   const std::string host = config.advertised_host.empty() ? tracker.value()->LocalAddress()
                                                           : config.advertised_host;
-  auto assign = tracker.value()->Join(MakeHello(config, host, listener->port()), deadline);
+  auto assign = tracker.value()->Join(MakeHello(config, host, listener->port(), -1), deadline);
   if (!assign.ok()) return assign.status();
-  const Topology topo = TopologyOf(assign.value());
-  std::vector<Link> links;
-  Status linked = DialPeers(assign.value(), config, deadline, &links);
-  if (linked.ok()) linked = AcceptPeers(listener.value(), assign.value(), topo, config, deadline, &links);
-  if (!linked.ok()) return linked.WithContext("rank " + std::to_string(topo.rank) + " linking peers");
-  for (Link& link : links) {
-    Status tuned = link.socket.TuneForCollectives(config.socket_buffer_bytes);
-    if (!tuned.ok()) return tuned;
+  auto links = LinkAsAssigned(listener.value(), assign.value(), config, deadline);
+  if (!links.ok()) return links.status();
+  return Bootstrapped{std::move(tracker.value()), std::move(links.value())};
+}
+
+Result<LinkSet> RelinkThroughTracker(TrackerClient* tracker, const BootstrapConfig& config,
+                                     int rank) {
+  const Deadline deadline = DeadlineAfter(config.timeout_seconds);
+  // A fresh port per epoch: a peer still dialling the old one from a past epoch cannot reach us.
+  auto listener = TcpSocket::Listen(0);
+  if (!listener.ok()) return listener.status().WithContext("opening the peer listener");
+  const std::string host =
+      config.advertised_host.empty() ? tracker->LocalAddress() : config.advertised_host;
+  auto assign = tracker->Join(MakeHello(config, host, listener->port(), rank), deadline);
+  if (!assign.ok()) return assign.status().WithContext("rank " + std::to_string(rank) + " relinking");
+  if (assign->rank != rank) {
+    return Status::Protocol("asked to relink rank " + std::to_string(rank) +
+                            " but the tracker assigned rank " + std::to_string(assign->rank));
   }
-  return Bootstrapped{std::move(tracker.value()), LinkSet(topo, std::move(links))};
+  return LinkAsAssigned(listener.value(), assign.value(), config, deadline);
 }
 
 }  // namespace rabit::transport

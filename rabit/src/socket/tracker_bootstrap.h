@@ -5,6 +5,9 @@
 //   4. dial every connect_to peer (retrying until the bootstrap deadline) and accept num_accept
 //      peers; on each link both sides send PeerHello {token, rank} and check the other's.
 // Every step is bounded by the bootstrap deadline; errors name the peer or the tracker.
+// A restarted worker (attempt > 0) says Hello{command=recover, rank=-1} instead and gets its
+// old rank back in the next recovery epoch; survivors rebuild their links with
+// RelinkThroughTracker (docs/fault-tolerance.md).
 #pragma once
 
 #include <memory>
@@ -33,5 +36,12 @@ struct Bootstrapped {
 };
 
 Result<Bootstrapped> BootstrapThroughTracker(const BootstrapConfig& config);
+
+// Survivor side of a recovery epoch: after a link failure (every old link already closed),
+// sends Hello{command=recover, rank} on the existing tracker connection with a fresh listening
+// port, waits for the epoch's Assign (every rank must ask: up to config.timeout_seconds), and
+// links to the peers exactly as at bootstrap. kAborted when the tracker aborts the job.
+Result<LinkSet> RelinkThroughTracker(TrackerClient* tracker, const BootstrapConfig& config,
+                                     int rank);
 
 }  // namespace rabit::transport

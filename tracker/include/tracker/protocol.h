@@ -9,11 +9,17 @@
 //   worker  -> Hello            (token, task id, command, advertised host:port, attempt)
 //   tracker -> Assign | Reject  (after every worker of the batch said Hello)
 //   worker  -> Print*           (any time)
-//   worker  -> Error            (fatal: the tracker aborts the job or awaits a restart)
+//   worker  -> Error            (fatal: the tracker aborts the job)
+//   worker  -> Hello(recover)   (after a link failure: relink; the tracker answers with a new
+//                                Assign of the next epoch once every rank asked, see below)
 //   tracker -> Abort            (any time: the worker must stop its collectives and exit)
 //   worker  -> Shutdown         (done; the tracker exits when every rank has said it)
 // Peer links: the worker with the higher rank dials the lower one (Assign::connect_to) and
-// both sides send PeerHello first; a wrong token or rank closes the link.
+// both sides send PeerHello first; a wrong token, rank or epoch closes the link.
+// Recovery epochs (fault tolerance): when restarts are allowed a dead worker does not fail the
+// job; every rank sends Hello{command=recover} (survivors on their open connection, a restarted
+// worker on a new one with rank -1 and its task id) and, once all N did, each gets an Assign
+// with epoch+1 and the links are rebuilt exactly as at bootstrap.
 // A first u32 equal to kLegacyMagic (0xff99) selects the legacy dmlc/rabit protocol instead
 // (native-endian int32 fields, see docs/protocol.md), for XGBoost 1.7's own workers.
 #pragma once
@@ -81,6 +87,7 @@ struct Assign {
   std::int32_t ring_next = -1;
   std::vector<PeerAddress> connect_to;         // neighbours with a lower rank: dial these
   std::uint32_t num_accept = 0;                // neighbours with a higher rank dial us
+  std::uint32_t epoch = 0;                     // 0 at bootstrap, e after the e-th recovery
 };
 
 struct Print { std::string message; };
@@ -91,6 +98,7 @@ struct Reject { std::string reason; };
 struct PeerHello {
   std::string token;
   std::int32_t rank = -1;
+  std::uint32_t epoch = 0;  // the Assign's epoch: a dial left over from an older one is refused
 };
 
 // Encoders return one whole frame (header + payload).

@@ -1,6 +1,7 @@
 // The tracker: rendezvous of a job's workers. It assigns ranks in one batch, tells every worker
 // its topology and whom to dial, forwards prints, watches each worker's control connection and
-// aborts the whole job when a worker dies or reports an error. Speaks the native protocol
+// aborts the whole job when a worker dies or reports an error (or, with restarts allowed, waits
+// for the dead worker's restart and has every rank relink: a recovery epoch). Speaks the native protocol
 // (protocol.h) and, for XGBoost 1.7's own workers, the legacy dmlc/rabit protocol.
 //
 // Threads: Start() and port() from any one thread; Wait() runs the event loop on the calling
@@ -24,6 +25,12 @@ struct TrackerOptions {
   double bootstrap_timeout_s = 120;   // all workers must have said Hello within this
   double hello_timeout_s = 10;        // a connection must finish each message within this
   bool legacy = true;                 // accept 0xff99 (dmlc/rabit, XGBoost 1.7) clients
+  // Fault tolerance (docs/fault-tolerance.md). With max_attempts > 1 a native worker whose
+  // connection drops is "lost", not fatal: the job waits for its restart (attempt < max) and
+  // runs a recovery epoch, which must complete within recovery_timeout_s (the job's
+  // rabit_timeout) or the job is aborted naming the ranks that did not rejoin.
+  std::uint32_t max_attempts = 1;
+  double recovery_timeout_s = 60;
   // Where Print messages go (one message per call, trailing newlines removed); default stdout.
   std::function<void(const std::string&)> print;
 };

@@ -1,0 +1,97 @@
+#include "recovery.h"
+
+namespace treering::tracker {
+
+Recovery::Recovery(int num_workers, std::uint32_t max_attempts)
+    : num_workers_(num_workers),
+      max_attempts_(max_attempts),
+      lost_(num_workers, false),
+      asked_(num_workers, false),
+      attempt_(num_workers, 0) {}
+
+Status Recovery::OnLost(int rank, bool someone_shut_down) {
+  if (!restarts_allowed()) {
+    return Status::Aborted("rank " + std::to_string(rank) +
+                           " failed (restarts are off: --max-attempts 1)");
+  }
+  if (someone_shut_down) {
+    return Status::Aborted("rank " + std::to_string(rank) +
+                           " was lost after other ranks finished; it cannot be recovered");
+  }
+  lost_[rank] = true;
+  asked_[rank] = false;
+  collecting_ = true;
+  return Status::Ok();
+}
+
+Result<RestartPlacement> Recovery::PlaceRestarted(const proto::Hello& hello,
+                                                  const JobRoster& roster) const {
+  if (!restarts_allowed()) {
+    return Status::InvalidInput("recover Hello, but restarts are off for this job "
+                                "(treering-submit --local-num-attempt, tracker --max-attempts)");
+  }
+  int rank = hello.rank;
+  if (rank < 0 && !hello.task_id.empty()) {
+    auto known = roster.RankOfTask(hello.task_id);
+    if (!known) return Status::InvalidInput("recover Hello from unknown task '" + hello.task_id + "'");
+    rank = *known;
+  } else if (rank < 0) {
+    for (int r = 0; r < num_workers_ && rank < 0; ++r) {
+      if (lost_[r]) rank = r;
+    }
+    if (rank < 0) return Status::InvalidInput("recover Hello without rank or task id, and no rank is lost");
+  }
+  const std::string who = "rank " + std::to_string(rank);
+  if (rank >= num_workers_) {
+    return Status::InvalidInput("recover Hello for " + who + ", the job has " +
+                                std::to_string(num_workers_) + " ranks");
+  }
+  const std::string& task = roster.worker(rank).task_id;
+  if (!hello.task_id.empty() && !task.empty() && hello.task_id != task) {
+    return Status::InvalidInput("recover Hello for " + who + " from task '" + hello.task_id +
+                                "', but that rank is task '" + task + "'");
+  }
+  if (hello.attempt >= max_attempts_) {
+    return Status::InvalidInput("recover Hello for " + who + " with attempt " +
+                                std::to_string(hello.attempt) + ", but the job allows " +
+                                std::to_string(max_attempts_) + " attempts");
+  }
+  if (!lost_[rank] && hello.attempt <= attempt_[rank]) {
+    return Status::InvalidInput("duplicate: " + who + " (attempt " +
+                                std::to_string(attempt_[rank]) + ") is still connected");
+  }
+  return RestartPlacement{rank, !lost_[rank]};
+}
+
+bool Recovery::OnRecoverHello(int rank, std::uint32_t attempt) {
+  lost_[rank] = false;
+  if (attempt > attempt_[rank]) attempt_[rank] = attempt;
+  collecting_ = true;
+  asked_[rank] = true;
+  for (int r = 0; r < num_workers_; ++r) {
+    if (!asked_[r]) return false;
+  }
+  ++epoch_;
+  collecting_ = false;
+  asked_.assign(num_workers_, false);
+  return true;
+}
+
+std::vector<int> Recovery::Missing() const {
+  std::vector<int> missing;
+  for (int r = 0; r < num_workers_; ++r) {
+    if (!asked_[r]) missing.push_back(r);
+  }
+  return missing;
+}
+
+std::string Recovery::MissingText() const {
+  const std::vector<int> missing = Missing();
+  std::string text = missing.size() == 1 ? "rank " : "ranks ";
+  for (std::size_t i = 0; i < missing.size(); ++i) {
+    text += (i ? ", " : "") + std::to_string(missing[i]);
+  }
+  return text;
+}
+
+}  // namespace treering::tracker
