@@ -117,7 +117,8 @@ void HistogramBuilder::Build(const std::vector<GradientPairInt>& gpair,
 
 void HistogramBuilder::AllreduceLevel(const std::vector<Histogram*>& outs) {
   if (!rabit::IsDistributed() || outs.empty()) return;
-  std::vector<GradientPairInt> level(outs.size() * std::size_t(total_bins_));
+  std::vector<GradientPairInt>& level = level_buffer_;
+  level.resize(outs.size() * std::size_t(total_bins_));
   for (std::size_t i = 0; i < outs.size(); ++i) {
     std::copy(outs[i]->begin(), outs[i]->end(), level.begin() + i * total_bins_);
   }

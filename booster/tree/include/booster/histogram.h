@@ -57,6 +57,9 @@ class HistogramBuilder {
   std::uint32_t total_bins_;
   int nthread_;
   std::vector<std::vector<Histogram>> partial_buffers_;  // per thread, kept between levels
+  // The level's histograms back to back for the one allreduce; kept between levels and trees
+  // (a fresh 100 MB buffer per level cost ~0.3 s of page faults on Fashion-MNIST).
+  std::vector<GradientPairInt> level_buffer_;
 };
 
 }  // namespace treering::booster
