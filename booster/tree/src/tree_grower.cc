@@ -111,26 +111,37 @@ void TreeGrower::PartitionRows(const Batch& applied, const RegTree& tree) {
   }
   if (matrix_.layout() == BinnedMatrix::Layout::kSparse) {
     DecideByColumns(applied);
+    const std::uint8_t* goes_left = goes_left_.data();
     partition_.Split(
-        tasks, [&](std::size_t, std::uint32_t row) { return goes_left_[row] != 0; }, nthread_);
+        tasks,
+        [goes_left](std::size_t) {
+          return [goes_left](std::uint32_t row) { return goes_left[row] != 0; };
+        },
+        nthread_);
     return;
   }
   if (matrix_.layout() == BinnedMatrix::Layout::kDense8) {
-    std::vector<const std::uint8_t*> columns;
-    for (const ExpandEntry& e : applied) columns.push_back(matrix_.Dense8Column(e.split.feature));
     partition_.Split(
         tasks,
-        [&](std::size_t k, std::uint32_t row) {
-          return static_cast<int>(columns[k][row]) <= applied[k].split.split_bin;
+        [&](std::size_t k) {
+          const std::uint8_t* column = matrix_.Dense8Column(applied[k].split.feature);
+          const int split_bin = applied[k].split.split_bin;
+          return [column, split_bin](std::uint32_t row) {
+            return static_cast<int>(column[row]) <= split_bin;
+          };
         },
         nthread_);
     return;
   }
   partition_.Split(
       tasks,
-      [&](std::size_t k, std::uint32_t row) {
-        const SplitCandidate& s = applied[k].split;
-        return matrix_.LocalBin(row, s.feature) <= s.split_bin;
+      [&](std::size_t k) {
+        const BinnedMatrix* matrix = &matrix_;
+        const std::uint32_t feature = applied[k].split.feature;
+        const int split_bin = applied[k].split.split_bin;
+        return [matrix, feature, split_bin](std::uint32_t row) {
+          return matrix->LocalBin(row, feature) <= split_bin;
+        };
       },
       nthread_);
 }

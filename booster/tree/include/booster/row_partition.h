@@ -26,11 +26,12 @@ class RowPartition {
   struct SplitTask {
     int node, left, right;
   };
-  // For every task, moves the rows of `node` for which go_left(task_index, row) holds to the
-  // front of its range; `left` and `right` become the two parts. One parallel region per
-  // step for the whole batch (a tree level), blocks of kBlock rows.
-  template <typename GoLeft>
-  void Split(const std::vector<SplitTask>& tasks, GoLeft&& go_left, int nthread);
+  // For every task, moves the rows of `node` for which go_left_for(task_index)(row) holds to
+  // the front of its range; `left` and `right` become the two parts. One parallel region per
+  // step for the whole batch (a tree level), blocks of kBlock rows. go_left_for returns a
+  // small predicate by value, so its split bin and column live in registers in the loop.
+  template <typename GoLeftFor>
+  void Split(const std::vector<SplitTask>& tasks, GoLeftFor&& go_left_for, int nthread);
 
  private:
   struct Range {
@@ -44,8 +45,9 @@ class RowPartition {
   std::vector<Range> ranges_;
 };
 
-template <typename GoLeft>
-void RowPartition::Split(const std::vector<SplitTask>& tasks, GoLeft&& go_left, int nthread) {
+template <typename GoLeftFor>
+void RowPartition::Split(const std::vector<SplitTask>& tasks, GoLeftFor&& go_left_for,
+                         int nthread) {
   struct Block {
     std::size_t task, begin, end, left = 0;  // [begin, end) in rows_; left rows found
   };
@@ -63,12 +65,22 @@ void RowPartition::Split(const std::vector<SplitTask>& tasks, GoLeft&& go_left, 
   first_block[tasks.size()] = blocks.size();
   const int threads = ThreadsFor(total, nthread);
   // Step 1: each block writes its left rows from the block start, right rows from the end.
+  // Branch-free: a split sends rows either way unpredictably, so every row is stored at both
+  // ends of the unwritten gap and only the cursor of its side advances (the other copy is
+  // overwritten later; l < r holds until the last row).
   ParallelFor(blocks.size(), threads, [&](std::size_t i) {
     Block& blk = blocks[i];
+    const auto go_left = go_left_for(blk.task);
+    const std::uint32_t* in = rows_.data();
+    std::uint32_t* out = scratch_.data();
     std::size_t l = blk.begin, r = blk.end;
     for (std::size_t j = blk.begin; j < blk.end; ++j) {
-      if (go_left(blk.task, rows_[j])) scratch_[l++] = rows_[j];
-      else scratch_[--r] = rows_[j];
+      const std::uint32_t row = in[j];
+      const bool left = go_left(row);
+      out[l] = row;
+      out[r - 1] = row;
+      l += left;
+      r -= !left;
     }
     blk.left = l - blk.begin;
   });
