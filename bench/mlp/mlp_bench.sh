@@ -5,7 +5,10 @@
 #      test accuracy (goal >= 0.885) and median training time per epoch;
 #   2. speed vs PyTorch (python3-torch, if installed; bench/mlp/torch_mlp.py, the reference SGD
 #      configuration): EPOCHS epochs each, treering and torch runs interleaved REPS times,
-#      median epoch time of each and the ratio treering / torch, for 1 and 2 workers.
+#      median epoch time of each and the ratio treering / torch, for 1 and 2 workers;
+#   3. CPU seconds per epoch, 1 worker: (CPU of an EPOCHS+2-epoch run - CPU of a 2-epoch run) / EPOCHS
+#      for both programs, interleaved; start-up, loading and imports cancel out, and CPU time
+#      is far less sensitive to other jobs on a shared machine than wall time.
 # usage: bench/mlp/mlp_bench.sh [DATA_DIR]   (env: REPS=3 EPOCHS=3 WORKERS="1 2 4")
 # Run `uptime` alongside: the machine is shared and the ratio is the number that survives load.
 set -euo pipefail
@@ -83,4 +86,28 @@ a, b = statistics.median(tr), statistics.median(pt)
 print("workers=%s median epoch: treering %.3f s, torch %.3f s, treering/torch %.2f" % (w, a, b, a / b))
 PY
 done
+echo "== load: $(uptime)"
+
+# CPU seconds (user + sys) of one command.
+cpu_of() {
+  /usr/bin/time -f "%U %S" -o "$data/cpu.txt" "$@" > /dev/null 2>&1
+  awk '{print $1 + $2}' "$data/cpu.txt"
+}
+echo "== 3. CPU seconds per epoch, 1 worker, $reps interleaved repetitions"
+tcpu=() pcpu=()
+for r in $(seq "$reps"); do
+  a=$(cpu_of "$bin/treering" "$conf" epochs=$((epochs + 2)))
+  b=$(cpu_of "$bin/treering" "$conf" epochs=2)
+  c=$(cpu_of /usr/bin/python3 bench/mlp/torch_mlp.py --epochs $((epochs + 2)))
+  d=$(cpu_of /usr/bin/python3 bench/mlp/torch_mlp.py --epochs 2)
+  tcpu+=("$(/usr/bin/python3 -c "print(round(($a - $b) / $epochs, 3))")")
+  pcpu+=("$(/usr/bin/python3 -c "print(round(($c - $d) / $epochs, 3))")")
+  echo "rep $r: treering ${tcpu[-1]} cpu-s/epoch, torch ${pcpu[-1]} cpu-s/epoch"
+done
+/usr/bin/python3 - "${tcpu[*]}" "${pcpu[*]}" <<'PY'
+import statistics, sys
+tr, pt = [float(x) for x in sys.argv[1].split()], [float(x) for x in sys.argv[2].split()]
+a, b = statistics.median(tr), statistics.median(pt)
+print("median CPU per epoch: treering %.3f s, torch %.3f s, treering/torch %.2f" % (a, b, a / b))
+PY
 echo "== load: $(uptime)"
