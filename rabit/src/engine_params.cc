@@ -128,6 +128,11 @@ treering::Result<EngineParams> ReadEngineParams(
     Status s = Apply(Canonical(key), value, &p);
     if (!s.ok()) return s;
   }
+  // mpirun sets no DMLC_TASK_ID; Open MPI's world rank is stable for the process's life, so
+  // ranks follow it (and each rank reads the data part of its MPI rank) instead of arrival order.
+  if (const char* mpi_rank = std::getenv("OMPI_COMM_WORLD_RANK"); p.task_id.empty() && mpi_rank) {
+    p.task_id = mpi_rank;
+  }
   return p;
 }
 

@@ -33,8 +33,12 @@ int ParseArgs(int argc, char** argv, launch::SubmitOptions& o) {
   app.add_option("--num-workers", o.num_workers, "number of workers")->required()
       ->check(CLI::PositiveNumber);
   app.add_option("--host-file", o.host_file, "hosts for mpi / ssh: host[:port] [slots=n]");
-  app.add_option("--local-num-attempt", o.local_num_attempt, "restarts of a failed local worker")
+  app.add_option("--local-num-attempt", o.local_num_attempt,
+                 "restarts of a failed local worker (>= 1 turns on recovery in the tracker)")
       ->check(CLI::NonNegativeNumber);
+  app.add_option("--recovery-timeout", o.recovery_timeout_s,
+                 "seconds every rank has to rejoin a recovery epoch (use the job's rabit_timeout)")
+      ->check(CLI::PositiveNumber);
   app.add_option("--host-ip", o.host_ip, "tracker address (bind + advertise)");
   app.add_option("--log-level", o.log_level, "INFO or DEBUG")
       ->check(CLI::IsMember({"INFO", "DEBUG"}));
@@ -59,6 +63,13 @@ int ParseArgs(int argc, char** argv, launch::SubmitOptions& o) {
       return 2;
     }
     o.env.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+  }
+  if (o.local_num_attempt > 0 && o.cluster != "local") {
+    // mpirun ends the whole job when a rank dies and cannot start a replacement (that needs
+    // ULFM, which Debian's Open MPI lacks); ssh tasks are not restarted either.
+    std::fprintf(stderr, "treering-submit: --local-num-attempt needs --cluster local (%s cannot "
+                 "restart a worker; see docs/launcher.md)\n", o.cluster.c_str());
+    return 2;
   }
   return -1;
 }
@@ -129,6 +140,9 @@ int main(int argc, char** argv) {
   t.num_workers = o.num_workers;
   t.host_ip = o.host_ip;
   t.token = launch::RandomToken();
+  // Restarted local workers rejoin their rank through a recovery epoch (docs/fault-tolerance.md).
+  t.max_attempts = static_cast<std::uint32_t>(o.local_num_attempt) + 1;
+  t.recovery_timeout_s = o.recovery_timeout_s;
   t.print = [](const std::string& m) { EmitLine(m, false); };
   TrackerServer server(t);
   if (Status s = server.Start(); !s.ok()) {

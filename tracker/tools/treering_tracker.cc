@@ -14,6 +14,12 @@ int main(int argc, char** argv) {
   app.add_option("--port", o.port, "port to listen on (0: any free port)");
   app.add_option("--token", o.token, "job token (default: random)");
   app.add_option("--bootstrap-timeout", o.bootstrap_timeout_s, "seconds for all workers to join");
+  app.add_option("--max-attempts", o.max_attempts,
+                 "attempts per task; > 1 lets a restarted worker rejoin (recovery epochs)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--recovery-timeout", o.recovery_timeout_s,
+                 "seconds every rank has to rejoin a recovery epoch")
+      ->check(CLI::PositiveNumber);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

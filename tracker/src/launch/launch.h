@@ -18,6 +18,7 @@ struct SubmitOptions {
   int num_workers = 0;
   std::string host_file;
   int local_num_attempt = 0;  // how many times a failed local worker is restarted
+  double recovery_timeout_s = 60;  // a recovery epoch must complete within this
   std::string host_ip = "127.0.0.1";
   std::string log_level = "INFO";
   EnvList env;                // --env K=V, passed to every worker
