@@ -79,7 +79,38 @@ Status ApplyNumber(const std::string& key, const std::string& value, EngineParam
   return Status::Ok();
 }
 
+// mock=rank,version,seqno,ndeath (four non-negative integers).
+Status ApplyMock(const std::string& value, EngineParams* p) {
+  std::uint64_t part[4] = {0, 0, 0, 0};
+  std::size_t start = 0;
+  for (int i = 0; i < 4; ++i) {
+    const std::size_t comma = value.find(',', start);
+    const bool last = i == 3;
+    if (last != (comma == std::string::npos)) {
+      return BadValue("mock", value, "rank,version,seqno,ndeath (four integers)");
+    }
+    const std::string field = value.substr(start, last ? std::string::npos : comma - start);
+    if (field.empty() || field.find_first_not_of("0123456789") != std::string::npos ||
+        field.size() > 9) {
+      return BadValue("mock", value, "rank,version,seqno,ndeath (four non-negative integers)");
+    }
+    part[i] = std::stoull(field);
+    start = comma + 1;
+  }
+  p->mocks.push_back(MockPoint{static_cast<int>(part[0]), static_cast<std::uint32_t>(part[1]),
+                               part[2], static_cast<std::uint32_t>(part[3])});
+  return Status::Ok();
+}
+
 Status Apply(const std::string& key, const std::string& value, EngineParams* p) {
+  if (key == "mock") return ApplyMock(value, p);
+  if (key == "rabit_local_replica") {
+    auto n = ParseSize(key, value);
+    if (!n.ok()) return n.status();
+    if (n.value() > 1024) return BadValue(key, value, "a replica count 0..1024");
+    p->local_replica = static_cast<int>(n.value());
+    return Status::Ok();
+  }
   if (key == "rabit_engine") {
     auto e = ParseEngine(value);
     if (!e.ok()) return e.status();

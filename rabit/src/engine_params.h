@@ -16,6 +16,10 @@
 // | rabit_reduce_ring_mincount  |                     | 1M        | bytes from which ring is used |
 // | rabit_socket_buffer         |                     | 0         | SO_SNDBUF/SO_RCVBUF, 0 = OS   |
 // | rabit_spin_us               |                     | 50        | busy-retry before poll() (us) |
+// | rabit_local_replica         |                     | 2         | ring successors keeping each  |
+// |                             |                     |           | rank's local checkpoint       |
+// | mock (repeatable)           |                     | none      | rank,version,seqno,ndeath:    |
+// |                             |                     |           | die there (robust engine)     |
 #pragma once
 
 #include <cstddef>
@@ -29,6 +33,15 @@
 namespace rabit::engine {
 
 enum class EngineChoice { kAuto, kSocket, kMpi, kSingle };
+
+// Fault injection (Rabit's mock engine): the worker of `rank` exits as if killed right before
+// collective #seq of `version` when its attempt number (DMLC_NUM_ATTEMPT) equals `ndeath`.
+struct MockPoint {
+  int rank = 0;
+  std::uint32_t version = 0;
+  std::uint64_t seq = 0;
+  std::uint32_t ndeath = 0;
+};
 
 struct EngineParams {
   EngineChoice engine = EngineChoice::kAuto;
@@ -45,6 +58,8 @@ struct EngineParams {
   std::size_t ring_min_bytes = 1 << 20;
   std::size_t socket_buffer_bytes = 0;  // kernel autotuning beat fixed 512K/4M buffers
   int spin_microseconds = 50;
+  int local_replica = 2;
+  std::vector<MockPoint> mocks;
   bool mpi_environment = false;  // OMPI_COMM_WORLD_SIZE is set (launched by mpirun)
 };
 
