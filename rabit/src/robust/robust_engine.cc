@@ -70,11 +70,13 @@ RankState RobustEngine::StateFor(Phase phase) const {
   return s;
 }
 
-// mock=rank,version,seqno,ndeath: die right before collective #seqno of `version` (counted
-// from the start for setup collectives, then from LoadCheckPoint / each CheckPoint) when this
-// is attempt `ndeath` of the worker. CheckPoint counts as the collective after the last one.
+// mock=rank,version,seqno,ndeath: die right before collective #seqno of `version` when this
+// is attempt `ndeath` of the worker. Version 0 counts from the program's start (setup
+// collectives included), later versions from their CheckPoint; a CheckPoint call counts as
+// the collective after the version's last one.
 void RobustEngine::MaybeDie() {
-  const std::uint64_t seq = loaded_ ? results_.size() : setup_.size();
+  const std::uint64_t seq =
+      loaded_ ? results_.size() + (version_ == 0 ? setup_.size() : 0) : setup_.size();
   for (const MockPoint& m : options_.mocks) {
     if (m.rank == rank_ && m.version == version_ && m.seq == seq && m.ndeath == options_.attempt) {
       std::fprintf(stderr, "rank %d: mock death at version %u collective #%llu (attempt %u)\n",
