@@ -1,0 +1,236 @@
+#!/usr/bin/env python3
+"""Fault-injection trials for any treering job (docs/fault-tolerance.md).
+
+Runs COMMAND under `treering-submit --cluster local` once without faults (the reference digest
+and wall time), then TRIALS times with faults chosen from SEED: SIGKILL of rank 0, of two ring
+neighbours at once, or of 1-3 random ranks at random moments (each its own moment); SIGSTOP of
+one rank (a frozen worker); or mock= fault points passed to the workers. Each trial must end as
+--expect says:
+  recover  exit 0 and the digest byte-identical to the failure-free run (a robust engine);
+  fail     a non-zero exit within --fail-within seconds, with a line naming a victim's rank
+           (what the plain engine must do: fail cleanly, never hang).
+The digest is rank 0's tracker print `digest=HEX` (fault_worker) or, with --digest-file, the
+SHA-256 of a file the job writes (e.g. the model of `treering train.conf`).
+
+  run_trials.py --submit build/bin/treering-submit --trials 20 --seed 7 \\
+      --faults kill --expect recover -- build/tests/fault_worker fault_sleep_ms=40
+Exit code: 0 when every trial ended as expected, 1 otherwise, 2 for bad usage.
+"""
+import argparse
+import hashlib
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+
+def parse_args():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--submit", required=True, help="path of treering-submit")
+    p.add_argument("--workers", type=int, default=4)
+    p.add_argument("--attempts", type=int, default=4,
+                   help="attempts per worker: --local-num-attempt ATTEMPTS-1")
+    p.add_argument("--trials", type=int, default=6)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--faults", default="kill",
+                   help="comma list of kill, stop, mock (trials cycle through them)")
+    p.add_argument("--max-kills", type=int, default=3, help="at most this many victims a trial")
+    p.add_argument("--expect", choices=["recover", "fail"], default="recover")
+    p.add_argument("--fail-within", type=float, default=60,
+                   help="--expect fail: seconds the failure may take (after the fault)")
+    p.add_argument("--timeout", type=float, default=180, help="seconds before a run is a hang")
+    p.add_argument("--recovery-timeout", type=float, default=30,
+                   help="treering-submit --recovery-timeout")
+    p.add_argument("--mock-versions", type=int, default=10,
+                   help="mock faults: versions 0..N-1 to choose from")
+    p.add_argument("--mock-seqnos", type=int, default=3,
+                   help="mock faults: collectives 0..N-1 of a version to choose from")
+    p.add_argument("--digest-file", help="digest = SHA-256 of this file (deleted before each run)")
+    p.add_argument("--digest-regex", default=r"^digest=([0-9a-f]+)$",
+                   help="digest = group 1 of this regex on the job's stdout")
+    p.add_argument("--workdir", default=".", help="directory the job runs in")
+    p.add_argument("--quiet", action="store_true", help="no job output on failed trials")
+    p.add_argument("command", nargs=argparse.REMAINDER, help="-- COMMAND ARGS...")
+    a = p.parse_args()
+    if a.command and a.command[0] == "--":
+        a.command = a.command[1:]
+    if not a.command:
+        p.error("no job command given after --")
+    a.faults = [f.strip() for f in a.faults.split(",") if f.strip()]
+    bad = [f for f in a.faults if f not in ("kill", "stop", "mock")]
+    if bad:
+        p.error("unknown fault kind(s): " + ", ".join(bad))
+    return a
+
+
+def worker_pid(submit_pid, rank):
+    """The launcher's child for task `rank` (it leads its own process group), or None."""
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            if ppid != submit_pid:
+                continue
+            with open(f"/proc/{entry}/environ", "rb") as f:
+                env = f.read().split(b"\0")
+        except (OSError, ValueError, IndexError):
+            continue
+        if f"DMLC_TASK_ID={rank}".encode() in env:
+            return int(entry)
+    return None
+
+
+class Run:
+    """One treering-submit job; faults are (seconds after start, signal, rank)."""
+
+    def __init__(self, args, extra_args=(), restarts=True, faults=()):
+        self.args, self.faults = args, sorted(faults)
+        self.cmd = [args.submit, "--cluster", "local", "--num-workers", str(args.workers),
+                    "--grace", "2", "--recovery-timeout", str(args.recovery_timeout)]
+        if restarts and args.attempts > 1:
+            self.cmd += ["--local-num-attempt", str(args.attempts - 1)]
+        self.cmd += ["--"] + args.command + list(extra_args)
+        self.injected = []  # (seconds, signal name, rank, pid or None)
+
+    def execute(self):
+        if self.args.digest_file:
+            path = os.path.join(self.args.workdir, self.args.digest_file)
+            if os.path.exists(path):
+                os.remove(path)
+        t0 = time.monotonic()
+        proc = subprocess.Popen(self.cmd, cwd=self.args.workdir, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, errors="replace")
+        injector = threading.Thread(target=self._inject, args=(proc, t0), daemon=True)
+        injector.start()
+        try:
+            out, err = proc.communicate(timeout=self.args.timeout)
+            self.hung = False
+        except subprocess.TimeoutExpired:
+            proc.kill()  # SIGKILL of the launcher; its workers are then orphans: stop them too
+            out, err = proc.communicate()
+            self.hung = True
+        injector.join()
+        self.seconds = time.monotonic() - t0
+        self.rc, self.out, self.err = proc.returncode, out, err
+        self.digest = self._digest()
+        return self
+
+    def _inject(self, proc, t0):
+        for at, sig, rank in self.faults:
+            delay = at - (time.monotonic() - t0)
+            if delay > 0:
+                time.sleep(delay)
+            if proc.poll() is not None:
+                return
+            pid = worker_pid(proc.pid, rank)
+            if pid is not None:
+                try:
+                    os.killpg(pid, sig)
+                except ProcessLookupError:
+                    pid = None
+            self.injected.append((round(time.monotonic() - t0, 3), signal.Signals(sig).name,
+                                  rank, pid))
+
+    def _digest(self):
+        if self.args.digest_file:
+            path = os.path.join(self.args.workdir, self.args.digest_file)
+            if not os.path.exists(path):
+                return None
+            with open(path, "rb") as f:
+                return hashlib.sha256(f.read()).hexdigest()
+        m = re.search(self.args.digest_regex, self.out, re.MULTILINE)
+        return m.group(1) if m else None
+
+
+def plan_trial(args, index, rng, reference_seconds):
+    """(faults, extra args, description) of trial `index`."""
+    kind = args.faults[index % len(args.faults)]
+    n = args.workers
+    lo, hi = 0.1 * reference_seconds, 0.8 * reference_seconds
+    if kind == "mock":
+        rank = rng.randrange(n)
+        version, seqno = rng.randrange(args.mock_versions), rng.randrange(args.mock_seqnos)
+        return [], [f"mock={rank},{version},{seqno},0"], f"mock rank {rank} v{version} #{seqno}"
+    if kind == "stop":
+        rank = rng.randrange(n)
+        at = rng.uniform(lo, hi)
+        return [(at, signal.SIGSTOP, rank)], [], f"SIGSTOP rank {rank} at {at:.2f}s"
+    pattern = (index // len(args.faults)) % 3
+    if pattern == 0:
+        victims = [0]
+    elif pattern == 1:
+        first = rng.randrange(n)
+        victims = [first, (first + 1) % n]  # ring neighbours, killed at the same moment
+    else:
+        victims = rng.sample(range(n), rng.randint(1, min(args.max_kills, n)))
+    if pattern == 1:
+        at = rng.uniform(lo, hi)
+        faults = [(at, signal.SIGKILL, r) for r in victims]
+    else:
+        faults = [(rng.uniform(lo, hi), signal.SIGKILL, r) for r in victims]
+    what = ", ".join(f"rank {r} at {t:.2f}s" for t, _, r in sorted(faults))
+    return faults, [], "SIGKILL " + what
+
+
+def judge(args, run, reference):
+    if run.hung:
+        return f"HUNG (killed after {args.timeout:.0f} s)"
+    if args.expect == "recover":
+        if run.rc != 0:
+            return f"exit code {run.rc}"
+        if run.digest != reference:
+            return f"digest {run.digest} != reference {reference}"
+        return None
+    if run.rc == 0:
+        return "the job succeeded although it should have failed"
+    victims = {r for _, _, r, pid in run.injected if pid is not None}
+    victims |= {int(x.split(",")[0].split("=")[1]) for x in run.cmd if x.startswith("mock=")}
+    if not victims:
+        return None  # every victim had already exited: nothing to name
+    # The launcher's final "job failed: REASON" line (not any "[rank i]" output prefix) must
+    # name a victim: the tracker or the first survivor to notice says which rank was lost.
+    reasons = [l.split("job failed:", 1)[1] for l in run.err.splitlines() if "job failed:" in l]
+    if not any(re.search(rf"rank {r}(\D|$)", l) for l in reasons for r in victims):
+        return f"the failure {reasons[-1:]} does not name rank(s) {sorted(victims)}"
+    first = min((t for t, _, _, _ in run.injected), default=0.0)
+    if run.seconds - first > args.fail_within:
+        return f"failed {run.seconds - first:.1f} s after the fault (> {args.fail_within} s)"
+    return None
+
+
+def main():
+    args = parse_args()
+    base = Run(args, restarts=False).execute()
+    if base.rc != 0 or base.digest is None:
+        print(f"reference run failed: exit {base.rc}, digest {base.digest}")
+        print(base.out[-3000:], base.err[-3000:], sep="\n")
+        return 1
+    print(f"reference: digest {base.digest}, {base.seconds:.2f} s, {args.workers} workers", flush=True)
+    failures = 0
+    for i in range(args.trials):
+        rng = random.Random(args.seed * 100003 + i)
+        faults, extra, what = plan_trial(args, i, rng, base.seconds)
+        run = Run(args, extra_args=extra, faults=faults).execute()
+        problem = judge(args, run, base.digest)
+        injected = "; ".join(f"{name} rank {r} at {t}s" + ("" if pid else " (already gone)")
+                             for t, name, r, pid in run.injected) or "-"
+        status = "ok" if problem is None else "FAIL: " + problem
+        print(f"trial {i} ({what}): injected [{injected}] -> exit {run.rc}, "
+              f"{run.seconds:.2f} s, {status}", flush=True)
+        if problem is not None:
+            failures += 1
+            if not args.quiet:
+                print("----- stdout (tail) -----\n" + run.out[-2000:])
+                print("----- stderr (tail) -----\n" + run.err[-4000:], flush=True)
+    print(f"{args.trials - failures}/{args.trials} trials ended as expected ({args.expect})")
+    return 0 if failures == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
