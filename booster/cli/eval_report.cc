@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 namespace treering::cli {
 namespace {
@@ -69,6 +70,21 @@ std::string PythonRepr(double value) {
   std::string s(buf, res.ptr);
   if (s.find_first_of(".eni") == std::string::npos) s += ".0";  // 1 -> "1.0" as Python
   return s;
+}
+
+std::string EarlyStopping::SaveState() const {
+  std::string out(sizeof(int) * 2 + sizeof(double), '\0');
+  std::memcpy(out.data(), &best_round_, sizeof(int));
+  std::memcpy(out.data() + sizeof(int), &stale_rounds_, sizeof(int));
+  std::memcpy(out.data() + 2 * sizeof(int), &best_score_, sizeof(double));
+  return out;
+}
+
+void EarlyStopping::LoadState(const std::string& bytes) {
+  if (bytes.size() != sizeof(int) * 2 + sizeof(double)) return;
+  std::memcpy(&best_round_, bytes.data(), sizeof(int));
+  std::memcpy(&stale_rounds_, bytes.data() + sizeof(int), sizeof(int));
+  std::memcpy(&best_score_, bytes.data() + 2 * sizeof(int), sizeof(double));
 }
 
 }  // namespace treering::cli

@@ -26,6 +26,9 @@ class EarlyStopping {
   int best_round() const { return best_round_; }
   // best_iteration, best_score, best_ntree_limit, spelled as XGBoost's Python package does.
   void WriteAttributes(booster::GBTreeModel* model) const;
+  // The bookkeeping as bytes, for the per-round checkpoint of a fault-tolerant job.
+  std::string SaveState() const;
+  void LoadState(const std::string& bytes);
 
  private:
   int rounds_;

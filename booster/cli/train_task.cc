@@ -13,6 +13,7 @@
 #include "sync_check.h"
 #include "task_support.h"
 #include "tasks.h"
+#include "train_checkpoint.h"
 #include "timing_report.h"
 
 namespace treering::cli {
@@ -136,15 +137,24 @@ Status RunRound(TrainSession* s, int i, bool* stop) {
   return st;
 }
 
+// Rounds run between rabit checkpoints (docs/fault-tolerance.md): a worker restarted by the
+// launcher gets the survivors' model at LoadCheckPoint (after the setup collectives, which the
+// robust engine replays from its cache) and continues from that round.
 Result<int> BoostRounds(TrainSession* s) {
   const Stopwatch clock;
-  for (int i = 0; i < s->options.num_round; ++i) {
+  TrainCheckpoint checkpoint(s->learner.get(), &s->stopping);
+  const int resumed = rabit::LoadCheckPoint(&checkpoint);
+  if (resumed > 0) {
+    if (Status st = checkpoint.Restore(); !st.ok()) return st;
+  }
+  for (int i = resumed; i < s->options.num_round; ++i) {
     LogRank0(s->options, 2,
              "boosting round " + std::to_string(i) + ", " + std::to_string(clock.Seconds()) +
                  " sec elapsed");
     bool stop = false;
     Status st = RunRound(s, i, &stop);
     if (!st.ok()) return st;
+    rabit::CheckPoint(&checkpoint);
     if (stop) return i + 1;
   }
   return s->options.num_round;

@@ -7,6 +7,7 @@
 #include "engine.h"
 #include "engine_params.h"
 #include "mpi/mpi_engine.h"
+#include "robust/robust_start.h"
 #include "single/single_engine.h"
 #include "socket/socket_engine.h"
 
@@ -27,6 +28,7 @@ treering::Result<std::unique_ptr<Engine>> CreateEngine(const ParamList& params) 
   if (!parsed.ok()) return parsed.status();
   switch (Resolve(parsed.value())) {
     case EngineChoice::kSocket: return SocketEngine::Start(parsed.value());
+    case EngineChoice::kRobust: return StartRobustEngine(parsed.value());
     case EngineChoice::kMpi:
       if (!MpiEngineAvailable()) {
         return Status::InvalidInput(

@@ -53,10 +53,11 @@ treering::Result<double> ParseSeconds(const std::string& key, const std::string&
 
 treering::Result<EngineChoice> ParseEngine(const std::string& value) {
   if (value == "socket") return EngineChoice::kSocket;
+  if (value == "robust") return EngineChoice::kRobust;
   if (value == "mpi") return EngineChoice::kMpi;
   if (value == "single") return EngineChoice::kSingle;
   if (value == "auto") return EngineChoice::kAuto;
-  return BadValue("rabit_engine", value, "socket, mpi, single or auto");
+  return BadValue("rabit_engine", value, "socket, robust, mpi, single or auto");
 }
 
 Status ApplyNumber(const std::string& key, const std::string& value, EngineParams* p) {

@@ -3,7 +3,8 @@
 // names, or the environment names themselves, as dmlc-submit passes DMLC_NUM_ATTEMPT=k).
 //
 // | key (argument)              | environment         | default   | meaning                       |
-// | rabit_engine                |                     | auto      | socket, mpi, single or auto   |
+// | rabit_engine                |                     | auto      | socket, robust, mpi, single,  |
+// |                             |                     |           | auto                          |
 // | rabit_tracker_uri           | DMLC_TRACKER_URI    | (none)    | tracker host; "NULL" = none   |
 // | rabit_tracker_port          | DMLC_TRACKER_PORT   | 9091      | tracker port                  |
 // | rabit_task_id               | DMLC_TASK_ID        | ""        | stable task id for ranking    |
@@ -32,7 +33,7 @@
 
 namespace rabit::engine {
 
-enum class EngineChoice { kAuto, kSocket, kMpi, kSingle };
+enum class EngineChoice { kAuto, kSocket, kRobust, kMpi, kSingle };
 
 // Fault injection (Rabit's mock engine): the worker of `rank` exits as if killed right before
 // collective #seq of `version` when its attempt number (DMLC_NUM_ATTEMPT) equals `ndeath`.

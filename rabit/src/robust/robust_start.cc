@@ -1,0 +1,47 @@
+// StartRobustEngine: bootstraps through the tracker (a restarted worker, attempt > 0, asks for
+// its old rank with a recover Hello) and re-links through the tracker's recovery epochs.
+#include "robust/robust_start.h"
+
+#include "robust/robust_engine.h"
+#include "socket/tracker_bootstrap.h"
+
+namespace rabit::engine {
+
+treering::Result<std::unique_ptr<Engine>> StartRobustEngine(const EngineParams& params) {
+  if (params.tracker_uri.empty()) {
+    return Status::InvalidInput("rabit_engine=robust needs DMLC_TRACKER_URI / rabit_tracker_uri");
+  }
+  transport::BootstrapConfig config;
+  config.tracker_host = params.tracker_uri;
+  config.tracker_port = params.tracker_port;
+  config.token = params.job_token;
+  config.task_id = params.task_id;
+  config.attempt = params.num_attempt;
+  config.world_size = params.world_size;
+  config.advertised_host = params.host_ip;
+  config.timeout_seconds = params.bootstrap_timeout_seconds;
+  config.socket_buffer_bytes = static_cast<int>(params.socket_buffer_bytes);
+  auto boot = transport::BootstrapThroughTracker(config);
+  if (!boot.ok()) return boot.status();
+  RobustOptions options;
+  options.collective.timeout_seconds = params.timeout_seconds;
+  options.collective.ring_min_bytes = params.ring_min_bytes;
+  options.collective.spin_microseconds = params.spin_microseconds;
+  options.attempt = params.num_attempt;
+  options.local_replica = params.local_replica;
+  options.mocks = params.mocks;
+  const int rank = boot->links.topology().rank;
+  transport::TrackerClient* tracker = boot->tracker.get();
+  // A recovery epoch waits for restarted workers: bounded like a collective, by rabit_timeout.
+  transport::BootstrapConfig relink_config = config;
+  relink_config.timeout_seconds = std::max(params.timeout_seconds, config.timeout_seconds);
+  Relinker relink = [tracker, relink_config, rank] {
+    return transport::RelinkThroughTracker(tracker, relink_config, rank);
+  };
+  auto engine = RobustEngine::Create(std::move(boot->links), std::move(relink), options,
+                                     std::move(boot->tracker));
+  if (!engine.ok()) return engine.status();
+  return std::unique_ptr<Engine>(std::move(engine.value()));
+}
+
+}  // namespace rabit::engine
