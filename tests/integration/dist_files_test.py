@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Distributed jobs write their files from rank 0 only, every rank holds the model rank 0
-wrote, debug_synchronize catches ranks that grow different trees, and task=pred gathers the
-ranks' shards into the single-process prediction file.
+wrote, debug_synchronize catches ranks that grow different trees, task=pred gathers the
+ranks' shards into the single-process prediction file, and rank 0 alone prints a timing report
+whose numbers agree with each other.
 
 Every worker runs in its own directory (r0, r1, ...) and file names are relative, so a file
 written by another rank would show up in that rank's directory."""
@@ -104,6 +105,33 @@ def test_distributed_prediction_equals_single_process():
                     assert os.listdir(os.path.join(sub, "r%d" % r)) == [], "rank %d wrote" % r
 
 
+def test_timing_report_from_rank0_only():
+    with t.TempDir() as d:
+        train, test = distlib.write_data(d, "binary", 3000)
+        proc = distlib.submit(2, [t.treering_bin(), "/dev/null", "data=" + train,
+                                  "eval[test]=" + test, "num_round=5",
+                                  "single_worker_seconds=10", "model_out=m.json"] + KEYS, cwd=d)
+        lines = [l for l in proc.stderr.splitlines() if "treering: timing:" in l]
+        assert len(lines) == 2 and all(l.startswith("[rank 0] ") for l in lines), proc.stderr
+        m = re.search(r"5 rounds on 2 workers in ([0-9.]+) s; .*T_comp ([0-9.]+) s, "
+                      r"T_sync ([0-9.]+) s, T_sync/T_comp ([0-9.]+), ([0-9]+) bytes in "
+                      r"([0-9.]+) collectives", lines[0])
+        assert m, lines[0]
+        total, comp, sync, _, payload, calls = map(float, m.groups())
+        assert payload > 0 and calls >= 5, lines[0]  # histograms and metrics were synchronised
+        m = re.search(r"= 2\*[0-9.]+/\([0-9.+]+\) = ([0-9.]+); measured 10.000/([0-9.]+) = "
+                      r"([0-9.]+) \(single_worker_seconds", lines[1])
+        assert m, lines[1]
+        predicted, rounds_s, measured = map(float, m.groups())
+        # The printed inputs are rounded (4 and 3 decimals): accept any value they round from.
+        corners = [2 * c / (c + y) for c in (comp - 5e-5, comp + 5e-5)
+                   for y in (max(sync - 5e-5, 0), sync + 5e-5) if c + y > 0]
+        assert min(corners) - 0.005 <= predicted <= max(corners) + 0.005, lines
+        assert rounds_s == total, lines
+        low, high = 10 / (rounds_s + 5e-4), 10 / max(rounds_s - 5e-4, 1e-9)
+        assert low - 0.005 <= measured <= high + 0.005, lines
+
+
 if __name__ == "__main__":
     t.need_xgboost_python()  # numpy generates the data
     if not os.path.exists(distlib.submit_bin()):
@@ -111,4 +139,5 @@ if __name__ == "__main__":
         raise SystemExit(t.SKIP)
     t.main([test_only_rank0_writes_and_every_rank_holds_its_model,
             test_debug_synchronize_fails_loudly_when_ranks_diverge,
-            test_distributed_prediction_equals_single_process])
+            test_distributed_prediction_equals_single_process,
+            test_timing_report_from_rank0_only])

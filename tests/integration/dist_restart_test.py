@@ -50,7 +50,7 @@ def test_resumed_job_ends_with_the_uninterrupted_model():
                   ["model_in=" + snapshot, "num_round=%d" % (ROUNDS - 4),
                    "model_out=" + resumed]))
         with open(os.path.join(full, "%04d.json" % ROUNDS), "rb") as a, open(resumed, "rb") as b:
-            assert a.read() == b.read(), "the resumed job's model differs from the uninterrupted one"
+            assert a.read() == b.read(), "the resumed model differs from the uninterrupted one"
         # The check has teeth: resuming from round 4 with another seed gives another model.
         other = os.path.join(d, "other.json")
         t.run(job(train, os.path.join(d, "other"),
