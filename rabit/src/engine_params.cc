@@ -72,6 +72,8 @@ Status ApplyNumber(const std::string& key, const std::string& value, EngineParam
     p->world_size = static_cast<int>(n.value());
   } else if (key == "rabit_reduce_ring_mincount") {
     p->ring_min_bytes = n.value();
+  } else if (key == "rabit_reduce_pair_maxcount") {
+    p->pair_max_bytes = n.value();
   } else if (key == "rabit_spin_us") {
     p->spin_microseconds = static_cast<int>(std::min<std::uint64_t>(n.value(), 1000000));
   } else {
@@ -130,7 +132,8 @@ Status Apply(const std::string& key, const std::string& value, EngineParams* p) 
     (key == "rabit_timeout" ? p->timeout_seconds : p->bootstrap_timeout_seconds) = s.value();
   } else if (key == "rabit_tracker_port" || key == "rabit_num_attempt" ||
              key == "rabit_world_size" || key == "rabit_reduce_ring_mincount" ||
-             key == "rabit_socket_buffer" || key == "rabit_spin_us") {
+             key == "rabit_reduce_pair_maxcount" || key == "rabit_socket_buffer" ||
+             key == "rabit_spin_us") {
     return ApplyNumber(key, value, p);
   }
   return Status::Ok();  // not an engine key: the program's own argument

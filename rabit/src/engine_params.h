@@ -15,6 +15,7 @@
 // | rabit_timeout               |                     | 300       | s a collective may stall      |
 // | rabit_bootstrap_timeout     |                     | 120       | s to reach tracker and peers  |
 // | rabit_reduce_ring_mincount  |                     | 1M        | bytes from which ring is used |
+// | rabit_reduce_pair_maxcount  |                     | 0         | 2 ranks: pair exchange bytes  |
 // | rabit_socket_buffer         |                     | 0         | SO_SNDBUF/SO_RCVBUF, 0 = OS   |
 // | rabit_spin_us               |                     | 50        | busy-retry before poll() (us) |
 // | rabit_local_replica         |                     | 2         | ring successors keeping each  |
@@ -57,6 +58,7 @@ struct EngineParams {
   double bootstrap_timeout_seconds = 120;
   // Both defaults measured with bench/comm/allreduce_bench.sh (docs/benchmarks.md).
   std::size_t ring_min_bytes = 1 << 20;
+  std::size_t pair_max_bytes = 0;       // off: only wins with ranks bound to separate cores
   std::size_t socket_buffer_bytes = 0;  // kernel autotuning beat fixed 512K/4M buffers
   int spin_microseconds = 50;
   int local_replica = 2;

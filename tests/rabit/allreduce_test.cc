@@ -1,8 +1,10 @@
-// Allreduce over N in-process ranks (real loopback TCP links), tree and ring forced, for every
-// dtype, every op and sizes 0, 1, N-1 and ~1 MB (odd element count), against a locally computed
-// expectation from seeded per-rank data.
+// Allreduce over N in-process ranks (real loopback TCP links), tree, ring and (world of two) pair
+// exchange forced, for every dtype, every op and sizes 0, 1, N-1 and ~1 MB (odd element count),
+// against a locally computed expectation from seeded per-rank data.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 
@@ -16,7 +18,7 @@ namespace {
 using transport::DataTypeName;
 using transport::OpKindName;
 
-enum class Algo { kTree, kRing };
+enum class Algo { kTree, kRing, kPair };
 
 struct WorldCase {
   int world;
@@ -27,6 +29,7 @@ CollectiveOptions ForcedOptions(Algo algo) {
   CollectiveOptions options;
   options.timeout_seconds = 20;
   options.ring_min_bytes = algo == Algo::kRing ? 0 : std::numeric_limits<std::size_t>::max();
+  options.pair_max_bytes = algo == Algo::kPair ? std::numeric_limits<std::size_t>::max() : 0;
   options.chunk_bytes = 4096;  // small chunks exercise the pipelined partial reductions
   return options;
 }
@@ -94,7 +97,17 @@ std::vector<WorldCase> AllCases() {
     out.push_back({n, Algo::kTree});
     out.push_back({n, Algo::kRing});
   }
+  out.push_back({2, Algo::kPair});
   return out;
+}
+
+const char* AlgoName(Algo algo) {
+  switch (algo) {
+    case Algo::kTree: return "_tree";
+    case Algo::kRing: return "_ring";
+    case Algo::kPair: return "_pair";
+  }
+  return "";
 }
 
 INSTANTIATE_TEST_SUITE_P(Worlds, AllreduceTest, ::testing::ValuesIn(AllCases()),
@@ -102,8 +115,35 @@ INSTANTIATE_TEST_SUITE_P(Worlds, AllreduceTest, ::testing::ValuesIn(AllCases()),
                            // append(), not "N" + ...: GCC 12 warns falsely (-Wrestrict).
                            return std::string("N")
                                .append(std::to_string(info.param.world))
-                               .append(info.param.algo == Algo::kTree ? "_tree" : "_ring");
+                               .append(AlgoName(info.param.algo));
                          });
+
+// The two ranks of a pair exchange reduce the same two values in opposite roles; the result must
+// still be bit-identical on both, even where the order matters: max/min against a NaN, and the
+// sum of two NaNs with different payloads (x86 returns the left operand's payload).
+TEST(PairAllreduceTest, BothRanksGetBitIdenticalResultsWithNaNs) {
+  LoopbackWorld world(2, ForcedOptions(Algo::kPair));
+  const float nan_a = std::numeric_limits<float>::quiet_NaN();
+  float nan_b = nan_a;
+  std::uint32_t bits = 0;
+  std::memcpy(&bits, &nan_b, sizeof(bits));
+  bits |= 0x1234;  // another quiet NaN payload
+  std::memcpy(&nan_b, &bits, sizeof(bits));
+  std::uint64_t seq = 0;
+  for (OpKind op : {OpKind::kMax, OpKind::kMin, OpKind::kSum}) {
+    std::vector<std::vector<float>> data(2);
+    const std::uint64_t s = ++seq;
+    ExpectAllOk(world.RunOnAll([&](int rank, Communicator& comm) {
+      data[rank] = rank == 0 ? std::vector<float>{nan_a, 1.0f, nan_a, 3.0f}
+                             : std::vector<float>{2.0f, nan_b, nan_b, 4.0f};
+      return comm.Allreduce(s, data[rank].data(), data[rank].size(), DataType::kFloat, op);
+    }));
+    SCOPED_TRACE(OpKindName(op));
+    EXPECT_EQ(std::memcmp(data[0].data(), data[1].data(), data[0].size() * sizeof(float)), 0);
+    EXPECT_FALSE(std::isnan(data[0][3]));
+    EXPECT_TRUE(std::isnan(data[0][2]));
+  }
+}
 
 }  // namespace
 }  // namespace rabit::testing

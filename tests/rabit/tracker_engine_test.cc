@@ -115,13 +115,14 @@ TEST(EngineParams, EnvironmentThenArgumentsLaterWins) {
   setenv("DMLC_TRACKER_PORT", "9100", 1);
   auto p = ReadEngineParams({{"rabit_tracker_port", "9200"}, {"rabit_reduce_ring_mincount", "1M"},
                              {"DMLC_NUM_ATTEMPT", "2"}, {"rabit_timeout", "2.5"},
-                             {"unrelated", "kept out"}});
+                             {"rabit_reduce_pair_maxcount", "512K"}, {"unrelated", "kept out"}});
   unsetenv("DMLC_TRACKER_URI");
   unsetenv("DMLC_TRACKER_PORT");
   ASSERT_TRUE(p.ok()) << p.status().message();
   EXPECT_EQ(p->tracker_uri, "10.0.0.1");
   EXPECT_EQ(p->tracker_port, 9200);
   EXPECT_EQ(p->ring_min_bytes, 1u << 20);
+  EXPECT_EQ(p->pair_max_bytes, 512u << 10);
   EXPECT_EQ(p->num_attempt, 2u);
   EXPECT_DOUBLE_EQ(p->timeout_seconds, 2.5);
 }

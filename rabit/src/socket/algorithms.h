@@ -3,6 +3,7 @@
 //
 //   TreeAllreduce  latency-bound sizes: reduce up the tree, result down, both streamed in chunks
 //   RingAllreduce  bandwidth-bound sizes: ring reduce-scatter, then ring allgather
+//   PairAllreduce  a world of two, any size: both send everything at once, both reduce
 //   TreeBroadcast  any root: along the tree away from the root, streamed
 //   RingAllgather  per-rank slices of any size (zero included) around the ring
 #pragma once
@@ -26,6 +27,9 @@ struct ReduceSpec {
 treering::Status TreeAllreduce(Exchange& ex, const Topology& topo, std::uint8_t* buf,
                                std::size_t bytes, const ReduceSpec& spec, ScratchArena& scratch);
 treering::Status RingAllreduce(Exchange& ex, const Topology& topo, std::uint8_t* buf,
+                               std::size_t bytes, const ReduceSpec& spec, ScratchArena& scratch);
+// World of two only; spec.reduce must take rank 0's value as its left operand on both ranks.
+treering::Status PairAllreduce(Exchange& ex, const Topology& topo, std::uint8_t* buf,
                                std::size_t bytes, const ReduceSpec& spec, ScratchArena& scratch);
 // parent_of[r] is rank r's tree parent (-1 for the root): the whole tree, see LearnTree.
 treering::Status TreeBroadcast(Exchange& ex, const Topology& topo,

@@ -50,13 +50,17 @@ treering::Status Communicator::Finish(treering::Status status) {
 treering::Status Communicator::Allreduce(std::uint64_t seq, void* buf, std::size_t count,
                                          DataType type, OpKind op) {
   if (!failure_.ok()) return failure_;
-  auto reduce = SelectReducer(type, op);
-  if (!reduce.ok()) return reduce.status();
   const std::size_t bytes = count * DataTypeSize(type);
+  const bool pair = world() == 2 && options_.pair_max_bytes > 0 && bytes <= options_.pair_max_bytes;
+  // The pair exchange has both ranks reduce the same two values: rank 0's goes left on both.
+  const auto order = pair && rank() == 1 ? OperandOrder::kSrcFirst : OperandOrder::kDstFirst;
+  auto reduce = SelectReducer(type, op, order);
+  if (!reduce.ok()) return reduce.status();
   if (world() == 1) return treering::Status::Ok();
   Exchange ex(OpHeader::ForAllreduce(seq, type, op, bytes), ExchangeOptionsFor(), &links_);
   const ReduceSpec spec{DataTypeSize(type), reduce.value(), options_.chunk_bytes};
   auto* data = static_cast<std::uint8_t*>(buf);
+  if (pair) return Finish(PairAllreduce(ex, links_.topology(), data, bytes, spec, scratch_));
   if (bytes >= options_.ring_min_bytes) {
     return Finish(RingAllreduce(ex, links_.topology(), data, bytes, spec, scratch_));
   }

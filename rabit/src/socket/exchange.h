@@ -5,8 +5,9 @@
 // Model: on every link the op uses, both sides first send their op header (OpHeader) and check
 // the one they receive, so neighbours that called different collectives fail at once with both
 // calls named. A header rides with the first data bytes on its link when those are ready before
-// the exchange would block (saves a packet and a wake-up); it is never held while blocking. Then each direction carries one Flow per phase: `total` data bytes read from /
-// written to a buffer at circular offsets.
+// the exchange would block (saves a packet and a wake-up); it is never held while blocking.
+// Then each direction carries one Flow per phase: `total` data bytes read from / written to a
+// buffer at circular offsets.
 // The algorithm owns the dependencies: between I/O rounds Run() calls its `advance` step, which
 // reduces what arrived and raises each Flow's `limit` (bytes that may move now). Run() returns
 // when every flow and header has moved, or fails with a Status naming op, sequence and peer:

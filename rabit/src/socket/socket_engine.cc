@@ -25,6 +25,7 @@ treering::Result<std::unique_ptr<Engine>> SocketEngine::Start(const EngineParams
   transport::CollectiveOptions options;
   options.timeout_seconds = params.timeout_seconds;
   options.ring_min_bytes = params.ring_min_bytes;
+  options.pair_max_bytes = params.pair_max_bytes;
   options.spin_microseconds = params.spin_microseconds;
   auto tracker = std::move(boot->tracker);
   auto comm = transport::Communicator::Create(std::move(boot->links), options, tracker.get());
