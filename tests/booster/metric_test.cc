@@ -47,6 +47,14 @@ TEST(Metric, AucWithTiesAndWeightsEqualsBruteForce) {
   EXPECT_NEAR(Eval("auc", p, 1, y, w), BruteForceAuc(p, y, w), 1e-12);
   const std::vector<float> ones(p.size(), 1.0f);
   EXPECT_NEAR(Eval("auc", p, 1, y), BruteForceAuc(p, y, ones), 1e-12);
+  // Margins: negatives, both zeros, repeated and distinct values (the radix order keys).
+  std::normal_distribution<float> margin(0.0f, 3.0f);
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    p[i] = i % 5 == 0 ? std::round(margin(rng)) : margin(rng) + y[i];
+  }
+  p[0] = -0.0f;
+  p[1] = 0.0f;
+  EXPECT_NEAR(Eval("auc", p, 1, y, w), BruteForceAuc(p, y, w), 1e-12);
 }
 
 TEST(Metric, AucOfOneClassIsNaN) {

@@ -171,16 +171,25 @@ void GBTreeLearner::AddLeavesToMargins(const RegTree& tree, int group) {
 
 void GBTreeLearner::BoostGroup(int group, const std::vector<GradientPair>& all_gpair) {
   const int groups = objective_->NumGroups();
-  std::vector<GradientPair> gpair(train_->NumRows());
-  for (std::size_t row = 0; row < gpair.size(); ++row) gpair[row] = all_gpair[row * groups + group];
+  const bool own_copy = groups > 1 || tparam_.subsample < 1.0f;
+  std::vector<GradientPair> gpair;
+  if (own_copy) {
+    gpair.resize(train_->NumRows());
+    ParallelFor(gpair.size(), ThreadsFor(gpair.size(), lparam_.nthread), [&](std::size_t row) {
+      gpair[row] = all_gpair[row * groups + group];
+    });
+  }
+  const std::vector<GradientPair>& group_gpair = own_copy ? gpair : all_gpair;
   // Sampling streams follow the model's own round and tree numbers (not `iter`, which
   // restarts at 0 when training continues from model_in), so a job resumed from a snapshot
   // grows the trees of the uninterrupted run.
   const int round = static_cast<int>(model_.trees.size()) / groups;
-  SampleRows(round, group, &gpair);
+  if (own_copy) SampleRows(round, group, &gpair);
   sampler_->Reseed(model_.trees.size());
-  const GradientQuantiser quantiser = GradientQuantiser::ForGradients(gpair);
-  const std::vector<GradientPairInt> qgpair = quantiser.QuantiseAll(gpair, lparam_.nthread);
+  const GradientQuantiser quantiser =
+      GradientQuantiser::ForGradients(group_gpair, lparam_.nthread);
+  const std::vector<GradientPairInt> qgpair =
+      quantiser.QuantiseAll(group_gpair, lparam_.nthread);
   RegTree tree = grower_->Grow(qgpair, quantiser);
   AddLeavesToMargins(tree, group);
   model_.trees.push_back(std::move(tree));

@@ -36,7 +36,8 @@ struct GradientPairInt {
 class GradientQuantiser {
  public:
   // Scales from the global (allreduced) max |grad|, max hess and row count of `gpair`.
-  static GradientQuantiser ForGradients(const std::vector<GradientPair>& gpair);
+  static GradientQuantiser ForGradients(const std::vector<GradientPair>& gpair,
+                                        int nthread = 1);
   // Scales are powers of two, so multiplying by their inverses is exact (and no division).
   GradientQuantiser(double grad_scale, double hess_scale)
       : grad_scale_(grad_scale), hess_scale_(hess_scale), grad_unit_(1.0 / grad_scale),
