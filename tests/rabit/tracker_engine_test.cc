@@ -132,7 +132,7 @@ TEST(EngineParams, BadValuesNameTheKey) {
   EXPECT_EQ(p.status().code(), treering::StatusCode::kInvalidInput);
   EXPECT_NE(p.status().message().find("rabit_timeout"), std::string::npos);
   p = ReadEngineParams({{"rabit_engine", "carrier-pigeon"}});
-  EXPECT_NE(p.status().message().find("socket, mpi, single or auto"), std::string::npos);
+  EXPECT_NE(p.status().message().find("socket, robust, mpi, single or auto"), std::string::npos);
   p = ReadEngineParams({{"rabit_tracker_port", "70000"}});
   EXPECT_EQ(p.status().code(), treering::StatusCode::kInvalidInput);
 }
