@@ -1,5 +1,6 @@
 // CreateEngine: picks the backend at run time from the environment and parameters:
-//   rabit_engine=socket|mpi|single wins; otherwise a tracker address -> socket engine, Open MPI's
+//   rabit_engine=socket|robust|mpi|single wins; otherwise a tracker address -> robust engine
+//   when restarts are on (TREERING_MAX_ATTEMPTS > 1), socket engine otherwise; Open MPI's
 //   environment (OMPI_COMM_WORLD_SIZE) without a tracker -> MPI engine, neither -> single.
 // Whether the MPI engine exists is the only build-time choice (TREERING_MPI).
 #include <memory>
@@ -16,7 +17,11 @@ namespace {
 
 EngineChoice Resolve(const EngineParams& p) {
   if (p.engine != EngineChoice::kAuto) return p.engine;
-  if (!p.tracker_uri.empty()) return EngineChoice::kSocket;
+  // Under a tracker: the robust engine when dead workers are restarted (it costs a copy of
+  // every result and a checkpoint per round, docs/fault-tolerance.md), else the socket engine.
+  if (!p.tracker_uri.empty()) {
+    return p.max_attempts > 1 ? EngineChoice::kRobust : EngineChoice::kSocket;
+  }
   if (p.mpi_environment) return EngineChoice::kMpi;
   return EngineChoice::kSingle;
 }

@@ -14,7 +14,7 @@ const std::map<std::string, std::string>& EnvironmentNames() {
       {"DMLC_TRACKER_URI", "rabit_tracker_uri"}, {"DMLC_TRACKER_PORT", "rabit_tracker_port"},
       {"DMLC_TASK_ID", "rabit_task_id"},         {"DMLC_NUM_ATTEMPT", "rabit_num_attempt"},
       {"DMLC_NUM_WORKER", "rabit_world_size"},   {"TREERING_JOB_TOKEN", "rabit_job_token"},
-      {"TREERING_HOST_IP", "rabit_host_ip"},
+      {"TREERING_HOST_IP", "rabit_host_ip"},     {"TREERING_MAX_ATTEMPTS", "rabit_max_attempts"},
   };
   return names;
 }
@@ -107,6 +107,13 @@ Status ApplyMock(const std::string& value, EngineParams* p) {
 
 Status Apply(const std::string& key, const std::string& value, EngineParams* p) {
   if (key == "mock") return ApplyMock(value, p);
+  if (key == "rabit_max_attempts") {
+    auto n = ParseSize(key, value);
+    if (!n.ok()) return n.status();
+    if (n.value() == 0 || n.value() > 1000000) return BadValue(key, value, "attempts >= 1");
+    p->max_attempts = static_cast<std::uint32_t>(n.value());
+    return Status::Ok();
+  }
   if (key == "rabit_local_replica") {
     auto n = ParseSize(key, value);
     if (!n.ok()) return n.status();

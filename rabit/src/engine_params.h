@@ -18,6 +18,8 @@
 // | rabit_reduce_pair_maxcount  |                     | 0         | 2 ranks: pair exchange bytes  |
 // | rabit_socket_buffer         |                     | 0         | SO_SNDBUF/SO_RCVBUF, 0 = OS   |
 // | rabit_spin_us               |                     | 50        | busy-retry before poll() (us) |
+// | rabit_max_attempts          | TREERING_MAX_ATTEMPTS | 1       | attempts the launcher allows; |
+// |                             |                     |           | > 1 selects the robust engine |
 // | rabit_local_replica         |                     | 2         | ring successors keeping each  |
 // |                             |                     |           | rank's local checkpoint       |
 // | mock (repeatable)           |                     | none      | rank,version,seqno,ndeath:    |
@@ -61,6 +63,7 @@ struct EngineParams {
   std::size_t pair_max_bytes = 0;       // off: only wins with ranks bound to separate cores
   std::size_t socket_buffer_bytes = 0;  // kernel autotuning beat fixed 512K/4M buffers
   int spin_microseconds = 50;
+  std::uint32_t max_attempts = 1;  // > 1: a launcher restarts dead workers (robust engine)
   int local_replica = 2;
   std::vector<MockPoint> mocks;
   bool mpi_environment = false;  // OMPI_COMM_WORLD_SIZE is set (launched by mpirun)

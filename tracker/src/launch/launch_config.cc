@@ -96,6 +96,10 @@ EnvList JobEnv(const SubmitOptions& o, std::uint16_t tracker_port, const std::st
               {"DMLC_ROLE", "worker"},
               {"DMLC_JOB_CLUSTER", o.cluster},
               {"TREERING_JOB_TOKEN", token}};
+  // Workers pick the fault-tolerant engine when they can be restarted (docs/fault-tolerance.md).
+  if (o.local_num_attempt > 0) {
+    env.emplace_back("TREERING_MAX_ATTEMPTS", std::to_string(o.local_num_attempt + 1));
+  }
   env.insert(env.end(), o.env.begin(), o.env.end());
   return env;
 }
