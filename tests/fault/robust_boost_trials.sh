@@ -21,4 +21,5 @@ exec /usr/bin/python3 "$here/run_trials.py" --submit "$submit" --workers 4 --att
   --trials "$trials" --seed "$seed" --faults kill,mock --mock-versions 40 --mock-seqnos 4 \
   --digest-file model.json --workdir "$work" -- \
   "$treering" /dev/null data=train.libsvm objective=binary:logistic num_round=40 max_depth=6 \
-  nthread=1 subsample=0.8 colsample_bynode=0.8 seed=3 model_out=model.json rabit_timeout=10
+  nthread=1 subsample=0.8 colsample_bynode=0.8 seed=3 model_out=model.json rabit_timeout=10 \
+  rabit_bootstrap_timeout=5

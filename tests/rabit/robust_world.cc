@@ -141,6 +141,7 @@ JobResult RunRank(const JobSpec& spec, int rank, LinkSet first_links, RelinkHub*
     RobustOptions options;
     options.collective.timeout_seconds = 30;
     options.attempt = attempt;
+    options.rejoined = attempt > 0;
     options.local_replica = spec.local_replica;
     options.mocks = spec.mocks;
     options.die = [] { throw Killed{}; };

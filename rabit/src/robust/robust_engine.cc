@@ -34,7 +34,7 @@ Result<std::unique_ptr<RobustEngine>> RobustEngine::Create(
   const int world = links.topology().world;
   std::unique_ptr<RobustEngine> engine(
       new RobustEngine(rank, world, std::move(relink), std::move(options), std::move(tracker)));
-  engine->recovering_ = engine->options_.attempt > 0;
+  engine->recovering_ = engine->options_.rejoined;
   Status st = engine->Connect(std::move(links));
   if (!st.ok() && (st.code() == treering::StatusCode::kNetwork ||
                    st.code() == treering::StatusCode::kTimeout)) {

@@ -34,7 +34,8 @@ using Relinker = std::function<Result<transport::LinkSet>()>;
 
 struct RobustOptions {
   transport::CollectiveOptions collective;
-  std::uint32_t attempt = 0;  // > 0: a restarted worker, recovers from the survivors
+  std::uint32_t attempt = 0;  // DMLC_NUM_ATTEMPT (mock points match it)
+  bool rejoined = false;      // joined survivors in a recovery epoch: recover from them first
   int local_replica = 2;      // ring successors that keep a copy of each rank's local state
   std::vector<MockPoint> mocks;
   // What a mock point does; the default exits as if killed (_exit(254)). Tests throw instead.

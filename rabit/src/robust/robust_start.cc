@@ -28,6 +28,9 @@ treering::Result<std::unique_ptr<Engine>> StartRobustEngine(const EngineParams& 
   options.collective.ring_min_bytes = params.ring_min_bytes;
   options.collective.spin_microseconds = params.spin_microseconds;
   options.attempt = params.num_attempt;
+  // A restarted worker that got in before ranks were assigned joined the first linking with
+  // everyone else: nobody holds anything, nothing to recover.
+  options.rejoined = boot->epoch > 0;
   options.local_replica = params.local_replica;
   options.mocks = params.mocks;
   const int rank = boot->links.topology().rank;

@@ -135,7 +135,7 @@ Result<Bootstrapped> BootstrapThroughTracker(const BootstrapConfig& config) {
   if (!assign.ok()) return assign.status();
   auto links = LinkAsAssigned(listener.value(), assign.value(), config, deadline);
   if (!links.ok()) return links.status();
-  return Bootstrapped{std::move(tracker.value()), std::move(links.value())};
+  return Bootstrapped{std::move(tracker.value()), std::move(links.value()), assign->epoch};
 }
 
 Result<LinkSet> RelinkThroughTracker(TrackerClient* tracker, const BootstrapConfig& config,

@@ -33,6 +33,9 @@ struct BootstrapConfig {
 struct Bootstrapped {
   std::unique_ptr<TrackerClient> tracker;
   LinkSet links;
+  // 0 when every rank joined the job's first linking; > 0 when this worker joined a recovery
+  // epoch (the others are survivors, so the robust engine starts by recovering).
+  std::uint32_t epoch = 0;
 };
 
 Result<Bootstrapped> BootstrapThroughTracker(const BootstrapConfig& config);
