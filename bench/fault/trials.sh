@@ -33,5 +33,5 @@ with open(sys.argv[1], "w") as f:
 PY
 "${driver[@]}" --faults kill --digest-file model.json --workdir "$work" -- \
   "$build/bin/treering" /dev/null data=train.libsvm objective=binary:logistic num_round=30 \
-  max_depth=6 nthread=1 model_out=model.json rabit_timeout=10 || rc=1
+  "eval[train]=train.libsvm" max_depth=6 nthread=1 model_out=model.json rabit_timeout=10 || rc=1
 exit $rc

@@ -6,6 +6,8 @@ and wall time), then TRIALS times with faults chosen from SEED: SIGKILL of rank 
 neighbours at once, or of 1-3 random ranks at random moments (each its own moment); SIGSTOP of
 one rank (a frozen worker); or mock= fault points passed to the workers. Each trial must end as
 --expect says:
+Faults are placed after a random round's progress line (rank 0's `[i]\t...` print), so they
+land mid-job whatever the machine's load.
   recover  exit 0 and the digest byte-identical to the failure-free run (a robust engine);
   fail     a non-zero exit within --fail-within seconds, with a line naming a victim's rank
            (what the plain engine must do: fail cleanly, never hang).
@@ -49,6 +51,9 @@ def parse_args():
                    help="mock faults: versions 0..N-1 to choose from")
     p.add_argument("--mock-seqnos", type=int, default=3,
                    help="mock faults: collectives 0..N-1 of a version to choose from")
+    p.add_argument("--progress-regex", default=r"^\[(\d+)\]\t",
+                   help="a stdout line marking that round group(1) is done (rank 0's eval lines); "
+                        "faults are placed by round, which holds on a loaded machine")
     p.add_argument("--digest-file", help="digest = SHA-256 of this file (deleted before each run)")
     p.add_argument("--digest-regex", default=r"^digest=([0-9a-f]+)$",
                    help="digest = group 1 of this regex on the job's stdout")
@@ -90,7 +95,10 @@ class Run:
     """One treering-submit job; faults are (seconds after start, signal, rank)."""
 
     def __init__(self, args, extra_args=(), restarts=True, faults=()):
+        # faults: (round, delay seconds after that round's progress line, signal, rank)
         self.args, self.faults = args, sorted(faults)
+        self.rounds_seen = -1
+        self.progress = threading.Condition()
         self.cmd = [args.submit, "--cluster", "local", "--num-workers", str(args.workers),
                     "--grace", "2", "--recovery-timeout", str(args.recovery_timeout)]
         if restarts and args.attempts > 1:
@@ -106,24 +114,45 @@ class Run:
         t0 = time.monotonic()
         proc = subprocess.Popen(self.cmd, cwd=self.args.workdir, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True, errors="replace")
+        out_lines, err_lines = [], []
+        readers = [threading.Thread(target=self._read, args=(proc.stdout, out_lines, True)),
+                   threading.Thread(target=self._read, args=(proc.stderr, err_lines, False))]
         injector = threading.Thread(target=self._inject, args=(proc, t0), daemon=True)
-        injector.start()
+        for t in readers + [injector]:
+            t.start()
         try:
-            out, err = proc.communicate(timeout=self.args.timeout)
+            proc.wait(timeout=self.args.timeout)
             self.hung = False
         except subprocess.TimeoutExpired:
-            proc.kill()  # SIGKILL of the launcher; its workers are then orphans: stop them too
-            out, err = proc.communicate()
+            proc.kill()  # the launcher; the supervisor's workers die with their pipes' readers
+            proc.wait()
             self.hung = True
+        for t in readers:
+            t.join(timeout=30)
+        with self.progress:
+            self.progress.notify_all()
         injector.join()
+        out, err = "".join(out_lines), "".join(err_lines)
         self.seconds = time.monotonic() - t0
         self.rc, self.out, self.err = proc.returncode, out, err
         self.digest = self._digest()
         return self
 
+    def _read(self, stream, lines, is_stdout):
+        pattern = re.compile(self.args.progress_regex)
+        for line in stream:
+            lines.append(line)
+            m = pattern.search(line) if is_stdout else None
+            if m:
+                with self.progress:
+                    self.rounds_seen = max(self.rounds_seen, int(m.group(1)))
+                    self.progress.notify_all()
+
     def _inject(self, proc, t0):
-        for at, sig, rank in self.faults:
-            delay = at - (time.monotonic() - t0)
+        for after_round, delay, sig, rank in self.faults:
+            with self.progress:
+                while self.rounds_seen < after_round and proc.poll() is None:
+                    self.progress.wait(timeout=0.05)
             if delay > 0:
                 time.sleep(delay)
             if proc.poll() is not None:
@@ -148,19 +177,27 @@ class Run:
         return m.group(1) if m else None
 
 
-def plan_trial(args, index, rng, reference_seconds):
-    """(faults, extra args, description) of trial `index`."""
+def plan_trial(args, index, rng, reference):
+    """(faults, extra args, description) of trial `index`. A fault strikes after the progress
+    line of a random round between 10% and 80% of the reference run's rounds, plus a random
+    fraction of one round's time, so it lands mid-job however loaded the machine is."""
     kind = args.faults[index % len(args.faults)]
     n = args.workers
-    lo, hi = 0.1 * reference_seconds, 0.8 * reference_seconds
+    rounds = max(reference.rounds_seen + 1, 1)
+    per_round = reference.seconds / rounds
+
+    def when():
+        after = rng.randint(int(0.1 * rounds), max(int(0.8 * rounds) - 1, 0))
+        return after, rng.uniform(0, per_round)
     if kind == "mock":
         rank = rng.randrange(n)
         version, seqno = rng.randrange(args.mock_versions), rng.randrange(args.mock_seqnos)
         return [], [f"mock={rank},{version},{seqno},0"], f"mock rank {rank} v{version} #{seqno}"
     if kind == "stop":
         rank = rng.randrange(n)
-        at = rng.uniform(lo, hi)
-        return [(at, signal.SIGSTOP, rank)], [], f"SIGSTOP rank {rank} at {at:.2f}s"
+        after, delay = when()
+        return ([(after, delay, signal.SIGSTOP, rank)], [],
+                f"SIGSTOP rank {rank} after round {after} + {delay:.2f}s")
     pattern = (index // len(args.faults)) % 3
     if pattern == 0:
         victims = [0]
@@ -170,11 +207,11 @@ def plan_trial(args, index, rng, reference_seconds):
     else:
         victims = rng.sample(range(n), rng.randint(1, min(args.max_kills, n)))
     if pattern == 1:
-        at = rng.uniform(lo, hi)
-        faults = [(at, signal.SIGKILL, r) for r in victims]
+        after, delay = when()
+        faults = [(after, delay, signal.SIGKILL, r) for r in victims]
     else:
-        faults = [(rng.uniform(lo, hi), signal.SIGKILL, r) for r in victims]
-    what = ", ".join(f"rank {r} at {t:.2f}s" for t, _, r in sorted(faults))
+        faults = [when() + (signal.SIGKILL, r) for r in victims]
+    what = ", ".join(f"rank {r} after round {a} + {d:.2f}s" for a, d, _, r in sorted(faults))
     return faults, [], "SIGKILL " + what
 
 
@@ -211,11 +248,12 @@ def main():
         print(f"reference run failed: exit {base.rc}, digest {base.digest}")
         print(base.out[-3000:], base.err[-3000:], sep="\n")
         return 1
-    print(f"reference: digest {base.digest}, {base.seconds:.2f} s, {args.workers} workers", flush=True)
+    print(f"reference: digest {base.digest}, {base.seconds:.2f} s, {base.rounds_seen + 1} "
+          f"progress rounds, {args.workers} workers", flush=True)
     failures = 0
     for i in range(args.trials):
         rng = random.Random(args.seed * 100003 + i)
-        faults, extra, what = plan_trial(args, i, rng, base.seconds)
+        faults, extra, what = plan_trial(args, i, rng, base)
         run = Run(args, extra_args=extra, faults=faults).execute()
         problem = judge(args, run, base.digest)
         injected = "; ".join(f"{name} rank {r} at {t}s" + ("" if pid else " (already gone)")

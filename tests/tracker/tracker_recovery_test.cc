@@ -191,5 +191,24 @@ TEST(TrackerRecoveryTest, SurvivorMayNotRecoverAsAnotherRank) {
       << result.message();
 }
 
+// Legacy (XGBoost 1.7) workers relink with their own "recover" command; a native recover Hello
+// cannot put their job into an epoch it could never complete.
+TEST(TrackerRecoveryTest, NativeRecoverHelloIsRefusedInALegacyJob) {
+  RunningTracker t(Options(2, 3));
+  std::vector<FakeClient> legacy(2);
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_TRUE(legacy[i].Connect("127.0.0.1", t.port()).ok());
+    ASSERT_TRUE(legacy[i].SendInt(0xff99).ok());
+    ASSERT_EQ(legacy[i].RecvInt().value(), 0xff99);
+    for (std::int32_t v : {-1, -1}) ASSERT_TRUE(legacy[i].SendInt(v).ok());
+    ASSERT_TRUE(legacy[i].SendStr(std::to_string(i)).ok());
+    ASSERT_TRUE(legacy[i].SendStr("start").ok());
+  }
+  ASSERT_EQ(legacy[0].RecvInt().value(), 0);  // rank 0's assignment begins: the batch is ranked
+  FakeClient native = Restart(t, RecoverHello("1", -1, 1, 8600));
+  EXPECT_NE(ReasonOf(native, proto::Kind::kReject).find("job of legacy workers"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace treering::testing

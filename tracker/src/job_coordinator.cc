@@ -99,6 +99,10 @@ void JobCoordinator::OnRankLost(int rank, std::uint64_t session_id, const std::s
 
 Result<int> JobCoordinator::OnRestartedHello(std::uint64_t session_id, const proto::Hello& hello) {
   if (ended_) return Status::Aborted("the job has ended");
+  if (roster_.worker(0).dialect != Dialect::kNative) {
+    // Legacy workers rebuild links with their own "recover" command and cannot join an epoch.
+    return Status::InvalidInput("native recover Hello in a job of legacy workers");
+  }
   auto placed = recovery_.PlaceRestarted(hello, roster_);
   if (!placed.ok()) return placed.status();
   const int rank = placed->rank;
