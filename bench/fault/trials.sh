@@ -16,11 +16,11 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 echo "# $(date -u +%FT%TZ) $(uptime)"
 echo "## fault_worker: 30 rounds x (allreduce 8 KB, allreduce, broadcast), 40 ms per round"
-faults=kill,kill,mock
-[ "$expect" = fail ] && faults=kill
+faults=kill,kill,mock engine=rabit_engine=robust
+[ "$expect" = fail ] && faults=kill engine=rabit_engine=socket
 rc=0
 "${driver[@]}" --faults "$faults" --mock-versions 30 --mock-seqnos 3 -- \
-  "$build/tests/fault_worker" fault_rounds=30 fault_sleep_ms=40 rabit_timeout=10 || rc=1
+  "$build/tests/fault_worker" fault_rounds=30 fault_sleep_ms=40 rabit_timeout=10 "$engine" || rc=1
 echo "## boosting: treering, 4 workers, 20000 x 20 binary, 30 rounds, depth 6"
 python3 - "$work/train.libsvm" <<'PY'
 import random, sys
@@ -33,5 +33,5 @@ with open(sys.argv[1], "w") as f:
 PY
 "${driver[@]}" --faults kill --digest-file model.json --workdir "$work" -- \
   "$build/bin/treering" /dev/null data=train.libsvm objective=binary:logistic num_round=30 \
-  "eval[train]=train.libsvm" max_depth=6 nthread=1 model_out=model.json rabit_timeout=10 || rc=1
+  "eval[train]=train.libsvm" max_depth=6 nthread=1 model_out=model.json rabit_timeout=10 "$engine" || rc=1
 exit $rc

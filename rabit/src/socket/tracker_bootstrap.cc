@@ -141,18 +141,28 @@ Result<Bootstrapped> BootstrapThroughTracker(const BootstrapConfig& config) {
 Result<LinkSet> RelinkThroughTracker(TrackerClient* tracker, const BootstrapConfig& config,
                                      int rank) {
   const Deadline deadline = DeadlineAfter(config.timeout_seconds);
-  // A fresh port per epoch: a peer still dialling the old one from a past epoch cannot reach us.
-  auto listener = TcpSocket::Listen(0);
-  if (!listener.ok()) return listener.status().WithContext("opening the peer listener");
-  const std::string host =
-      config.advertised_host.empty() ? tracker->LocalAddress() : config.advertised_host;
-  auto assign = tracker->Join(MakeHello(config, host, listener->port(), rank), deadline);
-  if (!assign.ok()) return assign.status().WithContext("rank " + std::to_string(rank) + " relinking");
-  if (assign->rank != rank) {
-    return Status::Protocol("asked to relink rank " + std::to_string(rank) +
-                            " but the tracker assigned rank " + std::to_string(assign->rank));
+  const std::string who = "rank " + std::to_string(rank) + " relinking";
+  while (true) {
+    // A fresh port per epoch: a peer still dialling an old one cannot reach this epoch's.
+    auto listener = TcpSocket::Listen(0);
+    if (!listener.ok()) return listener.status().WithContext("opening the peer listener");
+    const std::string host =
+        config.advertised_host.empty() ? tracker->LocalAddress() : config.advertised_host;
+    auto assign = tracker->Join(MakeHello(config, host, listener->port(), rank), deadline);
+    if (!assign.ok()) return assign.status().WithContext(who);
+    if (assign->rank != rank) {
+      return Status::Protocol("asked to relink rank " + std::to_string(rank) +
+                              " but the tracker assigned rank " + std::to_string(assign->rank));
+    }
+    // Every peer listened before it asked, so linking is quick unless a peer died after its
+    // Hello (two ranks killed together: the second may ask, then die). Then this epoch can
+    // never complete: give up on it after link_timeout_seconds and ask for the next one.
+    const Deadline link_deadline = std::min(deadline, DeadlineAfter(config.link_timeout_seconds));
+    auto links = LinkAsAssigned(listener.value(), assign.value(), config, link_deadline);
+    const bool link_failure = !links.ok() && (links.status().code() == treering::StatusCode::kNetwork ||
+                                              links.status().code() == treering::StatusCode::kTimeout);
+    if (!link_failure || Clock::now() >= deadline) return links;
   }
-  return LinkAsAssigned(listener.value(), assign.value(), config, deadline);
 }
 
 }  // namespace rabit::transport

@@ -27,6 +27,9 @@ struct BootstrapConfig {
   int world_size = -1;          // expected world (DMLC_NUM_WORKER), -1 when unknown
   std::string advertised_host;  // "" = the local address of the tracker connection
   double timeout_seconds = 120;
+  // Relink only: linking one epoch's peers may take this long before the epoch is abandoned
+  // (a peer died after asking) and the next one is asked for, within timeout_seconds overall.
+  double link_timeout_seconds = 10;
   int socket_buffer_bytes = 0;  // 0: kernel autotuning
 };
 
@@ -43,7 +46,9 @@ Result<Bootstrapped> BootstrapThroughTracker(const BootstrapConfig& config);
 // Survivor side of a recovery epoch: after a link failure (every old link already closed),
 // sends Hello{command=recover, rank} on the existing tracker connection with a fresh listening
 // port, waits for the epoch's Assign (every rank must ask: up to config.timeout_seconds), and
-// links to the peers exactly as at bootstrap. kAborted when the tracker aborts the job.
+// links to the peers exactly as at bootstrap. If a peer of that epoch is dead (linking fails or
+// takes longer than link_timeout_seconds) it asks again, so the tracker runs the next epoch.
+// kAborted when the tracker aborts the job.
 Result<LinkSet> RelinkThroughTracker(TrackerClient* tracker, const BootstrapConfig& config,
                                      int rank);
 
