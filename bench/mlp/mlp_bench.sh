@@ -13,11 +13,14 @@
 # Run `uptime` alongside: the machine is shared and the ratio is the number that survives load.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# One thread per worker for both programs: torch's BLAS is Debian's OpenBLAS, whose own thread
+# pool would otherwise spin on the second core (inflating torch's CPU time and stealing ours).
+export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
 bin=${BIN:-build/bin}
 data=${1:-/tmp/treering-mlp-bench}
 reps=${REPS:-3}
 epochs=${EPOCHS:-3}
-workers=${WORKERS:-"1 2 4"}
+workers=${WORKERS-"1 2 4"}  # WORKERS="" skips part 1
 mkdir -p "$data"
 if [ ! -s "$data/fashion.test.libsvm" ]; then
   /usr/bin/python3 demo/fashion_mnist_to_libsvm.py "$data" > /dev/null

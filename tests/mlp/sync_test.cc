@@ -117,6 +117,29 @@ TEST(SyncSgd, UnequalShardsAgreeOnStepsAndStayIdentical) {
   }
 }
 
+// The end-of-epoch check fails when replicas diverge: here rank 1 applies a different L2
+// penalty, so the same averaged gradients lead to different weights.
+TEST(SyncSgd, ChecksumComparisonCatchesDivergedRanks) {
+  const data::DMatrix all = testing::SyntheticRows(64, kFeatures, kClasses, 6);
+  auto shards = DealBlocks(all, 2, 8);
+  std::vector<int> agree(2, -1);
+  testing::ThreadWorld(2).Run([&](int rank, Collective* comm) {
+    MlpParam p = SmallParam(OptimizerKind::kSgd, 8);
+    p.lambda = rank == 0 ? 0.0 : 0.5;
+    data::DMatrix& m = shards[static_cast<std::size_t>(rank)];
+    const InputScaling scaling = ComputeScaling(m, kFeatures, true, comm);
+    scaling.ScaleRows(&m, 1);
+    Trainer t(p, Architecture({kFeatures, 16, 8, kClasses}, p.activation), comm, 1);
+    t.Start(nullptr);
+    t.SetTrainShard(&m);
+    agree[static_cast<std::size_t>(rank)] = t.RanksAgree() ? 1 : 0;  // right after the broadcast
+    t.RunEpoch(scaling);
+    agree[static_cast<std::size_t>(rank)] += t.RanksAgree() ? 10 : 0;
+  });
+  EXPECT_EQ(agree[0], 1);  // equal after the broadcast, different after the epoch: both see it
+  EXPECT_EQ(agree[1], 1);
+}
+
 TEST(SyncSgd, ScalingUsesGlobalStatistics) {
   const data::DMatrix all = testing::SyntheticRows(50, kFeatures, kClasses, 2);
   std::vector<std::size_t> a, b;
