@@ -84,6 +84,13 @@ def expect_user_error(d, args, *needles):
         assert n in err, (n, err)
 
 
+def test_help_lists_mlp_keys():
+    out = t.run([t.treering_bin(), "--help"]).stdout
+    assert "booster=mlp" in out and "gbtree | mlp" in out, out
+    for line in ("hidden_layers = 256,128", "optimizer = sgd", "batch_size = 64", "epochs = 10"):
+        assert line in out, line
+
+
 def test_bad_input_is_one_line_exit_2():
     with t.TempDir() as d:
         conf = os.path.join(d, "mlp.conf")
@@ -112,4 +119,4 @@ def test_bad_input_is_one_line_exit_2():
 
 if __name__ == "__main__":
     t.main([test_two_workers_and_predict, test_resume_equals_uninterrupted,
-            test_bad_input_is_one_line_exit_2])
+            test_help_lists_mlp_keys, test_bad_input_is_one_line_exit_2])
