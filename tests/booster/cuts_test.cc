@@ -91,7 +91,9 @@ TEST(BinnedMatrix, LocalBinAgreesWithSplitConditionSemantics) {
       // bin b <=> cut[b-1] <= x < cut[b]: "bin <= s" is the same test as "x < cut[s]".
       const float* c = cuts.values.data() + cuts.ptrs[f];
       EXPECT_LT(x[f], c[bin]);
-      if (bin > 0) EXPECT_GE(x[f], c[bin - 1]);
+      if (bin > 0) {
+        EXPECT_GE(x[f], c[bin - 1]);
+      }
     }
   }
   spec.missing = 0;
