@@ -60,7 +60,7 @@ struct EngineParams {
   double bootstrap_timeout_seconds = 120;
   // Both defaults measured with bench/comm/allreduce_bench.sh (docs/benchmarks.md).
   std::size_t ring_min_bytes = 1 << 20;
-  std::size_t pair_max_bytes = 0;       // off: only wins with ranks bound to separate cores
+  std::size_t pair_max_bytes = 0;       // off: wins only with ranks bound to separate cores
   std::size_t socket_buffer_bytes = 0;  // kernel autotuning beat fixed 512K/4M buffers
   int spin_microseconds = 50;
   std::uint32_t max_attempts = 1;  // > 1: a launcher restarts dead workers (robust engine)

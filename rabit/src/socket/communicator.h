@@ -28,8 +28,8 @@ struct CollectiveOptions {
   std::size_t ring_min_bytes = 1 << 20;
   // rabit_reduce_pair_maxcount: in a world of two, Allreduce messages of at most this many
   // bytes use the pair exchange (both ranks send everything at once) instead of tree or ring.
-  // 0 (the default) disables it: it only wins with the two ranks bound to separate cores
-  // (up to 512 KiB; docs/collectives.md, Placement), and loses by 20-35 % when they share one.
+  // 0 (the default) disables it: with the two ranks bound to separate cores it wins at most
+  // sizes, unbound it loses at small ones (docs/collectives.md, Placement).
   std::size_t pair_max_bytes = 0;
   std::size_t chunk_bytes = 64 * 1024;  // reduce/pipelining granularity
   int spin_microseconds = 50;           // rabit_spin_us: busy-retry before sleeping in poll()
