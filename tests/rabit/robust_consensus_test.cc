@@ -68,6 +68,18 @@ TEST(Consensus, PendingCommitFinishesWhenSomeoneCommitted) {
   EXPECT_FALSE(IsRequester(a, states, 0));
 }
 
+TEST(Consensus, LoaderReplaysTheOlderVersionFromARankPendingItsCommit) {
+  // Ranks 0 and 1 restarted and loaded version 19 (rank 2 has not committed 20 yet), rank 3 did.
+  const std::vector<RankState> states = {Op(19, 0), Op(19, 0), Op(19, 6, Phase::kCommit),
+                                         Op(20, 1)};
+  const Action a = Decide(states);
+  EXPECT_EQ(a.kind, ActionKind::kServeResult);
+  EXPECT_EQ(a.holder, 2);
+  EXPECT_TRUE(IsRequester(a, states, 0));
+  EXPECT_TRUE(IsRequester(a, states, 1));
+  EXPECT_FALSE(IsRequester(a, states, 2));
+}
+
 TEST(Consensus, AllLoadingIsAFreshStart) {
   EXPECT_EQ(Decide({Load(), Load()}).kind, ActionKind::kFreshStart);
 }

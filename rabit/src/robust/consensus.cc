@@ -93,17 +93,15 @@ Action DecideOps(const std::vector<RankState>& states) {
     if (states[r].version > low.version) ahead = r;
   }
   if (ahead >= 0) {
-    for (int r = 0; r < n; ++r) {
-      const RankState& s = states[r];
-      if (s.version == low.version && s.phase != Phase::kCommit) {
-        return Fail(R(r) + " is at collective #" + std::to_string(s.seq) + " of version " +
-                    std::to_string(s.version) + " while " + R(ahead) + " already committed " +
-                    "version " + std::to_string(states[ahead].version) +
-                    ": the ranks called different collectives");
-      }
+    const bool all_commit = std::all_of(states.begin(), states.end(), [&](const RankState& s) {
+      return s.version != low.version || s.phase == Phase::kCommit;
+    });
+    if (all_commit) {
+      a.kind = ActionKind::kFinishCommit;
+      return a;
     }
-    a.kind = ActionKind::kFinishCommit;
-    return a;
+    // A restarted rank replaying the older version (it loaded the oldest checkpoint): served by
+    // a rank pending that version's commit barrier, which still caches all of its results.
   }
   for (int r = 0; r < n; ++r) {
     if (states[r].version == low.version && states[r].seq > low.seq) {
@@ -111,6 +109,13 @@ Action DecideOps(const std::vector<RankState>& states) {
       a.holder = r;
       return a;
     }
+  }
+  if (ahead >= 0) {
+    return Fail(R(laggard) + " is at collective #" + std::to_string(low.seq) + " of version " +
+                std::to_string(low.version) + " while " + R(ahead) + " already committed " +
+                "version " + std::to_string(states[ahead].version) +
+                " and no rank holds that collective's result: the ranks called different "
+                "collectives");
   }
   return Fail("internal: no holder for version " + std::to_string(low.version) + " collective #" +
               std::to_string(low.seq));
