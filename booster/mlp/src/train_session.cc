@@ -25,6 +25,19 @@ std::string Widths(const std::vector<int>& widths) {
 
 }  // namespace
 
+// The rabit checkpoint after every epoch: the whole model file's bytes (parameters, optimizer
+// state, counters), so a worker restarted by the launcher takes exactly the survivors' steps.
+class EpochCheckpoint : public rabit::Serializable {
+ public:
+  explicit EpochCheckpoint(const TrainSession* session) : session_(session) {}
+  void Save(std::string* out) const override;
+  void Load(const std::string& in) override { loaded = in; }
+  std::string loaded;
+
+ private:
+  const TrainSession* session_;
+};
+
 TrainSession::TrainSession(const MlpParam& param, const MlpTaskOptions& options)
     : param_(param), options_(options), comm_(MakeRabitCollective()) {}
 
@@ -143,8 +156,7 @@ std::string TrainSession::SnapshotPath(int epochs) const {
   return (std::filesystem::path(options_.model_dir) / name).string();
 }
 
-Status TrainSession::Save(const std::string& path) const {
-  if (comm_->Rank() != 0) return Status::Ok();
+MlpModel TrainSession::Snapshot() const {
   MlpModel m;
   m.widths = trainer_->arch().widths();
   m.activation = param_.activation;
@@ -154,7 +166,22 @@ Status TrainSession::Save(const std::string& path) const {
   m.seed = param_.seed;
   m.scaling = scaling_;
   m.state = trainer_->State();
-  Status st = SaveModelFile(m, path);
+  return m;
+}
+
+void EpochCheckpoint::Save(std::string* out) const { *out = SerializeModel(session_->Snapshot()); }
+
+Status TrainSession::ResumeFromCheckPoint(EpochCheckpoint* checkpoint) {
+  if (rabit::LoadCheckPoint(checkpoint) == 0) return Status::Ok();
+  auto model = ParseModel(checkpoint->loaded, "rabit checkpoint");
+  if (!model.ok()) return model.status();
+  trainer_->Restore(model->state);
+  return Status::Ok();
+}
+
+Status TrainSession::Save(const std::string& path) const {
+  if (comm_->Rank() != 0) return Status::Ok();
+  Status st = SaveModelFile(Snapshot(), path);
   return st.ok() ? st : Status(st.code(), "cannot save the model: " + st.message());
 }
 
@@ -212,6 +239,8 @@ Status TrainSession::Train() {
     }
   }
   const auto start = std::chrono::steady_clock::now();
+  EpochCheckpoint checkpoint(this);
+  if (Status st = ResumeFromCheckPoint(&checkpoint); !st.ok()) return st;
   for (int epoch = trainer_->epochs_done(); epoch < param_.epochs; ++epoch) {
     const auto epoch_start = std::chrono::steady_clock::now();
     const EpochReport r = trainer_->RunEpoch(scaling_);
@@ -232,6 +261,7 @@ Status TrainSession::Train() {
       Status st = Save(SnapshotPath(epoch + 1));
       if (!st.ok()) return st;
     }
+    rabit::CheckPoint(&checkpoint);
   }
   const std::string out =
       options_.model_out.empty() ? SnapshotPath(trainer_->epochs_done()) : options_.model_out;

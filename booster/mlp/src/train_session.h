@@ -20,12 +20,15 @@ Result<data::DMatrix> LoadShard(const std::string& key, const std::string& uri, 
 void LogRank0(const MlpTaskOptions& o, int level, const std::string& line);
 Result<std::unique_ptr<Objective>> MakeObjective(const std::string& name, int num_class);
 
+class EpochCheckpoint;
+
 class TrainSession {
  public:
   TrainSession(const MlpParam& param, const MlpTaskOptions& options);
   Status Load();     // data, eval sets, model_in
   Status Prepare();  // inputs, scaling, objective, metrics, trainer
   Status Train();    // epochs, snapshots, final model, summary
+  MlpModel Snapshot() const;  // the model file's content now
 
  private:
   struct EvalSet {
@@ -35,6 +38,9 @@ class TrainSession {
   Status CheckResumable() const;
   Result<std::vector<EvalResult>> Evaluate();
   Status Save(const std::string& path) const;
+  // rabit::LoadCheckPoint before the first epoch (after the setup collectives, which the
+  // robust engine replays): a restarted worker continues from the survivors' epoch.
+  Status ResumeFromCheckPoint(EpochCheckpoint* checkpoint);
   std::string SnapshotPath(int epochs) const;
   void PrintEpoch(int epoch, const std::vector<EvalResult>& results, const EpochReport& r,
                   double wall_s) const;

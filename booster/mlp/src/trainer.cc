@@ -83,12 +83,16 @@ Trainer::Trainer(const MlpParam& param, Architecture arch, Collective* comm, int
                            static_cast<std::size_t>(param.bucket_bytes))),
       flat_(arch_.NumParams() + 2, 0.0f) {}
 
+void Trainer::Restore(const TrainerState& state) {
+  params_ = state.params;
+  optimizer_.slots() = state.slots;
+  optimizer_.set_steps(state.steps);
+  epochs_done_ = state.epochs_done;
+}
+
 void Trainer::Start(const TrainerState* resume) {
   if (resume != nullptr) {
-    params_ = resume->params;
-    optimizer_.slots() = resume->slots;
-    optimizer_.set_steps(resume->steps);
-    epochs_done_ = resume->epochs_done;
+    Restore(*resume);
   } else if (comm_->Rank() == 0) {
     params_ = InitialParams(arch_, static_cast<std::uint64_t>(param_.seed));
   }

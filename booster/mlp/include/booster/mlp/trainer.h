@@ -62,6 +62,9 @@ class Trainer {
   // Fresh start: rank 0 initialises from the seed and broadcasts. Resume: `state` (read by
   // every rank from the same file) is broadcast from rank 0 anyway, so replicas start equal.
   void Start(const TrainerState* resume);
+  // Takes over a rabit checkpoint's state with no collective: only a restarted rank calls it,
+  // while the survivors are already past that checkpoint.
+  void Restore(const TrainerState& state);
   // Agrees on the number of steps per epoch for this training shard.
   void SetTrainShard(const data::DMatrix* scaled_train);
 
