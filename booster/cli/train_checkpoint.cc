@@ -10,13 +10,12 @@ namespace treering::cli {
 // Layout: u64 length of the early-stopping state, that state, then the model JSON.
 void TrainCheckpoint::Save(std::string* out) const {
   const std::string stopping = stopping_->SaveState();
-  auto json = booster::ModelToJson(learner_->Model());
   const std::uint64_t n = stopping.size();
   out->assign(reinterpret_cast<const char*>(&n), sizeof(n));
   out->append(stopping);
-  // A model XGBoost could not load cannot come out of training; keep an empty model part
+  // A model XGBoost could not load cannot come out of training; the model part stays empty
   // then, so Restore() fails loudly instead of resuming from something else.
-  if (json.ok()) out->append(json.value());
+  (void)json_.AppendTo(learner_->Model(), out);
 }
 
 Status TrainCheckpoint::Restore() {
@@ -25,6 +24,7 @@ Status TrainCheckpoint::Restore() {
   std::memcpy(&n, loaded_.data(), sizeof(n));
   if (loaded_.size() < sizeof(n) + n) return Status::Internal("checkpoint: truncated");
   stopping_->LoadState(loaded_.substr(sizeof(n), n));
+  json_.Reset();
   auto model = booster::ModelFromJson(std::string_view(loaded_).substr(sizeof(n) + n),
                                       "the checkpoint received from a surviving worker");
   if (!model.ok()) return model.status();

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "booster/atomic_file.h"
@@ -142,6 +143,66 @@ TEST(ModelJson, NonFiniteModelIsRefusedNotWritten) {
   auto text = ModelToJson(m);
   ASSERT_FALSE(text.ok());
   EXPECT_NE(text.status().message().find("tree 1"), std::string::npos);
+}
+
+// The checkpoint writer reuses formatted trees: growing the model a tree at a time through one
+// writer gives, at every step, the bytes a fresh ModelToJson gives, and at the end the sample
+// XGBoost wrote.
+TEST(IncrementalModelJson, GrowingModelMatchesModelToJsonAtEveryStep) {
+  const std::string text = SampleModelText();
+  auto full = ModelFromJson(text, "sample.json");
+  ASSERT_TRUE(full.ok()) << full.status().message();
+  GBTreeModel grown = full.value();
+  grown.trees.clear();
+  grown.tree_info.clear();
+  IncrementalModelJson writer;
+  for (std::size_t i = 0; i <= full->trees.size(); ++i) {
+    if (i > 0) {
+      grown.trees.push_back(full->trees[i - 1]);
+      grown.tree_info.push_back(full->tree_info[i - 1]);
+    }
+    std::string out = "prefix:";
+    ASSERT_TRUE(writer.AppendTo(grown, &out).ok());
+    auto fresh = ModelToJson(grown);
+    ASSERT_TRUE(fresh.ok());
+    EXPECT_EQ(out, "prefix:" + fresh.value()) << "after " << i << " trees";
+  }
+  std::string out;
+  ASSERT_TRUE(writer.AppendTo(grown, &out).ok());
+  EXPECT_EQ(out, text);
+}
+
+TEST(IncrementalModelJson, ReformatsWhatChangedAndFailsWithoutWriting) {
+  auto model = ModelFromJson(SampleModelText(), "sample.json");
+  ASSERT_TRUE(model.ok()) << model.status().message();
+  GBTreeModel m = model.value();
+  IncrementalModelJson writer;
+  std::string out;
+  ASSERT_TRUE(writer.AppendTo(m, &out).ok());
+  // The feature count is inside every tree's text.
+  m.num_feature = 900;
+  out.clear();
+  ASSERT_TRUE(writer.AppendTo(m, &out).ok());
+  EXPECT_EQ(out, ModelToJson(m).value());
+  // A tree replaced by one of another size.
+  const RegTree other = SmallModel().trees[0];
+  ASSERT_NE(other.NumNodes(), m.trees[3].NumNodes());
+  m.trees[3] = other;
+  out.clear();
+  ASSERT_TRUE(writer.AppendTo(m, &out).ok());
+  EXPECT_EQ(out, ModelToJson(m).value());
+  // A model XGBoost could not load: an error, nothing appended; fixed, it writes again.
+  const float kept = m.trees[5].split_cond[0];
+  m.trees[5].split_cond[0] = std::numeric_limits<float>::infinity();
+  m.trees[5].left.push_back(-1);  // new node count: the tree must be checked again
+  out = "x";
+  EXPECT_FALSE(writer.AppendTo(m, &out).ok());
+  EXPECT_EQ(out, "x");
+  m.trees[5].split_cond[0] = kept;
+  m.trees[5].left.pop_back();
+  out.clear();
+  ASSERT_TRUE(writer.AppendTo(m, &out).ok());
+  EXPECT_EQ(out, ModelToJson(m).value());
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // ModelToJson / SaveModelJson: writes the exact bytes XGBoost 1.7.4 writes for a gbtree model
 // (compact, object keys in sorted order, numbers typed as in docs/model-format.md).
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -156,13 +157,8 @@ std::string TreeJson(const RegTree& tree, std::size_t id, std::uint64_t num_feat
                  {"tree_param", StringObject(tree_param)}});
 }
 
-std::string GradientBoosterJson(const GBTreeModel& model) {
-  std::string trees = "[";
-  for (std::size_t i = 0; i < model.trees.size(); ++i) {
-    if (i != 0) trees.push_back(',');
-    trees.append(TreeJson(model.trees[i], i, model.num_feature));
-  }
-  trees.push_back(']');
+// The trees array is not formatted here: `trees` is the slot text spliced in later.
+std::string GradientBoosterJson(const GBTreeModel& model, const std::string& trees) {
   const std::map<std::string, std::string> param = {
       {"num_parallel_tree", "1"},
       {"num_trees", std::to_string(model.trees.size())},
@@ -181,7 +177,7 @@ std::string ObjectiveJson(const GBTreeModel& model) {
   return Object(members);
 }
 
-std::string LearnerJson(const GBTreeModel& model) {
+std::string LearnerJson(const GBTreeModel& model, const std::string& trees) {
   const std::map<std::string, std::string> model_param = {
       {"base_score", FloatToXgbJson(model.base_score)},
       {"boost_from_average", model.boost_from_average ? "1" : "0"},
@@ -191,24 +187,65 @@ std::string LearnerJson(const GBTreeModel& model) {
   return Object({{"attributes", StringObject(model.attributes)},
                  {"feature_names", "[]"},
                  {"feature_types", "[]"},
-                 {"gradient_booster", GradientBoosterJson(model)},
+                 {"gradient_booster", GradientBoosterJson(model, trees)},
                  {"learner_model_param", StringObject(model_param)},
                  {"objective", ObjectiveJson(model)}});
 }
 
+// Where the trees array goes in the document: a control character, which AppendQuoted always
+// escapes, so it occurs nowhere else in the text.
+constexpr char kTreesSlot = '\x01';
+
 }  // namespace
 
-Result<std::string> ModelToJson(const GBTreeModel& model) {
+Status IncrementalModelJson::AppendTo(const GBTreeModel& model, std::string* out) {
   if (model.tree_info.size() != model.trees.size()) {
     return Status::InvalidInput("model has " + std::to_string(model.trees.size()) + " trees but " +
                                 std::to_string(model.tree_info.size()) + " tree_info entries");
   }
   if (!std::isfinite(model.base_score)) return Status::InvalidInput("base_score is not finite");
-  for (std::size_t i = 0; i < model.trees.size(); ++i) {
-    Status st = CheckTree(model.trees[i], i);
-    if (!st.ok()) return st;
+  if (model.num_feature != num_feature_ || model.trees.size() < trees_.size()) {
+    trees_.clear();
+    num_feature_ = model.num_feature;
   }
-  return Object({{"learner", LearnerJson(model)}, {"version", "[1,7,4]"}});
+  for (std::size_t i = 0; i < model.trees.size(); ++i) {
+    const RegTree& tree = model.trees[i];
+    if (i < trees_.size() && trees_[i].nodes == tree.left.size()) continue;
+    Status st = CheckTree(tree, i);
+    if (!st.ok()) {
+      trees_.resize(std::min(trees_.size(), i));
+      return st;
+    }
+    Formatted formatted{tree.left.size(), TreeJson(tree, i, model.num_feature)};
+    if (i < trees_.size()) {
+      trees_[i] = std::move(formatted);
+    } else {
+      trees_.push_back(std::move(formatted));
+    }
+  }
+  const std::string frame =
+      Object({{"learner", LearnerJson(model, std::string(1, kTreesSlot))}, {"version", "[1,7,4]"}});
+  const std::size_t slot = frame.find(kTreesSlot);
+  std::size_t bytes = frame.size() + 1;
+  for (const Formatted& t : trees_) bytes += t.text.size() + 1;
+  out->reserve(out->size() + bytes);
+  out->append(frame, 0, slot);
+  out->push_back('[');
+  for (std::size_t i = 0; i < trees_.size(); ++i) {
+    if (i != 0) out->push_back(',');
+    out->append(trees_[i].text);
+  }
+  out->push_back(']');
+  out->append(frame, slot + 1);
+  return Status::Ok();
+}
+
+Result<std::string> ModelToJson(const GBTreeModel& model) {
+  IncrementalModelJson writer;
+  std::string out;
+  Status st = writer.AppendTo(model, &out);
+  if (!st.ok()) return st;
+  return out;
 }
 
 Status SaveModelJson(const GBTreeModel& model, const std::string& path) {

@@ -115,6 +115,7 @@ class RobustEngine final : public Engine {
   ResultCache setup_;    // collectives before LoadCheckPoint, kept for good
   ResultCache results_;  // collectives of the current version
   std::string global_;   // committed global checkpoint of version_
+  std::string spare_;    // the previous version's bytes, reused by the next CheckPoint
   bool has_local_ = false;
   // Committed local states: replicas_[d] is the state of rank (rank - d) mod world, d = 0 own.
   std::vector<std::string> replicas_;

@@ -8,8 +8,11 @@
 //   "m.json: /learner/gradient_booster/model/trees/3/left_children/5: 99 is not a node id (0..14)"
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "booster/tree_model.h"
 #include "tracker/status.h"
@@ -19,6 +22,26 @@ namespace treering::booster {
 // The JSON text of `model` (no trailing newline, as XGBoost). Fails (kInvalidInput) only for
 // a model that XGBoost could not load back: non-finite numbers or inconsistent node arrays.
 Result<std::string> ModelToJson(const GBTreeModel& model);
+
+// ModelToJson's bytes for a model that only grows, formatting each tree once: boosting appends
+// trees and never edits one, so the per-round rabit checkpoint (booster/cli/train_checkpoint.h)
+// formats one round's trees instead of the whole model (5 ms a round at 50 depth-8 trees,
+// more as the model grows). A tree is formatted again when its node count or the model's
+// feature count changed; call Reset() after replacing the model by another.
+class IncrementalModelJson {
+ public:
+  // Appends the JSON text to *out; fails as ModelToJson (then *out is unchanged).
+  Status AppendTo(const GBTreeModel& model, std::string* out);
+  void Reset() { trees_.clear(); }
+
+ private:
+  struct Formatted {
+    std::size_t nodes;
+    std::string text;
+  };
+  std::vector<Formatted> trees_;
+  std::uint64_t num_feature_ = 0;
+};
 
 // Parses JSON text; `source` names the origin (a path) in error messages.
 Result<GBTreeModel> ModelFromJson(std::string_view text, const std::string& source);
