@@ -7,8 +7,9 @@
 # rabit_allreduce_bench as a third side ("base", same rabit args), interleaved with the others.
 # NP="2 4" (default) chooses the world sizes.
 # Placement: mpirun binds each rank to a core when np <= cores and binds nothing when
-# oversubscribed; our ranks get the same placement (bind_rank.sh when np <= cores). BIND=none
-# runs ours unbound (mpirun unchanged: unbound, its np=2 ranks would busy-poll without yielding).
+# oversubscribed; treering-submit does the same by default (--bind-to core) and then has a
+# 2-rank job use the pair exchange at every size. BIND=none runs ours with --bind-to none
+# (mpirun unchanged: unbound, its np=2 ranks would busy-poll without yielding).
 # Open MPI runs with the glibc malloc tunables that stop it page-faulting a fresh temporary buffer
 # on every call >= 32 MiB (shared/reference/comm-anchors.md, finding 1); set MPI_MALLOC=default
 # to measure it with glibc's defaults instead.
@@ -31,14 +32,10 @@ tunables=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=4294967296
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-here=$(cd "$(dirname "$0")" && pwd)
-bind_for() {  # np -> the wrapper that places our ranks as mpirun places its own
-  if [ "${BIND:-core}" = core ] && [ "$1" -le "$(nproc)" ]; then echo "$here/bind_rank.sh"; fi
-}
 run_ours() {  # np round [binary side]
-  local bind
-  bind=$(bind_for "$1")
-  "$submit" --cluster local --num-workers "$1" -- ${bind:+"$bind"} "${3:-$ours}" "${extra[@]}" 2>&1 \
+  local bind=core
+  [ "${BIND:-core}" = none ] && bind=none
+  "$submit" --cluster local --num-workers "$1" --bind-to "$bind" -- "${3:-$ours}" "${extra[@]}" 2>&1 \
     | sed -n 's/^\[rank 0\] \([0-9]\)/\1/p' > "$out/${4:-ours}.$1.$2"
 }
 run_mpi() {  # np round
@@ -56,8 +53,7 @@ done
 
 echo "# $(date -u +%FT%TZ) load: $(cut -d' ' -f1-3 /proc/loadavg); rounds=$rounds; rabit args: ${extra[*]:-(defaults)}"
 echo "# Open MPI: --mca btl tcp,self --mca btl_tcp_if_include lo, malloc: ${tunables:-glibc defaults}"
-echo "# base (A/B) build: ${BASE:-none}; our ranks bound to a core when np <= $(nproc) cores:" \
-  "${BIND:-core}"
+echo "# base (A/B) build: ${BASE:-none}; treering-submit --bind-to ${BIND:-core} (pins when np <= $(nproc) cores)"
 for np in $nps; do
   echo
   echo "np=$np"

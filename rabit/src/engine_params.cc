@@ -15,6 +15,7 @@ const std::map<std::string, std::string>& EnvironmentNames() {
       {"DMLC_TASK_ID", "rabit_task_id"},         {"DMLC_NUM_ATTEMPT", "rabit_num_attempt"},
       {"DMLC_NUM_WORKER", "rabit_world_size"},   {"TREERING_JOB_TOKEN", "rabit_job_token"},
       {"TREERING_HOST_IP", "rabit_host_ip"},     {"TREERING_MAX_ATTEMPTS", "rabit_max_attempts"},
+      {"TREERING_REDUCE_PAIR_MAXCOUNT", "rabit_reduce_pair_maxcount"},
   };
   return names;
 }
@@ -74,6 +75,8 @@ Status ApplyNumber(const std::string& key, const std::string& value, EngineParam
     p->ring_min_bytes = n.value();
   } else if (key == "rabit_reduce_pair_maxcount") {
     p->pair_max_bytes = n.value();
+  } else if (key == "rabit_reduce_pair_mincount") {
+    p->pair_min_bytes = n.value();
   } else if (key == "rabit_spin_us") {
     p->spin_microseconds = static_cast<int>(std::min<std::uint64_t>(n.value(), 1000000));
   } else {
@@ -139,7 +142,8 @@ Status Apply(const std::string& key, const std::string& value, EngineParams* p) 
     (key == "rabit_timeout" ? p->timeout_seconds : p->bootstrap_timeout_seconds) = s.value();
   } else if (key == "rabit_tracker_port" || key == "rabit_num_attempt" ||
              key == "rabit_world_size" || key == "rabit_reduce_ring_mincount" ||
-             key == "rabit_reduce_pair_maxcount" || key == "rabit_socket_buffer" ||
+             key == "rabit_reduce_pair_maxcount" || key == "rabit_reduce_pair_mincount" ||
+             key == "rabit_socket_buffer" ||
              key == "rabit_spin_us") {
     return ApplyNumber(key, value, p);
   }

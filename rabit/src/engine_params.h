@@ -15,7 +15,9 @@
 // | rabit_timeout               |                     | 300       | s a collective may stall      |
 // | rabit_bootstrap_timeout     |                     | 120       | s to reach tracker and peers  |
 // | rabit_reduce_ring_mincount  |                     | 1M        | bytes from which ring is used |
-// | rabit_reduce_pair_maxcount  |                     | 0         | 2 ranks: pair exchange bytes  |
+// | rabit_reduce_pair_mincount  |                     | 1M        | 2 ranks: pair from this size  |
+// | rabit_reduce_pair_maxcount  | TREERING_REDUCE_PAIR_MAXCOUNT | 0 | 2 ranks: pair up to this |
+// |                             | (treering-submit sets 1G when it pins workers to cores)   |
 // | rabit_socket_buffer         |                     | 0         | SO_SNDBUF/SO_RCVBUF, 0 = OS   |
 // | rabit_spin_us               |                     | 50        | busy-retry before poll() (us) |
 // | rabit_max_attempts          | TREERING_MAX_ATTEMPTS | 1       | attempts the launcher allows; |
@@ -60,7 +62,8 @@ struct EngineParams {
   double bootstrap_timeout_seconds = 120;
   // Both defaults measured with bench/comm/allreduce_bench.sh (docs/benchmarks.md).
   std::size_t ring_min_bytes = 1 << 20;
-  std::size_t pair_max_bytes = 0;       // off: wins only with ranks bound to separate cores
+  std::size_t pair_min_bytes = 1 << 20;  // 2 ranks: pair exchange instead of the ring
+  std::size_t pair_max_bytes = 0;  // 2 ranks: pair instead of the tree; wins only when pinned
   std::size_t socket_buffer_bytes = 0;  // kernel autotuning beat fixed 512K/4M buffers
   int spin_microseconds = 50;
   std::uint32_t max_attempts = 1;  // > 1: a launcher restarts dead workers (robust engine)

@@ -10,11 +10,14 @@
 
 #include "expected_reduce.h"
 #include "loopback_world.h"
+#include "socket/communicator.h"
 #include "socket/op_header.h"
 
 namespace rabit::testing {
 namespace {
 
+using transport::AllreduceAlgorithm;
+using transport::ChooseAllreduce;
 using transport::DataTypeName;
 using transport::OpKindName;
 
@@ -30,6 +33,7 @@ CollectiveOptions ForcedOptions(Algo algo) {
   options.timeout_seconds = 20;
   options.ring_min_bytes = algo == Algo::kRing ? 0 : std::numeric_limits<std::size_t>::max();
   options.pair_max_bytes = algo == Algo::kPair ? std::numeric_limits<std::size_t>::max() : 0;
+  options.pair_min_bytes = std::numeric_limits<std::size_t>::max();  // world 2 ring: the ring
   options.chunk_bytes = 4096;  // small chunks exercise the pipelined partial reductions
   return options;
 }
@@ -121,6 +125,24 @@ INSTANTIATE_TEST_SUITE_P(Worlds, AllreduceTest, ::testing::ValuesIn(AllCases()),
 // The two ranks of a pair exchange reduce the same two values in opposite roles; the result must
 // still be bit-identical on both, even where the order matters: max/min against a NaN, and the
 // sum of two NaNs with different payloads (x86 returns the left operand's payload).
+// The defaults: two ranks swap everything at once from 1 MiB (where the ring would run) and
+// below it only when the launcher pinned them (pair_max_bytes); other worlds: tree, then ring.
+TEST(AllreduceChoice, PairReplacesTheRingAtTwoRanksAndTheTreeOnlyWhenPinned) {
+  CollectiveOptions o;
+  EXPECT_EQ(ChooseAllreduce(o, 2, 4), AllreduceAlgorithm::kTree);
+  EXPECT_EQ(ChooseAllreduce(o, 2, (1 << 20) - 1), AllreduceAlgorithm::kTree);
+  EXPECT_EQ(ChooseAllreduce(o, 2, 1 << 20), AllreduceAlgorithm::kPair);
+  EXPECT_EQ(ChooseAllreduce(o, 3, 1 << 20), AllreduceAlgorithm::kRing);
+  EXPECT_EQ(ChooseAllreduce(o, 4, 4), AllreduceAlgorithm::kTree);
+  o.pair_max_bytes = 1 << 30;  // TREERING_REDUCE_PAIR_MAXCOUNT=1G from treering-submit
+  EXPECT_EQ(ChooseAllreduce(o, 2, 0), AllreduceAlgorithm::kPair);
+  EXPECT_EQ(ChooseAllreduce(o, 2, 4), AllreduceAlgorithm::kPair);
+  EXPECT_EQ(ChooseAllreduce(o, 4, 4), AllreduceAlgorithm::kTree);
+  o.pair_max_bytes = 0;
+  o.pair_min_bytes = std::numeric_limits<std::size_t>::max();  // the ring again
+  EXPECT_EQ(ChooseAllreduce(o, 2, 64 << 20), AllreduceAlgorithm::kRing);
+}
+
 TEST(PairAllreduceTest, BothRanksGetBitIdenticalResultsWithNaNs) {
   LoopbackWorld world(2, ForcedOptions(Algo::kPair));
   const float nan_a = std::numeric_limits<float>::quiet_NaN();

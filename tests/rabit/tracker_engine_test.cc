@@ -127,6 +127,23 @@ TEST(EngineParams, EnvironmentThenArgumentsLaterWins) {
   EXPECT_DOUBLE_EQ(p->timeout_seconds, 2.5);
 }
 
+// treering-submit pins workers and says so through TREERING_REDUCE_PAIR_MAXCOUNT; an argument
+// still wins. The ring's replacement at two ranks has its own key.
+TEST(EngineParams, PairExchangeFromLauncherEnvironmentAndArguments) {
+  auto defaults = ReadEngineParams({});
+  ASSERT_TRUE(defaults.ok());
+  EXPECT_EQ(defaults->pair_max_bytes, 0u);
+  EXPECT_EQ(defaults->pair_min_bytes, 1u << 20);
+  setenv("TREERING_REDUCE_PAIR_MAXCOUNT", "1G", 1);
+  auto pinned = ReadEngineParams({{"rabit_reduce_pair_mincount", "4M"}});
+  auto overridden = ReadEngineParams({{"rabit_reduce_pair_maxcount", "0"}});
+  unsetenv("TREERING_REDUCE_PAIR_MAXCOUNT");
+  ASSERT_TRUE(pinned.ok() && overridden.ok());
+  EXPECT_EQ(pinned->pair_max_bytes, 1u << 30);
+  EXPECT_EQ(pinned->pair_min_bytes, 4u << 20);
+  EXPECT_EQ(overridden->pair_max_bytes, 0u);
+}
+
 TEST(EngineParams, BadValuesNameTheKey) {
   auto p = ReadEngineParams({{"rabit_timeout", "soon"}});
   EXPECT_EQ(p.status().code(), treering::StatusCode::kInvalidInput);

@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 
+#include "cpu_binding.h"
 #include "launch.h"
 
 namespace treering::launch {
@@ -74,6 +76,43 @@ TEST(BuildTasksTest, LocalGivesTaskIdsAndRestarts) {
   EXPECT_EQ((*tasks)[2].max_restarts, 2);
   EXPECT_TRUE((*tasks)[2].append_attempt);
   EXPECT_EQ((*tasks)[0].argv, o.command);
+}
+
+// mpirun's default placement: equal contiguous shares of the allowed CPUs, none when a single
+// worker (it may use every core) or more workers than CPUs (pinning would stack them).
+TEST(CpuSharesTest, EqualContiguousSharesOrNone) {
+  const std::vector<int> cpus = {0, 1, 2, 3, 4, 5, 6, 7};
+  EXPECT_EQ(CpuShares(cpus, 2), (std::vector<std::vector<int>>{{0, 1, 2, 3}, {4, 5, 6, 7}}));
+  EXPECT_EQ(CpuShares(cpus, 3), (std::vector<std::vector<int>>{{0, 1}, {2, 3}, {4, 5}}));
+  EXPECT_EQ(CpuShares({2, 5}, 2), (std::vector<std::vector<int>>{{2}, {5}}));  // taskset holes
+  EXPECT_TRUE(CpuShares(cpus, 1).empty());
+  EXPECT_TRUE(CpuShares(cpus, 9).empty());
+  EXPECT_TRUE(CpuShares({}, 2).empty());
+}
+
+// Pinned local workers get their CPUs (kept for restarts: the Task carries them) and the
+// variable that turns on the pair exchange; --bind-to none, or more workers than CPUs, neither.
+TEST(BuildTasksTest, LocalWorkersArePinnedWhenTheyFit) {
+  const int cpus = static_cast<int>(AllowedCpus().size());
+  ASSERT_GE(cpus, 1);
+  SubmitOptions o = Opts("local");
+  o.num_workers = std::max(2, cpus);
+  auto tasks = BuildTasks(o, JobEnv(o, 9091, "tok"));
+  ASSERT_TRUE(tasks.ok());
+  if (cpus >= 2) {
+    EXPECT_EQ((*tasks)[1].cpus, CpuShares(AllowedCpus(), o.num_workers)[1]);
+    EXPECT_EQ(EnvValue((*tasks)[1].env, "TREERING_REDUCE_PAIR_MAXCOUNT"), "1G");
+  }
+  o.bind_to = "none";
+  tasks = BuildTasks(o, JobEnv(o, 9091, "tok"));
+  ASSERT_TRUE(tasks.ok());
+  EXPECT_TRUE((*tasks)[1].cpus.empty());
+  EXPECT_EQ(EnvValue((*tasks)[1].env, "TREERING_REDUCE_PAIR_MAXCOUNT"), "<unset>");
+  o.bind_to = "core";
+  o.num_workers = cpus + 1;
+  tasks = BuildTasks(o, JobEnv(o, 9091, "tok"));
+  ASSERT_TRUE(tasks.ok());
+  EXPECT_TRUE((*tasks)[0].cpus.empty());
 }
 
 TEST(BuildTasksTest, MpiIsOneMpirunWithEnvFlags) {

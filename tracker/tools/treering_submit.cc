@@ -44,6 +44,11 @@ int ParseArgs(int argc, char** argv, launch::SubmitOptions& o) {
       ->check(CLI::IsMember({"INFO", "DEBUG"}));
   app.add_option("--env", env, "K=V passed to every worker (repeatable)")
       ->allow_extra_args(false);  // one K=V per --env, so "--" still starts the command
+  app.add_option("--bind-to", o.bind_to,
+                 "local workers, as mpirun: core = pin each to an equal share of the CPUs when "
+                 "2 <= workers <= CPUs (a 2-worker job then uses the pair exchange at every "
+                 "size); none = leave placement to the OS")
+      ->check(CLI::IsMember({"core", "none"}));
   app.add_option("--ssh-command", o.ssh_command, "ssh program and options");
   app.add_option("--grace", o.grace_s, "seconds between SIGTERM and SIGKILL on failure");
   app.add_option("--finish-timeout", o.finish_timeout_s,

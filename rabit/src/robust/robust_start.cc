@@ -3,6 +3,7 @@
 #include "robust/robust_start.h"
 
 #include "robust/robust_engine.h"
+#include "socket/socket_engine.h"
 #include "socket/tracker_bootstrap.h"
 
 namespace rabit::engine {
@@ -24,9 +25,7 @@ treering::Result<std::unique_ptr<Engine>> StartRobustEngine(const EngineParams& 
   auto boot = transport::BootstrapThroughTracker(config);
   if (!boot.ok()) return boot.status();
   RobustOptions options;
-  options.collective.timeout_seconds = params.timeout_seconds;
-  options.collective.ring_min_bytes = params.ring_min_bytes;
-  options.collective.spin_microseconds = params.spin_microseconds;
+  options.collective = CollectiveOptionsFor(params);
   options.attempt = params.num_attempt;
   // A restarted worker that got in before ranks were assigned joined the first linking with
   // everyone else: nobody holds anything, nothing to recover.

@@ -47,11 +47,22 @@ treering::Status Communicator::Finish(treering::Status status) {
   return status;
 }
 
+AllreduceAlgorithm ChooseAllreduce(const CollectiveOptions& options, int world, std::size_t bytes) {
+  if (world == 2) {
+    if (bytes >= options.pair_min_bytes) return AllreduceAlgorithm::kPair;
+    if (options.pair_max_bytes > 0 && bytes <= options.pair_max_bytes) {
+      return AllreduceAlgorithm::kPair;
+    }
+  }
+  return bytes >= options.ring_min_bytes ? AllreduceAlgorithm::kRing : AllreduceAlgorithm::kTree;
+}
+
 treering::Status Communicator::Allreduce(std::uint64_t seq, void* buf, std::size_t count,
                                          DataType type, OpKind op) {
   if (!failure_.ok()) return failure_;
   const std::size_t bytes = count * DataTypeSize(type);
-  const bool pair = world() == 2 && options_.pair_max_bytes > 0 && bytes <= options_.pair_max_bytes;
+  const AllreduceAlgorithm algorithm = ChooseAllreduce(options_, world(), bytes);
+  const bool pair = algorithm == AllreduceAlgorithm::kPair;
   // The pair exchange has both ranks reduce the same two values: rank 0's goes left on both.
   const auto order = pair && rank() == 1 ? OperandOrder::kSrcFirst : OperandOrder::kDstFirst;
   auto reduce = SelectReducer(type, op, order);
@@ -61,7 +72,7 @@ treering::Status Communicator::Allreduce(std::uint64_t seq, void* buf, std::size
   const ReduceSpec spec{DataTypeSize(type), reduce.value(), options_.chunk_bytes};
   auto* data = static_cast<std::uint8_t*>(buf);
   if (pair) return Finish(PairAllreduce(ex, links_.topology(), data, bytes, spec, scratch_));
-  if (bytes >= options_.ring_min_bytes) {
+  if (algorithm == AllreduceAlgorithm::kRing) {
     return Finish(RingAllreduce(ex, links_.topology(), data, bytes, spec, scratch_));
   }
   return Finish(TreeAllreduce(ex, links_.topology(), data, bytes, spec, scratch_));

@@ -26,14 +26,22 @@ struct CollectiveOptions {
   // rabit_reduce_ring_mincount: Allreduce messages of at least this many bytes use the ring
   // (0 forces the ring, max() forces the tree). Default chosen by bench/comm measurements.
   std::size_t ring_min_bytes = 1 << 20;
-  // rabit_reduce_pair_maxcount: in a world of two, Allreduce messages of at most this many
-  // bytes use the pair exchange (both ranks send everything at once) instead of tree or ring.
-  // 0 (the default) disables it: with the two ranks bound to separate cores it wins at most
-  // sizes, unbound it loses at small ones (docs/collectives.md, Placement).
+  // In a world of two the pair exchange (both ranks send everything at once) replaces:
+  // rabit_reduce_pair_mincount: the ring, for messages of at least this many bytes (the same
+  // bytes on the wire in one lap instead of two: ~4.3 vs ~2.3 GB/s here, bound or not);
+  // rabit_reduce_pair_maxcount: the tree, for messages of at most this many bytes; 0 = never.
+  // It wins there only with the two ranks on separate cores, so it is 0 unless treering-submit
+  // pinned the workers (docs/collectives.md, Placement).
+  std::size_t pair_min_bytes = 1 << 20;
   std::size_t pair_max_bytes = 0;
   std::size_t chunk_bytes = 64 * 1024;  // reduce/pipelining granularity
   int spin_microseconds = 50;           // rabit_spin_us: busy-retry before sleeping in poll()
 };
+
+enum class AllreduceAlgorithm { kTree, kRing, kPair };
+// Which algorithm an Allreduce of `bytes` takes in a world of `world` ranks (every rank decides
+// the same from the same options).
+AllreduceAlgorithm ChooseAllreduce(const CollectiveOptions& options, int world, std::size_t bytes);
 
 class Communicator {
  public:

@@ -6,6 +6,16 @@
 
 namespace rabit::engine {
 
+transport::CollectiveOptions CollectiveOptionsFor(const EngineParams& params) {
+  transport::CollectiveOptions options;
+  options.timeout_seconds = params.timeout_seconds;
+  options.ring_min_bytes = params.ring_min_bytes;
+  options.pair_min_bytes = params.pair_min_bytes;
+  options.pair_max_bytes = params.pair_max_bytes;
+  options.spin_microseconds = params.spin_microseconds;
+  return options;
+}
+
 treering::Result<std::unique_ptr<Engine>> SocketEngine::Start(const EngineParams& params) {
   if (params.tracker_uri.empty()) {
     return Status::InvalidInput("rabit_engine=socket needs DMLC_TRACKER_URI / rabit_tracker_uri");
@@ -22,11 +32,7 @@ treering::Result<std::unique_ptr<Engine>> SocketEngine::Start(const EngineParams
   config.socket_buffer_bytes = static_cast<int>(params.socket_buffer_bytes);
   auto boot = transport::BootstrapThroughTracker(config);
   if (!boot.ok()) return boot.status();
-  transport::CollectiveOptions options;
-  options.timeout_seconds = params.timeout_seconds;
-  options.ring_min_bytes = params.ring_min_bytes;
-  options.pair_max_bytes = params.pair_max_bytes;
-  options.spin_microseconds = params.spin_microseconds;
+  const transport::CollectiveOptions options = CollectiveOptionsFor(params);
   auto tracker = std::move(boot->tracker);
   auto comm = transport::Communicator::Create(std::move(boot->links), options, tracker.get());
   if (!comm.ok()) {

@@ -15,6 +15,9 @@
 
 namespace rabit::engine {
 
+// The collective tuning of `params` (timeouts, algorithm switch points), for both TCP engines.
+transport::CollectiveOptions CollectiveOptionsFor(const EngineParams& params);
+
 class SocketEngine final : public Engine {
  public:
   static treering::Result<std::unique_ptr<Engine>> Start(const EngineParams& params);

@@ -1,6 +1,7 @@
 #include "child_process.h"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -35,10 +36,15 @@ std::vector<char*> CStrings(std::vector<std::string>& strings) {
 }
 
 // Runs in the forked child: only async-signal-safe calls until exec.
-[[noreturn]] void ExecChild(int out_w, int err_w, char** argv, char** envp) {
+[[noreturn]] void ExecChild(int out_w, int err_w, char** argv, char** envp,
+                           const cpu_set_t* cpus) {
   ::setpgid(0, 0);
   ::dup2(out_w, STDOUT_FILENO);
   ::dup2(err_w, STDERR_FILENO);
+  if (cpus != nullptr && ::sched_setaffinity(0, sizeof(*cpus), cpus) != 0) {
+    const char msg[] = "treering-submit: warning: cannot pin the worker to its CPUs\n";
+    [[maybe_unused]] ssize_t n = ::write(STDERR_FILENO, msg, sizeof(msg) - 1);
+  }
   ::signal(SIGINT, SIG_DFL);
   ::signal(SIGTERM, SIG_DFL);
   ::signal(SIGPIPE, SIG_DFL);
@@ -50,7 +56,8 @@ std::vector<char*> CStrings(std::vector<std::string>& strings) {
 
 }  // namespace
 
-Result<Child> SpawnChild(const std::vector<std::string>& argv_in, const EnvList& env) {
+Result<Child> SpawnChild(const std::vector<std::string>& argv_in, const EnvList& env,
+                         const std::vector<int>& cpus) {
   if (argv_in.empty()) return Status::InvalidInput("empty worker command");
   std::vector<std::string> argv_strings = argv_in;
   std::vector<std::string> env_strings = MergedEnvironment(env);
@@ -63,8 +70,15 @@ Result<Child> SpawnChild(const std::vector<std::string>& argv_in, const EnvList&
     ::close(out[1]);
     return Status::IoError(std::strerror(errno));
   }
+  cpu_set_t cpu_set;
+  CPU_ZERO(&cpu_set);
+  for (const int c : cpus) {
+    if (c >= 0 && c < CPU_SETSIZE) CPU_SET(c, &cpu_set);
+  }
   const pid_t pid = ::fork();
-  if (pid == 0) ExecChild(out[1], err[1], argv.data(), envp.data());
+  if (pid == 0) {
+    ExecChild(out[1], err[1], argv.data(), envp.data(), cpus.empty() ? nullptr : &cpu_set);
+  }
   ::close(out[1]);
   ::close(err[1]);
   if (pid < 0) {

@@ -18,8 +18,11 @@ struct Child {
   int exit_fd = -1;  // a pidfd: readable once the child exited (-1 if the kernel lacks it)
 };
 
-// The child's environment is ours plus `env` (which wins on equal names).
-Result<Child> SpawnChild(const std::vector<std::string>& argv, const EnvList& env);
+// The child's environment is ours plus `env` (which wins on equal names). A non-empty `cpus`
+// pins the child (and what it starts) to those CPUs; failing that it runs unpinned, with a
+// warning on its stderr.
+Result<Child> SpawnChild(const std::vector<std::string>& argv, const EnvList& env,
+                         const std::vector<int>& cpus = {});
 // Sends `sig` to the child's whole process group.
 void SignalGroup(pid_t pid, int sig);
 

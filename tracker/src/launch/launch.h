@@ -26,6 +26,7 @@ struct SubmitOptions {
   std::vector<std::string> command;
   double grace_s = 5;         // SIGTERM -> SIGKILL delay when the job fails
   double finish_timeout_s = 300;  // workers may run on this long after the job succeeded
+  std::string bind_to = "core";   // local workers: core (pinned to CPU shares) | none
 };
 
 struct Host {
@@ -40,6 +41,7 @@ struct Task {
   EnvList env;
   int max_restarts = 0;
   bool append_attempt = false;  // dmlc compat: restarts get argv "DMLC_NUM_ATTEMPT=k"
+  std::vector<int> cpus;        // CPUs the process is pinned to (every attempt); empty = any
 };
 
 // `host[:port] [slots=n]` per line, '#' comments; a host with slots=n appears n times in a row.

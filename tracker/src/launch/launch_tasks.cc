@@ -5,6 +5,7 @@
 #include <climits>
 #include <sstream>
 
+#include "cpu_binding.h"
 #include "launch.h"
 
 namespace treering::launch {
@@ -19,11 +20,30 @@ std::vector<std::string> SplitWords(const std::string& s) {
   return words;
 }
 
+bool HasKey(const EnvList& env, const std::string& key) {
+  for (const auto& kv : env) {
+    if (kv.first == key) return true;
+  }
+  return false;
+}
+
+// Pinned workers on separate cores can all send at once, so a world of two swaps whole
+// messages (the pair exchange) at every size: 4 B allreduce ~3.5 us instead of the tree's ~6.5
+// (docs/benchmarks.md). The engine reads this as rabit_reduce_pair_maxcount; a user's --env or
+// argument wins.
+constexpr char kPinnedPairVariable[] = "TREERING_REDUCE_PAIR_MAXCOUNT";
+
 std::vector<Task> LocalTasks(const SubmitOptions& o, const EnvList& env) {
+  const std::vector<std::vector<int>> shares =
+      o.bind_to == "core" ? CpuShares(AllowedCpus(), o.num_workers) : std::vector<std::vector<int>>{};
   std::vector<Task> tasks;
   for (int i = 0; i < o.num_workers; ++i) {
-    Task t{Label(i), o.command, env, o.local_num_attempt, true};
+    Task t{Label(i), o.command, env, o.local_num_attempt, true, {}};
     t.env.emplace_back("DMLC_TASK_ID", std::to_string(i));
+    if (!shares.empty()) {
+      t.cpus = shares[i];
+      if (!HasKey(env, kPinnedPairVariable)) t.env.emplace_back(kPinnedPairVariable, "1G");
+    }
     tasks.push_back(std::move(t));
   }
   return tasks;
@@ -47,9 +67,10 @@ std::string CurrentDir() {
 // `cd DIR && export K=V ... && COMMAND`, every piece shell-quoted for the remote shell.
 std::string RemoteScript(const SubmitOptions& o, const EnvList& env) {
   std::string script = "cd " + ShellQuote(CurrentDir()) + " && export";
-  for (const auto& [k, v] : env) script += " " + k + "=" + ShellQuote(v);
+  // Appends, not `" " + x`: that form trips GCC 12's -Wrestrict false positive.
+  for (const auto& [k, v] : env) script.append(" ").append(k).append("=").append(ShellQuote(v));
   script += " &&";
-  for (const std::string& arg : o.command) script += " " + ShellQuote(arg);
+  for (const std::string& arg : o.command) script.append(" ").append(ShellQuote(arg));
   return script;
 }
 
@@ -65,7 +86,7 @@ Result<std::vector<Task>> SshTasks(const SubmitOptions& o, const EnvList& env) {
     EnvList task_env = env;
     task_env.emplace_back("DMLC_TASK_ID", std::to_string(i));
     task_env.emplace_back("DMLC_NODE_HOST", h.name);
-    Task t{Label(i), ssh, {}, 0, false};
+    Task t{Label(i), ssh, {}, 0, false, {}};
     t.argv.insert(t.argv.end(), {"-p", std::to_string(h.port), h.name, RemoteScript(o, task_env)});
     tasks.push_back(std::move(t));
   }
