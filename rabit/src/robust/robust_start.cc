@@ -12,16 +12,7 @@ treering::Result<std::unique_ptr<Engine>> StartRobustEngine(const EngineParams& 
   if (params.tracker_uri.empty()) {
     return Status::InvalidInput("rabit_engine=robust needs DMLC_TRACKER_URI / rabit_tracker_uri");
   }
-  transport::BootstrapConfig config;
-  config.tracker_host = params.tracker_uri;
-  config.tracker_port = params.tracker_port;
-  config.token = params.job_token;
-  config.task_id = params.task_id;
-  config.attempt = params.num_attempt;
-  config.world_size = params.world_size;
-  config.advertised_host = params.host_ip;
-  config.timeout_seconds = params.bootstrap_timeout_seconds;
-  config.socket_buffer_bytes = static_cast<int>(params.socket_buffer_bytes);
+  const transport::BootstrapConfig config = BootstrapConfigFor(params);
   auto boot = transport::BootstrapThroughTracker(config);
   if (!boot.ok()) return boot.status();
   RobustOptions options;

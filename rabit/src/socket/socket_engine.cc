@@ -6,6 +6,20 @@
 
 namespace rabit::engine {
 
+transport::BootstrapConfig BootstrapConfigFor(const EngineParams& params) {
+  transport::BootstrapConfig config;
+  config.tracker_host = params.tracker_uri;
+  config.tracker_port = params.tracker_port;
+  config.token = params.job_token;
+  config.task_id = params.task_id;
+  config.attempt = params.num_attempt;
+  config.world_size = params.world_size;
+  config.advertised_host = params.host_ip;
+  config.timeout_seconds = params.bootstrap_timeout_seconds;
+  config.socket_buffer_bytes = static_cast<int>(params.socket_buffer_bytes);
+  return config;
+}
+
 transport::CollectiveOptions CollectiveOptionsFor(const EngineParams& params) {
   transport::CollectiveOptions options;
   options.timeout_seconds = params.timeout_seconds;
@@ -20,16 +34,7 @@ treering::Result<std::unique_ptr<Engine>> SocketEngine::Start(const EngineParams
   if (params.tracker_uri.empty()) {
     return Status::InvalidInput("rabit_engine=socket needs DMLC_TRACKER_URI / rabit_tracker_uri");
   }
-  transport::BootstrapConfig config;
-  config.tracker_host = params.tracker_uri;
-  config.tracker_port = params.tracker_port;
-  config.token = params.job_token;
-  config.task_id = params.task_id;
-  config.attempt = params.num_attempt;
-  config.world_size = params.world_size;
-  config.advertised_host = params.host_ip;
-  config.timeout_seconds = params.bootstrap_timeout_seconds;
-  config.socket_buffer_bytes = static_cast<int>(params.socket_buffer_bytes);
+  const transport::BootstrapConfig config = BootstrapConfigFor(params);
   auto boot = transport::BootstrapThroughTracker(config);
   if (!boot.ok()) return boot.status();
   const transport::CollectiveOptions options = CollectiveOptionsFor(params);

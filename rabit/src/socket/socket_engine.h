@@ -11,10 +11,13 @@
 #include "engine.h"
 #include "engine_params.h"
 #include "socket/communicator.h"
+#include "socket/tracker_bootstrap.h"
 #include "socket/tracker_client.h"
 
 namespace rabit::engine {
 
+// How to reach the tracker and peers, from `params`, for both TCP engines.
+transport::BootstrapConfig BootstrapConfigFor(const EngineParams& params);
 // The collective tuning of `params` (timeouts, algorithm switch points), for both TCP engines.
 transport::CollectiveOptions CollectiveOptionsFor(const EngineParams& params);
 
