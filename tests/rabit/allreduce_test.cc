@@ -21,7 +21,7 @@ using transport::ChooseAllreduce;
 using transport::DataTypeName;
 using transport::OpKindName;
 
-enum class Algo { kTree, kRing, kPair };
+enum class Algo { kTree, kRing, kPair, kHalving };
 
 struct WorldCase {
   int world;
@@ -34,6 +34,8 @@ CollectiveOptions ForcedOptions(Algo algo) {
   options.ring_min_bytes = algo == Algo::kRing ? 0 : std::numeric_limits<std::size_t>::max();
   options.pair_max_bytes = algo == Algo::kPair ? std::numeric_limits<std::size_t>::max() : 0;
   options.pair_min_bytes = std::numeric_limits<std::size_t>::max();  // world 2 ring: the ring
+  options.halving_min_bytes =
+      algo == Algo::kHalving ? 0 : std::numeric_limits<std::size_t>::max();
   options.chunk_bytes = 4096;  // small chunks exercise the pipelined partial reductions
   return options;
 }
@@ -102,6 +104,7 @@ std::vector<WorldCase> AllCases() {
     out.push_back({n, Algo::kRing});
   }
   out.push_back({2, Algo::kPair});
+  out.push_back({4, Algo::kHalving});
   return out;
 }
 
@@ -110,6 +113,7 @@ const char* AlgoName(Algo algo) {
     case Algo::kTree: return "_tree";
     case Algo::kRing: return "_ring";
     case Algo::kPair: return "_pair";
+    case Algo::kHalving: return "_halving";
   }
   return "";
 }
@@ -133,6 +137,9 @@ TEST(AllreduceChoice, PairReplacesTheRingAtTwoRanksAndTheTreeOnlyWhenPinned) {
   EXPECT_EQ(ChooseAllreduce(o, 2, (1 << 20) - 1), AllreduceAlgorithm::kTree);
   EXPECT_EQ(ChooseAllreduce(o, 2, 1 << 20), AllreduceAlgorithm::kPair);
   EXPECT_EQ(ChooseAllreduce(o, 3, 1 << 20), AllreduceAlgorithm::kRing);
+  EXPECT_EQ(ChooseAllreduce(o, 4, 1 << 20), AllreduceAlgorithm::kHalving);
+  EXPECT_EQ(ChooseAllreduce(o, 4, (1 << 20) - 1), AllreduceAlgorithm::kTree);
+  EXPECT_EQ(ChooseAllreduce(o, 8, 1 << 20), AllreduceAlgorithm::kRing);
   EXPECT_EQ(ChooseAllreduce(o, 4, 4), AllreduceAlgorithm::kTree);
   o.pair_max_bytes = 1 << 30;  // TREERING_REDUCE_PAIR_MAXCOUNT=1G from treering-submit
   EXPECT_EQ(ChooseAllreduce(o, 2, 0), AllreduceAlgorithm::kPair);

@@ -4,6 +4,7 @@
 //   TreeAllreduce  latency-bound sizes: reduce up the tree, result down, both streamed in chunks
 //   RingAllreduce  bandwidth-bound sizes: ring reduce-scatter, then ring allgather
 //   PairAllreduce  a world of two, any size: both send everything at once, both reduce
+//   HalvingAllreduce  a world of four: recursive halving, then doubling, over ring links
 //   TreeBroadcast  any root: along the tree away from the root, streamed
 //   RingAllgather  per-rank slices of any size (zero included) around the ring
 #pragma once
@@ -31,6 +32,9 @@ treering::Status RingAllreduce(Exchange& ex, const Topology& topo, std::uint8_t*
 // World of two only; spec.reduce must take rank 0's value as its left operand on both ranks.
 treering::Status PairAllreduce(Exchange& ex, const Topology& topo, std::uint8_t* buf,
                                std::size_t bytes, const ReduceSpec& spec, ScratchArena& scratch);
+// World of four only; the partners of both steps are ring neighbours.
+treering::Status HalvingAllreduce(Exchange& ex, const Topology& topo, std::uint8_t* buf,
+                                  std::size_t bytes, const ReduceSpec& spec, ScratchArena& scratch);
 // parent_of[r] is rank r's tree parent (-1 for the root): the whole tree, see LearnTree.
 treering::Status TreeBroadcast(Exchange& ex, const Topology& topo,
                                const std::vector<int>& parent_of, std::uint8_t* buf,

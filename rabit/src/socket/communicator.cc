@@ -54,6 +54,7 @@ AllreduceAlgorithm ChooseAllreduce(const CollectiveOptions& options, int world, 
       return AllreduceAlgorithm::kPair;
     }
   }
+  if (world == 4 && bytes >= options.halving_min_bytes) return AllreduceAlgorithm::kHalving;
   return bytes >= options.ring_min_bytes ? AllreduceAlgorithm::kRing : AllreduceAlgorithm::kTree;
 }
 
@@ -72,6 +73,9 @@ treering::Status Communicator::Allreduce(std::uint64_t seq, void* buf, std::size
   const ReduceSpec spec{DataTypeSize(type), reduce.value(), options_.chunk_bytes};
   auto* data = static_cast<std::uint8_t*>(buf);
   if (pair) return Finish(PairAllreduce(ex, links_.topology(), data, bytes, spec, scratch_));
+  if (algorithm == AllreduceAlgorithm::kHalving) {
+    return Finish(HalvingAllreduce(ex, links_.topology(), data, bytes, spec, scratch_));
+  }
   if (algorithm == AllreduceAlgorithm::kRing) {
     return Finish(RingAllreduce(ex, links_.topology(), data, bytes, spec, scratch_));
   }

@@ -34,11 +34,14 @@ struct CollectiveOptions {
   // pinned the workers (docs/collectives.md, Placement).
   std::size_t pair_min_bytes = 1 << 20;
   std::size_t pair_max_bytes = 0;
+  // rabit_reduce_halving_mincount: in a world of four, Allreduce messages of at least this
+  // many bytes use recursive halving-doubling (two pairwise steps each way) instead of the ring.
+  std::size_t halving_min_bytes = 1 << 20;
   std::size_t chunk_bytes = 64 * 1024;  // reduce/pipelining granularity
   int spin_microseconds = 50;           // rabit_spin_us: busy-retry before sleeping in poll()
 };
 
-enum class AllreduceAlgorithm { kTree, kRing, kPair };
+enum class AllreduceAlgorithm { kTree, kRing, kPair, kHalving };
 // Which algorithm an Allreduce of `bytes` takes in a world of `world` ranks (every rank decides
 // the same from the same options).
 AllreduceAlgorithm ChooseAllreduce(const CollectiveOptions& options, int world, std::size_t bytes);

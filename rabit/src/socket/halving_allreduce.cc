@@ -1,0 +1,147 @@
+// Halving-doubling allreduce for a world of four (Rabenseifner's algorithm, as Open MPI's tuned
+// module runs it between its small-message and ring ranges): a reduce-scatter by recursive
+// halving, then an allgather by recursive doubling. Each rank sends and receives 3/4 of the
+// message in each half, the ring's bytes, but in two pairwise exchange steps instead of three
+// ring steps, and within a step both partners send at once (the pair exchange's advantage at
+// two ranks). When four ranks share fewer cores, every ring hop waits for the receiver to be
+// scheduled; here there are fewer hops.
+//
+// It needs no links beyond the ring's: the halves are assigned so that both partner pairs are
+// ring neighbours. With segments s0..s3 (ceil(count/4) elements each, the last ones shorter):
+//   step 1, partners 0-1 and 2-3: ranks 0 and 3 keep half A = s0 s1, ranks 1 and 2 half B = s2 s3;
+//   step 2, partners 0-3 and 1-2: rank 0 keeps s0, rank 3 s1, rank 1 s2, rank 2 s3 (its own
+//           segment, fully reduced);
+//   step 3, the step-2 partners swap their segments; step 4, the step-1 partners swap halves.
+// In each reduce step a rank sends what its partner keeps and reduces what arrives into what it
+// keeps: disjoint ranges, so nothing sent is overwritten. As in the pair exchange, incoming
+// bytes land in a small circular window (reduced while still in cache) and sends run at most
+// kSendAheadBytes beyond what has arrived, so sending, receiving and reducing overlap. Every element's final value is computed by one rank only and copied to the
+// others, so all ranks hold identical bits.
+#include <algorithm>
+#include <array>
+
+#include "socket/algorithms.h"
+
+namespace rabit::transport {
+namespace {
+
+struct Range {
+  std::size_t begin = 0;
+  std::size_t bytes = 0;
+};
+
+struct Step {
+  Channel* peer = nullptr;
+  Range send;
+  Range recv;
+  bool reduce = false;  // recv lands in scratch and is reduced into buf; else straight into buf
+};
+
+// The pair exchange's measured settings (pair_allreduce.cc).
+constexpr std::size_t kWindowBytes = 256 * 1024;
+constexpr std::size_t kSendAheadBytes = 128 * 1024;
+
+struct HalvingState {
+  std::uint8_t* buf = nullptr;
+  std::uint8_t* window = nullptr;
+  std::size_t window_bytes = 0;
+  std::array<Step, 4> steps;
+  int current = 0;
+  std::size_t reduced = 0;  // bytes of the current step's incoming range reduced into buf
+};
+
+// Segment of rank r's final values, and the ranks' partners in steps 1 and 2.
+constexpr std::array<int, 4> kOwnSegment = {0, 2, 3, 1};
+constexpr std::array<int, 4> kFirstPartner = {1, 0, 3, 2};
+constexpr std::array<int, 4> kSecondPartner = {3, 2, 1, 0};
+
+// Sends may run kSendAheadBytes beyond the arrived bytes (plus what this side sends beyond
+// what it receives, so uneven segments cannot stall).
+std::size_t SendLimit(const Step& s) {
+  const std::size_t surplus = s.send.bytes > s.recv.bytes ? s.send.bytes - s.recv.bytes : 0;
+  return std::min(s.send.bytes, s.peer->recv.done + kSendAheadBytes + surplus);
+}
+
+void Start(Exchange& ex, HalvingState& st) {
+  const Step& s = st.steps[st.current];
+  ex.SetSend(s.peer, Flow{st.buf, 0, s.send.begin, s.send.bytes, 0, 0});
+  if (s.reduce) {
+    ex.SetRecv(s.peer, Flow{st.window, st.window_bytes, 0, s.recv.bytes,
+                            std::min(s.recv.bytes, st.window_bytes), 0});
+  } else {
+    ex.SetRecv(s.peer, Flow{st.buf + s.recv.begin, 0, 0, s.recv.bytes, s.recv.bytes, 0});
+  }
+  s.peer->send.limit = SendLimit(s);
+  st.reduced = 0;
+}
+
+// Reduces stream positions [from, to) of the current step from the window into buf.
+void ReduceFromWindow(HalvingState& st, const Step& s, const ReduceSpec& spec, std::size_t from,
+                      std::size_t to) {
+  while (from < to) {
+    const std::size_t pos = from % st.window_bytes;
+    const std::size_t len = std::min(to - from, st.window_bytes - pos);
+    spec.reduce(st.buf + s.recv.begin + from, st.window + pos, len / spec.element_bytes);
+    from += len;
+  }
+}
+
+void Advance(Exchange& ex, HalvingState& st, const ReduceSpec& spec) {
+  for (;;) {
+    const Step& s = st.steps[st.current];
+    if (s.reduce) {
+      const std::size_t ready = ReducibleBytes(s.peer->recv.done, s.recv.bytes, spec);
+      if (ready > st.reduced) {
+        ReduceFromWindow(st, s, spec, st.reduced, ready);
+        st.reduced = ready;
+      }
+      s.peer->recv.limit = std::min(s.recv.bytes, st.reduced + st.window_bytes);
+    }
+    s.peer->send.limit = SendLimit(s);
+    const bool received = s.reduce ? st.reduced == s.recv.bytes : s.peer->recv.done == s.recv.bytes;
+    if (!received || s.peer->send.done < s.send.bytes || st.current == 3) return;
+    ++st.current;  // the next step sends what this one completed
+    Start(ex, st);
+  }
+}
+
+}  // namespace
+
+treering::Status HalvingAllreduce(Exchange& ex, const Topology& topo, std::uint8_t* buf,
+                                  std::size_t bytes, const ReduceSpec& spec,
+                                  ScratchArena& scratch) {
+  if (topo.world != 4) return treering::Status::Internal("halving allreduce needs a world of four");
+  const int r = topo.rank;
+  Channel* first = ex.To(kFirstPartner[r]);
+  Channel* second = ex.To(kSecondPartner[r]);
+  if (first == nullptr || second == nullptr) {
+    return treering::Status::Internal("halving allreduce: ring links missing");
+  }
+  const std::size_t count = bytes / spec.element_bytes;
+  const std::size_t step = (count + 3) / 4;
+  std::array<std::size_t, 5> off{};
+  for (std::size_t j = 0; j <= 4; ++j) off[j] = std::min(count, step * j) * spec.element_bytes;
+  auto segment = [&](int j) { return Range{off[j], off[j + 1] - off[j]}; };
+  auto span = [&](int j, int k) { return Range{off[j], off[k + 1] - off[j]}; };  // s_j..s_k
+  const int own = kOwnSegment[r];
+  const int partner_own = kOwnSegment[kSecondPartner[r]];
+  const bool keeps_a = own < 2;
+  const Range half = keeps_a ? span(0, 1) : span(2, 3);
+  const Range other_half = keeps_a ? span(2, 3) : span(0, 1);
+
+  HalvingState st;
+  st.buf = buf;
+  const std::size_t wanted = std::max(kWindowBytes, 2 * spec.chunk_bytes);
+  st.window_bytes = std::max<std::size_t>(
+      spec.element_bytes,
+      std::min(half.bytes, wanted) / spec.element_bytes * spec.element_bytes);
+  st.window = scratch.Get(0, st.window_bytes);
+  st.steps[0] = Step{first, other_half, half, true};
+  st.steps[1] = Step{second, segment(partner_own), segment(own), true};
+  st.steps[2] = Step{second, segment(own), segment(partner_own), false};
+  st.steps[3] = Step{first, half, other_half, false};
+  Start(ex, st);
+  return ex.Run([&] { Advance(ex, st, spec); });
+}
+
+}  // namespace rabit::transport
