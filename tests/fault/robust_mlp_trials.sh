@@ -12,7 +12,7 @@ trap 'rm -rf "$work"' EXIT
 import random, sys
 rng = random.Random(7)
 with open(sys.argv[1], "w") as f:
-    for _ in range(4000):
+    for _ in range(20000):  # ~0.3 s idle: long enough for faults placed by epoch to land
         x = [rng.gauss(0, 1) for _ in range(10)]
         y = (0 if x[0] + x[1] > 0.5 else 1 if x[2] - x[3] > 0 else 2)
         f.write(str(y) + " " + " ".join("%d:%.5f" % (i, v) for i, v in enumerate(x)) + "\n")
