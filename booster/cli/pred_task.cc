@@ -5,26 +5,12 @@
 #include <cstdio>
 #include <vector>
 
+#include "booster/number_format.h"
 #include "rabit/rabit.h"
 #include "task_support.h"
 #include "tasks.h"
 
 namespace treering::cli {
-namespace {
-
-std::string FormatPredictions(const std::vector<float>& values) {
-  std::string out;
-  out.reserve(values.size() * 12);
-  char buf[32];
-  for (const float v : values) {
-    const int n = std::snprintf(buf, sizeof(buf), "%.9g\n", static_cast<double>(v));
-    out.append(buf, static_cast<std::size_t>(n));
-  }
-  return out;
-}
-
-}  // namespace
-
 Status RunPredict(const CliOptions& options) {
   auto model = LoadModelIn(options.model_in);
   if (!model.ok()) return model.status();
@@ -39,7 +25,7 @@ Status RunPredict(const CliOptions& options) {
   if (!st.ok()) return st;
   // Shards are consecutive row ranges in rank order, so rank order is row order.
   if (rabit::IsDistributed()) predictions = rabit::AllgatherV(predictions);
-  st = WriteOutputRank0(options.name_pred, FormatPredictions(predictions));
+  st = WriteOutputRank0(options.name_pred, booster::PredictionLines(predictions));
   if (!st.ok()) return st.WithContext("name_pred");
   // XGBoost's message, printed once the file is complete so a failure stays one line.
   LogRank0(options, 1, "Writing prediction to " + options.name_pred);

@@ -50,5 +50,10 @@ TEST(NumberFormat, G9MatchesXgboostParamsAndDumps) {
   EXPECT_EQ(FloatToG9(-0.15215184f), "-0.152151838");
 }
 
+TEST(NumberFormat, PredictionLinesAreG9OnePerLine) {
+  EXPECT_EQ(PredictionLines({}), "");
+  EXPECT_EQ(PredictionLines({0.1f, 1.0f, -0.15215184f}), "0.100000001\n1\n-0.152151838\n");
+}
+
 }  // namespace
 }  // namespace treering::booster

@@ -144,6 +144,26 @@ TEST(EngineParams, PairExchangeFromLauncherEnvironmentAndArguments) {
   EXPECT_EQ(overridden->pair_max_bytes, 0u);
 }
 
+// Both TCP engines (socket and robust) build their collective tuning from the same function:
+// every algorithm switch point set by a key must reach it (the robust engine once dropped the
+// pair keys).
+TEST(EngineParams, EveryCollectiveKeyReachesTheCollectiveOptions) {
+  auto p = ReadEngineParams({{"rabit_timeout", "7"}, {"rabit_reduce_ring_mincount", "2M"},
+                             {"rabit_reduce_pair_mincount", "3M"},
+                             {"rabit_reduce_pair_maxcount", "4K"},
+                             {"rabit_reduce_halving_mincount", "5M"}, {"rabit_spin_us", "9"}});
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  const transport::CollectiveOptions o = CollectiveOptionsFor(p.value());
+  EXPECT_DOUBLE_EQ(o.timeout_seconds, 7);
+  EXPECT_EQ(o.ring_min_bytes, 2u << 20);
+  EXPECT_EQ(o.pair_min_bytes, 3u << 20);
+  EXPECT_EQ(o.pair_max_bytes, 4u << 10);
+  EXPECT_EQ(o.halving_min_bytes, 5u << 20);
+  EXPECT_EQ(o.spin_microseconds, 9);
+  EXPECT_EQ(ReadEngineParams({{"rabit_reduce_halving_mincount", "lots"}}).status().code(),
+            treering::StatusCode::kInvalidInput);
+}
+
 TEST(EngineParams, BadValuesNameTheKey) {
   auto p = ReadEngineParams({{"rabit_timeout", "soon"}});
   EXPECT_EQ(p.status().code(), treering::StatusCode::kInvalidInput);

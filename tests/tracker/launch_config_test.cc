@@ -103,6 +103,16 @@ TEST(BuildTasksTest, LocalWorkersArePinnedWhenTheyFit) {
     EXPECT_EQ((*tasks)[1].cpus, CpuShares(AllowedCpus(), o.num_workers)[1]);
     EXPECT_EQ(EnvValue((*tasks)[1].env, "TREERING_REDUCE_PAIR_MAXCOUNT"), "1G");
   }
+  o.env.emplace_back("TREERING_REDUCE_PAIR_MAXCOUNT", "0");  // the user's --env wins
+  tasks = BuildTasks(o, JobEnv(o, 9091, "tok"));
+  ASSERT_TRUE(tasks.ok());
+  int pair_entries = 0;
+  for (const auto& kv : (*tasks)[1].env) {
+    pair_entries += kv.first == "TREERING_REDUCE_PAIR_MAXCOUNT";
+  }
+  EXPECT_EQ(pair_entries, 1);
+  EXPECT_EQ(EnvValue((*tasks)[1].env, "TREERING_REDUCE_PAIR_MAXCOUNT"), "0");
+  o.env.pop_back();
   o.bind_to = "none";
   tasks = BuildTasks(o, JobEnv(o, 9091, "tok"));
   ASSERT_TRUE(tasks.ok());

@@ -9,6 +9,7 @@
 #include "booster/mlp/model_file.h"
 #include "booster/mlp/predictor.h"
 #include "booster/mlp/trainer.h"
+#include "booster/number_format.h"
 #include "booster/objective.h"
 #include "data/load.h"
 #include "layer_kernels.h"
@@ -41,21 +42,6 @@ Result<std::unique_ptr<Objective>> MakeObjective(const std::string& name, int nu
   return Objective::Create(config);
 }
 
-namespace {
-
-std::string FormatPredictions(const std::vector<float>& values) {
-  std::string out;
-  out.reserve(values.size() * 12);
-  char buf[32];
-  for (const float v : values) {
-    const int n = std::snprintf(buf, sizeof(buf), "%.9g\n", static_cast<double>(v));
-    out.append(buf, static_cast<std::size_t>(n));
-  }
-  return out;
-}
-
-}  // namespace
-
 Status RunMlpTrain(const MlpParam& param, const MlpTaskOptions& options) {
   kernels::UseSingleThreadedBlas();
   TrainSession session(param, options);
@@ -84,7 +70,7 @@ Status RunMlpPredict(const MlpParam& param, const MlpTaskOptions& options) {
       PredictLogits(arch, model->state.params, model->scaling, test.value(), options.nthread);
   if (!options.pred_margin) objective.value()->PredTransform(&values, options.nthread);
   if (rabit::GetRank() == 0) {
-    const std::string text = FormatPredictions(values);
+    const std::string text = PredictionLines(values);
     if (options.name_pred == "stdout") {
       std::fwrite(text.data(), 1, text.size(), stdout);
     } else {

@@ -28,4 +28,15 @@ std::string FloatToG9(float value) {
   return buf;
 }
 
+std::string PredictionLines(const std::vector<float>& values) {
+  std::string out;
+  out.reserve(values.size() * 12);
+  char buf[32];
+  for (const float v : values) {
+    const int n = std::snprintf(buf, sizeof(buf), "%.9g\n", static_cast<double>(v));
+    out.append(buf, static_cast<std::size_t>(n));
+  }
+  return out;
+}
+
 }  // namespace treering::booster

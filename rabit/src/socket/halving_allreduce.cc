@@ -15,8 +15,9 @@
 // In each reduce step a rank sends what its partner keeps and reduces what arrives into what it
 // keeps: disjoint ranges, so nothing sent is overwritten. As in the pair exchange, incoming
 // bytes land in a small circular window (reduced while still in cache) and sends run at most
-// kSendAheadBytes beyond what has arrived, so sending, receiving and reducing overlap. Every element's final value is computed by one rank only and copied to the
-// others, so all ranks hold identical bits.
+// kSendAheadBytes beyond what has arrived, so sending, receiving and reducing overlap. Every
+// element's final value is computed by one rank only and copied to the others, so all ranks
+// hold identical bits.
 #include <algorithm>
 #include <array>
 
@@ -36,10 +37,6 @@ struct Step {
   Range recv;
   bool reduce = false;  // recv lands in scratch and is reduced into buf; else straight into buf
 };
-
-// The pair exchange's measured settings (pair_allreduce.cc).
-constexpr std::size_t kWindowBytes = 256 * 1024;
-constexpr std::size_t kSendAheadBytes = 128 * 1024;
 
 struct HalvingState {
   std::uint8_t* buf = nullptr;
@@ -75,24 +72,14 @@ void Start(Exchange& ex, HalvingState& st) {
   st.reduced = 0;
 }
 
-// Reduces stream positions [from, to) of the current step from the window into buf.
-void ReduceFromWindow(HalvingState& st, const Step& s, const ReduceSpec& spec, std::size_t from,
-                      std::size_t to) {
-  while (from < to) {
-    const std::size_t pos = from % st.window_bytes;
-    const std::size_t len = std::min(to - from, st.window_bytes - pos);
-    spec.reduce(st.buf + s.recv.begin + from, st.window + pos, len / spec.element_bytes);
-    from += len;
-  }
-}
-
 void Advance(Exchange& ex, HalvingState& st, const ReduceSpec& spec) {
   for (;;) {
     const Step& s = st.steps[st.current];
     if (s.reduce) {
       const std::size_t ready = ReducibleBytes(s.peer->recv.done, s.recv.bytes, spec);
       if (ready > st.reduced) {
-        ReduceFromWindow(st, s, spec, st.reduced, ready);
+        ReduceFromWindow(st.buf + s.recv.begin, st.window, st.window_bytes, spec, st.reduced,
+                         ready);
         st.reduced = ready;
       }
       s.peer->recv.limit = std::min(s.recv.bytes, st.reduced + st.window_bytes);
@@ -131,10 +118,7 @@ treering::Status HalvingAllreduce(Exchange& ex, const Topology& topo, std::uint8
 
   HalvingState st;
   st.buf = buf;
-  const std::size_t wanted = std::max(kWindowBytes, 2 * spec.chunk_bytes);
-  st.window_bytes = std::max<std::size_t>(
-      spec.element_bytes,
-      std::min(half.bytes, wanted) / spec.element_bytes * spec.element_bytes);
+  st.window_bytes = ExchangeWindowBytes(half.bytes, spec);
   st.window = scratch.Get(0, st.window_bytes);
   st.steps[0] = Step{first, other_half, half, true};
   st.steps[1] = Step{second, segment(partner_own), segment(own), true};

@@ -21,12 +21,6 @@
 namespace rabit::transport {
 namespace {
 
-// Incoming window; at least two reduce chunks, so the reduction always finds a whole chunk.
-constexpr std::size_t kWindowBytes = 256 * 1024;
-// How far our sends may run ahead of the peer's arrived bytes (128 KiB measured better than
-// 256 KiB at 256 KiB-1 MiB messages). Both sides start with this much, so neither waits first.
-constexpr std::size_t kSendAheadBytes = 128 * 1024;
-
 struct PairState {
   std::uint8_t* buf = nullptr;
   std::size_t bytes = 0;
@@ -36,26 +30,11 @@ struct PairState {
   std::size_t reduced = 0;  // stream prefix already reduced into buf
 };
 
-std::size_t WindowBytes(std::size_t bytes, const ReduceSpec& spec) {
-  const std::size_t wanted = std::max(kWindowBytes, 2 * spec.chunk_bytes);
-  return std::min(bytes, wanted / spec.element_bytes * spec.element_bytes);
-}
-
-// Reduces stream positions [from, to) from the window into buf, splitting at the window's end.
-void ReduceFromWindow(PairState& st, const ReduceSpec& spec, std::size_t from, std::size_t to) {
-  while (from < to) {
-    const std::size_t pos = from % st.window_bytes;
-    const std::size_t len = std::min(to - from, st.window_bytes - pos);
-    spec.reduce(st.buf + from, st.window + pos, len / spec.element_bytes);
-    from += len;
-  }
-}
-
 void Advance(PairState& st, const ReduceSpec& spec) {
   const std::size_t sent = st.peer->send.done / spec.element_bytes * spec.element_bytes;
   const std::size_t ready = std::min(ReducibleBytes(st.peer->recv.done, st.bytes, spec), sent);
   if (ready > st.reduced) {
-    ReduceFromWindow(st, spec, st.reduced, ready);
+    ReduceFromWindow(st.buf, st.window, st.window_bytes, spec, st.reduced, ready);
     st.reduced = ready;
   }
   st.peer->recv.limit = std::min(st.bytes, st.reduced + st.window_bytes);
@@ -64,12 +43,28 @@ void Advance(PairState& st, const ReduceSpec& spec) {
 
 }  // namespace
 
+std::size_t ExchangeWindowBytes(std::size_t bytes, const ReduceSpec& spec) {
+  const std::size_t wanted = std::max(kExchangeWindowBytes, 2 * spec.chunk_bytes);
+  return std::max(spec.element_bytes,
+                  std::min(bytes, wanted) / spec.element_bytes * spec.element_bytes);
+}
+
+void ReduceFromWindow(std::uint8_t* dst, const std::uint8_t* window, std::size_t window_bytes,
+                      const ReduceSpec& spec, std::size_t from, std::size_t to) {
+  while (from < to) {
+    const std::size_t pos = from % window_bytes;
+    const std::size_t len = std::min(to - from, window_bytes - pos);
+    spec.reduce(dst + from, window + pos, len / spec.element_bytes);
+    from += len;
+  }
+}
+
 treering::Status PairAllreduce(Exchange& ex, const Topology& topo, std::uint8_t* buf,
                                std::size_t bytes, const ReduceSpec& spec, ScratchArena& scratch) {
   PairState st;
   st.buf = buf;
   st.bytes = bytes;
-  st.window_bytes = WindowBytes(bytes, spec);
+  st.window_bytes = ExchangeWindowBytes(bytes, spec);
   st.window = scratch.Get(0, st.window_bytes);
   st.peer = ex.To(topo.ring_next);
   if (topo.world != 2 || st.peer == nullptr) {

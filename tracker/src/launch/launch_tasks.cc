@@ -34,8 +34,8 @@ bool HasKey(const EnvList& env, const std::string& key) {
 constexpr char kPinnedPairVariable[] = "TREERING_REDUCE_PAIR_MAXCOUNT";
 
 std::vector<Task> LocalTasks(const SubmitOptions& o, const EnvList& env) {
-  const std::vector<std::vector<int>> shares =
-      o.bind_to == "core" ? CpuShares(AllowedCpus(), o.num_workers) : std::vector<std::vector<int>>{};
+  std::vector<std::vector<int>> shares;
+  if (o.bind_to == "core") shares = CpuShares(AllowedCpus(), o.num_workers);
   std::vector<Task> tasks;
   for (int i = 0; i < o.num_workers; ++i) {
     Task t{Label(i), o.command, env, o.local_num_attempt, true, {}};

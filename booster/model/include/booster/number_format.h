@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace treering::booster {
 
@@ -14,5 +15,8 @@ std::string FloatToXgbJson(float value);
 // Parameter values and dump numbers: %.9g (std::setprecision(max_digits10) of a float),
 // e.g. 0.1f -> "0.100000001", 1 -> "1", 6290.0215 -> "6290.02148".
 std::string FloatToG9(float value);
+
+// A prediction file's text: one FloatToG9 value per line (task=pred of both boosters).
+std::string PredictionLines(const std::vector<float>& values);
 
 }  // namespace treering::booster

@@ -65,7 +65,8 @@ class SplitEvaluator {
   double H(GradientPairInt sum) const { return quantiser_.Hess(sum.hess); }
   double G(GradientPairInt sum) const { return quantiser_.Grad(sum.grad); }
 
-  // Best split of a node over `features` (ascending), parallel over features.
+  // Best split of a node over `features` (ascending), parallel over features. Distributed,
+  // this and EvaluateNodes are collectives (see there).
   SplitCandidate EvaluateNode(const Histogram& hist, GradientPairInt node_sum,
                               const std::vector<std::uint32_t>& features, int nthread) const;
 
@@ -76,6 +77,9 @@ class SplitEvaluator {
   };
   // Best split of every node, all (node, feature) pairs in one parallel region; each node's
   // winner is reduced in feature order, so the result is independent of the thread count.
+  // Distributed (rabit world > 1) it is a collective: every rank must call it with the same
+  // nodes and histograms; each scans a round-robin share of the pairs and one AllgatherV
+  // combines the per-node winners, so every rank returns the single-process result.
   std::vector<SplitCandidate> EvaluateNodes(const std::vector<NodeInput>& nodes,
                                             int nthread) const;
 
