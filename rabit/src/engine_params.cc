@@ -79,6 +79,8 @@ Status ApplyNumber(const std::string& key, const std::string& value, EngineParam
     p->pair_min_bytes = n.value();
   } else if (key == "rabit_reduce_halving_mincount") {
     p->halving_min_bytes = n.value();
+  } else if (key == "rabit_reduce_pair_halving_mincount") {
+    p->pair_halving_min_bytes = n.value();
   } else if (key == "rabit_spin_us") {
     p->spin_microseconds = static_cast<int>(std::min<std::uint64_t>(n.value(), 1000000));
   } else {
@@ -146,6 +148,7 @@ Status Apply(const std::string& key, const std::string& value, EngineParams* p) 
              key == "rabit_world_size" || key == "rabit_reduce_ring_mincount" ||
              key == "rabit_reduce_pair_maxcount" || key == "rabit_reduce_pair_mincount" ||
              key == "rabit_reduce_halving_mincount" ||
+             key == "rabit_reduce_pair_halving_mincount" ||
              key == "rabit_socket_buffer" ||
              key == "rabit_spin_us") {
     return ApplyNumber(key, value, p);

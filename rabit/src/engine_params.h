@@ -16,6 +16,7 @@
 // | rabit_bootstrap_timeout     |                     | 120       | s to reach tracker and peers  |
 // | rabit_reduce_ring_mincount  |                     | 1M        | bytes from which ring is used |
 // | rabit_reduce_pair_mincount  |                     | 1M        | 2 ranks: pair from this size  |
+// | rabit_reduce_pair_halving_mincount |              | 256K      | 2 ranks: pair halving         |
 // | rabit_reduce_halving_mincount |                   | 1M        | 4 ranks: halving-doubling     |
 // | rabit_reduce_pair_maxcount  | TREERING_REDUCE_PAIR_MAXCOUNT | 0 | 2 ranks: pair up to this |
 // |                             | (treering-submit sets 1G when it pins workers to cores)   |
@@ -65,6 +66,7 @@ struct EngineParams {
   std::size_t ring_min_bytes = 1 << 20;
   std::size_t pair_min_bytes = 1 << 20;  // 2 ranks: pair exchange instead of the ring
   std::size_t pair_max_bytes = 0;  // 2 ranks: pair instead of the tree; wins only when pinned
+  std::size_t pair_halving_min_bytes = 256 << 10;  // 2 ranks: pair halving above pair/tree
   std::size_t halving_min_bytes = 1 << 20;  // 4 ranks: halving-doubling instead of the ring
   std::size_t socket_buffer_bytes = 0;  // kernel autotuning beat fixed 512K/4M buffers
   int spin_microseconds = 50;

@@ -1,5 +1,5 @@
-// Allreduce over N in-process ranks (real loopback TCP links), tree, ring and (world of two) pair
-// exchange forced, for every dtype, every op and sizes 0, 1, N-1 and ~1 MB (odd element count),
+// Allreduce over N in-process ranks (real loopback TCP links), tree, ring, (world of two) pair
+// exchange and pair halving, (world of four) halving-doubling forced, for every dtype, every op and sizes 0, 1, N-1 and ~1 MB (odd element count),
 // against a locally computed expectation from seeded per-rank data.
 #include <gtest/gtest.h>
 
@@ -21,7 +21,7 @@ using transport::ChooseAllreduce;
 using transport::DataTypeName;
 using transport::OpKindName;
 
-enum class Algo { kTree, kRing, kPair, kHalving };
+enum class Algo { kTree, kRing, kPair, kPairHalving, kHalving };
 
 struct WorldCase {
   int world;
@@ -34,6 +34,8 @@ CollectiveOptions ForcedOptions(Algo algo) {
   options.ring_min_bytes = algo == Algo::kRing ? 0 : std::numeric_limits<std::size_t>::max();
   options.pair_max_bytes = algo == Algo::kPair ? std::numeric_limits<std::size_t>::max() : 0;
   options.pair_min_bytes = std::numeric_limits<std::size_t>::max();  // world 2 ring: the ring
+  options.pair_halving_min_bytes =
+      algo == Algo::kPairHalving ? 0 : std::numeric_limits<std::size_t>::max();
   options.halving_min_bytes =
       algo == Algo::kHalving ? 0 : std::numeric_limits<std::size_t>::max();
   options.chunk_bytes = 4096;  // small chunks exercise the pipelined partial reductions
@@ -104,6 +106,7 @@ std::vector<WorldCase> AllCases() {
     out.push_back({n, Algo::kRing});
   }
   out.push_back({2, Algo::kPair});
+  out.push_back({2, Algo::kPairHalving});
   out.push_back({4, Algo::kHalving});
   return out;
 }
@@ -113,6 +116,7 @@ const char* AlgoName(Algo algo) {
     case Algo::kTree: return "_tree";
     case Algo::kRing: return "_ring";
     case Algo::kPair: return "_pair";
+    case Algo::kPairHalving: return "_pair_halving";
     case Algo::kHalving: return "_halving";
   }
   return "";
@@ -126,16 +130,16 @@ INSTANTIATE_TEST_SUITE_P(Worlds, AllreduceTest, ::testing::ValuesIn(AllCases()),
                                .append(AlgoName(info.param.algo));
                          });
 
-// The two ranks of a pair exchange reduce the same two values in opposite roles; the result must
-// still be bit-identical on both, even where the order matters: max/min against a NaN, and the
-// sum of two NaNs with different payloads (x86 returns the left operand's payload).
-// The defaults: two ranks swap everything at once from 1 MiB (where the ring would run) and
-// below it only when the launcher pinned them (pair_max_bytes); other worlds: tree, then ring.
-TEST(AllreduceChoice, PairReplacesTheRingAtTwoRanksAndTheTreeOnlyWhenPinned) {
+// The defaults: two ranks use the pair halving exchange from 256 KiB, below it the tree, or the
+// pair exchange when the launcher pinned them (pair_max_bytes); four ranks halving-doubling from
+// 1 MiB; other worlds: tree, then ring.
+TEST(AllreduceChoice, PairExchangesAtTwoRanksHalvingAtFourTreeThenRingElsewhere) {
   CollectiveOptions o;
   EXPECT_EQ(ChooseAllreduce(o, 2, 4), AllreduceAlgorithm::kTree);
-  EXPECT_EQ(ChooseAllreduce(o, 2, (1 << 20) - 1), AllreduceAlgorithm::kTree);
-  EXPECT_EQ(ChooseAllreduce(o, 2, 1 << 20), AllreduceAlgorithm::kPair);
+  EXPECT_EQ(ChooseAllreduce(o, 2, (256 << 10) - 1), AllreduceAlgorithm::kTree);
+  EXPECT_EQ(ChooseAllreduce(o, 2, 256 << 10), AllreduceAlgorithm::kPairHalving);
+  EXPECT_EQ(ChooseAllreduce(o, 2, 64 << 20), AllreduceAlgorithm::kPairHalving);
+  EXPECT_EQ(ChooseAllreduce(o, 3, 256 << 10), AllreduceAlgorithm::kTree);
   EXPECT_EQ(ChooseAllreduce(o, 3, 1 << 20), AllreduceAlgorithm::kRing);
   EXPECT_EQ(ChooseAllreduce(o, 4, 1 << 20), AllreduceAlgorithm::kHalving);
   EXPECT_EQ(ChooseAllreduce(o, 4, (1 << 20) - 1), AllreduceAlgorithm::kTree);
@@ -144,33 +148,56 @@ TEST(AllreduceChoice, PairReplacesTheRingAtTwoRanksAndTheTreeOnlyWhenPinned) {
   o.pair_max_bytes = 1 << 30;  // TREERING_REDUCE_PAIR_MAXCOUNT=1G from treering-submit
   EXPECT_EQ(ChooseAllreduce(o, 2, 0), AllreduceAlgorithm::kPair);
   EXPECT_EQ(ChooseAllreduce(o, 2, 4), AllreduceAlgorithm::kPair);
+  EXPECT_EQ(ChooseAllreduce(o, 2, 256 << 10), AllreduceAlgorithm::kPairHalving);
   EXPECT_EQ(ChooseAllreduce(o, 4, 4), AllreduceAlgorithm::kTree);
+  o.pair_halving_min_bytes = std::numeric_limits<std::size_t>::max();
+  EXPECT_EQ(ChooseAllreduce(o, 2, 1 << 20), AllreduceAlgorithm::kPair);
   o.pair_max_bytes = 0;
+  EXPECT_EQ(ChooseAllreduce(o, 2, (1 << 20) - 1), AllreduceAlgorithm::kTree);
+  EXPECT_EQ(ChooseAllreduce(o, 2, 1 << 20), AllreduceAlgorithm::kPair);
   o.pair_min_bytes = std::numeric_limits<std::size_t>::max();  // the ring again
   EXPECT_EQ(ChooseAllreduce(o, 2, 64 << 20), AllreduceAlgorithm::kRing);
 }
 
-TEST(PairAllreduceTest, BothRanksGetBitIdenticalResultsWithNaNs) {
-  LoopbackWorld world(2, ForcedOptions(Algo::kPair));
+// Both ranks' results of the NaN vectors below for `op`, from a world forced to `algo`.
+std::vector<std::vector<float>> NaNResults(Algo algo, OpKind op) {
+  LoopbackWorld world(2, ForcedOptions(algo));
   const float nan_a = std::numeric_limits<float>::quiet_NaN();
   float nan_b = nan_a;
   std::uint32_t bits = 0;
   std::memcpy(&bits, &nan_b, sizeof(bits));
   bits |= 0x1234;  // another quiet NaN payload
   std::memcpy(&nan_b, &bits, sizeof(bits));
-  std::uint64_t seq = 0;
+  std::vector<std::vector<float>> data(2);
+  ExpectAllOk(world.RunOnAll([&](int rank, Communicator& comm) {
+    data[rank] = rank == 0 ? std::vector<float>{nan_a, 1.0f, nan_a, 3.0f}
+                           : std::vector<float>{2.0f, nan_b, nan_b, 4.0f};
+    return comm.Allreduce(1, data[rank].data(), data[rank].size(), DataType::kFloat, op);
+  }));
+  return data;
+}
+
+bool SameBits(const std::vector<float>& a, const std::vector<float>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+// In the pair exchange both ranks reduce every element, in opposite roles; in the pair halving
+// each rank reduces its half. Either way the result must be bit-identical on both ranks, even
+// where operand order matters: max/min against a NaN, and the sum of two NaNs with different
+// payloads; and max/min must agree between the two (rank 0's value on the left in both: the
+// pair halving's rank 1 reduces elements 2 and 3, so a wrong operand order there shows).
+TEST(PairAllreduceTest, BothRanksAndBothExchangesGetBitIdenticalResultsWithNaNs) {
   for (OpKind op : {OpKind::kMax, OpKind::kMin, OpKind::kSum}) {
-    std::vector<std::vector<float>> data(2);
-    const std::uint64_t s = ++seq;
-    ExpectAllOk(world.RunOnAll([&](int rank, Communicator& comm) {
-      data[rank] = rank == 0 ? std::vector<float>{nan_a, 1.0f, nan_a, 3.0f}
-                             : std::vector<float>{2.0f, nan_b, nan_b, 4.0f};
-      return comm.Allreduce(s, data[rank].data(), data[rank].size(), DataType::kFloat, op);
-    }));
     SCOPED_TRACE(OpKindName(op));
-    EXPECT_EQ(std::memcmp(data[0].data(), data[1].data(), data[0].size() * sizeof(float)), 0);
-    EXPECT_FALSE(std::isnan(data[0][3]));
-    EXPECT_TRUE(std::isnan(data[0][2]));
+    const auto pair = NaNResults(Algo::kPair, op);
+    const auto halving = NaNResults(Algo::kPairHalving, op);
+    EXPECT_TRUE(SameBits(pair[0], pair[1]));
+    EXPECT_TRUE(SameBits(halving[0], halving[1]));
+    // Which NaN payload a sum keeps depends on the compiled loop (vector or scalar tail), not
+    // only on the operand order, so across algorithms only max/min must agree bit for bit.
+    if (op != OpKind::kSum) EXPECT_TRUE(SameBits(pair[0], halving[0]));
+    EXPECT_FALSE(std::isnan(pair[0][3]));
+    EXPECT_TRUE(std::isnan(pair[0][2]));
   }
 }
 

@@ -151,7 +151,8 @@ TEST(EngineParams, EveryCollectiveKeyReachesTheCollectiveOptions) {
   auto p = ReadEngineParams({{"rabit_timeout", "7"}, {"rabit_reduce_ring_mincount", "2M"},
                              {"rabit_reduce_pair_mincount", "3M"},
                              {"rabit_reduce_pair_maxcount", "4K"},
-                             {"rabit_reduce_halving_mincount", "5M"}, {"rabit_spin_us", "9"}});
+                             {"rabit_reduce_halving_mincount", "5M"},
+                             {"rabit_reduce_pair_halving_mincount", "6M"}, {"rabit_spin_us", "9"}});
   ASSERT_TRUE(p.ok()) << p.status().message();
   const transport::CollectiveOptions o = CollectiveOptionsFor(p.value());
   EXPECT_DOUBLE_EQ(o.timeout_seconds, 7);
@@ -159,9 +160,13 @@ TEST(EngineParams, EveryCollectiveKeyReachesTheCollectiveOptions) {
   EXPECT_EQ(o.pair_min_bytes, 3u << 20);
   EXPECT_EQ(o.pair_max_bytes, 4u << 10);
   EXPECT_EQ(o.halving_min_bytes, 5u << 20);
+  EXPECT_EQ(o.pair_halving_min_bytes, 6u << 20);
   EXPECT_EQ(o.spin_microseconds, 9);
   EXPECT_EQ(ReadEngineParams({{"rabit_reduce_halving_mincount", "lots"}}).status().code(),
             treering::StatusCode::kInvalidInput);
+  EXPECT_EQ(ReadEngineParams({{"rabit_reduce_pair_halving_mincount", "-1"}}).status().code(),
+            treering::StatusCode::kInvalidInput);
+  EXPECT_EQ(ReadEngineParams({}).value().pair_halving_min_bytes, 256u << 10);
 }
 
 TEST(EngineParams, BadValuesNameTheKey) {

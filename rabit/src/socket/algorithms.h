@@ -5,6 +5,7 @@
 //   RingAllreduce  bandwidth-bound sizes: ring reduce-scatter, then ring allgather
 //   PairAllreduce  a world of two, any size: both send everything at once, both reduce
 //   HalvingAllreduce  a world of four: recursive halving, then doubling, over ring links
+//   PairHalvingAllreduce  a world of two, large messages: the halving's two stages streamed
 //   TreeBroadcast  any root: along the tree away from the root, streamed
 //   RingAllgather  per-rank slices of any size (zero included) around the ring
 #pragma once
@@ -32,6 +33,11 @@ treering::Status RingAllreduce(Exchange& ex, const Topology& topo, std::uint8_t*
 // World of two only; spec.reduce must take rank 0's value as its left operand on both ranks.
 treering::Status PairAllreduce(Exchange& ex, const Topology& topo, std::uint8_t* buf,
                                std::size_t bytes, const ReduceSpec& spec, ScratchArena& scratch);
+// World of two only: reduce-scatter + allgather streamed as one message each way (each rank
+// reduces half); spec.reduce must take rank 0's value as its left operand on both ranks.
+treering::Status PairHalvingAllreduce(Exchange& ex, const Topology& topo, std::uint8_t* buf,
+                                      std::size_t bytes, const ReduceSpec& spec,
+                                      ScratchArena& scratch);
 // World of four only; the partners of both steps are ring neighbours.
 treering::Status HalvingAllreduce(Exchange& ex, const Topology& topo, std::uint8_t* buf,
                                   std::size_t bytes, const ReduceSpec& spec, ScratchArena& scratch);

@@ -49,6 +49,7 @@ treering::Status Communicator::Finish(treering::Status status) {
 
 AllreduceAlgorithm ChooseAllreduce(const CollectiveOptions& options, int world, std::size_t bytes) {
   if (world == 2) {
+    if (bytes >= options.pair_halving_min_bytes) return AllreduceAlgorithm::kPairHalving;
     if (bytes >= options.pair_min_bytes) return AllreduceAlgorithm::kPair;
     if (options.pair_max_bytes > 0 && bytes <= options.pair_max_bytes) {
       return AllreduceAlgorithm::kPair;
@@ -64,8 +65,11 @@ treering::Status Communicator::Allreduce(std::uint64_t seq, void* buf, std::size
   const std::size_t bytes = count * DataTypeSize(type);
   const AllreduceAlgorithm algorithm = ChooseAllreduce(options_, world(), bytes);
   const bool pair = algorithm == AllreduceAlgorithm::kPair;
-  // The pair exchange has both ranks reduce the same two values: rank 0's goes left on both.
-  const auto order = pair && rank() == 1 ? OperandOrder::kSrcFirst : OperandOrder::kDstFirst;
+  const bool pair_halving = algorithm == AllreduceAlgorithm::kPairHalving;
+  // The two-rank exchanges put rank 0's value on the left on both ranks (pair: both reduce
+  // the same elements; pair halving: so a result does not depend on which rank owns it).
+  const auto order =
+      (pair || pair_halving) && rank() == 1 ? OperandOrder::kSrcFirst : OperandOrder::kDstFirst;
   auto reduce = SelectReducer(type, op, order);
   if (!reduce.ok()) return reduce.status();
   if (world() == 1) return treering::Status::Ok();
@@ -73,6 +77,9 @@ treering::Status Communicator::Allreduce(std::uint64_t seq, void* buf, std::size
   const ReduceSpec spec{DataTypeSize(type), reduce.value(), options_.chunk_bytes};
   auto* data = static_cast<std::uint8_t*>(buf);
   if (pair) return Finish(PairAllreduce(ex, links_.topology(), data, bytes, spec, scratch_));
+  if (pair_halving) {
+    return Finish(PairHalvingAllreduce(ex, links_.topology(), data, bytes, spec, scratch_));
+  }
   if (algorithm == AllreduceAlgorithm::kHalving) {
     return Finish(HalvingAllreduce(ex, links_.topology(), data, bytes, spec, scratch_));
   }

@@ -34,6 +34,11 @@ struct CollectiveOptions {
   // pinned the workers (docs/collectives.md, Placement).
   std::size_t pair_min_bytes = 1 << 20;
   std::size_t pair_max_bytes = 0;
+  // rabit_reduce_pair_halving_mincount: in a world of two, Allreduce messages of at least this
+  // many bytes use the pair halving exchange (reduce-scatter + allgather streamed; each rank
+  // reduces half) instead of any of the above: it beat the pair exchange and the tree from
+  // 256 KiB, bound or not (docs/benchmarks.md).
+  std::size_t pair_halving_min_bytes = 256 * 1024;
   // rabit_reduce_halving_mincount: in a world of four, Allreduce messages of at least this
   // many bytes use recursive halving-doubling (two pairwise steps each way) instead of the ring.
   std::size_t halving_min_bytes = 1 << 20;
@@ -41,7 +46,7 @@ struct CollectiveOptions {
   int spin_microseconds = 50;           // rabit_spin_us: busy-retry before sleeping in poll()
 };
 
-enum class AllreduceAlgorithm { kTree, kRing, kPair, kHalving };
+enum class AllreduceAlgorithm { kTree, kRing, kPair, kPairHalving, kHalving };
 // Which algorithm an Allreduce of `bytes` takes in a world of `world` ranks (every rank decides
 // the same from the same options).
 AllreduceAlgorithm ChooseAllreduce(const CollectiveOptions& options, int world, std::size_t bytes);

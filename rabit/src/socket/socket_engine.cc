@@ -26,6 +26,7 @@ transport::CollectiveOptions CollectiveOptionsFor(const EngineParams& params) {
   options.ring_min_bytes = params.ring_min_bytes;
   options.pair_min_bytes = params.pair_min_bytes;
   options.pair_max_bytes = params.pair_max_bytes;
+  options.pair_halving_min_bytes = params.pair_halving_min_bytes;
   options.halving_min_bytes = params.halving_min_bytes;
   options.spin_microseconds = params.spin_microseconds;
   return options;
