@@ -1,8 +1,9 @@
 // HistogramBuilder against a plain per-row sum of quantised gradients, for the dense and the
 // sparse layout, on all rows, on scattered row subsets (one level of three nodes, cut
-// between thread shares) and with 1 and 2 threads.
+// between thread shares) and with 1 and 2 threads; and the quantiser against std::llrint.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <random>
 
 #include "booster/histogram.h"
@@ -66,6 +67,31 @@ TEST(Histogram, SparseBuilderEqualsNaiveSum) {
   const HistogramCuts cuts = BuildCuts(dm, 160, 256, 1);
   ASSERT_GT(cuts.TotalBins(), 32768u);
   ExpectBuilderMatches(dm, 160, BinnedMatrix::Layout::kSparse);
+}
+
+// Quantise rounds as std::llrint does (to nearest, ties to even: x.5 values are where a
+// truncating or away-from-zero conversion would differ), and QuantiseAll returns the exact
+// sum of what it wrote, whatever the thread count.
+TEST(GradientQuantiser, RoundsLikeLlrintAndSumsWhatItWrote) {
+  const GradientQuantiser q(2.0, 4.0);  // grad * 2, hess * 4: 0.25 steps hit exact halves
+  std::vector<GradientPair> gpair;
+  for (int i = -40; i <= 40; ++i) gpair.push_back({i * 0.25f, (i + 40) * 0.125f});
+  std::mt19937 rng(3);
+  std::normal_distribution<float> normal(0.0f, 1e3f);
+  for (int i = 0; i < 50000; ++i) gpair.push_back({normal(rng), std::fabs(normal(rng))});
+  for (int nthread : {1, 2}) {
+    std::vector<GradientPairInt> out = {{1, 2}};  // stale contents are overwritten
+    const GradientPairInt sum = q.QuantiseAll(gpair, nthread, &out);
+    ASSERT_EQ(out.size(), gpair.size());
+    GradientPairInt expected_sum;
+    for (std::size_t i = 0; i < gpair.size(); ++i) {
+      const GradientPairInt want = {std::llrint(double(gpair[i].grad) * 2.0),
+                                    std::llrint(double(gpair[i].hess) * 4.0)};
+      ASSERT_TRUE(out[i] == want) << i << ": " << gpair[i].grad << " " << gpair[i].hess;
+      expected_sum += want;
+    }
+    EXPECT_TRUE(sum == expected_sum) << nthread;
+  }
 }
 
 }  // namespace

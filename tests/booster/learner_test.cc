@@ -7,6 +7,7 @@
 #include <iterator>
 
 #include "booster/learner.h"
+#include "booster/predictor.h"
 #include "synthetic_data.h"
 
 namespace treering::booster {
@@ -136,6 +137,63 @@ TEST(Learner, TrainingMarginsEqualPredictionAndContinuedTrainingMatches) {
     loss -= std::log(prob[r * 3 + static_cast<int>(dm.label[r])]);
   }
   EXPECT_NEAR(cached, loss / dm.NumRows(), 1e-9);
+}
+
+// Sum of the trees' leaf values for row r, one row at a time through LeafOf (features beyond
+// the row's data are missing), added in tree order from 0 as Predict does.
+std::vector<float> WalkOneRowAtATime(const GBTreeModel& model, const data::DMatrix& dm) {
+  std::vector<float> out(dm.NumRows(), 0.0f);
+  for (std::size_t r = 0; r < dm.NumRows(); ++r) {
+    std::vector<float> features(dm.num_col, std::nanf(""));
+    for (std::uint64_t j = dm.row_ptr[r]; j < dm.row_ptr[r + 1]; ++j) {
+      features[dm.index[j]] = dm.value[j];
+    }
+    for (const RegTree& tree : model.trees) out[r] += tree.split_cond[LeafOf(tree, features)];
+  }
+  return out;
+}
+
+// The first `keep` features of every row (a data set narrower than the model's).
+data::DMatrix FirstFeatures(const data::DMatrix& dm, std::uint32_t keep) {
+  data::DMatrix out;
+  out.label = dm.label;
+  for (std::size_t r = 0; r < dm.NumRows(); ++r) {
+    for (std::uint64_t j = dm.row_ptr[r]; j < dm.row_ptr[r + 1]; ++j) {
+      if (dm.index[j] >= keep) continue;
+      out.index.push_back(dm.index[j]);
+      out.value.push_back(dm.value[j]);
+    }
+    out.row_ptr.push_back(out.index.size());
+  }
+  out.num_col = keep;
+  return out;
+}
+
+// Predict walks rows eight at a time, reading dense rows in place and scattering sparse ones;
+// every path must give what a plain one-row walk gives, bit for bit: dense rows, rows with
+// missing values, a row count that leaves a partial group of eight, and data narrower than the
+// features the trees split on (those are missing).
+TEST(Learner, PredictionEqualsOneRowWalkDenseSparseAndNarrow) {
+  for (double missing : {0.0, 0.2}) {
+    SCOPED_TRACE(missing);
+    const data::DMatrix dm =
+        MakeSynthetic({.task = Task::kRegression, .rows = 1003, .features = 6, .missing = missing});
+    auto learner = Train({{"max_depth", "5"}, {"base_score", "0"}}, dm, 6);
+    const GBTreeModel& model = learner->Model();
+    bool splits_beyond_three = false;
+    for (const RegTree& t : model.trees) {
+      for (int n = 0; n < t.NumNodes(); ++n) {
+        splits_beyond_three |= !t.IsLeaf(n) && t.split_index[n] >= 3;
+      }
+    }
+    ASSERT_TRUE(splits_beyond_three);
+    const data::DMatrix narrow = FirstFeatures(dm, 3);
+    for (const data::DMatrix* data : {&dm, &narrow}) {
+      std::vector<float> margins;
+      ASSERT_TRUE(learner->Predict(*data, true, &margins).ok());
+      EXPECT_EQ(margins, WalkOneRowAtATime(model, *data));
+    }
+  }
 }
 
 TEST(Learner, LossguideRespectsMaxLeaves) {

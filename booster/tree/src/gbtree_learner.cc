@@ -188,9 +188,8 @@ void GBTreeLearner::BoostGroup(int group, const std::vector<GradientPair>& all_g
   sampler_->Reseed(model_.trees.size());
   const GradientQuantiser quantiser =
       GradientQuantiser::ForGradients(group_gpair, lparam_.nthread);
-  const std::vector<GradientPairInt> qgpair =
-      quantiser.QuantiseAll(group_gpair, lparam_.nthread);
-  RegTree tree = grower_->Grow(qgpair, quantiser);
+  const GradientPairInt local_sum = quantiser.QuantiseAll(group_gpair, lparam_.nthread, &qgpair_);
+  RegTree tree = grower_->Grow(qgpair_, quantiser, GlobalSum(local_sum));
   AddLeavesToMargins(tree, group);
   model_.trees.push_back(std::move(tree));
   model_.tree_info.push_back(group);
@@ -200,10 +199,9 @@ Status GBTreeLearner::UpdateOneIter(int /*iter*/) {
   if (train_ == nullptr) return Status::InvalidInput("UpdateOneIter: no training data set");
   Stopwatch watch;
   CatchUp(*train_, &train_margins_, &train_trees_applied_);
-  std::vector<GradientPair> gpair;
-  objective_->GetGradient(train_margins_, Labels(*train_), lparam_.nthread, &gpair);
+  objective_->GetGradient(train_margins_, Labels(*train_), lparam_.nthread, &gpair_);
   for (int group = 0; group < objective_->NumGroups(); ++group) {
-    BoostGroup(group, gpair);
+    BoostGroup(group, gpair_);
   }
   train_trees_applied_ = static_cast<int>(model_.trees.size());
   timing_.boost_s += watch.Seconds();

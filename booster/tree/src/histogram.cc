@@ -10,7 +10,9 @@ namespace treering::booster {
 namespace {
 
 // Rows of a deep node are scattered over the matrix: fetch the bins and gradient of the row
-// this many positions ahead so the loads overlap instead of stalling one by one.
+// this many positions ahead so the loads overlap instead of stalling one by one (8 and 32
+// measured slower on higgs1m). A dense row of 28 bytes straddles two cache lines 42 % of the
+// time: both ends are fetched.
 constexpr std::ptrdiff_t kPrefetchRows = 16;
 
 template <typename Bin>
@@ -19,7 +21,9 @@ void AccumulateDense(const Bin* bins, std::uint32_t nf, const std::uint32_t* off
                      const std::uint32_t* end, GradientPairInt* hist) {
   for (const std::uint32_t* it = begin; it != end; ++it) {
     if (end - it > kPrefetchRows) {
-      __builtin_prefetch(bins + std::size_t(it[kPrefetchRows]) * nf);
+      const Bin* ahead = bins + std::size_t(it[kPrefetchRows]) * nf;
+      __builtin_prefetch(ahead);
+      __builtin_prefetch(ahead + nf - 1);
       __builtin_prefetch(gpair + it[kPrefetchRows]);
     }
     const std::uint32_t row = *it;

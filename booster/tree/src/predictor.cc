@@ -22,27 +22,86 @@ int LeafOf(const RegTree& tree, const std::vector<float>& features) {
   return node;
 }
 
+namespace {
+
+// Rows walked through a tree together: each step of a walk waits on the last (load the
+// node's feature value, compare, pick a child), so one row at a time leaves the core idle;
+// several independent walks interleaved keep it busy (task=pred of a 100-tree higgs model on
+// the 1M training rows: 1.55-1.79 s end to end with 8 lanes, 1.95-2.01 s with one).
+constexpr int kLanes = 8;
+
+// Lane k's feature f is values[k][f] for f < limit, missing beyond.
+struct Lanes {
+  const float* values[kLanes];
+  std::size_t limit;
+  int count;
+};
+
+void AddTreeLanes(const RegTree& tree, const Lanes& lanes, float* out, int groups, int group) {
+  std::int32_t node[kLanes] = {};
+  bool walking = true;
+  while (walking) {
+    walking = false;
+    for (int k = 0; k < lanes.count; ++k) {
+      const std::int32_t n = node[k];
+      const std::int32_t left = tree.left[n];
+      if (left < 0) continue;
+      walking = true;
+      const std::uint32_t f = tree.split_index[n];
+      const float v =
+          f < lanes.limit ? lanes.values[k][f] : std::numeric_limits<float>::quiet_NaN();
+      const bool go_left = std::isnan(v) ? tree.default_left[n] != 0 : v < tree.split_cond[n];
+      node[k] = go_left ? left : tree.right[n];
+    }
+  }
+  for (int k = 0; k < lanes.count; ++k) out[k * groups + group] += tree.split_cond[node[k]];
+}
+
+}  // namespace
+
 void AddTreeOutputs(const GBTreeModel& model, const data::DMatrix& dm, int tree_begin,
                     int tree_end, int nthread, std::vector<float>* margins) {
   if (tree_begin >= tree_end) return;
   const int groups = model.NumGroups();
-  const std::size_t width = std::max<std::size_t>(model.num_feature, dm.num_col);
+  // Indices strictly increase within a row, so rows of num_col entries hold features
+  // 0..num_col-1 in order: dense data (higgs) is read in place; other rows are scattered into
+  // a NaN-filled vector per lane, wide enough for every feature a tree splits on.
+  const bool dense = dm.NumNonZero() == dm.NumRows() * dm.num_col;
+  std::size_t width = std::max<std::size_t>(model.num_feature, dm.num_col);
+  for (int t = tree_begin; t < tree_end; ++t) {
+    for (std::uint32_t f : model.trees[t].split_index) width = std::max<std::size_t>(width, f + 1);
+  }
   const float nan = std::numeric_limits<float>::quiet_NaN();
   ParallelForBlocks(static_cast<std::int64_t>(dm.NumRows()),
                     ThreadsFor(dm.NumRows() * std::size_t(tree_end - tree_begin), nthread),
                     [&](int, std::int64_t begin, std::int64_t end) {
-    std::vector<float> features(width, nan);
-    for (std::int64_t row = begin; row < end; ++row) {
-      for (std::uint64_t j = dm.row_ptr[row]; j < dm.row_ptr[row + 1]; ++j) {
-        features[dm.index[j]] = dm.value[j];
+    std::vector<float> features(dense ? 0 : kLanes * width, nan);
+    Lanes lanes{};
+    lanes.limit = dense ? dm.num_col : width;
+    for (std::int64_t first = begin; first < end; first += kLanes) {
+      lanes.count = static_cast<int>(std::min<std::int64_t>(kLanes, end - first));
+      for (int k = 0; k < lanes.count; ++k) {
+        const std::int64_t row = first + k;
+        if (dense) {
+          lanes.values[k] = dm.value.data() + dm.row_ptr[row];
+          continue;
+        }
+        float* row_features = features.data() + k * width;
+        for (std::uint64_t j = dm.row_ptr[row]; j < dm.row_ptr[row + 1]; ++j) {
+          row_features[dm.index[j]] = dm.value[j];
+        }
+        lanes.values[k] = row_features;
       }
-      float* out = margins->data() + row * groups;
+      float* out = margins->data() + first * groups;
       for (int t = tree_begin; t < tree_end; ++t) {
-        const RegTree& tree = model.trees[t];
-        out[model.tree_info[t]] += tree.split_cond[LeafOf(tree, features)];
+        AddTreeLanes(model.trees[t], lanes, out, groups, model.tree_info[t]);
       }
-      for (std::uint64_t j = dm.row_ptr[row]; j < dm.row_ptr[row + 1]; ++j) {
-        features[dm.index[j]] = nan;
+      if (dense) continue;
+      for (int k = 0; k < lanes.count; ++k) {
+        const std::int64_t row = first + k;
+        for (std::uint64_t j = dm.row_ptr[row]; j < dm.row_ptr[row + 1]; ++j) {
+          features[k * width + dm.index[j]] = nan;
+        }
       }
     }
   });

@@ -167,7 +167,7 @@ void TreeGrower::BuildChildHistograms(const Batch& parents, const RegTree& tree)
 }
 
 RegTree TreeGrower::Grow(const std::vector<GradientPairInt>& gpair,
-                         const GradientQuantiser& quantiser) {
+                         const GradientQuantiser& quantiser, GradientPairInt root_sum) {
   const SplitEvaluator evaluator(param_, cuts_, quantiser);
   evaluator_ = &evaluator;
   gpair_ = &gpair;
@@ -176,7 +176,7 @@ RegTree TreeGrower::Grow(const std::vector<GradientPairInt>& gpair,
   sampler_->NewTree();
 
   RegTree tree;
-  sums_[0] = GlobalSum(gpair, nthread_);
+  sums_[0] = root_sum;
   const float root_w = evaluator.Weight(sums_[0]);
   tree.AddNode(-1, param_.eta * root_w, root_w, static_cast<float>(evaluator.H(sums_[0])));
   builder_.Build(gpair, {partition_.Rows(0)}, {&HistOf(0)});

@@ -34,7 +34,9 @@ class TreeGrower {
   TreeGrower(const TreeParam& param, const HistogramCuts& cuts, const BinnedMatrix& matrix,
              ColumnSampler* sampler, int nthread);
 
-  RegTree Grow(const std::vector<GradientPairInt>& gpair, const GradientQuantiser& quantiser);
+  // root_sum: the sum of gpair over all ranks (GlobalSum), the root node's statistics.
+  RegTree Grow(const std::vector<GradientPairInt>& gpair, const GradientQuantiser& quantiser,
+               GradientPairInt root_sum);
   const RowPartition& Partition() const { return partition_; }
 
  private:
