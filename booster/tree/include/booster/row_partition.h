@@ -29,7 +29,8 @@ class RowPartition {
   // For every task, moves the rows of `node` for which go_left_for(task_index)(row) holds to
   // the front of its range; `left` and `right` become the two parts. One parallel region per
   // step for the whole batch (a tree level), blocks of kBlock rows. go_left_for returns a
-  // small predicate by value, so its split bin and column live in registers in the loop.
+  // small predicate by value, so its split bin and column live in registers in the loop. A
+  // predicate with a Prefetch(row) member is told the row kPrefetchRows positions ahead.
   template <typename GoLeftFor>
   void Split(const std::vector<SplitTask>& tasks, GoLeftFor&& go_left_for, int nthread);
 
@@ -38,6 +39,10 @@ class RowPartition {
     std::size_t begin = 0, end = 0;
   };
   static constexpr std::size_t kBlock = 2048;
+  // A deep node's rows are scattered, so each decision is a cache miss in the split feature's
+  // column (28 MB of columns on higgs1m): fetched this far ahead (perf samples of the
+  // partition on higgs1m: none 3664, 16 rows 3175, 64 rows 2960, 256 rows 2950).
+  static constexpr std::size_t kPrefetchRows = 64;
   void SetRange(int node, std::size_t begin, std::size_t end);
 
   std::vector<std::uint32_t> rows_;
@@ -75,6 +80,9 @@ void RowPartition::Split(const std::vector<SplitTask>& tasks, GoLeftFor&& go_lef
     std::uint32_t* out = scratch_.data();
     std::size_t l = blk.begin, r = blk.end;
     for (std::size_t j = blk.begin; j < blk.end; ++j) {
+      if constexpr (requires { go_left.Prefetch(std::uint32_t{}); }) {
+        if (j + kPrefetchRows < blk.end) go_left.Prefetch(in[j + kPrefetchRows]);
+      }
       const std::uint32_t row = in[j];
       const bool left = go_left(row);
       out[l] = row;
