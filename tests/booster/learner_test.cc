@@ -142,13 +142,17 @@ TEST(Learner, TrainingMarginsEqualPredictionAndContinuedTrainingMatches) {
 // Sum of the trees' leaf values for row r, one row at a time through LeafOf (features beyond
 // the row's data are missing), added in tree order from 0 as Predict does.
 std::vector<float> WalkOneRowAtATime(const GBTreeModel& model, const data::DMatrix& dm) {
-  std::vector<float> out(dm.NumRows(), 0.0f);
+  const int groups = model.NumGroups();
+  std::vector<float> out(dm.NumRows() * groups, 0.0f);
   for (std::size_t r = 0; r < dm.NumRows(); ++r) {
     std::vector<float> features(dm.num_col, std::nanf(""));
     for (std::uint64_t j = dm.row_ptr[r]; j < dm.row_ptr[r + 1]; ++j) {
       features[dm.index[j]] = dm.value[j];
     }
-    for (const RegTree& tree : model.trees) out[r] += tree.split_cond[LeafOf(tree, features)];
+    for (std::size_t t = 0; t < model.trees.size(); ++t) {
+      const RegTree& tree = model.trees[t];
+      out[r * groups + model.tree_info[t]] += tree.split_cond[LeafOf(tree, features)];
+    }
   }
   return out;
 }
@@ -171,27 +175,34 @@ data::DMatrix FirstFeatures(const data::DMatrix& dm, std::uint32_t keep) {
 
 // Predict walks rows eight at a time, reading dense rows in place and scattering sparse ones;
 // every path must give what a plain one-row walk gives, bit for bit: dense rows, rows with
-// missing values, a row count that leaves a partial group of eight, and data narrower than the
-// features the trees split on (those are missing).
+// missing values, a row count that leaves a partial group of eight (per thread: 5003 rows x 6
+// trees is enough work for two), data narrower than the features the trees split on (those
+// are missing), and several output groups (multi-class).
 TEST(Learner, PredictionEqualsOneRowWalkDenseSparseAndNarrow) {
+  const Params regression = {{"max_depth", "5"}, {"base_score", "0"}, {"nthread", "2"}};
+  const Params multiclass = {{"max_depth", "4"}, {"base_score", "0"}, {"nthread", "2"},
+                             {"objective", "multi:softprob"}, {"num_class", "3"}};
   for (double missing : {0.0, 0.2}) {
-    SCOPED_TRACE(missing);
-    const data::DMatrix dm =
-        MakeSynthetic({.task = Task::kRegression, .rows = 1003, .features = 6, .missing = missing});
-    auto learner = Train({{"max_depth", "5"}, {"base_score", "0"}}, dm, 6);
-    const GBTreeModel& model = learner->Model();
-    bool splits_beyond_three = false;
-    for (const RegTree& t : model.trees) {
-      for (int n = 0; n < t.NumNodes(); ++n) {
-        splits_beyond_three |= !t.IsLeaf(n) && t.split_index[n] >= 3;
+    for (bool classes : {false, true}) {
+      SCOPED_TRACE(::testing::Message() << "missing " << missing << " multi-class " << classes);
+      const data::DMatrix dm =
+          MakeSynthetic({.task = classes ? Task::kMulticlass3 : Task::kRegression, .rows = 5003,
+                         .features = 6, .missing = missing});
+      auto learner = Train(classes ? multiclass : regression, dm, classes ? 2 : 6);
+      const GBTreeModel& model = learner->Model();
+      bool splits_beyond_three = false;
+      for (const RegTree& t : model.trees) {
+        for (int n = 0; n < t.NumNodes(); ++n) {
+          splits_beyond_three |= !t.IsLeaf(n) && t.split_index[n] >= 3;
+        }
       }
-    }
-    ASSERT_TRUE(splits_beyond_three);
-    const data::DMatrix narrow = FirstFeatures(dm, 3);
-    for (const data::DMatrix* data : {&dm, &narrow}) {
-      std::vector<float> margins;
-      ASSERT_TRUE(learner->Predict(*data, true, &margins).ok());
-      EXPECT_EQ(margins, WalkOneRowAtATime(model, *data));
+      ASSERT_TRUE(splits_beyond_three);
+      const data::DMatrix narrow = FirstFeatures(dm, 3);
+      for (const data::DMatrix* data : {&dm, &narrow}) {
+        std::vector<float> margins;
+        ASSERT_TRUE(learner->Predict(*data, true, &margins).ok());
+        EXPECT_EQ(margins, WalkOneRowAtATime(model, *data));
+      }
     }
   }
 }

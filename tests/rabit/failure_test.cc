@@ -13,6 +13,8 @@ namespace rabit::testing {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+using transport::AllreduceAlgorithm;
+using transport::ChooseAllreduce;
 
 CollectiveOptions ShortTimeout() {
   CollectiveOptions options;
@@ -139,6 +141,32 @@ TEST(CollectiveFailure, FrozenRankMakesEveryOtherRankFailWithinTimeout) {
       }
     }
     EXPECT_GE(named, 1) << "no rank named the frozen rank 1";
+  }
+}
+
+// A world of two runs its own exchanges: the pair exchange (pinned workers, 8 KB here) and the
+// pair halving (1.6 MB). A stopped or frozen peer still fails the survivor within the timeout,
+// naming it.
+TEST(CollectiveFailure, TwoRankExchangesFailWhenThePeerStopsOrFreezes) {
+  CollectiveOptions options = ShortTimeout();
+  options.pair_max_bytes = 1 << 30;  // as treering-submit sets for pinned workers
+  ASSERT_EQ(ChooseAllreduce(options, 2, 8000), AllreduceAlgorithm::kPair);
+  ASSERT_EQ(ChooseAllreduce(options, 2, 1600000), AllreduceAlgorithm::kPairHalving);
+  for (std::size_t doubles : {1000, 200000}) {
+    for (bool freeze : {false, true}) {
+      SCOPED_TRACE(::testing::Message() << doubles << " doubles, freeze " << freeze);
+      LoopbackWorld world(2, options);
+      const auto start = Clock::now();
+      auto statuses = RunWithVictim(world, 1, doubles, [&](Communicator& comm) {
+        if (freeze) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(1600));
+        } else {
+          comm.Close();
+        }
+      });
+      EXPECT_LT(Clock::now() - start, std::chrono::milliseconds(2600));
+      ExpectOthersFailNamingVictim(statuses, 1, {0});
+    }
   }
 }
 

@@ -46,8 +46,8 @@ int ParseArgs(int argc, char** argv, launch::SubmitOptions& o) {
       ->allow_extra_args(false);  // one K=V per --env, so "--" still starts the command
   app.add_option("--bind-to", o.bind_to,
                  "local workers, as mpirun: core = pin each to an equal share of the CPUs when "
-                 "2 <= workers <= CPUs (a 2-worker job then uses the pair exchange at every "
-                 "size); none = leave placement to the OS")
+                 "2 <= workers <= CPUs (a 2-worker job then uses the pair exchange for small "
+                 "messages too); none = leave placement to the OS")
       ->check(CLI::IsMember({"core", "none"}));
   app.add_option("--ssh-command", o.ssh_command, "ssh program and options");
   app.add_option("--grace", o.grace_s, "seconds between SIGTERM and SIGKILL on failure");
@@ -119,7 +119,8 @@ class TrackerThread {
 void LogTasks(const std::vector<launch::Task>& tasks) {
   for (const launch::Task& t : tasks) {
     std::string line = "[submit] " + t.label + "runs:";
-    for (const std::string& a : t.argv) line += " " + launch::ShellQuote(a);
+    // append(), not " " + ...: GCC 12 warns falsely (-Wrestrict) on the temporary.
+    for (const std::string& a : t.argv) line.append(" ").append(launch::ShellQuote(a));
     EmitLine(line, true);
   }
 }

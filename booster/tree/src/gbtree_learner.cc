@@ -172,7 +172,7 @@ void GBTreeLearner::AddLeavesToMargins(const RegTree& tree, int group) {
 void GBTreeLearner::BoostGroup(int group, const std::vector<GradientPair>& all_gpair) {
   const int groups = objective_->NumGroups();
   const bool own_copy = groups > 1 || tparam_.subsample < 1.0f;
-  std::vector<GradientPair> gpair;
+  std::vector<GradientPair>& gpair = group_gpair_;
   if (own_copy) {
     gpair.resize(train_->NumRows());
     ParallelFor(gpair.size(), ThreadsFor(gpair.size(), lparam_.nthread), [&](std::size_t row) {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
-#if defined(__SSE2__)
+#if defined(__x86_64__)
 #include <emmintrin.h>
 #endif
 
@@ -17,7 +17,7 @@ namespace {
 // cvtsd2si instruction; GCC calls llrint through the PLT instead (errno semantics), which was
 // the costliest part of quantising a round's gradients.
 std::int64_t RoundToInt(double v) {
-#if defined(__SSE2__)
+#if defined(__x86_64__)
   return _mm_cvtsd_si64(_mm_set_sd(v));
 #else
   return std::llrint(v);

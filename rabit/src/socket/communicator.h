@@ -31,7 +31,8 @@ struct CollectiveOptions {
   // bytes on the wire in one lap instead of two: ~4.3 vs ~2.3 GB/s here, bound or not);
   // rabit_reduce_pair_maxcount: the tree, for messages of at most this many bytes; 0 = never.
   // It wins there only with the two ranks on separate cores, so it is 0 unless treering-submit
-  // pinned the workers (docs/collectives.md, Placement).
+  // pinned the workers (docs/collectives.md, Placement). Both apply only below
+  // pair_halving_min_bytes, which takes precedence.
   std::size_t pair_min_bytes = 1 << 20;
   std::size_t pair_max_bytes = 0;
   // rabit_reduce_pair_halving_mincount: in a world of two, Allreduce messages of at least this

@@ -81,7 +81,8 @@ treering::Status PairHalvingAllreduce(Exchange& ex, const Topology& topo, std::u
   st.buf = buf;
   st.peer = ex.To(topo.ring_next);
   if (topo.world != 2 || st.peer == nullptr) {
-    return treering::Status::Internal("pair halving allreduce needs a world of two with a ring link");
+    return treering::Status::Internal(
+        "pair halving allreduce needs a world of two with a ring link");
   }
   const std::size_t count = bytes / spec.element_bytes;
   const std::size_t low = (count + 1) / 2 * spec.element_bytes;  // rank 0's half

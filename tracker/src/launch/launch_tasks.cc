@@ -28,8 +28,8 @@ bool HasKey(const EnvList& env, const std::string& key) {
 }
 
 // Pinned workers on separate cores can all send at once, so a world of two swaps whole
-// messages (the pair exchange) at every size: 4 B allreduce ~3.5 us instead of the tree's ~6.5
-// (docs/benchmarks.md). The engine reads this as rabit_reduce_pair_maxcount; a user's --env or
+// messages (the pair exchange) below the pair halving's 256 KiB too: 4 B allreduce ~3.5 us
+// instead of the tree's ~6.5 (docs/benchmarks.md). The engine reads this as rabit_reduce_pair_maxcount; a user's --env or
 // argument wins.
 constexpr char kPinnedPairVariable[] = "TREERING_REDUCE_PAIR_MAXCOUNT";
 
