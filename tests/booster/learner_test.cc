@@ -157,6 +157,23 @@ std::vector<float> WalkOneRowAtATime(const GBTreeModel& model, const data::DMatr
   return out;
 }
 
+// Every row with one more entry at feature `index` (past all the row's others).
+data::DMatrix WithFeatureAt(const data::DMatrix& dm, std::uint32_t index) {
+  data::DMatrix out;
+  out.label = dm.label;
+  for (std::size_t r = 0; r < dm.NumRows(); ++r) {
+    for (std::uint64_t j = dm.row_ptr[r]; j < dm.row_ptr[r + 1]; ++j) {
+      out.index.push_back(dm.index[j]);
+      out.value.push_back(dm.value[j]);
+    }
+    out.index.push_back(index);
+    out.value.push_back(1.0f);
+    out.row_ptr.push_back(out.index.size());
+  }
+  out.num_col = index + 1;
+  return out;
+}
+
 // The first `keep` features of every row (a data set narrower than the model's).
 data::DMatrix FirstFeatures(const data::DMatrix& dm, std::uint32_t keep) {
   data::DMatrix out;
@@ -177,7 +194,8 @@ data::DMatrix FirstFeatures(const data::DMatrix& dm, std::uint32_t keep) {
 // every path must give what a plain one-row walk gives, bit for bit: dense rows, rows with
 // missing values, a row count that leaves a partial group of eight (per thread: 5003 rows x 6
 // trees is enough work for two), data narrower than the features the trees split on (those
-// are missing), and several output groups (multi-class).
+// are missing), data wider than 64 Ki features (walked one row at a time), and several output
+// groups (multi-class).
 TEST(Learner, PredictionEqualsOneRowWalkDenseSparseAndNarrow) {
   const Params regression = {{"max_depth", "5"}, {"base_score", "0"}, {"nthread", "2"}};
   const Params multiclass = {{"max_depth", "4"}, {"base_score", "0"}, {"nthread", "2"},
@@ -198,7 +216,8 @@ TEST(Learner, PredictionEqualsOneRowWalkDenseSparseAndNarrow) {
       }
       ASSERT_TRUE(splits_beyond_three);
       const data::DMatrix narrow = FirstFeatures(dm, 3);
-      for (const data::DMatrix* data : {&dm, &narrow}) {
+      const data::DMatrix wide = WithFeatureAt(dm, 70000);
+      for (const data::DMatrix* data : {&dm, &narrow, &wide}) {
         std::vector<float> margins;
         ASSERT_TRUE(learner->Predict(*data, true, &margins).ok());
         EXPECT_EQ(margins, WalkOneRowAtATime(model, *data));

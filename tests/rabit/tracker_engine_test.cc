@@ -164,8 +164,10 @@ TEST(EngineParams, EveryCollectiveKeyReachesTheCollectiveOptions) {
   EXPECT_EQ(o.spin_microseconds, 9);
   EXPECT_EQ(ReadEngineParams({{"rabit_reduce_halving_mincount", "lots"}}).status().code(),
             treering::StatusCode::kInvalidInput);
-  EXPECT_EQ(ReadEngineParams({{"rabit_reduce_pair_halving_mincount", "-1"}}).status().code(),
-            treering::StatusCode::kInvalidInput);
+  const auto bad = ReadEngineParams({{"rabit_reduce_pair_halving_mincount", "-1"}});
+  EXPECT_EQ(bad.status().code(), treering::StatusCode::kInvalidInput);
+  EXPECT_NE(bad.status().message().find("rabit_reduce_pair_halving_mincount"), std::string::npos)
+      << bad.status().message();
   EXPECT_EQ(ReadEngineParams({}).value().pair_halving_min_bytes, 256u << 10);
 }
 

@@ -51,18 +51,35 @@ int NeighbourTowards(const Topology& topo, const std::vector<int>& parent_of, in
 treering::Status RingAllgather(Exchange& ex, const Topology& topo, std::uint8_t* buf,
                                const std::vector<std::size_t>& offsets);
 
-// The pairwise exchanges (pair, halving) stage incoming bytes in a small circular window,
-// reduced while still in cache, and send at most kSendAheadBytes beyond what has arrived, so
-// sending, receiving and reducing overlap (unpaced, a 4 MiB pair exchange took ~9 ms instead
-// of ~1 ms; 128 KiB ahead measured better than 256 KiB at 256 KiB-1 MiB messages).
+// The pairwise exchanges (pair, pair halving, halving-doubling) stage incoming bytes in a small
+// circular window, reduced while still in cache, and send at most kSendAheadBytes beyond what
+// has arrived, so sending, receiving and reducing overlap (unpaced, a 4 MiB pair exchange took
+// ~9 ms instead of ~1 ms; 128 KiB ahead measured better than 256 KiB at 256 KiB-1 MiB).
 constexpr std::size_t kExchangeWindowBytes = 256 * 1024;
 constexpr std::size_t kSendAheadBytes = 128 * 1024;
-// The window for a stream of `bytes`: at least two reduce chunks (so a whole chunk can always
-// be reduced), whole elements, no larger than the stream, never empty.
-std::size_t ExchangeWindowBytes(std::size_t bytes, const ReduceSpec& spec);
-// Reduces stream positions [from, to), staged in the circular `window`, into dst + from.
-void ReduceFromWindow(std::uint8_t* dst, const std::uint8_t* window, std::size_t window_bytes,
-                      const ReduceSpec& spec, std::size_t from, std::size_t to);
+
+// An incoming stream of `total` bytes staged in a circular window of scratch (slot 0) and
+// reduced into dst (stream position p into dst[p]) as it arrives.
+struct WindowedReduction {
+  std::uint8_t* dst = nullptr;
+  std::uint8_t* window = nullptr;
+  std::size_t window_bytes = 0;  // >= two reduce chunks, whole elements, <= total, never 0
+  std::size_t total = 0;
+  std::size_t reduced = 0;  // stream prefix reduced into dst
+
+  static WindowedReduction Start(std::uint8_t* dst, std::size_t total, const ReduceSpec& spec,
+                                 ScratchArena& scratch);
+  // The receive Flow of the stream; Advance raises its limit.
+  Flow RecvFlow() const { return Flow{window, window_bytes, 0, total, 0, 0}; }
+  // Reduces what `recv` has brought (not beyond stream position `allowed`), then lets it take
+  // up to a window beyond. True once the whole stream is reduced.
+  bool Advance(Flow& recv, const ReduceSpec& spec, std::size_t allowed = SIZE_MAX);
+};
+
+// How far a paced stream of `send_total` bytes may have gone: kSendAheadBytes beyond what has
+// arrived of the matching incoming stream, plus what this side sends beyond what it receives
+// (so uneven halves or segments cannot stall).
+std::size_t PacedSendLimit(std::size_t send_total, std::size_t recv_done, std::size_t recv_total);
 
 // Bytes of a partially arrived stream that may be reduced now: whole elements, and whole chunks
 // unless the stream is complete (small reduce calls would cost more than they pipeline).

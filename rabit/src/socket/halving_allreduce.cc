@@ -40,11 +40,11 @@ struct Step {
 
 struct HalvingState {
   std::uint8_t* buf = nullptr;
-  std::uint8_t* window = nullptr;
-  std::size_t window_bytes = 0;
+  const ReduceSpec* spec = nullptr;
+  ScratchArena* scratch = nullptr;
   std::array<Step, 4> steps;
   int current = 0;
-  std::size_t reduced = 0;  // bytes of the current step's incoming range reduced into buf
+  WindowedReduction in;  // a reduce step's incoming range
 };
 
 // Segment of rank r's final values, and the ranks' partners in steps 1 and 2.
@@ -52,40 +52,23 @@ constexpr std::array<int, 4> kOwnSegment = {0, 2, 3, 1};
 constexpr std::array<int, 4> kFirstPartner = {1, 0, 3, 2};
 constexpr std::array<int, 4> kSecondPartner = {3, 2, 1, 0};
 
-// Sends may run kSendAheadBytes beyond the arrived bytes (plus what this side sends beyond
-// what it receives, so uneven segments cannot stall).
-std::size_t SendLimit(const Step& s) {
-  const std::size_t surplus = s.send.bytes > s.recv.bytes ? s.send.bytes - s.recv.bytes : 0;
-  return std::min(s.send.bytes, s.peer->recv.done + kSendAheadBytes + surplus);
-}
-
 void Start(Exchange& ex, HalvingState& st) {
   const Step& s = st.steps[st.current];
   ex.SetSend(s.peer, Flow{st.buf, 0, s.send.begin, s.send.bytes, 0, 0});
   if (s.reduce) {
-    ex.SetRecv(s.peer, Flow{st.window, st.window_bytes, 0, s.recv.bytes,
-                            std::min(s.recv.bytes, st.window_bytes), 0});
+    st.in = WindowedReduction::Start(st.buf + s.recv.begin, s.recv.bytes, *st.spec, *st.scratch);
+    ex.SetRecv(s.peer, st.in.RecvFlow());
   } else {
     ex.SetRecv(s.peer, Flow{st.buf + s.recv.begin, 0, 0, s.recv.bytes, s.recv.bytes, 0});
   }
-  s.peer->send.limit = SendLimit(s);
-  st.reduced = 0;
 }
 
-void Advance(Exchange& ex, HalvingState& st, const ReduceSpec& spec) {
+void Advance(Exchange& ex, HalvingState& st) {
   for (;;) {
     const Step& s = st.steps[st.current];
-    if (s.reduce) {
-      const std::size_t ready = ReducibleBytes(s.peer->recv.done, s.recv.bytes, spec);
-      if (ready > st.reduced) {
-        ReduceFromWindow(st.buf + s.recv.begin, st.window, st.window_bytes, spec, st.reduced,
-                         ready);
-        st.reduced = ready;
-      }
-      s.peer->recv.limit = std::min(s.recv.bytes, st.reduced + st.window_bytes);
-    }
-    s.peer->send.limit = SendLimit(s);
-    const bool received = s.reduce ? st.reduced == s.recv.bytes : s.peer->recv.done == s.recv.bytes;
+    const bool received = s.reduce ? st.in.Advance(s.peer->recv, *st.spec)
+                                   : s.peer->recv.done == s.recv.bytes;
+    s.peer->send.limit = PacedSendLimit(s.send.bytes, s.peer->recv.done, s.recv.bytes);
     if (!received || s.peer->send.done < s.send.bytes || st.current == 3) return;
     ++st.current;  // the next step sends what this one completed
     Start(ex, st);
@@ -118,14 +101,14 @@ treering::Status HalvingAllreduce(Exchange& ex, const Topology& topo, std::uint8
 
   HalvingState st;
   st.buf = buf;
-  st.window_bytes = ExchangeWindowBytes(half.bytes, spec);
-  st.window = scratch.Get(0, st.window_bytes);
+  st.spec = &spec;
+  st.scratch = &scratch;
   st.steps[0] = Step{first, other_half, half, true};
   st.steps[1] = Step{second, segment(partner_own), segment(own), true};
   st.steps[2] = Step{second, segment(own), segment(partner_own), false};
   st.steps[3] = Step{first, half, other_half, false};
   Start(ex, st);
-  return ex.Run([&] { Advance(ex, st, spec); });
+  return ex.Run([&] { Advance(ex, st); });
 }
 
 }  // namespace rabit::transport
