@@ -200,13 +200,18 @@ TEST(Learner, PredictionEqualsOneRowWalkDenseSparseAndNarrow) {
   const Params regression = {{"max_depth", "5"}, {"base_score", "0"}, {"nthread", "2"}};
   const Params multiclass = {{"max_depth", "4"}, {"base_score", "0"}, {"nthread", "2"},
                              {"objective", "multi:softprob"}, {"num_class", "3"}};
+  // Leaves at many depths (the flat walk takes the deepest leaf's number of steps).
+  const Params lossguide = {{"grow_policy", "lossguide"}, {"max_leaves", "9"},
+                            {"max_depth", "0"}, {"base_score", "0"}, {"nthread", "2"}};
   for (double missing : {0.0, 0.2}) {
-    for (bool classes : {false, true}) {
-      SCOPED_TRACE(::testing::Message() << "missing " << missing << " multi-class " << classes);
+    for (int kind : {0, 1, 2}) {
+      const bool classes = kind == 1;
+      SCOPED_TRACE(::testing::Message() << "missing " << missing << " kind " << kind);
       const data::DMatrix dm =
           MakeSynthetic({.task = classes ? Task::kMulticlass3 : Task::kRegression, .rows = 5003,
                          .features = 6, .missing = missing});
-      auto learner = Train(classes ? multiclass : regression, dm, classes ? 2 : 6);
+      auto learner = Train(classes ? multiclass : kind == 2 ? lossguide : regression, dm,
+                           classes ? 2 : 6);
       const GBTreeModel& model = learner->Model();
       bool splits_beyond_three = false;
       for (const RegTree& t : model.trees) {

@@ -1,7 +1,9 @@
 #include "booster/predictor.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "data/parallel_for.h"
 #include "booster/work_split.h"
@@ -38,6 +40,79 @@ struct Lanes {
   int count;
 };
 
+// A tree laid out for branch-free walking: one 16-byte record per node, children picked by
+// indexing ({right, left}[go_left]) and a leaf pointing at itself, so every row takes the same
+// number of steps (the tree's depth) and nothing depends on a compare's outcome but a load
+// address. The branchy walk mispredicted about every other step (left or right is a coin
+// flip).
+struct FlatNode {
+  std::uint32_t feature;    // split feature; 0 for a leaf (read, never used)
+  float cond;               // go left iff value < cond; a leaf's output value
+  std::int32_t child[2];    // [0] right, [1] left; a leaf: itself twice
+};
+
+struct FlatTree {
+  std::vector<FlatNode> nodes;
+  std::vector<std::uint8_t> default_left;
+  int depth = 0;
+  std::uint32_t max_feature = 0;  // largest split feature (0 without splits)
+};
+
+FlatTree Flatten(const RegTree& tree) {
+  FlatTree flat;
+  const int n = tree.NumNodes();
+  flat.nodes.resize(n);
+  flat.default_left.resize(n);
+  for (int i = 0; i < n; ++i) {
+    FlatNode& node = flat.nodes[i];
+    node.cond = tree.split_cond[i];
+    if (tree.IsLeaf(i)) {
+      node.feature = 0;
+      node.child[0] = node.child[1] = i;
+      flat.default_left[i] = 0;
+      continue;
+    }
+    node.feature = tree.split_index[i];
+    node.child[0] = tree.right[i];
+    node.child[1] = tree.left[i];
+    flat.default_left[i] = tree.default_left[i] != 0;
+    flat.max_feature = std::max(flat.max_feature, node.feature);
+  }
+  // Depth by a walk from the root (loaded trees are checked to be trees, see
+  // tree_json_reader.cc; node ids need not grow with depth).
+  std::vector<std::pair<int, int>> stack;
+  if (n > 0) stack.push_back({0, 0});
+  while (!stack.empty()) {
+    const auto [node, depth] = stack.back();
+    stack.pop_back();
+    flat.depth = std::max(flat.depth, depth);
+    if (!tree.IsLeaf(node)) {
+      stack.push_back({tree.left[node], depth + 1});
+      stack.push_back({tree.right[node], depth + 1});
+    }
+  }
+  return flat;
+}
+
+// Every split feature of `flat` is below lanes.limit (checked by the caller), so a value is
+// always in the row: missing means NaN, which takes the default direction.
+void AddFlatTreeLanes(const FlatTree& flat, const Lanes& lanes, float* out, int groups,
+                      int group) {
+  const FlatNode* nodes = flat.nodes.data();
+  const std::uint8_t* default_left = flat.default_left.data();
+  std::int32_t node[kLanes] = {};
+  for (int step = 0; step < flat.depth; ++step) {
+    for (int k = 0; k < lanes.count; ++k) {
+      const FlatNode& nd = nodes[node[k]];
+      const float v = lanes.values[k][nd.feature];
+      const int go_left = (v < nd.cond) | (int(v != v) & int(default_left[node[k]]));
+      node[k] = nd.child[go_left];
+    }
+  }
+  for (int k = 0; k < lanes.count; ++k) out[k * groups + group] += nodes[node[k]].cond;
+}
+
+// Any tree: a split feature at or beyond lanes.limit reads as missing.
 void AddTreeLanes(const RegTree& tree, const Lanes& lanes, float* out, int groups, int group) {
   std::int32_t node[kLanes] = {};
   bool walking = true;
@@ -73,6 +148,16 @@ void AddTreeOutputs(const GBTreeModel& model, const data::DMatrix& dm, int tree_
   // features per thread would cost more memory than the interleaving saves.
   const int max_lanes = dense || width <= kMaxLaneFeatures ? kLanes : 1;
   const float nan = std::numeric_limits<float>::quiet_NaN();
+  // Flat copies of the trees whose split features all lie inside the rows (every tree grown
+  // on this data); others (a loaded model splitting beyond num_col) take the checked walk.
+  const int num_trees = tree_end - tree_begin;
+  std::vector<FlatTree> flat(num_trees);
+  std::vector<std::uint8_t> use_flat(num_trees);
+  ParallelFor(num_trees, ThreadsFor(std::size_t(num_trees) * 256, nthread), [&](int i) {
+    const RegTree& tree = model.trees[tree_begin + i];
+    flat[i] = Flatten(tree);
+    use_flat[i] = tree.NumNodes() > 0 && flat[i].max_feature < width;
+  });
   ParallelForBlocks(static_cast<std::int64_t>(dm.NumRows()),
                     ThreadsFor(dm.NumRows() * std::size_t(tree_end - tree_begin), nthread),
                     [&](int, std::int64_t begin, std::int64_t end) {
@@ -95,7 +180,11 @@ void AddTreeOutputs(const GBTreeModel& model, const data::DMatrix& dm, int tree_
       }
       float* out = margins->data() + first * groups;
       for (int t = tree_begin; t < tree_end; ++t) {
-        AddTreeLanes(model.trees[t], lanes, out, groups, model.tree_info[t]);
+        if (use_flat[t - tree_begin]) {
+          AddFlatTreeLanes(flat[t - tree_begin], lanes, out, groups, model.tree_info[t]);
+        } else {
+          AddTreeLanes(model.trees[t], lanes, out, groups, model.tree_info[t]);
+        }
       }
       if (dense) continue;
       for (int k = 0; k < lanes.count; ++k) {
