@@ -1,6 +1,7 @@
 // HistogramBuilder against a plain per-row sum of quantised gradients, for the dense and the
 // sparse layout, on all rows, on scattered row subsets (one level of three nodes, cut
-// between thread shares) and with 1 and 2 threads; and the quantiser against std::llrint.
+// between thread shares) and with 1 and 2 threads, and the row sum it returns; and the
+// quantiser against std::llrint.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -25,15 +26,30 @@ Histogram NaiveHistogram(const data::DMatrix& dm, const HistogramCuts& cuts,
   return hist;
 }
 
+GradientPairInt NaiveSum(const std::vector<GradientPairInt>& gpair,
+                         const std::vector<std::uint32_t>& rows) {
+  GradientPairInt sum;
+  for (std::uint32_t row : rows) sum += gpair[row];
+  return sum;
+}
+
 void ExpectBuilderMatches(const data::DMatrix& dm, std::uint32_t features,
                           BinnedMatrix::Layout layout) {
   const HistogramCuts cuts = BuildCuts(dm, features, 256, 1);
   const BinnedMatrix m = BinnedMatrix::Build(dm, cuts, 1);
   ASSERT_EQ(m.layout(), layout);
   std::mt19937_64 rng(5);
-  std::uniform_int_distribution<std::int64_t> q(-(std::int64_t{1} << 40), std::int64_t{1} << 40);
-  std::vector<GradientPairInt> gpair(dm.NumRows());
-  for (auto& g : gpair) g = {q(rng), q(rng) & 0xffffffffff};
+  std::normal_distribution<float> normal(0.0f, 2.0f);
+  std::vector<GradientPair> gpair(dm.NumRows());
+  for (auto& g : gpair) g = {normal(rng), std::fabs(normal(rng))};
+  // Scales that leave fractions to round (a builder reading unquantised or truncated values
+  // fails the comparison).
+  const GradientQuantiser quantiser(std::ldexp(1.0, 30), std::ldexp(1.0, 29));
+  std::vector<GradientPairInt> quantised(gpair.size());
+  for (std::size_t i = 0; i < gpair.size(); ++i) {
+    quantised[i] = {std::llrint(double(gpair[i].grad) * std::ldexp(1.0, 30)),
+                    std::llrint(double(gpair[i].hess) * std::ldexp(1.0, 29))};
+  }
   std::vector<std::uint32_t> all(dm.NumRows()), odd, sparse_subset;
   for (std::uint32_t r = 0; r < all.size(); ++r) {
     all[r] = r;
@@ -46,11 +62,16 @@ void ExpectBuilderMatches(const data::DMatrix& dm, std::uint32_t features,
     const auto span = [](const std::vector<std::uint32_t>& v) {
       return RowSpan{v.data(), v.data() + v.size()};
     };
-    builder.Build(gpair, {span(all), span(odd), span(sparse_subset)},
-                  {&h_all, &h_odd, &h_subset});
-    EXPECT_TRUE(h_all == NaiveHistogram(dm, cuts, gpair, all)) << nthread;
-    EXPECT_TRUE(h_odd == NaiveHistogram(dm, cuts, gpair, odd)) << nthread;
-    EXPECT_TRUE(h_subset == NaiveHistogram(dm, cuts, gpair, sparse_subset)) << nthread;
+    const GradientPairInt sum = builder.Build(
+        gpair, quantiser, {span(all), span(odd), span(sparse_subset)},
+        {&h_all, &h_odd, &h_subset});
+    EXPECT_TRUE(h_all == NaiveHistogram(dm, cuts, quantised, all)) << nthread;
+    EXPECT_TRUE(h_odd == NaiveHistogram(dm, cuts, quantised, odd)) << nthread;
+    EXPECT_TRUE(h_subset == NaiveHistogram(dm, cuts, quantised, sparse_subset)) << nthread;
+    GradientPairInt want = NaiveSum(quantised, all);
+    want += NaiveSum(quantised, odd);
+    want += NaiveSum(quantised, sparse_subset);
+    EXPECT_TRUE(sum == want) << nthread;
   }
 }
 
@@ -70,27 +91,18 @@ TEST(Histogram, SparseBuilderEqualsNaiveSum) {
 }
 
 // Quantise rounds as std::llrint does (to nearest, ties to even: x.5 values are where a
-// truncating or away-from-zero conversion would differ), and QuantiseAll returns the exact
-// sum of what it wrote, whatever the thread count.
-TEST(GradientQuantiser, RoundsLikeLlrintAndSumsWhatItWrote) {
+// truncating or away-from-zero conversion would differ).
+TEST(GradientQuantiser, RoundsLikeLlrint) {
   const GradientQuantiser q(2.0, 4.0);  // grad * 2, hess * 4: 0.25 steps hit exact halves
   std::vector<GradientPair> gpair;
   for (int i = -40; i <= 40; ++i) gpair.push_back({i * 0.25f, (i + 40) * 0.125f});
   std::mt19937 rng(3);
   std::normal_distribution<float> normal(0.0f, 1e3f);
   for (int i = 0; i < 50000; ++i) gpair.push_back({normal(rng), std::fabs(normal(rng))});
-  for (int nthread : {1, 2}) {
-    std::vector<GradientPairInt> out = {{1, 2}};  // stale contents are overwritten
-    const GradientPairInt sum = q.QuantiseAll(gpair, nthread, &out);
-    ASSERT_EQ(out.size(), gpair.size());
-    GradientPairInt expected_sum;
-    for (std::size_t i = 0; i < gpair.size(); ++i) {
-      const GradientPairInt want = {std::llrint(double(gpair[i].grad) * 2.0),
-                                    std::llrint(double(gpair[i].hess) * 4.0)};
-      ASSERT_TRUE(out[i] == want) << i << ": " << gpair[i].grad << " " << gpair[i].hess;
-      expected_sum += want;
-    }
-    EXPECT_TRUE(sum == expected_sum) << nthread;
+  for (const GradientPair& g : gpair) {
+    const GradientPairInt want = {std::llrint(double(g.grad) * 2.0),
+                                  std::llrint(double(g.hess) * 4.0)};
+    ASSERT_TRUE(q.Quantise(g) == want) << g.grad << " " << g.hess;
   }
 }
 

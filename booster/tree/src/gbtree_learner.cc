@@ -188,8 +188,7 @@ void GBTreeLearner::BoostGroup(int group, const std::vector<GradientPair>& all_g
   sampler_->Reseed(model_.trees.size());
   const GradientQuantiser quantiser =
       GradientQuantiser::ForGradients(group_gpair, lparam_.nthread);
-  const GradientPairInt local_sum = quantiser.QuantiseAll(group_gpair, lparam_.nthread, &qgpair_);
-  RegTree tree = grower_->Grow(qgpair_, quantiser, GlobalSum(local_sum));
+  RegTree tree = grower_->Grow(group_gpair, quantiser);
   AddLeavesToMargins(tree, group);
   model_.trees.push_back(std::move(tree));
   model_.tree_info.push_back(group);

@@ -63,12 +63,11 @@ class GBTreeLearner : public Learner {
   std::optional<ColumnSampler> sampler_;
   std::optional<TreeGrower> grower_;
   std::vector<float> train_margins_;
-  // This round's gradients, the current class's copy (multi-class or subsample) and its
-  // quantised ones: kept between rounds because fresh 8-16 MB vectors page-faulted on every
+  // This round's gradients and the current class's copy (multi-class or subsample): kept
+  // between rounds because fresh 8-16 MB vectors page-faulted on every
   // round (~3 ms per round on higgs1m).
   std::vector<GradientPair> gpair_;
   std::vector<GradientPair> group_gpair_;
-  std::vector<GradientPairInt> qgpair_;
   int train_trees_applied_ = 0;
   std::vector<EvalSet> eval_sets_;
   TimingReport timing_;

@@ -2,9 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#if defined(__x86_64__)
-#include <emmintrin.h>
-#endif
 
 #include "data/parallel_for.h"
 #include "rabit/rabit.h"
@@ -12,17 +9,6 @@
 
 namespace treering::booster {
 namespace {
-
-// Round to nearest, ties to even: std::llrint in the default rounding mode. On x86-64 one
-// cvtsd2si instruction; GCC calls llrint through the PLT instead (errno semantics), which was
-// the costliest part of quantising a round's gradients.
-std::int64_t RoundToInt(double v) {
-#if defined(__x86_64__)
-  return _mm_cvtsd_si64(_mm_set_sd(v));
-#else
-  return std::llrint(v);
-#endif
-}
 
 // Largest power of two s with max_abs * s * rows < 2^62.
 double ScaleFor(double max_abs, double rows) {
@@ -60,31 +46,6 @@ GradientQuantiser GradientQuantiser::ForGradients(const std::vector<GradientPair
   rabit::Allreduce<rabit::op::Sum>(&rows, 1);
   stats[2] = rows + 1;
   return GradientQuantiser(ScaleFor(stats[0], stats[2]), ScaleFor(stats[1], stats[2]));
-}
-
-GradientPairInt GradientQuantiser::Quantise(GradientPair g) const {
-  return {RoundToInt(static_cast<double>(g.grad) * grad_scale_),
-          RoundToInt(static_cast<double>(g.hess) * hess_scale_)};
-}
-
-GradientPairInt GradientQuantiser::QuantiseAll(const std::vector<GradientPair>& gpair,
-                                               int nthread,
-                                               std::vector<GradientPairInt>* out) const {
-  out->resize(gpair.size());
-  const int threads = ResolveThreads(ThreadsFor(gpair.size(), nthread));
-  std::vector<GradientPairInt> partial(threads);
-  ParallelForBlocks(static_cast<std::int64_t>(gpair.size()), threads,
-                    [&](int tid, std::int64_t begin, std::int64_t end) {
-                      GradientPairInt sum;
-                      for (std::int64_t i = begin; i < end; ++i) {
-                        (*out)[i] = Quantise(gpair[i]);
-                        sum += (*out)[i];
-                      }
-                      partial[tid] = sum;
-                    });
-  GradientPairInt total;
-  for (const auto& p : partial) total += p;
-  return total;
 }
 
 GradientPairInt GlobalSum(GradientPairInt local) {

@@ -16,9 +16,11 @@ namespace {
 constexpr std::ptrdiff_t kPrefetchRows = 16;
 
 template <typename Bin>
-void AccumulateDense(const Bin* bins, std::uint32_t nf, const std::uint32_t* offsets,
-                     const GradientPairInt* gpair, const std::uint32_t* begin,
-                     const std::uint32_t* end, GradientPairInt* hist) {
+GradientPairInt AccumulateDense(const Bin* bins, std::uint32_t nf, const std::uint32_t* offsets,
+                                const GradientPair* gpair, const GradientQuantiser& quantiser,
+                                const std::uint32_t* begin, const std::uint32_t* end,
+                                GradientPairInt* hist) {
+  GradientPairInt sum;
   for (const std::uint32_t* it = begin; it != end; ++it) {
     if (end - it > kPrefetchRows) {
       const Bin* ahead = bins + std::size_t(it[kPrefetchRows]) * nf;
@@ -27,54 +29,65 @@ void AccumulateDense(const Bin* bins, std::uint32_t nf, const std::uint32_t* off
       __builtin_prefetch(gpair + it[kPrefetchRows]);
     }
     const std::uint32_t row = *it;
-    const GradientPairInt g = gpair[row];
+    const GradientPairInt g = quantiser.Quantise(gpair[row]);
+    sum += g;
     const Bin* row_bins = bins + std::size_t(row) * nf;
     for (std::uint32_t f = 0; f < nf; ++f) hist[offsets[f] + row_bins[f]] += g;
   }
+  return sum;
 }
 
-void AccumulateSparse(const std::uint64_t* row_ptr, const std::uint32_t* bins,
-                      const GradientPairInt* gpair, const std::uint32_t* begin,
-                      const std::uint32_t* end, GradientPairInt* hist) {
+GradientPairInt AccumulateSparse(const std::uint64_t* row_ptr, const std::uint32_t* bins,
+                                 const GradientPair* gpair, const GradientQuantiser& quantiser,
+                                 const std::uint32_t* begin, const std::uint32_t* end,
+                                 GradientPairInt* hist) {
+  GradientPairInt sum;
   for (const std::uint32_t* it = begin; it != end; ++it) {
     if (end - it > kPrefetchRows) {
       __builtin_prefetch(bins + row_ptr[it[kPrefetchRows]]);
       __builtin_prefetch(gpair + it[kPrefetchRows]);
     }
     const std::uint32_t row = *it;
-    const GradientPairInt g = gpair[row];
+    const GradientPairInt g = quantiser.Quantise(gpair[row]);
+    sum += g;
     for (std::uint64_t j = row_ptr[row]; j < row_ptr[row + 1]; ++j) hist[bins[j]] += g;
   }
+  return sum;
 }
 
 }  // namespace
 
-void HistogramBuilder::AccumulateRows(const std::vector<GradientPairInt>& gpair,
-                                      const std::uint32_t* begin, const std::uint32_t* end,
-                                      GradientPairInt* hist) const {
+GradientPairInt HistogramBuilder::AccumulateRows(const std::vector<GradientPair>& gpair,
+                                                 const GradientQuantiser& quantiser,
+                                                 const std::uint32_t* begin,
+                                                 const std::uint32_t* end,
+                                                 GradientPairInt* hist) const {
   const auto& m = *matrix_;
   const std::uint32_t* offsets = m.FeatureOffsets().data();
   switch (m.layout()) {
     case BinnedMatrix::Layout::kDense8:
-      AccumulateDense(m.Dense8(), m.NumFeatures(), offsets, gpair.data(), begin, end, hist);
-      break;
+      return AccumulateDense(m.Dense8(), m.NumFeatures(), offsets, gpair.data(), quantiser,
+                             begin, end, hist);
     case BinnedMatrix::Layout::kDense16:
-      AccumulateDense(m.Dense16(), m.NumFeatures(), offsets, gpair.data(), begin, end, hist);
-      break;
+      return AccumulateDense(m.Dense16(), m.NumFeatures(), offsets, gpair.data(), quantiser,
+                             begin, end, hist);
     case BinnedMatrix::Layout::kSparse:
-      AccumulateSparse(m.RowPtr(), m.SparseBins(), gpair.data(), begin, end, hist);
-      break;
+      return AccumulateSparse(m.RowPtr(), m.SparseBins(), gpair.data(), quantiser, begin, end,
+                              hist);
   }
+  return {};
 }
 
 // One thread's share [begin, end) of the level's concatenated row lists.
-void HistogramBuilder::AccumulateShare(const std::vector<GradientPairInt>& gpair,
-                                       const std::vector<RowSpan>& rows,
+GradientPairInt HistogramBuilder::AccumulateShare(const std::vector<GradientPair>& gpair,
+                                                  const GradientQuantiser& quantiser,
+                                                  const std::vector<RowSpan>& rows,
                                        const std::vector<std::size_t>& prefix,
                                        std::size_t begin, std::size_t end,
                                        const std::vector<Histogram*>& outs,
                                        std::vector<Histogram>* buffers,
                                        std::vector<Partial>* partials) const {
+  GradientPairInt sum;
   std::size_t node = std::upper_bound(prefix.begin(), prefix.end(), begin) - prefix.begin() - 1;
   for (; node < rows.size() && prefix[node] < end; ++node) {
     const std::size_t lo = std::max(begin, prefix[node]);
@@ -88,14 +101,16 @@ void HistogramBuilder::AccumulateShare(const std::vector<GradientPairInt>& gpair
       partials->push_back({node, slot});
       target = (*buffers)[slot].data();
     }
-    AccumulateRows(gpair, rows[node].begin + (lo - prefix[node]),
-                   rows[node].begin + (hi - prefix[node]), target);
+    sum += AccumulateRows(gpair, quantiser, rows[node].begin + (lo - prefix[node]),
+                          rows[node].begin + (hi - prefix[node]), target);
   }
+  return sum;
 }
 
-void HistogramBuilder::Build(const std::vector<GradientPairInt>& gpair,
-                             const std::vector<RowSpan>& rows,
-                             const std::vector<Histogram*>& outs) {
+GradientPairInt HistogramBuilder::Build(const std::vector<GradientPair>& gpair,
+                                        const GradientQuantiser& quantiser,
+                                        const std::vector<RowSpan>& rows,
+                                        const std::vector<Histogram*>& outs) {
   std::vector<std::size_t> prefix(rows.size() + 1, 0);
   for (std::size_t i = 0; i < rows.size(); ++i) prefix[i + 1] = prefix[i] + rows[i].size();
   const std::size_t total = prefix.back();
@@ -104,10 +119,12 @@ void HistogramBuilder::Build(const std::vector<GradientPairInt>& gpair,
   ParallelFor(outs.size(), ThreadsFor(outs.size() * std::size_t(total_bins_), threads),
               [&](std::size_t i) { outs[i]->assign(total_bins_, GradientPairInt{}); });
   std::vector<std::vector<Partial>> partials(threads);
+  std::vector<GradientPairInt> sums(threads);
   if (partial_buffers_.size() < static_cast<std::size_t>(threads)) partial_buffers_.resize(threads);
   ParallelFor(threads, threads, [&](int t) {
-    AccumulateShare(gpair, rows, prefix, total * t / threads, total * (t + 1) / threads, outs,
-                    &partial_buffers_[t], &partials[t]);
+    sums[t] = AccumulateShare(gpair, quantiser, rows, prefix, total * t / threads,
+                              total * (t + 1) / threads, outs, &partial_buffers_[t],
+                              &partials[t]);
   });
   for (int t = 0; t < threads; ++t) {
     for (const Partial& p : partials[t]) {
@@ -117,6 +134,9 @@ void HistogramBuilder::Build(const std::vector<GradientPairInt>& gpair,
     }
   }
   AllreduceLevel(outs);
+  GradientPairInt sum;  // integers: the same whatever the thread split
+  for (const GradientPairInt& s : sums) sum += s;
+  return sum;
 }
 
 void HistogramBuilder::AllreduceLevel(const std::vector<Histogram*>& outs) {

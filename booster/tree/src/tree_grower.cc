@@ -165,12 +165,12 @@ void TreeGrower::BuildChildHistograms(const Batch& parents, const RegTree& tree)
     derived.push_back(&HistOf(derive));
     parent_hists.push_back(&hists_[e.node]);
   }
-  builder_.Build(*gpair_, rows, built);
+  builder_.Build(*gpair_, evaluator_->Quantiser(), rows, built);
   builder_.Subtract(parent_hists, built_hists, derived);
 }
 
-RegTree TreeGrower::Grow(const std::vector<GradientPairInt>& gpair,
-                         const GradientQuantiser& quantiser, GradientPairInt root_sum) {
+RegTree TreeGrower::Grow(const std::vector<GradientPair>& gpair,
+                         const GradientQuantiser& quantiser) {
   const SplitEvaluator evaluator(param_, cuts_, quantiser);
   evaluator_ = &evaluator;
   gpair_ = &gpair;
@@ -179,10 +179,9 @@ RegTree TreeGrower::Grow(const std::vector<GradientPairInt>& gpair,
   sampler_->NewTree();
 
   RegTree tree;
-  sums_[0] = root_sum;
+  sums_[0] = GlobalSum(builder_.Build(gpair, quantiser, {partition_.Rows(0)}, {&HistOf(0)}));
   const float root_w = evaluator.Weight(sums_[0]);
   tree.AddNode(-1, param_.eta * root_w, root_w, static_cast<float>(evaluator.H(sums_[0])));
-  builder_.Build(gpair, {partition_.Rows(0)}, {&HistOf(0)});
   ExpandQueue queue(param_);
   queue.Push(Evaluate({0}, 0).front());
   int num_leaves = 1;

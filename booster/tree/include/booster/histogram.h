@@ -27,13 +27,16 @@ class HistogramBuilder {
   HistogramBuilder(const BinnedMatrix* matrix, std::uint32_t total_bins, int nthread)
       : matrix_(matrix), total_bins_(total_bins), nthread_(nthread) {}
 
-  // Fills outs[i] (resized to total_bins) with the local histogram of rows[i], then sums all
-  // of them over ranks in one allreduce. All nodes of a level are built in one parallel
+  // Fills outs[i] (resized to total_bins) with the local histogram of rows[i] (each row's
+  // pair quantised on the way), then sums all of them over ranks in one allreduce. Returns
+  // this rank's sum of the quantised pairs of all rows built (for the root: its statistics
+  // before GlobalSum). All nodes of a level are built in one parallel
   // region: the level's rows are cut into one contiguous share per thread; a node wholly
   // inside a share is written directly, a node cut between shares goes through small
   // private buffers added afterwards (at most two per thread).
-  void Build(const std::vector<GradientPairInt>& gpair, const std::vector<RowSpan>& rows,
-             const std::vector<Histogram*>& outs);
+  GradientPairInt Build(const std::vector<GradientPair>& gpair,
+                        const GradientQuantiser& quantiser, const std::vector<RowSpan>& rows,
+                        const std::vector<Histogram*>& outs);
   // outs[i] = parents[i] - children[i], bin by bin, all pairs in one parallel region.
   void Subtract(const std::vector<const Histogram*>& parents,
                 const std::vector<const Histogram*>& children,
@@ -45,12 +48,16 @@ class HistogramBuilder {
     std::size_t node = 0;
     std::size_t slot = 0;  // index into the thread's partial_buffers_
   };
-  void AccumulateRows(const std::vector<GradientPairInt>& gpair, const std::uint32_t* begin,
-                      const std::uint32_t* end, GradientPairInt* hist) const;
-  void AccumulateShare(const std::vector<GradientPairInt>& gpair,
-                       const std::vector<RowSpan>& rows, const std::vector<std::size_t>& prefix,
-                       std::size_t begin, std::size_t end, const std::vector<Histogram*>& outs,
-                       std::vector<Histogram>* buffers, std::vector<Partial>* partials) const;
+  GradientPairInt AccumulateRows(const std::vector<GradientPair>& gpair,
+                                 const GradientQuantiser& quantiser, const std::uint32_t* begin,
+                                 const std::uint32_t* end, GradientPairInt* hist) const;
+  GradientPairInt AccumulateShare(const std::vector<GradientPair>& gpair,
+                                  const GradientQuantiser& quantiser,
+                                  const std::vector<RowSpan>& rows,
+                                  const std::vector<std::size_t>& prefix, std::size_t begin,
+                                  std::size_t end, const std::vector<Histogram*>& outs,
+                                  std::vector<Histogram>* buffers,
+                                  std::vector<Partial>* partials) const;
   void AllreduceLevel(const std::vector<Histogram*>& outs);
 
   const BinnedMatrix* matrix_;

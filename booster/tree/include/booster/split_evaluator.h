@@ -64,6 +64,7 @@ class SplitEvaluator {
   float Gain(GradientPairInt sum) const { return Gain(G(sum), H(sum)); }
   double H(GradientPairInt sum) const { return quantiser_.Hess(sum.hess); }
   double G(GradientPairInt sum) const { return quantiser_.Grad(sum.grad); }
+  const GradientQuantiser& Quantiser() const { return quantiser_; }
 
   // Best split of a node over `features` (ascending), parallel over features. Distributed,
   // this and EvaluateNodes are collectives (see there).

@@ -34,9 +34,9 @@ class TreeGrower {
   TreeGrower(const TreeParam& param, const HistogramCuts& cuts, const BinnedMatrix& matrix,
              ColumnSampler* sampler, int nthread);
 
-  // root_sum: the sum of gpair over all ranks (GlobalSum), the root node's statistics.
-  RegTree Grow(const std::vector<GradientPairInt>& gpair, const GradientQuantiser& quantiser,
-               GradientPairInt root_sum);
+  // gpair: this rank's gradients, quantised by `quantiser` (scales from the global maxima)
+  // as histograms read them; the root's statistics are their sum over all ranks.
+  RegTree Grow(const std::vector<GradientPair>& gpair, const GradientQuantiser& quantiser);
   const RowPartition& Partition() const { return partition_; }
 
  private:
@@ -59,7 +59,7 @@ class TreeGrower {
   HistogramBuilder builder_;
   RowPartition partition_;
   // Per-tree state.
-  const std::vector<GradientPairInt>* gpair_ = nullptr;
+  const std::vector<GradientPair>* gpair_ = nullptr;
   const SplitEvaluator* evaluator_ = nullptr;
   std::map<int, Histogram> hists_;          // nodes whose histogram is still needed
   std::vector<Histogram> spare_hists_;      // released buffers, reused by HistOf
