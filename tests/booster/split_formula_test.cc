@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <random>
 
 #include "booster/split_evaluator.h"
 
@@ -33,6 +35,43 @@ TEST(SplitFormula, WeightWithL2AndL1) {
   EXPECT_FLOAT_EQ(ev.Weight(-7.0, 4.0), 1.0f);
   // gain = ThresholdL1(G)^2 / (H + lambda) = 81 / 6
   EXPECT_FLOAT_EQ(ev.Gain(10.0, 4.0), 13.5f);
+}
+
+// GainSum (both sides in one packed division, L1 by max/min) equals the scalar Gain sum bit
+// for bit: alpha zero and positive, gradients on both sides of +-alpha and exactly at it,
+// zero and negative hessians, max_delta_step (the scalar path).
+TEST(SplitFormula, GainSumEqualsScalarGainsBitForBit) {
+  std::mt19937_64 rng(11);
+  std::uniform_int_distribution<std::int64_t> grad(-(std::int64_t{1} << 40),
+                                                   std::int64_t{1} << 40);
+  std::uniform_int_distribution<std::int64_t> hess(-1000, std::int64_t{1} << 38);
+  const GradientQuantiser q(std::ldexp(1.0, 30), std::ldexp(1.0, 31));
+  for (float alpha : {0.0f, 0.5f, 3.0f}) {
+    for (float mds : {0.0f, 0.7f}) {
+      TreeParam p;
+      p.reg_alpha = alpha;
+      p.reg_lambda = 1.5f;
+      p.max_delta_step = mds;
+      const HistogramCuts cuts = OneFeature({1});
+      SplitEvaluator ev(p, cuts, q);
+      std::vector<GradientPairInt> sums = {{0, 0}, {0, 5}, {5, 0}, {-5, -3}};
+      // |G| == alpha exactly, and just around it.
+      const std::int64_t at_alpha = std::llrint(alpha * std::ldexp(1.0, 30));
+      for (std::int64_t d : {-1, 0, 1}) {
+        sums.push_back({at_alpha + d, 1 << 20});
+        sums.push_back({-at_alpha + d, 1 << 20});
+      }
+      for (int i = 0; i < 20000; ++i) sums.push_back({grad(rng), hess(rng)});
+      for (std::size_t i = 0; i + 1 < sums.size(); ++i) {
+        const float want = ev.Gain(sums[i]) + ev.Gain(sums[i + 1]);
+        const float got = ev.GainSum(sums[i], sums[i + 1]);
+        std::uint32_t a, b;
+        std::memcpy(&a, &want, 4);
+        std::memcpy(&b, &got, 4);
+        ASSERT_EQ(a, b) << "alpha " << alpha << " mds " << mds << " pair " << i;
+      }
+    }
+  }
 }
 
 TEST(SplitFormula, MinChildWeightZeroesWeightButNotGain) {

@@ -34,7 +34,7 @@ GradientPairInt SplitEvaluator::Scan(const Histogram& hist, GradientPairInt node
     scanned += hist[i];
     const GradientPairInt rest = node_sum - scanned;
     if (H(scanned) < min_child || H(rest) < min_child) continue;
-    const float loss_chg = Gain(scanned) + Gain(rest) - root_gain;
+    const float loss_chg = GainSum(scanned, rest) - root_gain;
     if (!best->NeedReplace(loss_chg, f)) continue;
     SplitCandidate& c = *best;
     c.loss_chg = loss_chg;

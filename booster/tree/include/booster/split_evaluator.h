@@ -13,6 +13,9 @@
 #include <cmath>
 #include <cstdint>
 #include <vector>
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
 
 #include "booster/gradient_quantiser.h"
 #include "booster/hist_cuts.h"
@@ -61,6 +64,28 @@ class SplitEvaluator {
     return static_cast<float>(-(2.0 * grad * w + (hess + param_.reg_lambda) * w * w));
   }
   float Weight(GradientPairInt sum) const { return Weight(G(sum), H(sum)); }
+  // Gain(a) + Gain(b) as float, bit for bit (both sides of a candidate split at once). Inline:
+  // it runs once per histogram bin of every node and feature.
+  float GainSum(GradientPairInt a, GradientPairInt b) const {
+#if defined(__x86_64__)
+    // The two divisions are most of a candidate's cost; one divpd does both with the same
+    // IEEE results, and ThresholdL1 becomes max(g - a, 0) + min(g + a, 0), which equals its
+    // branches for a >= 0 (alpha is checked >= 0).
+    if (param_.max_delta_step == 0.0f) {
+      const __m128d zero = _mm_setzero_pd();
+      const __m128d g = _mm_set_pd(G(b), G(a));
+      const __m128d h = _mm_set_pd(H(b), H(a));
+      const __m128d alpha = _mm_set1_pd(param_.reg_alpha);
+      const __m128d t = _mm_add_pd(_mm_max_pd(_mm_sub_pd(g, alpha), zero),
+                                   _mm_min_pd(_mm_add_pd(g, alpha), zero));
+      __m128d q = _mm_div_pd(_mm_mul_pd(t, t), _mm_add_pd(h, _mm_set1_pd(param_.reg_lambda)));
+      q = _mm_and_pd(q, _mm_cmpgt_pd(h, zero));  // a side without hessian gains 0
+      const __m128 f = _mm_cvtpd_ps(q);
+      return _mm_cvtss_f32(f) + _mm_cvtss_f32(_mm_shuffle_ps(f, f, 1));
+    }
+#endif
+    return Gain(a) + Gain(b);
+  }
   float Gain(GradientPairInt sum) const { return Gain(G(sum), H(sum)); }
   double H(GradientPairInt sum) const { return quantiser_.Hess(sum.hess); }
   double G(GradientPairInt sum) const { return quantiser_.Grad(sum.grad); }
