@@ -108,6 +108,36 @@ TEST(BinnedMatrix, LocalBinAgreesWithSplitConditionSemantics) {
 namespace treering::booster {
 namespace {
 
+// Dense rows are binned with the features' searches interleaved: every bin must equal
+// SearchBin's, with features of different cut counts (a constant column: one bin; few
+// distinct values; many) and a feature count that is not a multiple of the lane count.
+TEST(BinnedMatrix, DenseBinsEqualSearchBin) {
+  for (int max_bin : {256, 1000}) {
+    testing::SyntheticSpec spec;
+    spec.rows = 2000;
+    spec.features = 11;
+    spec.missing = 0;
+    spec.distinct_values = 3000;
+    data::DMatrix dm = testing::MakeSynthetic(spec);
+    for (std::size_t row = 0; row < dm.NumRows(); ++row) {
+      dm.value[dm.row_ptr[row] + 1] = 2.5f;                              // constant
+      dm.value[dm.row_ptr[row] + 4] = static_cast<float>(row % 3);       // three values
+      dm.value[dm.row_ptr[row] + 9] = static_cast<float>(row % 37) - 5;  // 37 values
+    }
+    const HistogramCuts cuts = BuildCuts(dm, spec.features, max_bin, 1);
+    const BinnedMatrix m = BinnedMatrix::Build(dm, cuts, 2);
+    ASSERT_EQ(m.layout(), max_bin <= 256 ? BinnedMatrix::Layout::kDense8
+                                         : BinnedMatrix::Layout::kDense16);
+    for (std::size_t row = 0; row < dm.NumRows(); ++row) {
+      for (std::uint32_t f = 0; f < spec.features; ++f) {
+        const float x = dm.value[dm.row_ptr[row] + f];
+        ASSERT_EQ(m.LocalBin(row, f), int(cuts.SearchBin(f, x) - cuts.ptrs[f]))
+            << "row " << row << " feature " << f << " max_bin " << max_bin;
+      }
+    }
+  }
+}
+
 TEST(RadixSort, MatchesStdSortWithNegativesZerosAndDuplicates) {
   std::mt19937 rng(2);
   std::normal_distribution<float> normal(0, 100);

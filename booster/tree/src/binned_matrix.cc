@@ -1,5 +1,7 @@
 #include "booster/binned_matrix.h"
 
+#include <algorithm>
+
 #include "data/parallel_for.h"
 #include "booster/work_split.h"
 
@@ -10,16 +12,57 @@ bool EveryRowHasEveryFeature(const data::DMatrix& dm, std::uint32_t num_features
   return dm.NumNonZero() == dm.NumRows() * std::size_t(num_features);
 }
 
+// Local bins of one dense row (values of features 0..nf-1 in order). Each feature's search is
+// a chain of dependent loads (HistogramCuts::SearchBin, the same steps here); kSearchLanes
+// searches step together so the chains overlap instead of running one after another (one at
+// a time the sketch's binning cost ~15 ns per value on higgs1m).
+constexpr std::uint32_t kSearchLanes = 8;
+
+template <typename Bin>
+void BinDenseRow(const HistogramCuts& cuts, const float* row, std::uint32_t nf, Bin* out) {
+  const float* all_cuts = cuts.values.data();
+  for (std::uint32_t f0 = 0; f0 < nf; f0 += kSearchLanes) {
+    const std::uint32_t lanes = std::min(kSearchLanes, nf - f0);
+    const float* base[kSearchLanes];
+    std::uint32_t n[kSearchLanes];
+    std::uint32_t longest = 0;
+    for (std::uint32_t k = 0; k < lanes; ++k) {
+      const std::uint32_t f = f0 + k;
+      base[k] = all_cuts + cuts.ptrs[f];
+      n[k] = cuts.ptrs[f + 1] - cuts.ptrs[f];
+      longest = std::max(longest, n[k]);
+    }
+    for (; longest > 1; longest -= longest / 2) {
+      for (std::uint32_t k = 0; k < lanes; ++k) {
+        const std::uint32_t half = n[k] / 2;
+        if (half == 0) continue;
+        base[k] += half * static_cast<std::uint32_t>(base[k][half - 1] <= row[f0 + k]);
+        n[k] -= half;
+      }
+    }
+    for (std::uint32_t k = 0; k < lanes; ++k) {
+      const std::uint32_t f = f0 + k;
+      const float* first = all_cuts + cuts.ptrs[f];
+      std::uint32_t bin =
+          static_cast<std::uint32_t>(base[k] - first) + (*base[k] <= row[f0 + k] ? 1 : 0);
+      bin = std::min(bin, cuts.ptrs[f + 1] - cuts.ptrs[f] - 1);
+      out[f] = static_cast<Bin>(bin);
+    }
+  }
+}
+
+// Every row holds every feature, in order (indices strictly increase within a row).
 template <typename Bin>
 std::vector<Bin> DenseBins(const data::DMatrix& dm, const HistogramCuts& cuts, int nthread) {
   const std::uint32_t nf = cuts.NumFeatures();
   std::vector<Bin> bins(dm.NumRows() * nf);
-  ParallelFor(dm.NumRows(), ThreadsFor(dm.NumNonZero(), nthread), [&](std::size_t row) {
-    for (std::uint64_t j = dm.row_ptr[row]; j < dm.row_ptr[row + 1]; ++j) {
-      const std::uint32_t f = dm.index[j];
-      bins[row * nf + f] = static_cast<Bin>(cuts.SearchBin(f, dm.value[j]) - cuts.ptrs[f]);
-    }
-  });
+  ParallelForBlocks(static_cast<std::int64_t>(dm.NumRows()), ThreadsFor(dm.NumNonZero(), nthread),
+                    [&](int, std::int64_t begin, std::int64_t end) {
+                      for (std::int64_t row = begin; row < end; ++row) {
+                        BinDenseRow(cuts, dm.value.data() + dm.row_ptr[row], nf,
+                                    bins.data() + std::size_t(row) * nf);
+                      }
+                    });
   return bins;
 }
 
