@@ -1,5 +1,11 @@
 #include "booster/objective.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "booster/work_split.h"
+#include "data/parallel_for.h"
 #include "objective_impl.h"
 
 namespace treering::booster {
@@ -17,6 +23,30 @@ Result<std::unique_ptr<Objective>> Objective::Create(const ObjectiveConfig& conf
     return MakeElementwiseObjective(config);
   }
   return Status::InvalidInput("unknown objective '" + n + "'");
+}
+
+GradientMaxima Objective::GetGradientAndMaxima(const std::vector<float>& margin,
+                                               const LabelView& labels, int nthread,
+                                               std::vector<GradientPair>* out) const {
+  GetGradient(margin, labels, nthread, out);
+  const std::vector<GradientPair>& g = *out;
+  const int threads = ResolveThreads(ThreadsFor(g.size(), nthread));
+  std::vector<GradientMaxima> partial(threads);
+  ParallelForBlocks(static_cast<std::int64_t>(g.size()), threads,
+                    [&](int tid, std::int64_t begin, std::int64_t end) {
+                      GradientMaxima m;
+                      for (std::int64_t i = begin; i < end; ++i) {
+                        m.grad = std::max(m.grad, std::fabs(g[i].grad));
+                        m.hess = std::max(m.hess, std::fabs(g[i].hess));
+                      }
+                      partial[tid] = m;
+                    });
+  GradientMaxima maxima;
+  for (const GradientMaxima& m : partial) {
+    maxima.grad = std::max(maxima.grad, m.grad);
+    maxima.hess = std::max(maxima.hess, m.hess);
+  }
+  return maxima;
 }
 
 }  // namespace treering::booster

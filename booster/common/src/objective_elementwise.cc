@@ -1,10 +1,14 @@
 // One-output objectives: squared error, the logistic family and Poisson. Formulas follow
 // XGBoost 1.7 (regression_loss.h, regression_obj.cu) including its float arithmetic.
 #include "booster/work_split.h"
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "data/parallel_for.h"
+#include "exp_simd.h"
 #include "objective_impl.h"
 
 namespace treering::booster {
@@ -45,13 +49,13 @@ class ElementwiseObjective : public Objective {
 
   void GetGradient(const std::vector<float>& margin, const LabelView& labels, int nthread,
                    std::vector<GradientPair>* out) const override {
-    out->resize(margin.size());
-    ParallelFor(margin.size(), ThreadsFor(margin.size(), nthread), [&](std::size_t i) {
-      const float y = (*labels.label)[i];
-      float w = labels.Weight(i);
-      if (loss_ == Loss::kLogistic && y == 1.0f) w *= config_.scale_pos_weight;
-      (*out)[i] = RowGradient(margin[i], y, w);
-    });
+    Gradients(margin, labels, nthread, out);
+  }
+
+  GradientMaxima GetGradientAndMaxima(const std::vector<float>& margin, const LabelView& labels,
+                                      int nthread,
+                                      std::vector<GradientPair>* out) const override {
+    return Gradients(margin, labels, nthread, out);
   }
 
   void PredTransform(std::vector<float>* values, int nthread) const override {
@@ -86,18 +90,47 @@ class ElementwiseObjective : public Objective {
   }
 
  private:
-  GradientPair RowGradient(float margin, float y, float w) const {
-    switch (loss_) {
-      case Loss::kSquared:
-        return {(margin - y) * w, w};
-      case Loss::kLogistic: {
-        const float p = Sigmoid(margin);
-        return {(p - y) * w, std::fmax(p * (1.0f - p), 1e-16f) * w};
-      }
-      case Loss::kPoisson:
-        return {(std::exp(margin) - y) * w, std::exp(margin + config_.max_delta_step) * w};
+  // One contiguous block of rows per thread (the logistic block runs vectorised, see
+  // exp_simd.h); the blocks' maxima are combined here, so neither depends on the thread count.
+  GradientMaxima Gradients(const std::vector<float>& margin, const LabelView& labels,
+                           int nthread, std::vector<GradientPair>* out) const {
+    out->resize(margin.size());
+    const std::int64_t n = static_cast<std::int64_t>(margin.size());
+    const int threads = ResolveThreads(ThreadsFor(margin.size(), nthread));
+    std::vector<GradientMaxima> partial(threads);
+    const bool weighted = labels.weight != nullptr && !labels.weight->empty();
+    const float* weight = weighted ? labels.weight->data() : nullptr;
+    ParallelForBlocks(n, threads, [&](int tid, std::int64_t begin, std::int64_t end) {
+      partial[tid] = Block(margin.data() + begin, labels.label->data() + begin,
+                           weight != nullptr ? weight + begin : nullptr,
+                           static_cast<std::size_t>(end - begin), out->data() + begin);
+    });
+    GradientMaxima maxima;
+    for (const GradientMaxima& m : partial) {
+      maxima.grad = std::max(maxima.grad, m.grad);
+      maxima.hess = std::max(maxima.hess, m.hess);
     }
-    return {};
+    return maxima;
+  }
+
+  GradientMaxima Block(const float* margin, const float* label, const float* weight,
+                       std::size_t n, GradientPair* out) const {
+    if (loss_ == Loss::kLogistic) {
+      return LogisticGradients(margin, label, weight, config_.scale_pos_weight, n, out);
+    }
+    GradientMaxima maxima;
+    for (std::size_t i = 0; i < n; ++i) {
+      out[i] = RowGradient(margin[i], label[i], weight != nullptr ? weight[i] : 1.0f);
+      maxima.grad = std::max(maxima.grad, std::fabs(out[i].grad));
+      maxima.hess = std::max(maxima.hess, std::fabs(out[i].hess));
+    }
+    return maxima;
+  }
+
+  // Squared error and Poisson (the logistic rows are in exp_simd.cc, same formula).
+  GradientPair RowGradient(float margin, float y, float w) const {
+    if (loss_ == Loss::kSquared) return {(margin - y) * w, w};
+    return {(std::exp(margin) - y) * w, std::exp(margin + config_.max_delta_step) * w};
   }
 
   ObjectiveConfig config_;

@@ -16,6 +16,14 @@ struct GradientPair {
   float hess = 0.0f;
 };
 
+// Largest |grad| and |hess| over a set of gradient pairs, each accumulated from 0 as
+// m = std::max(m, std::fabs(v)) (so NaN values are skipped): the inputs of GradientQuantiser's
+// scales.
+struct GradientMaxima {
+  float grad = 0.0f;
+  float hess = 0.0f;
+};
+
 struct ObjectiveConfig {
   std::string name = "reg:squarederror";
   int num_class = 0;
@@ -44,6 +52,13 @@ class Objective {
   // margin: NumGroups() values per row. out: one pair per margin value (row-major).
   virtual void GetGradient(const std::vector<float>& margin, const LabelView& labels,
                            int nthread, std::vector<GradientPair>* out) const = 0;
+  // GetGradient (the same pairs) that also returns the maxima over all of `out` (every group),
+  // taken while the objective has the values at hand, so a caller can skip its own pass. They
+  // describe the pairs as returned: rows a caller later drops (subsampling) still count. The
+  // default calls GetGradient and scans `out`.
+  virtual GradientMaxima GetGradientAndMaxima(const std::vector<float>& margin,
+                                              const LabelView& labels, int nthread,
+                                              std::vector<GradientPair>* out) const;
   // In place, margins -> what `predict` returns (probabilities, class index, counts).
   virtual void PredTransform(std::vector<float>* values, int nthread) const = 0;
   // In place, margins -> what metrics look at (multi:softmax gives probabilities here).
