@@ -25,11 +25,7 @@ Result<std::unique_ptr<Objective>> Objective::Create(const ObjectiveConfig& conf
   return Status::InvalidInput("unknown objective '" + n + "'");
 }
 
-GradientMaxima Objective::GetGradientAndMaxima(const std::vector<float>& margin,
-                                               const LabelView& labels, int nthread,
-                                               std::vector<GradientPair>* out) const {
-  GetGradient(margin, labels, nthread, out);
-  const std::vector<GradientPair>& g = *out;
+GradientMaxima MaximaOf(const std::vector<GradientPair>& g, int nthread) {
   const int threads = ResolveThreads(ThreadsFor(g.size(), nthread));
   std::vector<GradientMaxima> partial(threads);
   ParallelForBlocks(static_cast<std::int64_t>(g.size()), threads,
@@ -47,6 +43,13 @@ GradientMaxima Objective::GetGradientAndMaxima(const std::vector<float>& margin,
     maxima.hess = std::max(maxima.hess, m.hess);
   }
   return maxima;
+}
+
+GradientMaxima Objective::GetGradientAndMaxima(const std::vector<float>& margin,
+                                               const LabelView& labels, int nthread,
+                                               std::vector<GradientPair>* out) const {
+  GetGradient(margin, labels, nthread, out);
+  return MaximaOf(*out, nthread);
 }
 
 }  // namespace treering::booster

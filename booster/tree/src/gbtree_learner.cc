@@ -169,7 +169,8 @@ void GBTreeLearner::AddLeavesToMargins(const RegTree& tree, int group) {
   });
 }
 
-void GBTreeLearner::BoostGroup(int group, const std::vector<GradientPair>& all_gpair) {
+void GBTreeLearner::BoostGroup(int group, const std::vector<GradientPair>& all_gpair,
+                               const GradientMaxima* maxima) {
   const int groups = objective_->NumGroups();
   const bool own_copy = groups > 1 || tparam_.subsample < 1.0f;
   std::vector<GradientPair>& gpair = group_gpair_;
@@ -187,7 +188,8 @@ void GBTreeLearner::BoostGroup(int group, const std::vector<GradientPair>& all_g
   if (own_copy) SampleRows(round, group, &gpair);
   sampler_->Reseed(model_.trees.size());
   const GradientQuantiser quantiser =
-      GradientQuantiser::ForGradients(group_gpair, lparam_.nthread);
+      maxima != nullptr ? GradientQuantiser::FromLocalMaxima(*maxima, group_gpair.size())
+                        : GradientQuantiser::ForGradients(group_gpair, lparam_.nthread);
   RegTree tree = grower_->Grow(group_gpair, quantiser);
   AddLeavesToMargins(tree, group);
   model_.trees.push_back(std::move(tree));
@@ -198,9 +200,17 @@ Status GBTreeLearner::UpdateOneIter(int /*iter*/) {
   if (train_ == nullptr) return Status::InvalidInput("UpdateOneIter: no training data set");
   Stopwatch watch;
   CatchUp(*train_, &train_margins_, &train_trees_applied_);
-  objective_->GetGradient(train_margins_, Labels(*train_), lparam_.nthread, &gpair_);
-  for (int group = 0; group < objective_->NumGroups(); ++group) {
-    BoostGroup(group, gpair_);
+  // One output group and every row kept: the objective's maxima are the tree's (one pass
+  // over the gradients fewer); otherwise each group's gradients are scanned for their own.
+  if (objective_->NumGroups() == 1 && tparam_.subsample >= 1.0f) {
+    const GradientMaxima maxima = objective_->GetGradientAndMaxima(
+        train_margins_, Labels(*train_), lparam_.nthread, &gpair_);
+    BoostGroup(0, gpair_, &maxima);
+  } else {
+    objective_->GetGradient(train_margins_, Labels(*train_), lparam_.nthread, &gpair_);
+    for (int group = 0; group < objective_->NumGroups(); ++group) {
+      BoostGroup(group, gpair_, nullptr);
+    }
   }
   train_trees_applied_ = static_cast<int>(model_.trees.size());
   timing_.boost_s += watch.Seconds();

@@ -46,7 +46,9 @@ class GBTreeLearner : public Learner {
   // Brings cached margins up to date with the model's trees.
   void CatchUp(const data::DMatrix& dm, std::vector<float>* margins, int* trees_applied) const;
   void SampleRows(int iter, int group, std::vector<GradientPair>* gpair) const;
-  void BoostGroup(int group, const std::vector<GradientPair>& all_gpair);
+  // maxima: the gradients' maxima when already known (one group, no subsampling), else null.
+  void BoostGroup(int group, const std::vector<GradientPair>& all_gpair,
+                  const GradientMaxima* maxima);
   void AddLeavesToMargins(const RegTree& tree, int group);
 
   LearnerParam lparam_;

@@ -23,29 +23,15 @@ double ScaleFor(double max_abs, double rows) {
 
 GradientQuantiser GradientQuantiser::ForGradients(const std::vector<GradientPair>& gpair,
                                                   int nthread) {
-  // Per-thread maxima (a max does not depend on the order, so neither does the scale).
-  const int threads = ResolveThreads(ThreadsFor(gpair.size(), nthread));
-  std::vector<double> maxima(2 * std::size_t(threads), 0.0);
-  ParallelForBlocks(static_cast<std::int64_t>(gpair.size()), threads,
-                    [&](int tid, std::int64_t begin, std::int64_t end) {
-                      float g = 0.0f, h = 0.0f;
-                      for (std::int64_t i = begin; i < end; ++i) {
-                        g = std::max(g, std::fabs(gpair[i].grad));
-                        h = std::max(h, std::fabs(gpair[i].hess));
-                      }
-                      maxima[2 * tid] = g;
-                      maxima[2 * tid + 1] = h;
-                    });
-  double stats[3] = {0, 0, 0};  // max |grad|, max |hess|, rows (as a max of one value each)
-  for (int t = 0; t < threads; ++t) {
-    stats[0] = std::max(stats[0], maxima[2 * t]);
-    stats[1] = std::max(stats[1], maxima[2 * t + 1]);
-  }
+  return FromLocalMaxima(MaximaOf(gpair, nthread), gpair.size());
+}
+
+GradientQuantiser GradientQuantiser::FromLocalMaxima(GradientMaxima local, std::size_t rows) {
+  double stats[2] = {local.grad, local.hess};  // a max does not depend on the order
   rabit::Allreduce<rabit::op::Max>(stats, 2);
-  double rows = static_cast<double>(gpair.size());
-  rabit::Allreduce<rabit::op::Sum>(&rows, 1);
-  stats[2] = rows + 1;
-  return GradientQuantiser(ScaleFor(stats[0], stats[2]), ScaleFor(stats[1], stats[2]));
+  double total_rows = static_cast<double>(rows);
+  rabit::Allreduce<rabit::op::Sum>(&total_rows, 1);
+  return GradientQuantiser(ScaleFor(stats[0], total_rows + 1), ScaleFor(stats[1], total_rows + 1));
 }
 
 GradientPairInt GlobalSum(GradientPairInt local) {

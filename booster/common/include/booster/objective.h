@@ -24,6 +24,9 @@ struct GradientMaxima {
   float hess = 0.0f;
 };
 
+// The maxima of `gpair` (a pass over it, parallel; a max does not depend on the split).
+GradientMaxima MaximaOf(const std::vector<GradientPair>& gpair, int nthread);
+
 struct ObjectiveConfig {
   std::string name = "reg:squarederror";
   int num_class = 0;

@@ -53,6 +53,9 @@ class GradientQuantiser {
   // Scales from the global (allreduced) max |grad|, max hess and row count of `gpair`.
   static GradientQuantiser ForGradients(const std::vector<GradientPair>& gpair,
                                         int nthread = 1);
+  // The same from this rank's maxima and row count, already known (the objective took them
+  // while computing the gradients): a collective, like ForGradients.
+  static GradientQuantiser FromLocalMaxima(GradientMaxima local, std::size_t rows);
   // Scales are powers of two, so multiplying by their inverses is exact (and no division).
   GradientQuantiser(double grad_scale, double hess_scale)
       : grad_scale_(grad_scale), hess_scale_(hess_scale), grad_unit_(1.0 / grad_scale),
