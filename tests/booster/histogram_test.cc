@@ -58,13 +58,16 @@ void ExpectBuilderMatches(const data::DMatrix& dm, std::uint32_t features,
   }
   for (int nthread : {1, 2}) {
     HistogramBuilder builder(&m, cuts.TotalBins(), nthread);
-    Histogram h_all, h_odd, h_subset;
+    // h_empty holds stale values: a node without rows must come back all zero.
+    Histogram h_all, h_odd, h_subset, h_empty(cuts.TotalBins(), GradientPairInt{3, 4});
+    const std::vector<std::uint32_t> none;
     const auto span = [](const std::vector<std::uint32_t>& v) {
       return RowSpan{v.data(), v.data() + v.size()};
     };
     const GradientPairInt sum = builder.Build(
-        gpair, quantiser, {span(all), span(odd), span(sparse_subset)},
-        {&h_all, &h_odd, &h_subset});
+        gpair, quantiser, {span(all), span(none), span(odd), span(sparse_subset)},
+        {&h_all, &h_empty, &h_odd, &h_subset});
+    EXPECT_TRUE(h_empty == Histogram(cuts.TotalBins())) << nthread;
     EXPECT_TRUE(h_all == NaiveHistogram(dm, cuts, quantised, all)) << nthread;
     EXPECT_TRUE(h_odd == NaiveHistogram(dm, cuts, quantised, odd)) << nthread;
     EXPECT_TRUE(h_subset == NaiveHistogram(dm, cuts, quantised, sparse_subset)) << nthread;

@@ -93,8 +93,14 @@ GradientPairInt HistogramBuilder::AccumulateShare(const std::vector<GradientPair
     const std::size_t lo = std::max(begin, prefix[node]);
     const std::size_t hi = std::min(end, prefix[node + 1]);
     if (lo >= hi) continue;
-    GradientPairInt* target = outs[node]->data();
-    if (lo != prefix[node] || hi != prefix[node + 1]) {
+    // Zeroed here, just before the rows are added, by the thread that adds them, so the
+    // histogram's lines are in this core's cache for the updates (zeroing all of a level's
+    // histograms up front, 64 x 114 KB at higgs1m's deepest level, left most evicted again).
+    GradientPairInt* target = nullptr;
+    if (lo == prefix[node] && hi == prefix[node + 1]) {
+      outs[node]->assign(total_bins_, GradientPairInt{});
+      target = outs[node]->data();
+    } else {
       const std::size_t slot = partials->size();
       if (buffers->size() <= slot) buffers->emplace_back();
       (*buffers)[slot].assign(total_bins_, GradientPairInt{});
@@ -116,8 +122,6 @@ GradientPairInt HistogramBuilder::Build(const std::vector<GradientPair>& gpair,
   const std::size_t total = prefix.back();
   const std::size_t per_row = std::max<std::size_t>(1, matrix_->EntriesPerRow());
   const int threads = ResolveThreads(ThreadsFor(total * per_row, nthread_));
-  ParallelFor(outs.size(), ThreadsFor(outs.size() * std::size_t(total_bins_), threads),
-              [&](std::size_t i) { outs[i]->assign(total_bins_, GradientPairInt{}); });
   std::vector<std::vector<Partial>> partials(threads);
   std::vector<GradientPairInt> sums(threads);
   if (partial_buffers_.size() < static_cast<std::size_t>(threads)) partial_buffers_.resize(threads);
@@ -126,12 +130,23 @@ GradientPairInt HistogramBuilder::Build(const std::vector<GradientPair>& gpair,
                               total * (t + 1) / threads, outs, &partial_buffers_[t],
                               &partials[t]);
   });
+  // Nodes cut between shares: the first part is copied, the others added. A node with no
+  // rows at all belongs to no share and is zeroed here.
+  std::vector<std::uint8_t> started(outs.size(), 0);
   for (int t = 0; t < threads; ++t) {
     for (const Partial& p : partials[t]) {
-      GradientPairInt* out = outs[p.node]->data();
       const Histogram& part = partial_buffers_[t][p.slot];
+      if (!started[p.node]) {
+        outs[p.node]->assign(part.begin(), part.end());
+        started[p.node] = 1;
+        continue;
+      }
+      GradientPairInt* out = outs[p.node]->data();
       for (std::uint32_t b = 0; b < total_bins_; ++b) out[b] += part[b];
     }
+  }
+  for (std::size_t i = 0; i < outs.size(); ++i) {
+    if (rows[i].size() == 0) outs[i]->assign(total_bins_, GradientPairInt{});
   }
   AllreduceLevel(outs);
   GradientPairInt sum;  // integers: the same whatever the thread split
