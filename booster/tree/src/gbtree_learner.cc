@@ -1,5 +1,6 @@
 #include "gbtree_learner.h"
 
+#include <algorithm>
 #include <chrono>
 #include <random>
 
@@ -156,15 +157,41 @@ void GBTreeLearner::SampleRows(int iter, int group, std::vector<GradientPair>* g
   }
 }
 
+// Every row is in exactly one leaf's range of the partition, so each margin gets one addition
+// whatever the thread split. The ranges tile the partition's row array; threads take equal
+// slices of it (a split by node id gave one thread nearly every leaf: the deepest level's
+// leaves have the highest ids).
 void GBTreeLearner::AddLeavesToMargins(const RegTree& tree, int group) {
   const int groups = objective_->NumGroups();
   const RowPartition& partition = grower_->Partition();
-  ParallelFor(tree.NumNodes(), ThreadsFor(train_->NumRows(), lparam_.nthread), [&](int node) {
-    if (!tree.IsLeaf(node)) return;
-    const float value = tree.split_cond[node];
+  struct LeafRows {
+    const std::uint32_t* begin;
+    const std::uint32_t* end;
+    float value;
+  };
+  std::vector<LeafRows> leaves;
+  for (int node = 0; node < tree.NumNodes(); ++node) {
     const RowSpan rows = partition.Rows(node);
-    for (const std::uint32_t* r = rows.begin; r != rows.end; ++r) {
-      train_margins_[std::size_t(*r) * groups + group] += value;
+    if (tree.IsLeaf(node) && rows.size() > 0) {
+      leaves.push_back({rows.begin, rows.end, tree.split_cond[node]});
+    }
+  }
+  std::sort(leaves.begin(), leaves.end(),
+            [](const LeafRows& a, const LeafRows& b) { return a.begin < b.begin; });
+  const std::uint32_t* all = partition.Rows(0).begin;
+  float* margins = train_margins_.data();
+  ParallelForBlocks(static_cast<std::int64_t>(partition.NumRows(0)),
+                    ThreadsFor(partition.NumRows(0), lparam_.nthread),
+                    [&](int, std::int64_t begin, std::int64_t end) {
+    const std::uint32_t* lo = all + begin;
+    const std::uint32_t* hi = all + end;
+    auto leaf = std::upper_bound(leaves.begin(), leaves.end(), lo,
+                                 [](const std::uint32_t* p, const LeafRows& l) { return p < l.end; });
+    for (; leaf != leaves.end() && leaf->begin < hi; ++leaf) {
+      const std::uint32_t* r_end = std::min(hi, leaf->end);
+      for (const std::uint32_t* r = std::max(lo, leaf->begin); r != r_end; ++r) {
+        margins[std::size_t(*r) * groups + group] += leaf->value;
+      }
     }
   });
 }
