@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <random>
+#include <string>
 
 #include "booster/objective.h"
 
@@ -95,6 +98,32 @@ TEST(Objective, TransformsAndBaseScore) {
   EXPECT_EQ(classes, (std::vector<float>{1.0f, 0.0f}));
   EXPECT_EQ(Make("multi:softmax", 3)->DefaultMetric(), "merror");
   EXPECT_EQ(Make("binary:logitraw")->DefaultMetric(), "auc");
+}
+
+// PredTransform runs the exp through the 8-wide replica in blocks: every value must equal the
+// scalar formula bit for bit (sizes across the 1024-value chunks and the two threads' blocks,
+// margins with |x| >= 88, infinities).
+TEST(Objective, PredTransformEqualsScalarFormulaBitForBit) {
+  std::mt19937 rng(9);
+  std::normal_distribution<float> normal(0.0f, 6.0f);
+  std::vector<float> margins(70001);
+  for (float& m : margins) m = normal(rng);
+  margins[5] = 95.0f;
+  margins[6] = -120.0f;
+  margins[7] = INFINITY;
+  margins[8] = -INFINITY;
+  for (const char* name : {"binary:logistic", "reg:logistic", "count:poisson"}) {
+    for (int nthread : {1, 2}) {
+      std::vector<float> v = margins;
+      Make(name)->PredTransform(&v, nthread);
+      const bool poisson = std::string(name) == "count:poisson";
+      for (std::size_t i = 0; i < v.size(); ++i) {
+        const float want = poisson ? std::exp(margins[i]) : 1.0f / (1.0f + std::exp(-margins[i]));
+        ASSERT_EQ(std::memcmp(&v[i], &want, sizeof(float)), 0)
+            << name << " row " << i << " margin " << margins[i];
+      }
+    }
+  }
 }
 
 TEST(Objective, RejectsBadLabels) {

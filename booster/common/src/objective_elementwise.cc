@@ -16,8 +16,6 @@ namespace {
 
 enum class Loss { kSquared, kLogistic, kPoisson };
 
-float Sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
-
 class ElementwiseObjective : public Objective {
  public:
   explicit ElementwiseObjective(const ObjectiveConfig& c) : config_(c) {
@@ -60,9 +58,25 @@ class ElementwiseObjective : public Objective {
 
   void PredTransform(std::vector<float>* values, int nthread) const override {
     if (config_.name == "binary:logitraw" || loss_ == Loss::kSquared) return;
-    ParallelFor(values->size(), ThreadsFor(values->size(), nthread), [&](std::size_t i) {
-      float& v = (*values)[i];
-      v = loss_ == Loss::kPoisson ? std::exp(v) : Sigmoid(v);
+    // Blocks through ExpFloats (glibc's expf bit for bit, 8 at a time): every round
+    // transforms the whole eval set, and one expf call per value was most of that.
+    const bool poisson = loss_ == Loss::kPoisson;
+    ParallelForBlocks(static_cast<std::int64_t>(values->size()),
+                      ThreadsFor(values->size(), nthread),
+                      [&](int, std::int64_t begin, std::int64_t end) {
+      constexpr std::int64_t kChunk = 1024;
+      float e[kChunk];
+      for (std::int64_t first = begin; first < end; first += kChunk) {
+        float* v = values->data() + first;
+        const std::size_t n = static_cast<std::size_t>(std::min(kChunk, end - first));
+        if (poisson) {
+          ExpFloats(v, n, v);
+          continue;
+        }
+        for (std::size_t i = 0; i < n; ++i) e[i] = -v[i];
+        ExpFloats(e, n, e);
+        for (std::size_t i = 0; i < n; ++i) v[i] = 1.0f / (1.0f + e[i]);  // Sigmoid's formula
+      }
     });
   }
 
