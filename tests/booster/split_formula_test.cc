@@ -132,5 +132,61 @@ TEST(SplitFormula, NoMissingMeansForwardScanOnly) {
   EXPECT_NEAR(best.loss_chg, 36.0 / 5 + 64.0 / 5 - 4.0 / 9, 1e-4);
 }
 
+// A sibling derived during the evaluation (single process) equals parent - built on every
+// bin, the sampled features' and the others', and its best split equals the one evaluated
+// from a histogram subtracted beforehand; a node without derivation in the same call is
+// untouched. 1 and 2 threads (enough bins for the parallel path).
+TEST(SplitFormula, DerivedSiblingEqualsSubtractionAndItsEvaluation) {
+  HistogramCuts cuts;
+  cuts.ptrs = {0};
+  for (int f = 0; f < 6; ++f) {
+    for (int b = 1; b <= 300; ++b) cuts.values.push_back(static_cast<float>(b));
+    cuts.ptrs.push_back(static_cast<std::uint32_t>(cuts.values.size()));
+    cuts.min_vals.push_back(0.0f);
+  }
+  std::mt19937_64 rng(3);
+  std::uniform_int_distribution<std::int64_t> part(0, 1000);
+  Histogram parent(cuts.TotalBins()), built(cuts.TotalBins()), other(cuts.TotalBins());
+  GradientPairInt parent_sum, built_sum, other_sum;
+  for (std::size_t b = 0; b < parent.size(); ++b) {
+    built[b] = {part(rng) - 500, part(rng)};
+    parent[b] = built[b];
+    parent[b] += GradientPairInt{part(rng) - 400, part(rng)};
+    other[b] = {part(rng) - 500, part(rng)};
+  }
+  for (std::uint32_t b = cuts.ptrs[0]; b < cuts.ptrs[1]; ++b) {  // feature 0 has every row
+    parent_sum += parent[b];
+    built_sum += built[b];
+    other_sum += other[b];
+  }
+  const GradientPairInt sibling_sum = parent_sum - built_sum;
+  Histogram want(cuts.TotalBins());
+  for (std::size_t b = 0; b < want.size(); ++b) want[b] = parent[b] - built[b];
+  TreeParam p;
+  const GradientQuantiser q(1.0, 1.0);
+  SplitEvaluator ev(p, cuts, q);
+  const std::vector<std::uint32_t> sampled = {1, 4};
+  for (int nthread : {1, 2}) {
+    Histogram derived(cuts.TotalBins(), GradientPairInt{7, 7});  // stale contents
+    const Histogram other_before = other;
+    SplitEvaluator::NodeInput with{&derived, sibling_sum, sampled};
+    with.derive = &derived;
+    with.parent = &parent;
+    with.built = &built;
+    const std::vector<SplitCandidate> got =
+        ev.EvaluateNodes({{&other, other_sum, sampled}, with}, nthread);
+    EXPECT_TRUE(derived == want) << nthread;
+    EXPECT_TRUE(other == other_before) << nthread;
+    const std::vector<SplitCandidate> ref =
+        ev.EvaluateNodes({{&other, other_sum, sampled}, {&want, sibling_sum, sampled}}, nthread);
+    for (int i = 0; i < 2; ++i) {
+      EXPECT_EQ(got[i].feature, ref[i].feature) << nthread;
+      EXPECT_EQ(got[i].split_bin, ref[i].split_bin) << nthread;
+      EXPECT_EQ(got[i].loss_chg, ref[i].loss_chg) << nthread;
+      EXPECT_TRUE(got[i].left_sum == ref[i].left_sum) << nthread;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace treering::booster

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "data/parallel_for.h"
 #include "booster/work_split.h"
@@ -81,28 +82,48 @@ std::vector<SplitCandidate> SplitEvaluator::EvaluateNodes(const std::vector<Node
   struct Task {
     std::size_t node;
     std::uint32_t feature;
+    bool scan;  // false: only derive the feature's slice (a feature not sampled)
   };
   const int world = std::max(1, rabit::GetWorldSize());
   const int rank = world > 1 ? rabit::GetRank() : 0;
   std::vector<Task> tasks;
   std::vector<float> root_gain(nodes.size());
+  std::vector<std::uint8_t> sampled;
   std::size_t bins = 0, position = 0;
   for (std::size_t n = 0; n < nodes.size(); ++n) {
     root_gain[n] = Gain(nodes[n].sum);
     for (std::uint32_t f : nodes[n].features) {
       if (position++ % world != static_cast<std::size_t>(rank)) continue;
-      tasks.push_back({n, f});
+      tasks.push_back({n, f, true});
+      bins += cuts_.FeatureBins(f);
+    }
+    if (nodes[n].derive == nullptr) continue;
+    if (world > 1) throw std::logic_error("EvaluateNodes: derivation asked for when distributed");
+    sampled.assign(cuts_.NumFeatures(), 0);
+    for (std::uint32_t f : nodes[n].features) sampled[f] = 1;
+    for (std::uint32_t f = 0; f < cuts_.NumFeatures(); ++f) {
+      if (sampled[f]) continue;
+      tasks.push_back({n, f, false});
       bins += cuts_.FeatureBins(f);
     }
   }
   std::vector<SplitCandidate> per_task(tasks.size());
   ParallelFor(tasks.size(), ThreadsFor(bins * 4, nthread), [&](std::size_t k) {
     const Task& t = tasks[k];
-    per_task[k] = EvaluateFeature(*nodes[t.node].hist, nodes[t.node].sum, root_gain[t.node],
-                                  t.feature);
+    const NodeInput& in = nodes[t.node];
+    if (in.derive != nullptr) {
+      const Histogram &parent = *in.parent, &built = *in.built;
+      Histogram& out = *in.derive;
+      for (std::uint32_t b = cuts_.ptrs[t.feature]; b < cuts_.ptrs[t.feature + 1]; ++b) {
+        out[b] = parent[b] - built[b];
+      }
+    }
+    if (t.scan) per_task[k] = EvaluateFeature(*in.hist, in.sum, root_gain[t.node], t.feature);
   });
   std::vector<SplitCandidate> best(nodes.size());
-  for (std::size_t k = 0; k < tasks.size(); ++k) best[tasks[k].node].Update(per_task[k]);
+  for (std::size_t k = 0; k < tasks.size(); ++k) {
+    if (tasks[k].scan) best[tasks[k].node].Update(per_task[k]);
+  }
   if (world == 1) return best;
   const std::vector<SplitCandidate> all = rabit::AllgatherV(best);  // rank-major
   std::vector<SplitCandidate> combined(nodes.size());

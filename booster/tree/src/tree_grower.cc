@@ -3,6 +3,7 @@
 #include "booster/work_split.h"
 #include "data/parallel_for.h"
 #include "expand_queue.h"
+#include "rabit/rabit.h"
 
 namespace treering::booster {
 namespace {
@@ -54,8 +55,14 @@ std::vector<ExpandEntry> TreeGrower::Evaluate(const std::vector<int>& nodes, int
   std::vector<SplitEvaluator::NodeInput> inputs;
   for (int node : nodes) {
     inputs.push_back({&hists_[node], sums_[node], sampler_->NodeFeatures(depth)});
+    const auto from = derive_from_.find(node);
+    if (from == derive_from_.end()) continue;
+    inputs.back().derive = &hists_[node];
+    inputs.back().parent = &hists_.at(from->second.parent);
+    inputs.back().built = &hists_.at(from->second.built);
   }
   const std::vector<SplitCandidate> best = evaluator_->EvaluateNodes(inputs, nthread_);
+  derive_from_.clear();
   std::vector<ExpandEntry> entries(nodes.size());
   for (std::size_t i = 0; i < nodes.size(); ++i) entries[i] = {nodes[i], depth, best[i]};
   return entries;
@@ -150,12 +157,15 @@ void TreeGrower::PartitionRows(const Batch& applied, const RegTree& tree) {
 }
 
 // Builds the smaller child of every parent (by hessian, a global quantity, so every rank
-// picks the same child) in one batch, then derives the siblings by subtraction.
+// picks the same child) in one batch. The siblings are parent - built: single process, the
+// evaluation of the next step writes them slice by slice as it scans them (derive_from_);
+// distributed, every rank needs whole siblings, so they are subtracted here.
 void TreeGrower::BuildChildHistograms(const Batch& parents, const RegTree& tree) {
   std::vector<RowSpan> rows;
   std::vector<Histogram*> built;
   std::vector<const Histogram*> parent_hists, built_hists;
   std::vector<Histogram*> derived;
+  const bool fuse = !rabit::IsDistributed();
   for (const ExpandEntry& e : parents) {
     int build = tree.left[e.node], derive = tree.right[e.node];
     if (e.split.right_sum.hess < e.split.left_sum.hess) std::swap(build, derive);
@@ -164,9 +174,13 @@ void TreeGrower::BuildChildHistograms(const Batch& parents, const RegTree& tree)
     built_hists.push_back(built.back());
     derived.push_back(&HistOf(derive));
     parent_hists.push_back(&hists_[e.node]);
+    if (fuse) {
+      derived.back()->resize(cuts_.TotalBins());  // a recycled buffer is already this size
+      derive_from_[derive] = {e.node, build};
+    }
   }
   builder_.Build(*gpair_, evaluator_->Quantiser(), rows, built);
-  builder_.Subtract(parent_hists, built_hists, derived);
+  if (!fuse) builder_.Subtract(parent_hists, built_hists, derived);
 }
 
 RegTree TreeGrower::Grow(const std::vector<GradientPair>& gpair,
@@ -197,13 +211,15 @@ RegTree TreeGrower::Grow(const std::vector<GradientPair>& gpair,
     }
     PartitionRows(batch, tree);
     BuildChildHistograms(to_grow, tree);
-    for (const ExpandEntry& e : batch) ReleaseHist(e.node);
     std::vector<int> children;
     for (const ExpandEntry& e : to_grow) {
       children.push_back(tree.left[e.node]);
       children.push_back(tree.right[e.node]);
     }
-    for (const ExpandEntry& c : Evaluate(children, depth)) {
+    const std::vector<ExpandEntry> evaluated = Evaluate(children, depth);
+    // Parents are released after the evaluation: it derives the siblings from them.
+    for (const ExpandEntry& e : batch) ReleaseHist(e.node);
+    for (const ExpandEntry& c : evaluated) {
       if (c.split.loss_chg > kRtEps) queue.Push(c);
       else ReleaseHist(c.node);
     }

@@ -100,12 +100,20 @@ class SplitEvaluator {
     const Histogram* hist;
     GradientPairInt sum;
     std::vector<std::uint32_t> features;  // ascending
+    // A sibling derived by subtraction, single process only: when set (with hist == derive),
+    // *derive = *parent - *built is written feature by feature by the task that scans that
+    // feature (and by extra tasks for the features not sampled), so each slice is scanned
+    // while in cache and no separate subtraction pass runs. derive is sized to all bins.
+    Histogram* derive = nullptr;
+    const Histogram* parent = nullptr;
+    const Histogram* built = nullptr;
   };
   // Best split of every node, all (node, feature) pairs in one parallel region; each node's
   // winner is reduced in feature order, so the result is independent of the thread count.
   // Distributed (rabit world > 1) it is a collective: every rank must call it with the same
   // nodes and histograms; each scans a round-robin share of the pairs and one AllgatherV
-  // combines the per-node winners, so every rank returns the single-process result.
+  // combines the per-node winners, so every rank returns the single-process result (no
+  // input may then ask for a derivation: each rank would fill only its share).
   std::vector<SplitCandidate> EvaluateNodes(const std::vector<NodeInput>& nodes,
                                             int nthread) const;
 

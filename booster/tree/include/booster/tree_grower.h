@@ -64,6 +64,11 @@ class TreeGrower {
   std::map<int, Histogram> hists_;          // nodes whose histogram is still needed
   std::vector<Histogram> spare_hists_;      // released buffers, reused by HistOf
   std::map<int, GradientPairInt> sums_;     // gradient sum of every node
+  // Siblings whose histogram the next evaluation derives (parent - built), single process.
+  struct Derivation {
+    int parent, built;
+  };
+  std::map<int, Derivation> derive_from_;
   // Sparse partitioning scratch: the applied split each row belongs to, and its direction.
   std::vector<std::uint32_t> row_task_;
   std::vector<std::uint8_t> goes_left_;
