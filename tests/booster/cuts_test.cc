@@ -138,6 +138,26 @@ TEST(BinnedMatrix, DenseBinsEqualSearchBin) {
   }
 }
 
+// The unweighted summary (no weights vector) equals the weighted one with every weight 1,
+// entry for entry, including long runs of one value.
+TEST(QuantileSummary, UnweightedEqualsWeightOne) {
+  std::mt19937 rng(8);
+  std::vector<float> v(100000);
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    v[i] = static_cast<float>(rng() % (i < 50000 ? 7 : 5000));
+  }
+  std::sort(v.begin(), v.end());
+  const Summary a = MakeExactSummary(v);
+  const Summary b = MakeExactSummary(v, std::vector<float>(v.size(), 1.0f));
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    ASSERT_EQ(a[i].rmin, b[i].rmin) << i;
+    ASSERT_EQ(a[i].rmax, b[i].rmax) << i;
+    ASSERT_EQ(a[i].wmin, b[i].wmin) << i;
+    ASSERT_EQ(a[i].value, b[i].value) << i;
+  }
+}
+
 TEST(RadixSort, MatchesStdSortWithNegativesZerosAndDuplicates) {
   std::mt19937 rng(2);
   std::normal_distribution<float> normal(0, 100);

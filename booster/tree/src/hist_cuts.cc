@@ -66,16 +66,16 @@ void SummariseBlock(const data::DMatrix& dm, std::uint32_t f0, std::uint32_t f1,
     }
   }
   ParallelFor(f1 - f0, nthread, [&](std::uint32_t i) {
-    std::vector<float> w;
+    Summary exact;
     if (weighted) {
       SortByValue(&values[i], &weights[i]);
-      w.swap(weights[i]);
+      exact = MakeExactSummary(values[i], weights[i]);
+      std::vector<float>().swap(weights[i]);
     } else {
       RadixSortFloats(&values[i]);
-      w.assign(values[i].size(), 1.0f);
+      exact = MakeExactSummary(values[i]);
     }
-    (*out)[f0 + i] =
-        Prune(MakeExactSummary(values[i], w), std::max<std::uint32_t>(limits[f0 + i], 1));
+    (*out)[f0 + i] = Prune(exact, std::max<std::uint32_t>(limits[f0 + i], 1));
     std::vector<float>().swap(values[i]);
   });
 }

@@ -16,6 +16,20 @@ Summary MakeExactSummary(const std::vector<float>& sorted_values,
   return out;
 }
 
+Summary MakeExactSummary(const std::vector<float>& sorted_values) {
+  Summary out;
+  out.reserve(sorted_values.size());
+  float rank = 0;
+  for (std::size_t i = 0; i < sorted_values.size();) {
+    const float value = sorted_values[i];
+    float w = 0;
+    for (; i < sorted_values.size() && sorted_values[i] == value; ++i) w += 1.0f;
+    out.push_back({rank, rank + w, w, value});
+    rank += w;
+  }
+  return out;
+}
+
 Summary Prune(const Summary& src, std::size_t max_size) {
   if (src.size() <= max_size) return src;
   const float begin = src.front().rmax;

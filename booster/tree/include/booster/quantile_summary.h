@@ -22,6 +22,8 @@ using Summary = std::vector<SummaryEntry>;
 // Exact summary of (value, weight) pairs sorted by value; equal values are merged.
 Summary MakeExactSummary(const std::vector<float>& sorted_values,
                          const std::vector<float>& sorted_weights);
+// The same with every weight 1 (no weights vector: the unweighted sketch's common case).
+Summary MakeExactSummary(const std::vector<float>& sorted_values);
 // XGBoost's SetPrune: keeps first and last, picks entries nearest to evenly spaced ranks.
 Summary Prune(const Summary& src, std::size_t max_size);
 // XGBoost's SetCombine: merges two summaries of disjoint row sets (rank bounds add up).
