@@ -1,4 +1,5 @@
-// ParallelFor must visit every index once and carry a worker thread's exception to the caller.
+// ParallelFor (static and dynamic) must visit every index once and carry a worker thread's
+// exception to the caller.
 #include "data/parallel_for.h"
 
 #include <gtest/gtest.h>
@@ -27,4 +28,15 @@ TEST(ParallelFor, BlocksCoverRangeExactly) {
     for (auto i = b; i < e; ++i) hits[i]++;
   });
   for (auto& h : hits) EXPECT_EQ(h.load(), 1);
+}
+
+TEST(ParallelFor, DynamicVisitsEveryIndexOnceAndRethrows) {
+  std::vector<std::atomic<int>> hits(1000);
+  treering::ParallelForDynamic(1000, 2, [&](int i) { hits[i]++; });
+  for (auto& h : hits) EXPECT_EQ(h.load(), 1);
+  EXPECT_THROW(treering::ParallelForDynamic(100, 2,
+                                            [](int i) {
+                                              if (i == 57) throw std::runtime_error("row 57");
+                                            }),
+               std::runtime_error);
 }

@@ -44,6 +44,32 @@ void ParallelFor(Index n, int nthread, Fn&& fn) {
   if (error) std::rethrow_exception(error);
 }
 
+// Like ParallelFor, but iterations go to whichever thread is free (dynamic schedule): for
+// independent iterations of uneven cost whose results do not depend on the thread that ran
+// them.
+template <typename Index, typename Fn>
+void ParallelForDynamic(Index n, int nthread, Fn&& fn) {
+  if (n <= 0) return;
+  nthread = ResolveThreads(nthread);
+  if (nthread == 1 || n == 1) {
+    for (Index i = 0; i < n; ++i) fn(i);
+    return;
+  }
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  const std::int64_t count = static_cast<std::int64_t>(n);
+#pragma omp parallel for num_threads(nthread) schedule(dynamic, 1)
+  for (std::int64_t i = 0; i < count; ++i) {
+    try {
+      fn(static_cast<Index>(i));
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(error_mutex);
+      if (!error) error = std::current_exception();
+    }
+  }
+  if (error) std::rethrow_exception(error);
+}
+
 // Like ParallelFor but hands each thread one contiguous block [begin, end) and its thread id,
 // for loops that keep per-thread buffers (histograms, parse outputs).
 template <typename Fn>

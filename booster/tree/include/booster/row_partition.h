@@ -73,7 +73,9 @@ void RowPartition::Split(const std::vector<SplitTask>& tasks, GoLeftFor&& go_lef
   // Branch-free: a split sends rows either way unpredictably, so every row is stored at both
   // ends of the unwritten gap and only the cursor of its side advances (the other copy is
   // overwritten later; l < r holds until the last row).
-  ParallelFor(blocks.size(), threads, [&](std::size_t i) {
+  // Blocks cost unevenly (a deep node's rows are scattered, a shallow one's are not; a node's
+  // last block is short): dealt dynamically.
+  ParallelForDynamic(blocks.size(), threads, [&](std::size_t i) {
     Block& blk = blocks[i];
     const auto go_left = go_left_for(blk.task);
     const std::uint32_t* in = rows_.data();
