@@ -2,6 +2,7 @@
 // a finite difference of the gradient (times XGBoost's documented factors).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -122,6 +123,43 @@ TEST(Objective, PredTransformEqualsScalarFormulaBitForBit) {
         ASSERT_EQ(std::memcmp(&v[i], &want, sizeof(float)), 0)
             << name << " row " << i << " margin " << margins[i];
       }
+    }
+  }
+}
+
+// Squared-error pairs go 4 rows at a time: equal to (m - y) w, w bit for bit, with weights or
+// without, tails, a NaN margin (its gradient is skipped by the maxima), and the maxima equal a
+// scalar pass; 1 and 2 threads.
+TEST(Objective, SquaredErrorBlocksEqualScalarFormula) {
+  std::mt19937 rng(4);
+  std::normal_distribution<float> normal(0.0f, 30.0f);
+  std::uniform_real_distribution<float> uniform(0.1f, 2.0f);
+  for (bool weighted : {false, true}) {
+    const std::size_t n = 40003;
+    std::vector<float> margin(n), label(n), weight(weighted ? n : 0);
+    for (std::size_t i = 0; i < n; ++i) {
+      margin[i] = normal(rng);
+      label[i] = normal(rng);
+      if (weighted) weight[i] = uniform(rng);
+    }
+    margin[9] = NAN;
+    margin[100] = -9000.0f;     // the largest |gradient|, negative, in the 4-row part
+    margin[n - 1] = 5000.0f;    // the largest positive one, in the tail
+    for (int nthread : {1, 2}) {
+      std::vector<GradientPair> got;
+      const GradientMaxima m =
+          Make("reg:squarederror")->GetGradientAndMaxima(margin, {&label, &weight}, nthread, &got);
+      GradientMaxima want;
+      for (std::size_t i = 0; i < n; ++i) {
+        const float w = weighted ? weight[i] : 1.0f;
+        const float g = (margin[i] - label[i]) * w;
+        ASSERT_EQ(std::memcmp(&got[i].grad, &g, sizeof(float)), 0) << i;
+        ASSERT_EQ(got[i].hess, w) << i;
+        want.grad = std::max(want.grad, std::fabs(g));
+        want.hess = std::max(want.hess, std::fabs(w));
+      }
+      EXPECT_EQ(m.grad, want.grad) << weighted << " " << nthread;
+      EXPECT_EQ(m.hess, want.hess) << weighted << " " << nthread;
     }
   }
 }

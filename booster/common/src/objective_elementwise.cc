@@ -6,6 +6,9 @@
 #include <cstdint>
 #include <string>
 #include <vector>
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
 
 #include "data/parallel_for.h"
 #include "exp_simd.h"
@@ -132,9 +135,50 @@ class ElementwiseObjective : public Objective {
     if (loss_ == Loss::kLogistic) {
       return LogisticGradients(margin, label, weight, config_.scale_pos_weight, n, out);
     }
+    if (loss_ == Loss::kSquared) return SquaredErrorGradients(margin, label, weight, n, out);
     GradientMaxima maxima;
     for (std::size_t i = 0; i < n; ++i) {
       out[i] = RowGradient(margin[i], label[i], weight != nullptr ? weight[i] : 1.0f);
+      maxima.grad = std::max(maxima.grad, std::fabs(out[i].grad));
+      maxima.hess = std::max(maxima.hess, std::fabs(out[i].hess));
+    }
+    return maxima;
+  }
+
+  // (margin - y) w and w, 4 rows at a time (SSE2, the x86-64 baseline): the same float
+  // operations as RowGradient, and the maxima as std::max(m, |v|) takes them (maxps returns
+  // its second operand when the first is NaN, so a NaN gradient is skipped alike). One row at
+  // a time the loop did not vectorise (the max reduction) and cost ~1.8 ms per 1M-row round.
+  static GradientMaxima SquaredErrorGradients(const float* margin, const float* label,
+                                              const float* weight, std::size_t n,
+                                              GradientPair* out) {
+    static_assert(sizeof(GradientPair) == 2 * sizeof(float), "pairs are stored as 4 floats");
+    std::size_t i = 0;
+    GradientMaxima maxima;
+#if defined(__x86_64__)
+    const __m128 abs_mask = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
+    __m128 max_grad = _mm_setzero_ps(), max_hess = _mm_setzero_ps();
+    for (; i + 4 <= n; i += 4) {
+      const __m128 w = weight != nullptr ? _mm_loadu_ps(weight + i) : _mm_set1_ps(1.0f);
+      const __m128 diff = _mm_sub_ps(_mm_loadu_ps(margin + i), _mm_loadu_ps(label + i));
+      const __m128 g = _mm_mul_ps(diff, w);
+      float* dst = reinterpret_cast<float*>(out + i);
+      _mm_storeu_ps(dst, _mm_unpacklo_ps(g, w));
+      _mm_storeu_ps(dst + 4, _mm_unpackhi_ps(g, w));
+      max_grad = _mm_max_ps(_mm_and_ps(g, abs_mask), max_grad);
+      max_hess = _mm_max_ps(_mm_and_ps(w, abs_mask), max_hess);
+    }
+    alignas(16) float lanes[8];
+    _mm_store_ps(lanes, max_grad);
+    _mm_store_ps(lanes + 4, max_hess);
+    for (int k = 0; k < 4; ++k) {
+      maxima.grad = std::max(maxima.grad, lanes[k]);
+      maxima.hess = std::max(maxima.hess, lanes[4 + k]);
+    }
+#endif
+    for (; i < n; ++i) {
+      const float w = weight != nullptr ? weight[i] : 1.0f;
+      out[i] = {(margin[i] - label[i]) * w, w};
       maxima.grad = std::max(maxima.grad, std::fabs(out[i].grad));
       maxima.hess = std::max(maxima.hess, std::fabs(out[i].hess));
     }
