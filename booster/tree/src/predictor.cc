@@ -96,20 +96,34 @@ FlatTree Flatten(const RegTree& tree) {
 
 // Every split feature of `flat` is below lanes.limit (checked by the caller), so a value is
 // always in the row: missing means NaN, which takes the default direction.
-void AddFlatTreeLanes(const FlatTree& flat, const Lanes& lanes, float* out, int groups,
-                      int group) {
+// kCount > 0: exactly that many lanes, known at compile time, so the loop unrolls and each
+// lane's node stays in a register (with a run-time count the node array lived on the stack and
+// every step paid a store-to-load round trip on top of its dependent loads).
+template <int kCount>
+void WalkFlatLanes(const FlatTree& flat, const Lanes& lanes, float* out, int groups,
+                   int group) {
   const FlatNode* nodes = flat.nodes.data();
   const std::uint8_t* default_left = flat.default_left.data();
+  const int count = kCount > 0 ? kCount : lanes.count;
   std::int32_t node[kLanes] = {};
   for (int step = 0; step < flat.depth; ++step) {
-    for (int k = 0; k < lanes.count; ++k) {
+    for (int k = 0; k < count; ++k) {
       const FlatNode& nd = nodes[node[k]];
       const float v = lanes.values[k][nd.feature];
       const int go_left = (v < nd.cond) | (int(v != v) & int(default_left[node[k]]));
       node[k] = nd.child[go_left];
     }
   }
-  for (int k = 0; k < lanes.count; ++k) out[k * groups + group] += nodes[node[k]].cond;
+  for (int k = 0; k < count; ++k) out[k * groups + group] += nodes[node[k]].cond;
+}
+
+void AddFlatTreeLanes(const FlatTree& flat, const Lanes& lanes, float* out, int groups,
+                      int group) {
+  if (lanes.count == kLanes) {
+    WalkFlatLanes<kLanes>(flat, lanes, out, groups, group);
+  } else {
+    WalkFlatLanes<0>(flat, lanes, out, groups, group);
+  }
 }
 
 // Any tree: a split feature at or beyond lanes.limit reads as missing.
