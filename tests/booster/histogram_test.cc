@@ -56,10 +56,12 @@ void ExpectBuilderMatches(const data::DMatrix& dm, std::uint32_t features,
     if (r % 2 == 1) odd.push_back(r);
     if (rng() % 7 == 0) sparse_subset.push_back(r);
   }
-  for (int nthread : {1, 2}) {
+  for (int nthread : {1, 2, 3}) {  // 3: a node cut twice
     HistogramBuilder builder(&m, cuts.TotalBins(), nthread);
-    // h_empty holds stale values: a node without rows must come back all zero.
-    Histogram h_all, h_odd, h_subset, h_empty(cuts.TotalBins(), GradientPairInt{3, 4});
+    // Every output holds stale values (recycled buffers do): each must be overwritten, a node
+    // without rows with zeros.
+    const Histogram stale(cuts.TotalBins(), GradientPairInt{3, 4});
+    Histogram h_all = stale, h_odd = stale, h_subset = stale, h_empty = stale;
     const std::vector<std::uint32_t> none;
     const auto span = [](const std::vector<std::uint32_t>& v) {
       return RowSpan{v.data(), v.data() + v.size()};

@@ -105,12 +105,19 @@ TEST(Learner, ModelIsIndependentOfThreadCount) {
   for (double missing : {0.0, 0.2}) {
     const data::DMatrix dm =
         MakeSynthetic({.rows = 40000, .features = 8, .missing = missing, .distinct_values = 300});
-    const Params base = {{"objective", "binary:logistic"}, {"max_depth", "5"},
-                         {"colsample_bynode", "0.8"}, {"subsample", "0.9"}, {"seed", "4"}};
-    Params one = base, two = base;
-    one.emplace_back("nthread", "1");
-    two.emplace_back("nthread", "2");
-    ExpectIdenticalModels(Train(one, dm, 3)->Model(), Train(two, dm, 3)->Model());
+    // Subsampled (each group's own gradient scan) and not (the objective's maxima, the
+    // vector gradient kernels: logistic and squared error).
+    const std::vector<Params> configs = {
+        {{"objective", "binary:logistic"}, {"max_depth", "5"}, {"colsample_bynode", "0.8"},
+         {"subsample", "0.9"}, {"seed", "4"}},
+        {{"objective", "binary:logistic"}, {"max_depth", "5"}},
+        {{"objective", "reg:squarederror"}, {"max_depth", "5"}, {"colsample_bylevel", "0.7"}}};
+    for (const Params& base : configs) {
+      Params one = base, two = base;
+      one.emplace_back("nthread", "1");
+      two.emplace_back("nthread", "2");
+      ExpectIdenticalModels(Train(one, dm, 3)->Model(), Train(two, dm, 3)->Model());
+    }
   }
 }
 

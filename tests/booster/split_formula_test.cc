@@ -46,30 +46,40 @@ TEST(SplitFormula, GainSumEqualsScalarGainsBitForBit) {
                                                    std::int64_t{1} << 40);
   std::uniform_int_distribution<std::int64_t> hess(-1000, std::int64_t{1} << 38);
   const GradientQuantiser q(std::ldexp(1.0, 30), std::ldexp(1.0, 31));
+  struct Case {
+    float alpha, mds, lambda;
+  };
+  std::vector<Case> cases;
   for (float alpha : {0.0f, 0.5f, 3.0f}) {
     for (float mds : {0.0f, 0.7f}) {
-      TreeParam p;
-      p.reg_alpha = alpha;
-      p.reg_lambda = 1.5f;
-      p.max_delta_step = mds;
-      const HistogramCuts cuts = OneFeature({1});
-      SplitEvaluator ev(p, cuts, q);
-      std::vector<GradientPairInt> sums = {{0, 0}, {0, 5}, {5, 0}, {-5, -3}};
-      // |G| == alpha exactly, and just around it.
-      const std::int64_t at_alpha = std::llrint(alpha * std::ldexp(1.0, 30));
-      for (std::int64_t d : {-1, 0, 1}) {
-        sums.push_back({at_alpha + d, 1 << 20});
-        sums.push_back({-at_alpha + d, 1 << 20});
-      }
-      for (int i = 0; i < 20000; ++i) sums.push_back({grad(rng), hess(rng)});
-      for (std::size_t i = 0; i + 1 < sums.size(); ++i) {
-        const float want = ev.Gain(sums[i]) + ev.Gain(sums[i + 1]);
-        const float got = ev.GainSum(sums[i], sums[i + 1]);
-        std::uint32_t a, b;
-        std::memcpy(&a, &want, 4);
-        std::memcpy(&b, &got, 4);
-        ASSERT_EQ(a, b) << "alpha " << alpha << " mds " << mds << " pair " << i;
-      }
+      // lambda 0 with a zero hessian: 0/0, masked to 0
+      for (float lambda : {1.5f, 0.0f}) cases.push_back({alpha, mds, lambda});
+    }
+  }
+  for (const Case& c : cases) {
+    const float alpha = c.alpha, mds = c.mds, lambda = c.lambda;
+    TreeParam p;
+    p.reg_alpha = alpha;
+    p.reg_lambda = lambda;
+    p.max_delta_step = mds;
+    const HistogramCuts cuts = OneFeature({1});
+    SplitEvaluator ev(p, cuts, q);
+    std::vector<GradientPairInt> sums = {{0, 0}, {0, 5}, {5, 0}, {-5, -3}};
+    // |G| == alpha exactly, and just around it.
+    const std::int64_t at_alpha = std::llrint(alpha * std::ldexp(1.0, 30));
+    for (std::int64_t d : {-1, 0, 1}) {
+      sums.push_back({at_alpha + d, 1 << 20});
+      sums.push_back({-at_alpha + d, 1 << 20});
+    }
+    for (int i = 0; i < 20000; ++i) sums.push_back({grad(rng), hess(rng)});
+    for (std::size_t i = 0; i + 1 < sums.size(); ++i) {
+      const float want = ev.Gain(sums[i]) + ev.Gain(sums[i + 1]);
+      const float got = ev.GainSum(sums[i], sums[i + 1]);
+      std::uint32_t a, b;
+      std::memcpy(&a, &want, 4);
+      std::memcpy(&b, &got, 4);
+      ASSERT_EQ(a, b) << "alpha " << alpha << " mds " << mds << " lambda " << lambda
+                      << " pair " << i;
     }
   }
 }
@@ -135,12 +145,13 @@ TEST(SplitFormula, NoMissingMeansForwardScanOnly) {
 // A sibling derived during the evaluation (single process) equals parent - built on every
 // bin, the sampled features' and the others', and its best split equals the one evaluated
 // from a histogram subtracted beforehand; a node without derivation in the same call is
-// untouched. 1 and 2 threads (enough bins for the parallel path).
+// untouched. 1 and 2 threads (6 x 1200 bins: (2 x 2 sampled + 4 derived) x 1200 x 4 is
+// above kMinParallelWork, so the two-thread call runs in parallel).
 TEST(SplitFormula, DerivedSiblingEqualsSubtractionAndItsEvaluation) {
   HistogramCuts cuts;
   cuts.ptrs = {0};
   for (int f = 0; f < 6; ++f) {
-    for (int b = 1; b <= 300; ++b) cuts.values.push_back(static_cast<float>(b));
+    for (int b = 1; b <= 1200; ++b) cuts.values.push_back(static_cast<float>(b));
     cuts.ptrs.push_back(static_cast<std::uint32_t>(cuts.values.size()));
     cuts.min_vals.push_back(0.0f);
   }

@@ -13,7 +13,14 @@ namespace treering::booster {
 // True when the AVX2 + FMA kernels below run: an x86-64 glibc build on a CPU with both. There
 // glibc resolves expf to its FMA build (__expf_fma), the function they replicate; elsewhere
 // the scalar loops run.
+// The answer is fixed at the first call: the CPU has both, and the replica agrees with this
+// process's std::exp on kExpHardCases and on a sweep of (-88, 88) (a libm whose expf is not
+// glibc's __expf_fma, e.g. with GLIBC_TUNABLES hiding AVX2 or FMA, fails it: the lanes and
+// the scalar tails would then disagree, and gradients would depend on the thread split).
 bool HaveExactSimdExp();
+
+// The 72 floats of (-88, 88) whose expf rounds closest to a float midpoint (see exp_simd.cc).
+extern const float kExpHardCases[72];
 
 // out[i] = std::exp(x[i]) (glibc's expf) bit for bit, for any floats including NaN and +-inf.
 void ExpFloats(const float* x, std::size_t n, float* out);

@@ -56,6 +56,13 @@ struct FlatTree {
   std::vector<std::uint8_t> default_left;
   int depth = 0;
   std::uint32_t max_feature = 0;  // largest split feature (0 without splits)
+  std::int64_t leaf_depth_sum = 0;
+  std::int64_t leaves = 0;
+  // Every row takes `depth` steps: worth it unless the tree is lopsided (lossguide without a
+  // depth limit can grow a few long branches), where the checked walk stops at each leaf.
+  bool Balanced() const {
+    return depth <= 2 * leaf_depth_sum / std::max<std::int64_t>(1, leaves) + 2;
+  }
 };
 
 FlatTree Flatten(const RegTree& tree) {
@@ -86,7 +93,10 @@ FlatTree Flatten(const RegTree& tree) {
     const auto [node, depth] = stack.back();
     stack.pop_back();
     flat.depth = std::max(flat.depth, depth);
-    if (!tree.IsLeaf(node)) {
+    if (tree.IsLeaf(node)) {
+      flat.leaf_depth_sum += depth;
+      ++flat.leaves;
+    } else {
       stack.push_back({tree.left[node], depth + 1});
       stack.push_back({tree.right[node], depth + 1});
     }
@@ -170,7 +180,7 @@ void AddTreeOutputs(const GBTreeModel& model, const data::DMatrix& dm, int tree_
   ParallelFor(num_trees, ThreadsFor(std::size_t(num_trees) * 256, nthread), [&](int i) {
     const RegTree& tree = model.trees[tree_begin + i];
     flat[i] = Flatten(tree);
-    use_flat[i] = tree.NumNodes() > 0 && flat[i].max_feature < width;
+    use_flat[i] = tree.NumNodes() > 0 && flat[i].max_feature < width && flat[i].Balanced();
   });
   ParallelForBlocks(static_cast<std::int64_t>(dm.NumRows()),
                     ThreadsFor(dm.NumRows() * std::size_t(tree_end - tree_begin), nthread),

@@ -185,6 +185,10 @@ void TreeGrower::BuildChildHistograms(const Batch& parents, const RegTree& tree)
 
 RegTree TreeGrower::Grow(const std::vector<GradientPair>& gpair,
                          const GradientQuantiser& quantiser) {
+  // A tree that ended in an exception (a collective's failure, bad_alloc) may have left
+  // histograms and pending derivations behind: none may reach this tree's nodes.
+  derive_from_.clear();
+  while (!hists_.empty()) ReleaseHist(hists_.begin()->first);
   const SplitEvaluator evaluator(param_, cuts_, quantiser);
   evaluator_ = &evaluator;
   gpair_ = &gpair;

@@ -37,7 +37,8 @@ class HistogramBuilder {
   GradientPairInt Build(const std::vector<GradientPair>& gpair,
                         const GradientQuantiser& quantiser, const std::vector<RowSpan>& rows,
                         const std::vector<Histogram*>& outs);
-  // outs[i] = parents[i] - children[i], bin by bin, all pairs in one parallel region.
+  // outs[i] = parents[i] - children[i], bin by bin, all pairs in one parallel region. Used
+  // when distributed; a single process derives siblings inside the split evaluation.
   void Subtract(const std::vector<const Histogram*>& parents,
                 const std::vector<const Histogram*>& children,
                 const std::vector<Histogram*>& outs) const;
