@@ -46,11 +46,6 @@ inline GradientPair LogisticRow(float margin, float y, float w, float scale_pos_
   return {(p - y) * w, std::fmax(p * (1.0f - p), 1e-16f) * w};
 }
 
-// Accumulates like GradientQuantiser::ForGradients: m = std::max(m, |v|) skips NaN.
-inline void AddToMaxima(GradientPair g, GradientMaxima* m) {
-  m->grad = std::max(m->grad, std::fabs(g.grad));
-  m->hess = std::max(m->hess, std::fabs(g.hess));
-}
 
 #if defined(TREERING_EXACT_EXP_SIMD)
 
@@ -144,7 +139,7 @@ TREERING_AVX2 GradientMaxima LogisticGradientsAvx2(const float* margin, const fl
     if (AnySpecial(neg_margin)) {  // glibc's special cases (and NaN margins): the scalar rows
       for (std::size_t j = i; j < i + 8; ++j) {
         out[j] = LogisticRow(margin[j], label[j], weight ? weight[j] : 1.0f, scale_pos_weight);
-        AddToMaxima(out[j], &maxima);
+        maxima.Include(out[j]);
       }
       continue;
     }
@@ -165,11 +160,10 @@ TREERING_AVX2 GradientMaxima LogisticGradientsAvx2(const float* margin, const fl
     _mm256_storeu_ps(dst, _mm256_permute2f128_ps(lo, hi, 0x20));
     _mm256_storeu_ps(dst + 8, _mm256_permute2f128_ps(lo, hi, 0x31));
   }
-  maxima.grad = std::max(maxima.grad, MaxLane(max_grad));
-  maxima.hess = std::max(maxima.hess, MaxLane(max_hess));
+  maxima.Include(GradientMaxima{MaxLane(max_grad), MaxLane(max_hess)});
   for (; i < n; ++i) {
     out[i] = LogisticRow(margin[i], label[i], weight ? weight[i] : 1.0f, scale_pos_weight);
-    AddToMaxima(out[i], &maxima);
+    maxima.Include(out[i]);
   }
   return maxima;
 }
@@ -255,7 +249,7 @@ GradientMaxima LogisticGradientsScalar(const float* margin, const float* label,
   GradientMaxima maxima;
   for (std::size_t i = 0; i < n; ++i) {
     out[i] = LogisticRow(margin[i], label[i], weight ? weight[i] : 1.0f, scale_pos_weight);
-    AddToMaxima(out[i], &maxima);
+    maxima.Include(out[i]);
   }
   return maxima;
 }

@@ -1,7 +1,5 @@
 #include "booster/objective.h"
 
-#include <algorithm>
-#include <cmath>
 #include <cstdint>
 
 #include "booster/work_split.h"
@@ -31,17 +29,11 @@ GradientMaxima MaximaOf(const std::vector<GradientPair>& g, int nthread) {
   ParallelForBlocks(static_cast<std::int64_t>(g.size()), threads,
                     [&](int tid, std::int64_t begin, std::int64_t end) {
                       GradientMaxima m;
-                      for (std::int64_t i = begin; i < end; ++i) {
-                        m.grad = std::max(m.grad, std::fabs(g[i].grad));
-                        m.hess = std::max(m.hess, std::fabs(g[i].hess));
-                      }
+                      for (std::int64_t i = begin; i < end; ++i) m.Include(g[i]);
                       partial[tid] = m;
                     });
   GradientMaxima maxima;
-  for (const GradientMaxima& m : partial) {
-    maxima.grad = std::max(maxima.grad, m.grad);
-    maxima.hess = std::max(maxima.hess, m.hess);
-  }
+  for (const GradientMaxima& m : partial) maxima.Include(m);
   return maxima;
 }
 

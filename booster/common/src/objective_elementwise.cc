@@ -1,6 +1,5 @@
 // One-output objectives: squared error, the logistic family and Poisson. Formulas follow
 // XGBoost 1.7 (regression_loss.h, regression_obj.cu) including its float arithmetic.
-#include "booster/work_split.h"
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -10,6 +9,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "booster/work_split.h"
 #include "data/parallel_for.h"
 #include "exp_simd.h"
 #include "objective_impl.h"
@@ -123,10 +123,7 @@ class ElementwiseObjective : public Objective {
                            static_cast<std::size_t>(end - begin), out->data() + begin);
     });
     GradientMaxima maxima;
-    for (const GradientMaxima& m : partial) {
-      maxima.grad = std::max(maxima.grad, m.grad);
-      maxima.hess = std::max(maxima.hess, m.hess);
-    }
+    for (const GradientMaxima& m : partial) maxima.Include(m);
     return maxima;
   }
 
@@ -138,15 +135,14 @@ class ElementwiseObjective : public Objective {
     if (loss_ == Loss::kSquared) return SquaredErrorGradients(margin, label, weight, n, out);
     GradientMaxima maxima;
     for (std::size_t i = 0; i < n; ++i) {
-      out[i] = RowGradient(margin[i], label[i], weight != nullptr ? weight[i] : 1.0f);
-      maxima.grad = std::max(maxima.grad, std::fabs(out[i].grad));
-      maxima.hess = std::max(maxima.hess, std::fabs(out[i].hess));
+      out[i] = PoissonRow(margin[i], label[i], weight != nullptr ? weight[i] : 1.0f);
+      maxima.Include(out[i]);
     }
     return maxima;
   }
 
-  // (margin - y) w and w, 4 rows at a time (SSE2, the x86-64 baseline): the same float
-  // operations as RowGradient, and the maxima as std::max(m, |v|) takes them (maxps returns
+  // (margin - y) w and w, 4 rows at a time (SSE2, the x86-64 baseline): XGBoost's float
+  // operations, and the maxima as std::max(m, |v|) takes them (maxps returns
   // its second operand when the first is NaN, so a NaN gradient is skipped alike). One row at
   // a time the loop did not vectorise (the max reduction) and cost ~1.8 ms per 1M-row round.
   static GradientMaxima SquaredErrorGradients(const float* margin, const float* label,
@@ -171,23 +167,18 @@ class ElementwiseObjective : public Objective {
     alignas(16) float lanes[8];
     _mm_store_ps(lanes, max_grad);
     _mm_store_ps(lanes + 4, max_hess);
-    for (int k = 0; k < 4; ++k) {
-      maxima.grad = std::max(maxima.grad, lanes[k]);
-      maxima.hess = std::max(maxima.hess, lanes[4 + k]);
-    }
+    for (int k = 0; k < 4; ++k) maxima.Include(GradientMaxima{lanes[k], lanes[4 + k]});
 #endif
     for (; i < n; ++i) {
       const float w = weight != nullptr ? weight[i] : 1.0f;
       out[i] = {(margin[i] - label[i]) * w, w};
-      maxima.grad = std::max(maxima.grad, std::fabs(out[i].grad));
-      maxima.hess = std::max(maxima.hess, std::fabs(out[i].hess));
+      maxima.Include(out[i]);
     }
     return maxima;
   }
 
-  // Squared error and Poisson (the logistic rows are in exp_simd.cc, same formula).
-  GradientPair RowGradient(float margin, float y, float w) const {
-    if (loss_ == Loss::kSquared) return {(margin - y) * w, w};
+  // Poisson (the logistic rows are in exp_simd.cc, squared error above).
+  GradientPair PoissonRow(float margin, float y, float w) const {
     return {(std::exp(margin) - y) * w, std::exp(margin + config_.max_delta_step) * w};
   }
 

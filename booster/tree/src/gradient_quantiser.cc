@@ -1,11 +1,8 @@
 #include "booster/gradient_quantiser.h"
 
-#include <algorithm>
 #include <cmath>
 
-#include "data/parallel_for.h"
 #include "rabit/rabit.h"
-#include "booster/work_split.h"
 
 namespace treering::booster {
 namespace {
@@ -31,7 +28,8 @@ GradientQuantiser GradientQuantiser::FromLocalMaxima(GradientMaxima local, std::
   rabit::Allreduce<rabit::op::Max>(stats, 2);
   double total_rows = static_cast<double>(rows);
   rabit::Allreduce<rabit::op::Sum>(&total_rows, 1);
-  return GradientQuantiser(ScaleFor(stats[0], total_rows + 1), ScaleFor(stats[1], total_rows + 1));
+  return GradientQuantiser(ScaleFor(stats[0], total_rows + 1),
+                           ScaleFor(stats[1], total_rows + 1));
 }
 
 GradientPairInt GlobalSum(GradientPairInt local) {

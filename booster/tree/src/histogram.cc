@@ -82,11 +82,11 @@ GradientPairInt HistogramBuilder::AccumulateRows(const std::vector<GradientPair>
 GradientPairInt HistogramBuilder::AccumulateShare(const std::vector<GradientPair>& gpair,
                                                   const GradientQuantiser& quantiser,
                                                   const std::vector<RowSpan>& rows,
-                                       const std::vector<std::size_t>& prefix,
-                                       std::size_t begin, std::size_t end,
-                                       const std::vector<Histogram*>& outs,
-                                       std::vector<Histogram>* buffers,
-                                       std::vector<Partial>* partials) const {
+                                                  const std::vector<std::size_t>& prefix,
+                                                  std::size_t begin, std::size_t end,
+                                                  const std::vector<Histogram*>& outs,
+                                                  std::vector<Histogram>* buffers,
+                                                  std::vector<Partial>* partials) const {
   GradientPairInt sum;
   std::size_t node = std::upper_bound(prefix.begin(), prefix.end(), begin) - prefix.begin() - 1;
   for (; node < rows.size() && prefix[node] < end; ++node) {

@@ -18,11 +18,13 @@ inline int DefaultThreads() { return std::max(1, omp_get_max_threads()); }
 
 inline int ResolveThreads(int nthread) { return nthread > 0 ? nthread : DefaultThreads(); }
 
-// Runs fn(i) for i in [0, n) on `nthread` threads with a static schedule (deterministic
-// assignment of indices to threads, which keeps per-thread partial results reproducible).
-// The first exception thrown by any fn(i) is rethrown here after the loop ends.
+namespace detail {
+
+// The loop behind ParallelFor and ParallelForDynamic: fn(i) for i in [0, n), inline when one
+// thread (or one index) suffices; the first exception thrown by any fn(i) is rethrown after
+// the loop ends.
 template <typename Index, typename Fn>
-void ParallelFor(Index n, int nthread, Fn&& fn) {
+void ParallelLoop(Index n, int nthread, bool dynamic, Fn&& fn) {
   if (n <= 0) return;
   nthread = ResolveThreads(nthread);
   if (nthread == 1 || n == 1) {
@@ -31,17 +33,33 @@ void ParallelFor(Index n, int nthread, Fn&& fn) {
   }
   std::exception_ptr error;
   std::mutex error_mutex;
-  const std::int64_t count = static_cast<std::int64_t>(n);
-#pragma omp parallel for num_threads(nthread) schedule(static)
-  for (std::int64_t i = 0; i < count; ++i) {
+  const auto guarded = [&](std::int64_t i) {
     try {
       fn(static_cast<Index>(i));
     } catch (...) {
       std::lock_guard<std::mutex> lock(error_mutex);
       if (!error) error = std::current_exception();
     }
+  };
+  const std::int64_t count = static_cast<std::int64_t>(n);
+  if (dynamic) {
+#pragma omp parallel for num_threads(nthread) schedule(dynamic, 1)
+    for (std::int64_t i = 0; i < count; ++i) guarded(i);
+  } else {
+#pragma omp parallel for num_threads(nthread) schedule(static)
+    for (std::int64_t i = 0; i < count; ++i) guarded(i);
   }
   if (error) std::rethrow_exception(error);
+}
+
+}  // namespace detail
+
+// Runs fn(i) for i in [0, n) on `nthread` threads with a static schedule (deterministic
+// assignment of indices to threads, which keeps per-thread partial results reproducible).
+// The first exception thrown by any fn(i) is rethrown here after the loop ends.
+template <typename Index, typename Fn>
+void ParallelFor(Index n, int nthread, Fn&& fn) {
+  detail::ParallelLoop(n, nthread, false, fn);
 }
 
 // Like ParallelFor, but iterations go to whichever thread is free (dynamic schedule): for
@@ -49,25 +67,7 @@ void ParallelFor(Index n, int nthread, Fn&& fn) {
 // them.
 template <typename Index, typename Fn>
 void ParallelForDynamic(Index n, int nthread, Fn&& fn) {
-  if (n <= 0) return;
-  nthread = ResolveThreads(nthread);
-  if (nthread == 1 || n == 1) {
-    for (Index i = 0; i < n; ++i) fn(i);
-    return;
-  }
-  std::exception_ptr error;
-  std::mutex error_mutex;
-  const std::int64_t count = static_cast<std::int64_t>(n);
-#pragma omp parallel for num_threads(nthread) schedule(dynamic, 1)
-  for (std::int64_t i = 0; i < count; ++i) {
-    try {
-      fn(static_cast<Index>(i));
-    } catch (...) {
-      std::lock_guard<std::mutex> lock(error_mutex);
-      if (!error) error = std::current_exception();
-    }
-  }
-  if (error) std::rethrow_exception(error);
+  detail::ParallelLoop(n, nthread, true, fn);
 }
 
 // Like ParallelFor but hands each thread one contiguous block [begin, end) and its thread id,

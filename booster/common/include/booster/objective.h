@@ -2,6 +2,8 @@
 // arithmetic as XGBoost does it, so trees match bit for bit on easy data).
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -22,6 +24,14 @@ struct GradientPair {
 struct GradientMaxima {
   float grad = 0.0f;
   float hess = 0.0f;
+  void Include(GradientPair g) {
+    grad = std::max(grad, std::fabs(g.grad));
+    hess = std::max(hess, std::fabs(g.hess));
+  }
+  void Include(const GradientMaxima& o) {  // o holds no NaN
+    grad = std::max(grad, o.grad);
+    hess = std::max(hess, o.hess);
+  }
 };
 
 // The maxima of `gpair` (a pass over it, parallel; a max does not depend on the split).

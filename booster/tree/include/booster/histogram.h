@@ -30,9 +30,9 @@ class HistogramBuilder {
   // Fills outs[i] (resized to total_bins) with the local histogram of rows[i] (each row's
   // pair quantised on the way), then sums all of them over ranks in one allreduce. Returns
   // this rank's sum of the quantised pairs of all rows built (for the root: its statistics
-  // before GlobalSum). All nodes of a level are built in one parallel
-  // region: the level's rows are cut into one contiguous share per thread; a node wholly
-  // inside a share is written directly, a node cut between shares goes through small
+  // before GlobalSum). All nodes of a level are built in one parallel region: the level's
+  // rows are cut into one contiguous share per thread; a node wholly inside a share is
+  // zeroed and written directly by its thread, a node cut between shares goes through small
   // private buffers added afterwards (at most two per thread).
   GradientPairInt Build(const std::vector<GradientPair>& gpair,
                         const GradientQuantiser& quantiser, const std::vector<RowSpan>& rows,
