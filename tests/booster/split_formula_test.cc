@@ -142,6 +142,73 @@ TEST(SplitFormula, NoMissingMeansForwardScanOnly) {
   EXPECT_NEAR(best.loss_chg, 36.0 / 5 + 64.0 / 5 - 4.0 / 9, 1e-4);
 }
 
+// XGBoost's two scans written out plainly (hist/evaluate_splits.h EnumerateSplit): forward
+// with missing rows right, then backward with them left, each candidate replacing the best
+// only if strictly better. The evaluator runs both as one pass; it must pick the same.
+SplitCandidate TwoScans(const SplitEvaluator& ev, const HistogramCuts& cuts,
+                        const Histogram& hist, GradientPairInt node_sum, float min_child) {
+  const float root_gain = ev.Gain(node_sum);
+  const int first = static_cast<int>(cuts.ptrs[0]), last = static_cast<int>(cuts.ptrs[1]) - 1;
+  SplitCandidate best;
+  GradientPairInt present;
+  for (int i = first; i <= last; ++i) present += hist[i];
+  for (int dir : {+1, -1}) {
+    if (dir < 0 && present == node_sum) break;
+    GradientPairInt scanned;
+    for (int i = dir > 0 ? first : last; i >= first && i <= last; i += dir) {
+      if (hist[i].grad == 0 && hist[i].hess == 0) continue;
+      scanned += hist[i];
+      const GradientPairInt rest = node_sum - scanned;
+      if (ev.H(scanned) < min_child || ev.H(rest) < min_child) continue;
+      const float loss_chg = ev.GainSum(scanned, rest) - root_gain;
+      if (!best.NeedReplace(loss_chg, 0)) continue;
+      best.loss_chg = loss_chg;
+      best.default_left = dir < 0;
+      best.split_bin = dir > 0 ? i - first : i - first - 1;
+      best.left_sum = dir > 0 ? scanned : rest;
+    }
+  }
+  return best;
+}
+
+// Small integer sums make equal gains (ties) and empty bins common; missing rows on either
+// side, with and without min_child_weight.
+TEST(SplitFormula, OnePassScanPicksWhatTheTwoScansPick) {
+  const HistogramCuts cuts = OneFeature({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
+  std::mt19937_64 rng(11);
+  std::uniform_int_distribution<std::int64_t> grad(-3, 3), hess(0, 2), empty(0, 2);
+  int with_missing_left = 0, compared = 0;
+  for (float min_child : {0.0f, 1.0f, 3.0f}) {
+    TreeParam p;
+    p.min_child_weight = min_child;
+    SplitEvaluator ev(p, cuts, kUnit);
+    for (int trial = 0; trial < 3000; ++trial) {
+      Histogram hist(cuts.values.size());
+      GradientPairInt node_sum;
+      for (GradientPairInt& bin : hist) {
+        if (empty(rng) == 0) continue;
+        bin = {grad(rng), hess(rng)};
+        node_sum += bin;
+      }
+      node_sum += GradientPairInt{grad(rng) * (trial % 3), hess(rng) * (trial % 3)};  // missing
+      const SplitCandidate want = TwoScans(ev, cuts, hist, node_sum, min_child);
+      const SplitCandidate got = ev.EvaluateNode(hist, node_sum, {0}, 1);
+      ASSERT_EQ(got.loss_chg, want.loss_chg) << trial;
+      ASSERT_EQ(got.split_bin, want.split_bin) << trial;
+      ASSERT_EQ(got.default_left, want.default_left) << trial;
+      ASSERT_TRUE(got.left_sum == want.left_sum) << trial;
+      if (want.split_bin >= 0 || want.loss_chg > 0.0f) {
+        ASSERT_TRUE(got.right_sum == node_sum - want.left_sum) << trial;
+        ASSERT_FLOAT_EQ(got.split_value, want.split_bin < 0 ? cuts.min_vals[0]
+                                                            : cuts.values[want.split_bin]);
+      }
+      with_missing_left += want.default_left;
+      ++compared;
+    }
+  }
+  EXPECT_GT(with_missing_left, compared / 20);  // both directions were exercised
+}
+
 // A sibling derived during the evaluation (single process) equals parent - built on every
 // bin, the sampled features' and the others', and its best split equals the one evaluated
 // from a histogram subtracted beforehand; a node without derivation in the same call is

@@ -16,20 +16,14 @@ bool SplitCandidate::NeedReplace(float new_loss_chg, std::uint32_t new_feature) 
   return !(loss_chg > new_loss_chg);
 }
 
-// kStep = +1: forward over the feature's bins, missing values go right, split at the bin's
-// upper cut. kStep = -1: backward, missing go left, split at the bin's lower cut. Returns the
-// sum of all non-missing rows (meaningful after the forward scan).
-template <int kStep>
-GradientPairInt SplitEvaluator::Scan(const Histogram& hist, GradientPairInt node_sum,
-                                     float root_gain, std::uint32_t f,
-                                     SplitCandidate* best) const {
+// The forward scan alone, for a feature no row of the node misses: bins <= i go left.
+void SplitEvaluator::ScanForward(const Histogram& hist, GradientPairInt node_sum,
+                                 float root_gain, std::uint32_t f, SplitCandidate* best) const {
   const int first = static_cast<int>(cuts_.ptrs[f]);
   const int last = static_cast<int>(cuts_.ptrs[f + 1]) - 1;
-  const int begin = kStep > 0 ? first : last;
-  const int end = kStep > 0 ? last + 1 : first - 1;
-  GradientPairInt scanned;  // the side the scan has passed
+  GradientPairInt scanned;  // bins first..i
   const float min_child = param_.min_child_weight;
-  for (int i = begin; i != end; i += kStep) {
+  for (int i = first; i <= last; ++i) {
     // An empty bin repeats the previous candidate, which can never win over itself.
     if (hist[i].hess == 0 && hist[i].grad == 0) continue;
     scanned += hist[i];
@@ -37,32 +31,80 @@ GradientPairInt SplitEvaluator::Scan(const Histogram& hist, GradientPairInt node
     if (H(scanned) < min_child || H(rest) < min_child) continue;
     const float loss_chg = GainSum(scanned, rest) - root_gain;
     if (!best->NeedReplace(loss_chg, f)) continue;
-    SplitCandidate& c = *best;
-    c.loss_chg = loss_chg;
-    c.feature = f;
-    if (kStep > 0) {
-      c.left_sum = scanned;
-      c.right_sum = rest;
-      c.split_bin = i - first;
-      c.split_value = cuts_.values[i];
-      c.default_left = false;
-    } else {
-      c.left_sum = rest;
-      c.right_sum = scanned;
-      c.default_left = true;
-      c.split_bin = i - first - 1;
-      c.split_value = i == first ? cuts_.min_vals[f] : cuts_.values[i - 1];
-    }
+    best->loss_chg = loss_chg;
+    best->feature = f;
+    best->left_sum = scanned;
+    best->right_sum = rest;
+    best->split_bin = i - first;
+    best->split_value = cuts_.values[i];
+    best->default_left = false;
   }
-  return scanned;
+}
+
+// Both scans in one forward pass, for a feature some of the node's rows miss. At a
+// non-empty bin i the backward scan's candidate (bins < i and the missing rows left) comes
+// first, then the forward scan's (bins <= i left, missing rows right). The histogram slice
+// is read and the empty-bin branch taken once instead of twice, and both candidates' four
+// divisions overlap. XGBoost's order of preference is kept: the forward scan's first best
+// (strictly greater replaces), then the backward scan's first best in ITS order, i.e. the
+// last of equal ones here (greater or equal replaces), taken only if strictly better.
+void SplitEvaluator::ScanBoth(const Histogram& hist, GradientPairInt node_sum,
+                              GradientPairInt present, float root_gain, std::uint32_t f,
+                              SplitCandidate* best) const {
+  const int first = static_cast<int>(cuts_.ptrs[f]);
+  const int last = static_cast<int>(cuts_.ptrs[f + 1]) - 1;
+  const GradientPairInt missing = node_sum - present;
+  const float min_child = param_.min_child_weight;
+  SplitCandidate& fwd = *best;
+  SplitCandidate bwd;  // loss_chg 0: a backward candidate must be > 0, as in its own scan
+  int bwd_bin = -1;
+  GradientPairInt scanned;  // present rows in bins < i
+  for (int i = first; i <= last; ++i) {
+    if (hist[i].hess == 0 && hist[i].grad == 0) continue;  // repeats the previous candidate
+    GradientPairInt left = scanned;
+    left += missing;
+    const GradientPairInt right = present - scanned;
+    if (H(left) >= min_child && H(right) >= min_child) {
+      const float loss_chg = GainSum(right, left) - root_gain;
+      if (loss_chg > 0.0f && loss_chg >= bwd.loss_chg && !std::isinf(loss_chg)) {
+        bwd.loss_chg = loss_chg;
+        bwd.left_sum = left;
+        bwd.right_sum = right;
+        bwd_bin = i;
+      }
+    }
+    scanned += hist[i];
+    const GradientPairInt rest = node_sum - scanned;
+    if (H(scanned) < min_child || H(rest) < min_child) continue;
+    const float loss_chg = GainSum(scanned, rest) - root_gain;
+    if (!fwd.NeedReplace(loss_chg, f)) continue;
+    fwd.loss_chg = loss_chg;
+    fwd.feature = f;
+    fwd.left_sum = scanned;
+    fwd.right_sum = rest;
+    fwd.split_bin = i - first;
+    fwd.split_value = cuts_.values[i];
+    fwd.default_left = false;
+  }
+  if (bwd_bin < 0 || !fwd.NeedReplace(bwd.loss_chg, f)) return;
+  bwd.feature = f;
+  bwd.default_left = true;
+  bwd.split_bin = bwd_bin - first - 1;
+  bwd.split_value = bwd_bin == first ? cuts_.min_vals[f] : cuts_.values[bwd_bin - 1];
+  fwd = bwd;
 }
 
 SplitCandidate SplitEvaluator::EvaluateFeature(const Histogram& hist, GradientPairInt node_sum,
                                                float root_gain, std::uint32_t f) const {
   SplitCandidate best;
-  const GradientPairInt present = Scan<+1>(hist, node_sum, root_gain, f, &best);
+  GradientPairInt present;
+  for (std::uint32_t b = cuts_.ptrs[f]; b < cuts_.ptrs[f + 1]; ++b) present += hist[b];
   // Only when the node has rows missing this feature can sending them left differ.
-  if (!(present == node_sum)) Scan<-1>(hist, node_sum, root_gain, f, &best);
+  if (present == node_sum) {
+    ScanForward(hist, node_sum, root_gain, f, &best);
+  } else {
+    ScanBoth(hist, node_sum, present, root_gain, f, &best);
+  }
   return best;
 }
 

@@ -6,7 +6,8 @@
 //   gain(G, H)       = ThresholdL1(G, alpha)^2 / (H + lambda)       (max_delta_step = 0)
 //                    = -(2 G w + (H + lambda) w^2)                   (otherwise)
 //   loss_chg         = gain(left) + gain(right) - gain(parent)      (no 1/2, no gamma)
-// Missing values: a forward scan sends them right, a backward scan left; the better wins.
+// Missing values: a forward scan sends them right, a backward scan left; the better wins
+// (both run as one pass over the bins here, with XGBoost's preference order kept).
 // Ties: larger gain wins; equal gain -> the smaller feature index (then the earlier scan).
 #pragma once
 
@@ -125,9 +126,10 @@ class SplitEvaluator {
   }
   SplitCandidate EvaluateFeature(const Histogram& hist, GradientPairInt node_sum,
                                  float root_gain, std::uint32_t f) const;
-  template <int kStep>
-  GradientPairInt Scan(const Histogram& hist, GradientPairInt node_sum, float root_gain,
-                       std::uint32_t f, SplitCandidate* best) const;
+  void ScanForward(const Histogram& hist, GradientPairInt node_sum, float root_gain,
+                   std::uint32_t f, SplitCandidate* best) const;
+  void ScanBoth(const Histogram& hist, GradientPairInt node_sum, GradientPairInt present,
+                float root_gain, std::uint32_t f, SplitCandidate* best) const;
 
   const TreeParam& param_;
   const HistogramCuts& cuts_;
