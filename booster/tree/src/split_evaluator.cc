@@ -1,12 +1,15 @@
 #include "booster/split_evaluator.h"
 
 #include <algorithm>
+#include <atomic>
+#include <memory>
 #include <cmath>
 #include <stdexcept>
 
 #include "data/parallel_for.h"
 #include "booster/work_split.h"
 #include "rabit/rabit.h"
+#include "split_scan.h"
 
 namespace treering::booster {
 
@@ -94,8 +97,57 @@ void SplitEvaluator::ScanBoth(const Histogram& hist, GradientPairInt node_sum,
   fwd = bwd;
 }
 
+bool SplitEvaluator::VectorScanActive() const {
+  return vector_scan_ && param_.max_delta_step == 0.0f && HaveVectorSplitScan();
+}
+
+// The vector scan's picks made into the candidate the scalar scans would have kept: the
+// forward pick, replaced by the backward one only if strictly better (NeedReplace).
+SplitCandidate SplitEvaluator::EvaluateFeatureVector(const Histogram& hist,
+                                                     GradientPairInt node_sum, float root_gain,
+                                                     std::uint32_t f, float floor) const {
+  const std::uint32_t first = cuts_.ptrs[f];
+  const int n = static_cast<int>(cuts_.ptrs[f + 1] - first);
+  const ScanConstants k{quantiser_.GradUnit(),        quantiser_.HessUnit(),
+                        param_.reg_alpha,             param_.reg_lambda,
+                        param_.min_child_weight,      root_gain};
+  const ScanPicks picks = VectorSplitScan(hist.data() + first, n, node_sum, k, floor);
+  SplitCandidate best;
+  auto sum_below = [&](int bin) {  // bins [0, bin) of the feature
+    GradientPairInt s;
+    for (int b = 0; b < bin; ++b) s += hist[first + b];
+    return s;
+  };
+  if (picks.forward_bin >= 0) {
+    best.loss_chg = picks.forward_loss;
+    best.feature = f;
+    best.left_sum = sum_below(picks.forward_bin + 1);
+    best.right_sum = node_sum - best.left_sum;
+    best.split_bin = picks.forward_bin;
+    best.split_value = cuts_.values[first + picks.forward_bin];
+    best.default_left = false;
+  }
+  if (picks.backward_bin >= 0 && best.NeedReplace(picks.backward_loss, f)) {
+    const GradientPairInt below = sum_below(picks.backward_bin);
+    best.loss_chg = picks.backward_loss;
+    best.feature = f;
+    best.left_sum = below;
+    best.left_sum += node_sum - picks.present;
+    best.right_sum = picks.present - below;
+    best.split_bin = picks.backward_bin - 1;
+    best.split_value =
+        picks.backward_bin == 0 ? cuts_.min_vals[f] : cuts_.values[first + picks.backward_bin - 1];
+    best.default_left = true;
+  }
+  return best;
+}
+
 SplitCandidate SplitEvaluator::EvaluateFeature(const Histogram& hist, GradientPairInt node_sum,
-                                               float root_gain, std::uint32_t f) const {
+                                               float root_gain, std::uint32_t f,
+                                               float floor) const {
+  if (VectorScanActive()) {
+    return EvaluateFeatureVector(hist, node_sum, root_gain, f, floor);
+  }
   SplitCandidate best;
   GradientPairInt present;
   for (std::uint32_t b = cuts_.ptrs[f]; b < cuts_.ptrs[f + 1]; ++b) present += hist[b];
@@ -150,6 +202,11 @@ std::vector<SplitCandidate> SplitEvaluator::EvaluateNodes(const std::vector<Node
     }
   }
   std::vector<SplitCandidate> per_task(tasks.size());
+  // Each node's best loss_chg found so far by any task: the vector scan skips bins that
+  // cannot reach it. Which tasks have run when another starts depends on the threads, but the
+  // winner does not (a candidate reaching or tying the floor is never skipped).
+  std::unique_ptr<std::atomic<float>[]> floors(new std::atomic<float>[nodes.size()]);
+  for (std::size_t n = 0; n < nodes.size(); ++n) floors[n].store(0.0f, std::memory_order_relaxed);
   ParallelFor(tasks.size(), ThreadsFor(bins * 4, nthread), [&](std::size_t k) {
     const Task& t = tasks[k];
     const NodeInput& in = nodes[t.node];
@@ -160,7 +217,13 @@ std::vector<SplitCandidate> SplitEvaluator::EvaluateNodes(const std::vector<Node
         out[b] = parent[b] - built[b];
       }
     }
-    if (t.scan) per_task[k] = EvaluateFeature(*in.hist, in.sum, root_gain[t.node], t.feature);
+    if (!t.scan) return;
+    std::atomic<float>& floor = floors[t.node];
+    float known = floor.load(std::memory_order_relaxed);
+    per_task[k] = EvaluateFeature(*in.hist, in.sum, root_gain[t.node], t.feature, known);
+    const float found = per_task[k].loss_chg;
+    while (found > known && !floor.compare_exchange_weak(known, found, std::memory_order_relaxed)) {
+    }
   });
   std::vector<SplitCandidate> best(nodes.size());
   for (std::size_t k = 0; k < tasks.size(); ++k) {

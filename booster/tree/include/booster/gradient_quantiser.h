@@ -71,6 +71,8 @@ class GradientQuantiser {
   }
   double Grad(std::int64_t q) const { return static_cast<double>(q) * grad_unit_; }
   double Hess(std::int64_t q) const { return static_cast<double>(q) * hess_unit_; }
+  double GradUnit() const { return grad_unit_; }
+  double HessUnit() const { return hess_unit_; }
 
  private:
   double grad_scale_;

@@ -47,6 +47,11 @@ class SplitEvaluator {
                  const GradientQuantiser& quantiser)
       : param_(param), cuts_(cuts), quantiser_(quantiser) {}
 
+  // The AVX-512 scan (split_scan.h) is used when the CPU has it and max_delta_step is 0; it
+  // gives the scalar scan's results bit for bit. Off: the scalar scan always (tests, A/B).
+  void SetVectorScan(bool on) { vector_scan_ = on; }
+  bool VectorScanActive() const;
+
   float Weight(double grad, double hess) const {
     if (hess < param_.min_child_weight || hess <= 0.0) return 0.0f;
     double w = -ThresholdL1(grad, param_.reg_alpha) / (hess + param_.reg_lambda);
@@ -124,8 +129,12 @@ class SplitEvaluator {
     if (g < -alpha) return g + alpha;
     return 0.0;
   }
+  // `floor`: a loss_chg another feature of the node reaches (the vector scan skips bins
+  // that cannot reach it; the node's winner is the same).
   SplitCandidate EvaluateFeature(const Histogram& hist, GradientPairInt node_sum,
-                                 float root_gain, std::uint32_t f) const;
+                                 float root_gain, std::uint32_t f, float floor) const;
+  SplitCandidate EvaluateFeatureVector(const Histogram& hist, GradientPairInt node_sum,
+                                       float root_gain, std::uint32_t f, float floor) const;
   void ScanForward(const Histogram& hist, GradientPairInt node_sum, float root_gain,
                    std::uint32_t f, SplitCandidate* best) const;
   void ScanBoth(const Histogram& hist, GradientPairInt node_sum, GradientPairInt present,
@@ -134,6 +143,7 @@ class SplitEvaluator {
   const TreeParam& param_;
   const HistogramCuts& cuts_;
   const GradientQuantiser& quantiser_;
+  bool vector_scan_ = true;
 };
 
 }  // namespace treering::booster
