@@ -1,7 +1,7 @@
 // HistogramBuilder against a plain per-row sum of quantised gradients, for the dense and the
 // sparse layout, on all rows, on scattered row subsets (one level of three nodes, cut
-// between thread shares) and with 1 and 2 threads, and the row sum it returns; and the
-// quantiser against std::llrint.
+// between thread shares), the root (column-wise on sparse data), with 1, 2 and 3 threads,
+// and the row sum it returns; and the quantiser against std::llrint.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -77,6 +77,11 @@ void ExpectBuilderMatches(const data::DMatrix& dm, std::uint32_t features,
     want += NaiveSum(quantised, odd);
     want += NaiveSum(quantised, sparse_subset);
     EXPECT_TRUE(sum == want) << nthread;
+    // The root (all rows in order): column by column on sparse data, else Build.
+    Histogram h_root = stale;
+    const GradientPairInt root_sum = builder.BuildRoot(gpair, quantiser, span(all), &h_root);
+    EXPECT_TRUE(h_root == NaiveHistogram(dm, cuts, quantised, all)) << nthread;
+    EXPECT_TRUE(root_sum == NaiveSum(quantised, all)) << nthread;
   }
 }
 

@@ -154,6 +154,72 @@ GradientPairInt HistogramBuilder::Build(const std::vector<GradientPair>& gpair,
   return sum;
 }
 
+GradientPairInt HistogramBuilder::BuildRoot(const std::vector<GradientPair>& gpair,
+                                            const GradientQuantiser& quantiser, RowSpan all,
+                                            Histogram* out) {
+  if (matrix_->layout() == BinnedMatrix::Layout::kSparse && all.size() == matrix_->NumRows()) {
+    return BuildRootByColumns(gpair, quantiser, out);
+  }
+  return Build(gpair, quantiser, {all}, {out});
+}
+
+// Row by row, a sparse root's updates land all over its histogram (Fashion-MNIST: 784
+// features x 256 bins x 16 bytes = 3.2 MB, beyond L2, so most updates waited for L3). Feature
+// by feature from the column copy, the updates stay in the feature's 4 KB slice (L1) and the
+// rows' pairs, quantised once into 16 bytes per row (0.96 MB for 60 K rows), are read in
+// ascending order. Each slice has one writer: no partial histograms to add up.
+GradientPairInt HistogramBuilder::BuildRootByColumns(const std::vector<GradientPair>& gpair,
+                                                     const GradientQuantiser& quantiser,
+                                                     Histogram* out) {
+  const BinnedMatrix& m = *matrix_;
+  const std::size_t rows = m.NumRows();
+  quantised_.resize(rows);
+  const int threads = ResolveThreads(ThreadsFor(rows * m.EntriesPerRow(), nthread_));
+  std::vector<GradientPairInt> sums(threads);
+  ParallelForBlocks(static_cast<std::int64_t>(rows), threads,
+                    [&](int t, std::int64_t begin, std::int64_t end) {
+                      GradientPairInt sum;
+                      for (std::int64_t r = begin; r < end; ++r) {
+                        quantised_[r] = quantiser.Quantise(gpair[r]);
+                        sum += quantised_[r];
+                      }
+                      sums[t] = sum;
+                    });
+  out->resize(total_bins_);
+  const std::uint32_t* offsets = m.FeatureOffsets().data();
+  std::uint32_t widest = 0;
+  for (std::uint32_t f = 0; f < m.NumFeatures(); ++f) {
+    widest = std::max(widest, offsets[f + 1] - offsets[f]);
+  }
+  // A feature's values cluster in a few bins, so consecutive entries often update the same
+  // bin: one copy would chain every such update through store-to-load forwarding. Entry k
+  // goes to copy k % kCopies, and the copies (4 x 4 KB, in L1) are added up at the end.
+  constexpr std::size_t kCopies = 4;
+  ParallelForDynamic(m.NumFeatures(), threads, [&](std::uint32_t f) {
+    const std::uint32_t bins = offsets[f + 1] - offsets[f];
+    std::vector<GradientPairInt> mine(kCopies * widest);
+    GradientPairInt* c[kCopies];
+    for (std::size_t i = 0; i < kCopies; ++i) c[i] = mine.data() + i * widest;
+    const BinnedMatrix::Column col = m.FeatureColumn(f);
+    const GradientPairInt* q = quantised_.data();
+    std::size_t k = 0;
+    for (; k + kCopies <= col.size; k += kCopies) {
+      for (std::size_t i = 0; i < kCopies; ++i) c[i][col.bins[k + i]] += q[col.rows[k + i]];
+    }
+    for (; k < col.size; ++k) c[0][col.bins[k]] += q[col.rows[k]];
+    GradientPairInt* slice = out->data() + offsets[f];
+    for (std::uint32_t b = 0; b < bins; ++b) {
+      GradientPairInt total = c[0][b];
+      for (std::size_t i = 1; i < kCopies; ++i) total += c[i][b];
+      slice[b] = total;
+    }
+  });
+  AllreduceLevel({out});
+  GradientPairInt sum;  // integers: the same whatever the thread split
+  for (const GradientPairInt& s : sums) sum += s;
+  return sum;
+}
+
 void HistogramBuilder::AllreduceLevel(const std::vector<Histogram*>& outs) {
   if (!rabit::IsDistributed() || outs.empty()) return;
   std::vector<GradientPairInt>& level = level_buffer_;

@@ -197,7 +197,7 @@ RegTree TreeGrower::Grow(const std::vector<GradientPair>& gpair,
   sampler_->NewTree();
 
   RegTree tree;
-  sums_[0] = GlobalSum(builder_.Build(gpair, quantiser, {partition_.Rows(0)}, {&HistOf(0)}));
+  sums_[0] = GlobalSum(builder_.BuildRoot(gpair, quantiser, partition_.Rows(0), &HistOf(0)));
   const float root_w = evaluator.Weight(sums_[0]);
   tree.AddNode(-1, param_.eta * root_w, root_w, static_cast<float>(evaluator.H(sums_[0])));
   ExpandQueue queue(param_);
