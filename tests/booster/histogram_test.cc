@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <numeric>
 #include <random>
 
 #include "booster/histogram.h"
@@ -98,6 +99,49 @@ TEST(Histogram, SparseBuilderEqualsNaiveSum) {
   const HistogramCuts cuts = BuildCuts(dm, 160, 256, 1);
   ASSERT_GT(cuts.TotalBins(), 32768u);
   ExpectBuilderMatches(dm, 160, BinnedMatrix::Layout::kSparse);
+}
+
+// Sparse shares are cut by stored entries: rows 0..999 hold every feature, rows 1000..3999
+// one each, so equal row counts would give the first thread nearly all the work.
+TEST(Histogram, SparseSharesHoldEqualEntries) {
+  data::DMatrix dm;
+  dm.row_ptr = {0};
+  for (std::uint32_t r = 0; r < 4000; ++r) {
+    const std::uint32_t features = r < 1000 ? 40 : 1;
+    for (std::uint32_t f = 0; f < features; ++f) {
+      dm.index.push_back(f);
+      dm.value.push_back(static_cast<float>((r + f) % 7));
+    }
+    dm.row_ptr.push_back(dm.index.size());
+    dm.label.push_back(0.0f);
+  }
+  const HistogramCuts cuts = BuildCuts(dm, 40, 256, 1);
+  const BinnedMatrix m = BinnedMatrix::Build(dm, cuts, 1);
+  ASSERT_EQ(m.layout(), BinnedMatrix::Layout::kSparse);
+  std::vector<std::uint32_t> evens, odds;
+  for (std::uint32_t r = 0; r < 4000; ++r) (r % 2 ? odds : evens).push_back(r);
+  const std::vector<RowSpan> rows = {{evens.data(), evens.data() + evens.size()},
+                                     {odds.data(), odds.data() + odds.size()}};
+  const std::vector<std::size_t> prefix = {0, 2000, 4000};
+  HistogramBuilder builder(&m, cuts.TotalBins(), 2);
+  for (int threads : {2, 3}) {
+    const std::vector<std::size_t> b = builder.ShareBounds(rows, prefix, threads);
+    ASSERT_EQ(b.size(), std::size_t(threads) + 1);
+    EXPECT_EQ(b.front(), 0u);
+    EXPECT_EQ(b.back(), 4000u);
+    // Entries per position of the concatenation: evens then odds.
+    std::vector<std::uint64_t> cost;
+    for (const auto* list : {&evens, &odds}) {
+      for (std::uint32_t r : *list) cost.push_back(dm.row_ptr[r + 1] - dm.row_ptr[r]);
+    }
+    const std::uint64_t total = std::accumulate(cost.begin(), cost.end(), std::uint64_t(0));
+    for (int t = 0; t < threads; ++t) {
+      ASSERT_LE(b[t], b[t + 1]);
+      const std::uint64_t share =
+          std::accumulate(cost.begin() + b[t], cost.begin() + b[t + 1], std::uint64_t(0));
+      EXPECT_NEAR(double(share), double(total) / threads, 41.0) << threads << " " << t;
+    }
+  }
 }
 
 // Quantise rounds as std::llrint does (to nearest, ties to even: x.5 values are where a

@@ -42,6 +42,12 @@ class HistogramBuilder {
   // column copy, see histogram.cc.
   GradientPairInt BuildRoot(const std::vector<GradientPair>& gpair,
                             const GradientQuantiser& quantiser, RowSpan all, Histogram* out);
+  // Where Build cuts the level's concatenated row lists (prefix[i] = rows before list i) into
+  // `threads` shares: positions 0 = b[0] <= ... <= b[threads] = prefix.back(). Equal row
+  // counts on dense data, equal stored entries on sparse data.
+  std::vector<std::size_t> ShareBounds(const std::vector<RowSpan>& rows,
+                                       const std::vector<std::size_t>& prefix,
+                                       int threads) const;
   // outs[i] = parents[i] - children[i], bin by bin, all pairs in one parallel region. Used
   // when distributed; a single process derives siblings inside the split evaluation.
   void Subtract(const std::vector<const Histogram*>& parents,
