@@ -31,9 +31,10 @@ class HistogramBuilder {
   // pair quantised on the way), then sums all of them over ranks in one allreduce. Returns
   // this rank's sum of the quantised pairs of all rows built (for the root: its statistics
   // before GlobalSum). All nodes of a level are built in one parallel region: the level's
-  // rows are cut into one contiguous share per thread; a node wholly inside a share is
-  // zeroed and written directly by its thread, a node cut between shares goes through small
-  // private buffers added afterwards (at most two per thread).
+  // rows are cut into one contiguous share per thread (ShareBounds); a node is zeroed and
+  // written directly by the thread whose share holds its first row, and the parts of a node
+  // cut between shares that other threads hold go through private buffers (at most one per
+  // thread), added afterwards with the bins split between the threads.
   GradientPairInt Build(const std::vector<GradientPair>& gpair,
                         const GradientQuantiser& quantiser, const std::vector<RowSpan>& rows,
                         const std::vector<Histogram*>& outs);
