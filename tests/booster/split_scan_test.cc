@@ -17,13 +17,14 @@ bool CpuHasAvx512() {
          __builtin_cpu_supports("avx512vl");
 }
 
-// Features of 1..40 bins and one of 256: every tail length of a block of 8.
+// Features of 1..40 bins and three of 256: every tail length of a block of 8, and 1588 bins
+// per node, so three nodes are enough work for EvaluateNodes to use two threads.
 HistogramCuts ManyFeatures() {
   HistogramCuts c;
   c.ptrs = {0};
   std::vector<int> widths;
   for (int w = 1; w <= 40; ++w) widths.push_back(w);
-  widths.push_back(256);
+  widths.insert(widths.end(), {256, 256, 256});
   for (int w : widths) {
     for (int b = 1; b <= w; ++b) c.values.push_back(static_cast<float>(b));
     c.ptrs.push_back(static_cast<std::uint32_t>(c.values.size()));
@@ -96,6 +97,10 @@ TEST(SplitScan, VectorScanGivesTheScalarWinnerBitForBit) {
               if (trial % 3) sum += GradientPairInt{grad(rng), hess(rng)};
               nodes.push_back({&h, sum, all});
             }
+            // Two threads split the 3 x 43 tasks in the middle of node 1: its later features
+            // can set the floor before its earlier ones run (a tie must still go to the
+            // smaller feature).
+            ASSERT_GT(3 * cuts.TotalBins() * 4, 16384u);
             const auto want = scalar_ev.EvaluateNodes(nodes, 1);
             for (int nthread : {1, 2}) {
               const auto got = vector_ev.EvaluateNodes(nodes, nthread);

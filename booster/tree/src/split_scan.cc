@@ -1,6 +1,7 @@
 #include "split_scan.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <limits>
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -136,6 +137,10 @@ TREERING_AVX512 inline void Resolve(const LaneBest& best, float* loss, int* bin)
 TREERING_AVX512 ScanPicks ScanAvx512(const GradientPairInt* bins, int n,
                                      GradientPairInt node_sum, const ScanConstants& k,
                                      float floor) {
+  static_assert(sizeof(GradientPairInt) == 2 * sizeof(long long) &&
+                    offsetof(GradientPairInt, grad) == 0 &&
+                    offsetof(GradientPairInt, hess) == sizeof(long long),
+                "bins are read as (grad, hess) pairs of 64-bit integers");
   const auto* pairs = reinterpret_cast<const long long*>(bins);
   ScanPicks picks;
   {  // present = the sum of all bins
