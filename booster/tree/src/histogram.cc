@@ -96,19 +96,17 @@ std::vector<std::size_t> HistogramBuilder::ShareBounds(const std::vector<RowSpan
       entries += row_ptr[*r + 1] - row_ptr[*r];
     }
   }
+  // Share t starts at the first position whose preceding rows hold entries * t / threads.
   std::uint64_t seen = 0;
-  std::size_t position = 0;
   int next = 1;
-  for (const RowSpan& span : rows) {
-    for (const std::uint32_t* r = span.begin; r != span.end && next < threads; ++r) {
+  for (std::size_t i = 0; i < rows.size() && next < threads; ++i) {
+    for (std::size_t k = 0; k < rows[i].size() && next < threads; ++k) {
       while (next < threads && seen >= entries * std::uint64_t(next) / threads) {
-        cuts[next++] = position;
+        cuts[next++] = prefix[i] + k;
       }
-      seen += row_ptr[*r + 1] - row_ptr[*r];
-      ++position;
+      const std::uint32_t r = rows[i].begin[k];
+      seen += row_ptr[r + 1] - row_ptr[r];
     }
-    if (next == threads) break;
-    position = prefix[&span - rows.data() + 1];
   }
   while (next < threads) cuts[next++] = total;
   return cuts;
@@ -225,19 +223,15 @@ GradientPairInt HistogramBuilder::BuildRootByColumns(const std::vector<GradientP
                     });
   out->resize(total_bins_);
   const std::uint32_t* offsets = m.FeatureOffsets().data();
-  std::uint32_t widest = 0;
-  for (std::uint32_t f = 0; f < m.NumFeatures(); ++f) {
-    widest = std::max(widest, offsets[f + 1] - offsets[f]);
-  }
   // A feature's values cluster in a few bins, so consecutive entries often update the same
   // bin: one copy would chain every such update through store-to-load forwarding. Entry k
   // goes to copy k % kCopies, and the copies (4 x 4 KB, in L1) are added up at the end.
   constexpr std::size_t kCopies = 4;
   ParallelForDynamic(m.NumFeatures(), threads, [&](std::uint32_t f) {
     const std::uint32_t bins = offsets[f + 1] - offsets[f];
-    std::vector<GradientPairInt> mine(kCopies * widest);
+    std::vector<GradientPairInt> copies(kCopies * bins);
     GradientPairInt* c[kCopies];
-    for (std::size_t i = 0; i < kCopies; ++i) c[i] = mine.data() + i * widest;
+    for (std::size_t i = 0; i < kCopies; ++i) c[i] = copies.data() + i * bins;
     const BinnedMatrix::Column col = m.FeatureColumn(f);
     const GradientPairInt* q = quantised_.data();
     std::size_t k = 0;

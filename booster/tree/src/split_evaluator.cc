@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <memory>
 #include <cmath>
 #include <stdexcept>
 
@@ -19,82 +18,77 @@ bool SplitCandidate::NeedReplace(float new_loss_chg, std::uint32_t new_feature) 
   return !(loss_chg > new_loss_chg);
 }
 
-// The forward scan alone, for a feature no row of the node misses: bins <= i go left.
-void SplitEvaluator::ScanForward(const Histogram& hist, GradientPairInt node_sum,
-                                 float root_gain, std::uint32_t f, SplitCandidate* best) const {
-  const int first = static_cast<int>(cuts_.ptrs[f]);
-  const int last = static_cast<int>(cuts_.ptrs[f + 1]) - 1;
-  GradientPairInt scanned;  // bins first..i
-  const float min_child = param_.min_child_weight;
-  for (int i = first; i <= last; ++i) {
-    // An empty bin repeats the previous candidate, which can never win over itself.
-    if (hist[i].hess == 0 && hist[i].grad == 0) continue;
-    scanned += hist[i];
-    const GradientPairInt rest = node_sum - scanned;
-    if (H(scanned) < min_child || H(rest) < min_child) continue;
-    const float loss_chg = GainSum(scanned, rest) - root_gain;
-    if (!best->NeedReplace(loss_chg, f)) continue;
-    best->loss_chg = loss_chg;
-    best->feature = f;
-    best->left_sum = scanned;
-    best->right_sum = rest;
-    best->split_bin = i - first;
-    best->split_value = cuts_.values[i];
-    best->default_left = false;
-  }
+// The candidate that sends bins <= i (global index) and no missing rows left.
+void SplitEvaluator::SetForward(SplitCandidate* c, float loss_chg, std::uint32_t f, int i,
+                                GradientPairInt left, GradientPairInt node_sum) const {
+  c->loss_chg = loss_chg;
+  c->feature = f;
+  c->left_sum = left;
+  c->right_sum = node_sum - left;
+  c->split_bin = i - static_cast<int>(cuts_.ptrs[f]);
+  c->split_value = cuts_.values[i];
+  c->default_left = false;
 }
 
-// Both scans in one forward pass, for a feature some of the node's rows miss. At a
-// non-empty bin i the backward scan's candidate (bins < i and the missing rows left) comes
-// first, then the forward scan's (bins <= i left, missing rows right). The histogram slice
-// is read and the empty-bin branch taken once instead of twice, and both candidates' four
+// The candidate that sends bins < i (global index) and the missing rows left.
+void SplitEvaluator::SetBackward(SplitCandidate* c, float loss_chg, std::uint32_t f, int i,
+                                 GradientPairInt left, GradientPairInt right) const {
+  const int first = static_cast<int>(cuts_.ptrs[f]);
+  c->loss_chg = loss_chg;
+  c->feature = f;
+  c->left_sum = left;
+  c->right_sum = right;
+  c->split_bin = i - first - 1;
+  c->split_value = i == first ? cuts_.min_vals[f] : cuts_.values[i - 1];
+  c->default_left = true;
+}
+
+// XGBoost's scans of one feature in one forward pass. At a non-empty bin i, when some of the
+// node's rows miss the feature (kMissing), the backward scan's candidate (bins < i and the
+// missing rows left) comes first, then the forward scan's (bins <= i left, missing rows
+// right); without missing rows the backward scan cannot differ and is not run. The histogram
+// slice is read and the empty-bin branch taken once instead of twice, and both candidates'
 // divisions overlap. XGBoost's order of preference is kept: the forward scan's first best
 // (strictly greater replaces), then the backward scan's first best in ITS order, i.e. the
 // last of equal ones here (greater or equal replaces), taken only if strictly better.
-void SplitEvaluator::ScanBoth(const Histogram& hist, GradientPairInt node_sum,
-                              GradientPairInt present, float root_gain, std::uint32_t f,
-                              SplitCandidate* best) const {
+template <bool kMissing>
+void SplitEvaluator::Scan(const Histogram& hist, GradientPairInt node_sum,
+                          GradientPairInt present, float root_gain, std::uint32_t f,
+                          SplitCandidate* best) const {
   const int first = static_cast<int>(cuts_.ptrs[f]);
   const int last = static_cast<int>(cuts_.ptrs[f + 1]) - 1;
   const GradientPairInt missing = node_sum - present;
   const float min_child = param_.min_child_weight;
-  SplitCandidate& fwd = *best;
-  SplitCandidate bwd;  // loss_chg 0: a backward candidate must be > 0, as in its own scan
+  float bwd_loss = 0.0f;  // a backward candidate must be > 0, as in its own scan
   int bwd_bin = -1;
-  GradientPairInt scanned;  // present rows in bins < i
+  GradientPairInt bwd_left, bwd_right;
+  GradientPairInt scanned;  // present rows in bins < i, then <= i
   for (int i = first; i <= last; ++i) {
-    if (hist[i].hess == 0 && hist[i].grad == 0) continue;  // repeats the previous candidate
-    GradientPairInt left = scanned;
-    left += missing;
-    const GradientPairInt right = present - scanned;
-    if (H(left) >= min_child && H(right) >= min_child) {
-      const float loss_chg = GainSum(right, left) - root_gain;
-      if (loss_chg > 0.0f && loss_chg >= bwd.loss_chg && !std::isinf(loss_chg)) {
-        bwd.loss_chg = loss_chg;
-        bwd.left_sum = left;
-        bwd.right_sum = right;
-        bwd_bin = i;
+    // An empty bin repeats the previous candidate, which can never win over itself.
+    if (hist[i].hess == 0 && hist[i].grad == 0) continue;
+    if constexpr (kMissing) {
+      GradientPairInt left = scanned;
+      left += missing;
+      const GradientPairInt right = present - scanned;
+      if (H(left) >= min_child && H(right) >= min_child) {
+        const float loss_chg = GainSum(right, left) - root_gain;
+        if (loss_chg > 0.0f && loss_chg >= bwd_loss && !std::isinf(loss_chg)) {
+          bwd_loss = loss_chg;
+          bwd_left = left;
+          bwd_right = right;
+          bwd_bin = i;
+        }
       }
     }
     scanned += hist[i];
     const GradientPairInt rest = node_sum - scanned;
     if (H(scanned) < min_child || H(rest) < min_child) continue;
     const float loss_chg = GainSum(scanned, rest) - root_gain;
-    if (!fwd.NeedReplace(loss_chg, f)) continue;
-    fwd.loss_chg = loss_chg;
-    fwd.feature = f;
-    fwd.left_sum = scanned;
-    fwd.right_sum = rest;
-    fwd.split_bin = i - first;
-    fwd.split_value = cuts_.values[i];
-    fwd.default_left = false;
+    if (best->NeedReplace(loss_chg, f)) SetForward(best, loss_chg, f, i, scanned, node_sum);
   }
-  if (bwd_bin < 0 || !fwd.NeedReplace(bwd.loss_chg, f)) return;
-  bwd.feature = f;
-  bwd.default_left = true;
-  bwd.split_bin = bwd_bin - first - 1;
-  bwd.split_value = bwd_bin == first ? cuts_.min_vals[f] : cuts_.values[bwd_bin - 1];
-  fwd = bwd;
+  if (bwd_bin >= 0 && best->NeedReplace(bwd_loss, f)) {
+    SetBackward(best, bwd_loss, f, bwd_bin, bwd_left, bwd_right);
+  }
 }
 
 bool SplitEvaluator::VectorScanActive() const {
@@ -118,26 +112,17 @@ SplitCandidate SplitEvaluator::EvaluateFeatureVector(const Histogram& hist,
     for (int b = 0; b < bin; ++b) s += hist[first + b];
     return s;
   };
+  const int i0 = static_cast<int>(first);
   if (picks.forward_bin >= 0) {
-    best.loss_chg = picks.forward_loss;
-    best.feature = f;
-    best.left_sum = sum_below(picks.forward_bin + 1);
-    best.right_sum = node_sum - best.left_sum;
-    best.split_bin = picks.forward_bin;
-    best.split_value = cuts_.values[first + picks.forward_bin];
-    best.default_left = false;
+    SetForward(&best, picks.forward_loss, f, i0 + picks.forward_bin,
+               sum_below(picks.forward_bin + 1), node_sum);
   }
   if (picks.backward_bin >= 0 && best.NeedReplace(picks.backward_loss, f)) {
     const GradientPairInt below = sum_below(picks.backward_bin);
-    best.loss_chg = picks.backward_loss;
-    best.feature = f;
-    best.left_sum = below;
-    best.left_sum += node_sum - picks.present;
-    best.right_sum = picks.present - below;
-    best.split_bin = picks.backward_bin - 1;
-    best.split_value =
-        picks.backward_bin == 0 ? cuts_.min_vals[f] : cuts_.values[first + picks.backward_bin - 1];
-    best.default_left = true;
+    GradientPairInt left = below;
+    left += node_sum - picks.present;
+    SetBackward(&best, picks.backward_loss, f, i0 + picks.backward_bin, left,
+                picks.present - below);
   }
   return best;
 }
@@ -153,9 +138,9 @@ SplitCandidate SplitEvaluator::EvaluateFeature(const Histogram& hist, GradientPa
   for (std::uint32_t b = cuts_.ptrs[f]; b < cuts_.ptrs[f + 1]; ++b) present += hist[b];
   // Only when the node has rows missing this feature can sending them left differ.
   if (present == node_sum) {
-    ScanForward(hist, node_sum, root_gain, f, &best);
+    Scan<false>(hist, node_sum, present, root_gain, f, &best);
   } else {
-    ScanBoth(hist, node_sum, present, root_gain, f, &best);
+    Scan<true>(hist, node_sum, present, root_gain, f, &best);
   }
   return best;
 }
@@ -205,8 +190,8 @@ std::vector<SplitCandidate> SplitEvaluator::EvaluateNodes(const std::vector<Node
   // Each node's best loss_chg found so far by any task: the vector scan skips bins that
   // cannot reach it. Which tasks have run when another starts depends on the threads, but the
   // winner does not (a candidate reaching or tying the floor is never skipped).
-  std::unique_ptr<std::atomic<float>[]> floors(new std::atomic<float>[nodes.size()]);
-  for (std::size_t n = 0; n < nodes.size(); ++n) floors[n].store(0.0f, std::memory_order_relaxed);
+  std::vector<std::atomic<float>> floors(nodes.size());
+  for (std::atomic<float>& floor : floors) floor.store(0.0f, std::memory_order_relaxed);
   ParallelFor(tasks.size(), ThreadsFor(bins * 4, nthread), [&](std::size_t k) {
     const Task& t = tasks[k];
     const NodeInput& in = nodes[t.node];

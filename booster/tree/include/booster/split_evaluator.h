@@ -135,10 +135,13 @@ class SplitEvaluator {
                                  float root_gain, std::uint32_t f, float floor) const;
   SplitCandidate EvaluateFeatureVector(const Histogram& hist, GradientPairInt node_sum,
                                        float root_gain, std::uint32_t f, float floor) const;
-  void ScanForward(const Histogram& hist, GradientPairInt node_sum, float root_gain,
-                   std::uint32_t f, SplitCandidate* best) const;
-  void ScanBoth(const Histogram& hist, GradientPairInt node_sum, GradientPairInt present,
-                float root_gain, std::uint32_t f, SplitCandidate* best) const;
+  template <bool kMissing>
+  void Scan(const Histogram& hist, GradientPairInt node_sum, GradientPairInt present,
+            float root_gain, std::uint32_t f, SplitCandidate* best) const;
+  void SetForward(SplitCandidate* c, float loss_chg, std::uint32_t f, int i,
+                  GradientPairInt left, GradientPairInt node_sum) const;
+  void SetBackward(SplitCandidate* c, float loss_chg, std::uint32_t f, int i,
+                   GradientPairInt left, GradientPairInt right) const;
 
   const TreeParam& param_;
   const HistogramCuts& cuts_;
