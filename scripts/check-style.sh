@@ -5,13 +5,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 status=0
-omp=$(grep -rln --include='*.cc' --include='*.h' '#pragma omp' rabit tracker data booster demo bench tests 2>/dev/null \
-      | grep -v '^data/include/data/parallel_for.h$' || true)
+omp=$(grep -rln --include='*.cc' --include='*.h' '#pragma omp' base rabit tracker data booster demo bench tests 2>/dev/null \
+      | grep -v '^base/include/base/parallel_for.h$' || true)
 if [ -n "$omp" ]; then
-  echo "check-style: '#pragma omp' outside data/include/data/parallel_for.h:"; echo "$omp"; status=1
+  echo "check-style: '#pragma omp' outside base/include/base/parallel_for.h:"; echo "$omp"; status=1
 fi
 while IFS= read -r f; do
   n=$(wc -l < "$f")
   if [ "$n" -gt 600 ]; then echo "check-style: $f has $n lines (limit 600)"; status=1; fi
-done < <(find rabit tracker data booster demo bench tests -name '*.cc' -o -name '*.h' 2>/dev/null)
+done < <(find base rabit tracker data booster demo bench tests -name '*.cc' -o -name '*.h' 2>/dev/null)
 exit $status

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <set>
 
-#include "nearest_key.h"
+#include "base/nearest_key.h"
 #include "value_parsers.h"
 
 namespace treering::cli {

@@ -9,7 +9,7 @@
 #include "booster/learner.h"  // ParamDoc
 #include "cli_options.h"
 #include "config_file.h"
-#include "tracker/status.h"
+#include "base/status.h"
 
 namespace treering::cli {
 

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "tracker/status.h"
+#include "base/status.h"
 
 namespace treering::cli {
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "booster/tree_model.h"
-#include "tracker/status.h"
+#include "base/status.h"
 
 namespace treering::cli {
 

@@ -54,7 +54,7 @@ std::size_t FindWord(const std::string& text, const std::string& key) {
 }  // namespace
 
 Result<std::unique_ptr<booster::Learner>> CreateLearner(const CliOptions& options) {
-  auto learner = booster::Learner::Create(options.learner_params);
+  auto learner = booster::Learner::Create(options.learner_params, &rabit::DefaultComm());
   if (learner.ok()) return learner;
   const Status& st = learner.status();
   // The learner names the key ("parameter eta: ..."); point at the config line that set it

@@ -10,7 +10,7 @@
 #include "booster/tree_model.h"
 #include "cli_options.h"
 #include "data/dmatrix.h"
-#include "tracker/status.h"
+#include "base/status.h"
 
 namespace treering::cli {
 

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "cli_options.h"
-#include "tracker/status.h"
+#include "base/status.h"
 
 namespace treering::cli {
 

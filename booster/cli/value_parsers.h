@@ -6,7 +6,7 @@
 #include <initializer_list>
 #include <string>
 
-#include "tracker/status.h"
+#include "base/status.h"
 
 namespace treering::cli {
 

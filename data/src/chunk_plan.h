@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "input_files.h"
-#include "tracker/status.h"
+#include "base/status.h"
 
 namespace treering::data::detail {
 

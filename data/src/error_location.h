@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "tracker/status.h"
+#include "base/status.h"
 
 namespace treering::data::detail {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "tracker/status.h"
+#include "base/status.h"
 
 namespace treering::data::detail {
 

@@ -9,7 +9,7 @@
 
 #include "chunk_plan.h"
 #include "csv_parser.h"
-#include "data/parallel_for.h"
+#include "base/parallel_for.h"
 #include "error_location.h"
 #include "input_files.h"
 #include "libsvm_parser.h"

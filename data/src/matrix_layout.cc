@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "data/parallel_for.h"
+#include "base/parallel_for.h"
 
 namespace treering::data::detail {
 namespace {

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "tracker/status.h"
+#include "base/status.h"
 
 namespace treering::data::detail {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "rabit/rabit.h"
-#include "tracker/status.h"
+#include "base/status.h"
 
 namespace rabit::engine {
 

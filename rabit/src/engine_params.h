@@ -36,7 +36,7 @@
 #include <utility>
 #include <vector>
 
-#include "tracker/status.h"
+#include "base/status.h"
 
 namespace rabit::engine {
 

@@ -23,32 +23,65 @@ void Check(const treering::Status& status, const char* op) {
   if (!status.ok()) throw Error(std::string("rabit ") + op + ": " + status.message());
 }
 
-CommStats& Stats() {
-  static CommStats stats;
-  return stats;
-}
-
-// Adds one collective's wall time and payload to Stats() when it returns (or throws).
-class CommTimer {
+// The handle every free function of rabit.h goes through: forwards to whatever engine is
+// current (Init replaces it) and counts each collective's wall time and payload.
+class EngineComm final : public Comm {
  public:
-  explicit CommTimer(std::size_t payload_bytes) : start_(std::chrono::steady_clock::now()) {
-    Stats().payload_bytes += payload_bytes;
-    Stats().calls += 1;
+  int Rank() const override { return TheEngine()->Rank(); }
+  int WorldSize() const override { return TheEngine()->WorldSize(); }
+  void TrackerPrint(const std::string& msg) override {
+    Check(TheEngine()->TrackerPrint(msg), "TrackerPrint");
   }
-  ~CommTimer() {
-    const std::chrono::duration<double> spent = std::chrono::steady_clock::now() - start_;
-    Stats().seconds += spent.count();
+  CommStats Stats() const override { return stats_; }
+
+  void AllreduceBytes(void* buf, std::size_t count, DataType type, OpKind op,
+                      const PrepareFn& prepare) override {
+    const Timer timer(&stats_, count * DataTypeSize(type));
+    Check(TheEngine()->Allreduce(buf, count, type, op, prepare), "Allreduce");
   }
-  CommTimer(const CommTimer&) = delete;
-  CommTimer& operator=(const CommTimer&) = delete;
+  void BroadcastBytes(void* buf, std::size_t bytes, int root) override {
+    const Timer timer(&stats_, bytes);
+    Check(TheEngine()->Broadcast(buf, bytes, root), "Broadcast");
+  }
+  void AllgatherBytes(void* buf, const std::vector<std::size_t>& slice_bytes) override {
+    std::size_t total = 0;
+    for (const std::size_t b : slice_bytes) total += b;
+    const Timer timer(&stats_, total);
+    Check(TheEngine()->Allgather(buf, slice_bytes), "Allgather");
+  }
 
  private:
-  std::chrono::steady_clock::time_point start_;
+  // Adds one collective's wall time and payload to the stats when it returns (or throws).
+  class Timer {
+   public:
+    Timer(CommStats* stats, std::size_t payload_bytes)
+        : stats_(stats), start_(std::chrono::steady_clock::now()) {
+      stats_->payload_bytes += payload_bytes;
+      stats_->calls += 1;
+    }
+    ~Timer() {
+      const std::chrono::duration<double> spent = std::chrono::steady_clock::now() - start_;
+      stats_->seconds += spent.count();
+    }
+    Timer(const Timer&) = delete;
+    Timer& operator=(const Timer&) = delete;
+
+   private:
+    CommStats* stats_;
+    std::chrono::steady_clock::time_point start_;
+  };
+
+  CommStats stats_;
 };
 
 }  // namespace
 
-CommStats GetCommStats() { return Stats(); }
+Comm& DefaultComm() {
+  static EngineComm comm;
+  return comm;
+}
+
+CommStats GetCommStats() { return DefaultComm().Stats(); }
 
 void Init(int argc, char* argv[]) {
   std::vector<std::pair<std::string, std::string>> params;
@@ -77,34 +110,7 @@ int GetRank() { return TheEngine()->Rank(); }
 int GetWorldSize() { return TheEngine()->WorldSize(); }
 bool IsDistributed() { return TheEngine()->WorldSize() > 1; }
 std::string GetProcessorName() { return TheEngine()->ProcessorName(); }
-void TrackerPrint(const std::string& msg) { Check(TheEngine()->TrackerPrint(msg), "TrackerPrint"); }
-
-namespace detail {
-void AllreduceBytes(void* buf, std::size_t count, DataType type, OpKind op,
-                    const PrepareFn& prepare) {
-  const CommTimer timer(count * DataTypeSize(type));
-  Check(TheEngine()->Allreduce(buf, count, type, op, prepare), "Allreduce");
-}
-}  // namespace detail
-
-void Broadcast(void* buf, std::size_t bytes, int root) {
-  const CommTimer timer(bytes);
-  Check(TheEngine()->Broadcast(buf, bytes, root), "Broadcast");
-}
-
-void Broadcast(std::string* data, int root) {
-  std::uint64_t n = data->size();
-  Broadcast(&n, sizeof(n), root);
-  data->resize(n);
-  if (n != 0) Broadcast(data->data(), n, root);
-}
-
-void Allgather(void* buf, const std::vector<std::size_t>& slice_bytes) {
-  std::size_t total = 0;
-  for (const std::size_t b : slice_bytes) total += b;
-  const CommTimer timer(total);
-  Check(TheEngine()->Allgather(buf, slice_bytes), "Allgather");
-}
+void TrackerPrint(const std::string& msg) { DefaultComm().TrackerPrint(msg); }
 
 int LoadCheckPoint(Serializable* global, Serializable* local) {
   auto version = TheEngine()->LoadCheckPoint(global, local);

@@ -27,7 +27,7 @@ data::DMatrix OneColumn(const std::vector<float>& values) {
 
 TEST(Cuts, FewDistinctValuesGiveEveryValueButTheMinimumPlusSentinel) {
   const auto dm = OneColumn({3, 1, 2, 2, 5, 1, 3});
-  const HistogramCuts cuts = BuildCuts(dm, 1, 256, 1);
+  const HistogramCuts cuts = BuildCuts(dm, 1, 256, 1, rabit::DefaultComm());
   const std::vector<float> want = {2, 3, 5, 5 + (5 + 1e-5f)};
   EXPECT_EQ(cuts.values, want);
   EXPECT_FLOAT_EQ(cuts.min_vals[0], 1 - (1 + 1e-5f));
@@ -41,7 +41,7 @@ TEST(Cuts, ManyDistinctValuesRespectMaxBinAndQuantiles) {
   std::vector<float> values(20000);
   for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i);
   std::shuffle(values.begin(), values.end(), std::mt19937(5));
-  const HistogramCuts cuts = BuildCuts(OneColumn(values), 1, 16, 1);
+  const HistogramCuts cuts = BuildCuts(OneColumn(values), 1, 16, 1, rabit::DefaultComm());
   ASSERT_LE(cuts.FeatureBins(0), 16u);
   ASSERT_GE(cuts.FeatureBins(0), 14u);
   // Uniform data: the k-th cut sits near the k/16 quantile.
@@ -52,7 +52,7 @@ TEST(Cuts, ManyDistinctValuesRespectMaxBinAndQuantiles) {
 
 TEST(Cuts, EmptyFeatureHasOneBin) {
   data::DMatrix dm = OneColumn({1, 2});
-  const HistogramCuts cuts = BuildCuts(dm, 3, 256, 1);  // features 1 and 2 never appear
+  const HistogramCuts cuts = BuildCuts(dm, 3, 256, 1, rabit::DefaultComm());  // features 1 and 2 never appear
   EXPECT_EQ(cuts.FeatureBins(1), 1u);
   EXPECT_EQ(cuts.FeatureBins(2), 1u);
 }
@@ -76,7 +76,7 @@ TEST(BinnedMatrix, LocalBinAgreesWithSplitConditionSemantics) {
   testing::SyntheticSpec spec;
   spec.rows = 300;
   const data::DMatrix dm = testing::MakeSynthetic(spec);
-  const HistogramCuts cuts = BuildCuts(dm, spec.features, 256, 2);
+  const HistogramCuts cuts = BuildCuts(dm, spec.features, 256, 2, rabit::DefaultComm());
   const BinnedMatrix m = BinnedMatrix::Build(dm, cuts, 2);
   EXPECT_EQ(m.layout(), BinnedMatrix::Layout::kSparse);
   for (std::size_t row = 0; row < dm.NumRows(); ++row) {
@@ -98,7 +98,7 @@ TEST(BinnedMatrix, LocalBinAgreesWithSplitConditionSemantics) {
   }
   spec.missing = 0;
   const data::DMatrix dense = testing::MakeSynthetic(spec);
-  EXPECT_EQ(BinnedMatrix::Build(dense, BuildCuts(dense, spec.features, 256, 1), 1).layout(),
+  EXPECT_EQ(BinnedMatrix::Build(dense, BuildCuts(dense, spec.features, 256, 1, rabit::DefaultComm()), 1).layout(),
             BinnedMatrix::Layout::kDense8);
 }
 
@@ -124,7 +124,7 @@ TEST(BinnedMatrix, DenseBinsEqualSearchBin) {
       dm.value[dm.row_ptr[row] + 4] = static_cast<float>(row % 3);       // three values
       dm.value[dm.row_ptr[row] + 9] = static_cast<float>(row % 37) - 5;  // 37 values
     }
-    const HistogramCuts cuts = BuildCuts(dm, spec.features, max_bin, 1);
+    const HistogramCuts cuts = BuildCuts(dm, spec.features, max_bin, 1, rabit::DefaultComm());
     const BinnedMatrix m = BinnedMatrix::Build(dm, cuts, 2);
     ASSERT_EQ(m.layout(), max_bin <= 256 ? BinnedMatrix::Layout::kDense8
                                          : BinnedMatrix::Layout::kDense16);

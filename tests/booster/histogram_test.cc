@@ -36,7 +36,7 @@ GradientPairInt NaiveSum(const std::vector<GradientPairInt>& gpair,
 
 void ExpectBuilderMatches(const data::DMatrix& dm, std::uint32_t features,
                           BinnedMatrix::Layout layout) {
-  const HistogramCuts cuts = BuildCuts(dm, features, 256, 1);
+  const HistogramCuts cuts = BuildCuts(dm, features, 256, 1, rabit::DefaultComm());
   const BinnedMatrix m = BinnedMatrix::Build(dm, cuts, 1);
   ASSERT_EQ(m.layout(), layout);
   std::mt19937_64 rng(5);
@@ -58,7 +58,7 @@ void ExpectBuilderMatches(const data::DMatrix& dm, std::uint32_t features,
     if (rng() % 7 == 0) sparse_subset.push_back(r);
   }
   for (int nthread : {1, 2, 3}) {  // 3: a node cut twice
-    HistogramBuilder builder(&m, cuts.TotalBins(), nthread);
+    HistogramBuilder builder(&m, cuts.TotalBins(), nthread, &rabit::DefaultComm());
     // Every output holds stale values (recycled buffers do): each must be overwritten, a node
     // without rows with zeros.
     const Histogram stale(cuts.TotalBins(), GradientPairInt{3, 4});
@@ -96,7 +96,7 @@ TEST(Histogram, SparseBuilderEqualsNaiveSum) {
   // 160 features x 256 bins: a histogram larger than L2, as on Fashion-MNIST.
   const data::DMatrix dm = testing::MakeSynthetic(
       {.rows = 3000, .features = 160, .missing = 0.5, .distinct_values = 400});
-  const HistogramCuts cuts = BuildCuts(dm, 160, 256, 1);
+  const HistogramCuts cuts = BuildCuts(dm, 160, 256, 1, rabit::DefaultComm());
   ASSERT_GT(cuts.TotalBins(), 32768u);
   ExpectBuilderMatches(dm, 160, BinnedMatrix::Layout::kSparse);
 }
@@ -115,7 +115,7 @@ TEST(Histogram, SparseSharesHoldEqualEntries) {
     dm.row_ptr.push_back(dm.index.size());
     dm.label.push_back(0.0f);
   }
-  const HistogramCuts cuts = BuildCuts(dm, 40, 256, 1);
+  const HistogramCuts cuts = BuildCuts(dm, 40, 256, 1, rabit::DefaultComm());
   const BinnedMatrix m = BinnedMatrix::Build(dm, cuts, 1);
   ASSERT_EQ(m.layout(), BinnedMatrix::Layout::kSparse);
   std::vector<std::uint32_t> evens, odds;
@@ -123,7 +123,7 @@ TEST(Histogram, SparseSharesHoldEqualEntries) {
   const std::vector<RowSpan> rows = {{evens.data(), evens.data() + evens.size()},
                                      {odds.data(), odds.data() + odds.size()}};
   const std::vector<std::size_t> prefix = {0, 2000, 4000};
-  HistogramBuilder builder(&m, cuts.TotalBins(), 2);
+  HistogramBuilder builder(&m, cuts.TotalBins(), 2, &rabit::DefaultComm());
   for (int threads : {2, 3}) {
     const std::vector<std::size_t> b = builder.ShareBounds(rows, prefix, threads);
     ASSERT_EQ(b.size(), std::size_t(threads) + 1);

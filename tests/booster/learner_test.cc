@@ -19,7 +19,7 @@ using testing::SyntheticSpec;
 using testing::Task;
 
 std::unique_ptr<Learner> Make(const Params& params) {
-  auto learner = Learner::Create(params);
+  auto learner = Learner::Create(params, &rabit::DefaultComm());
   EXPECT_TRUE(learner.ok()) << learner.status().message();
   return std::move(learner).value();
 }
@@ -46,17 +46,17 @@ void ExpectIdenticalModels(const GBTreeModel& a, const GBTreeModel& b) {
 }
 
 TEST(LearnerParams, UnknownKeyAndBadValueAreInvalidInput) {
-  auto unknown = Learner::Create({{"max_dept", "3"}});
+  auto unknown = Learner::Create({{"max_dept", "3"}}, &rabit::DefaultComm());
   ASSERT_FALSE(unknown.ok());
   EXPECT_EQ(unknown.status().code(), StatusCode::kInvalidInput);
   EXPECT_NE(unknown.status().message().find("max_dept"), std::string::npos);
-  auto bad = Learner::Create({{"subsample", "1.5"}});
+  auto bad = Learner::Create({{"subsample", "1.5"}}, &rabit::DefaultComm());
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("(0, 1]"), std::string::npos);
-  EXPECT_FALSE(Learner::Create({{"objective", "multi:softmax"}}).ok());  // needs num_class
-  EXPECT_FALSE(Learner::Create({{"tree_method", "exact"}}).ok());
-  EXPECT_FALSE(Learner::Create({{"eval_metric", "nope"}}).ok());
-  auto base = Learner::Create({{"objective", "binary:logistic"}, {"base_score", "1.5"}});
+  EXPECT_FALSE(Learner::Create({{"objective", "multi:softmax"}}, &rabit::DefaultComm()).ok());  // needs num_class
+  EXPECT_FALSE(Learner::Create({{"tree_method", "exact"}}, &rabit::DefaultComm()).ok());
+  EXPECT_FALSE(Learner::Create({{"eval_metric", "nope"}}, &rabit::DefaultComm()).ok());
+  auto base = Learner::Create({{"objective", "binary:logistic"}, {"base_score", "1.5"}}, &rabit::DefaultComm());
   ASSERT_FALSE(base.ok());
   EXPECT_EQ(base.status().code(), StatusCode::kInvalidInput);
   EXPECT_NE(base.status().message().find("base_score"), std::string::npos);

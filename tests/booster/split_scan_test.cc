@@ -73,7 +73,7 @@ TEST(SplitScan, VectorScanGivesTheScalarWinnerBitForBit) {
           p.reg_alpha = alpha;
           p.reg_lambda = lambda;
           p.min_child_weight = min_child;
-          SplitEvaluator vector_ev(p, cuts, c.quantiser), scalar_ev(p, cuts, c.quantiser);
+          SplitEvaluator vector_ev(p, cuts, c.quantiser, &rabit::DefaultComm()), scalar_ev(p, cuts, c.quantiser, &rabit::DefaultComm());
           scalar_ev.SetVectorScan(false);
           ASSERT_TRUE(vector_ev.VectorScanActive());
           ASSERT_FALSE(scalar_ev.VectorScanActive());
@@ -137,7 +137,7 @@ TEST(SplitScan, TiesInsideOneFeatureResolveAsTheScalarScans) {
   for (float min_child : {0.0f, 1.0f, 3.0f}) {
     TreeParam p;
     p.min_child_weight = min_child;
-    SplitEvaluator vector_ev(p, cuts, q), scalar_ev(p, cuts, q);
+    SplitEvaluator vector_ev(p, cuts, q, &rabit::DefaultComm()), scalar_ev(p, cuts, q, &rabit::DefaultComm());
     scalar_ev.SetVectorScan(false);
     for (int trial = 0; trial < 3000; ++trial) {
       Histogram h(12);
@@ -164,7 +164,7 @@ TEST(SplitScan, FloorNeverHidesACandidateThatReachesIt) {
   const std::uint32_t f = cuts.NumFeatures() - 1;  // 256 bins
   const GradientQuantiser q(1.0, 1.0);
   TreeParam p;
-  SplitEvaluator ev(p, cuts, q);
+  SplitEvaluator ev(p, cuts, q, &rabit::DefaultComm());
   std::mt19937_64 rng(9);
   std::uniform_int_distribution<std::int64_t> grad(-50, 50), hess(0, 30);
   for (int trial = 0; trial < 200; ++trial) {
@@ -192,7 +192,7 @@ TEST(SplitScan, VectorPathIsUsedWhereItCanBe) {
   const HistogramCuts cuts = ManyFeatures();
   const GradientQuantiser q(1.0, 1.0);
   TreeParam p;
-  SplitEvaluator ev(p, cuts, q);
+  SplitEvaluator ev(p, cuts, q, &rabit::DefaultComm());
   EXPECT_EQ(ev.VectorScanActive(), CpuHasAvx512());
   p.max_delta_step = 0.7f;  // the weight-clipped gain stays scalar
   EXPECT_FALSE(ev.VectorScanActive());

@@ -91,7 +91,7 @@ TEST_P(XgboostPeerTest, SameTreesAndMargins) {
 
   Params params = c.params;
   params.emplace_back("nthread", "1");
-  auto learner = Learner::Create(params);
+  auto learner = Learner::Create(params, &rabit::DefaultComm());
   ASSERT_TRUE(learner.ok()) << learner.status().message();
   ASSERT_TRUE((*learner)->SetTrainData(&train).ok());
   ASSERT_TRUE((*learner)->AddEvalSet("test", &test).ok());

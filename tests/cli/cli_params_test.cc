@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "nearest_key.h"
+#include "base/nearest_key.h"
 
 namespace treering::cli {
 namespace {

@@ -1,6 +1,6 @@
 // ParallelFor (static and dynamic) must visit every index once and carry a worker thread's
 // exception to the caller.
-#include "data/parallel_for.h"
+#include "base/parallel_for.h"
 
 #include <gtest/gtest.h>
 

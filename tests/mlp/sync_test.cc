@@ -46,8 +46,8 @@ struct RankResult {
 std::vector<RankResult> Train(const MlpParam& param, std::vector<data::DMatrix> shards) {
   const int world = static_cast<int>(shards.size());
   std::vector<RankResult> out(static_cast<std::size_t>(world));
-  testing::ThreadWorld tw(world);
-  tw.Run([&](int rank, Collective* comm) {
+  treering::testing::ThreadWorld tw(world);
+  tw.Run([&](int rank, rabit::Comm* comm) {
     data::DMatrix& m = shards[static_cast<std::size_t>(rank)];
     const InputScaling scaling = ComputeScaling(m, kFeatures, true, comm);
     scaling.ScaleRows(&m, 1);
@@ -123,7 +123,7 @@ TEST(SyncSgd, ChecksumComparisonCatchesDivergedRanks) {
   const data::DMatrix all = testing::SyntheticRows(64, kFeatures, kClasses, 6);
   auto shards = DealBlocks(all, 2, 8);
   std::vector<int> agree(2, -1);
-  testing::ThreadWorld(2).Run([&](int rank, Collective* comm) {
+  treering::testing::ThreadWorld(2).Run([&](int rank, rabit::Comm* comm) {
     MlpParam p = SmallParam(OptimizerKind::kSgd, 8);
     p.lambda = rank == 0 ? 0.0 : 0.5;
     data::DMatrix& m = shards[static_cast<std::size_t>(rank)];
@@ -146,7 +146,7 @@ TEST(SyncSgd, ScalingUsesGlobalStatistics) {
   for (std::size_t i = 0; i < 50; ++i) (i % 3 == 0 ? a : b).push_back(i);
   std::vector<data::DMatrix> shards{testing::SliceRows(all, a), testing::SliceRows(all, b)};
   std::vector<InputScaling> got(2);
-  testing::ThreadWorld(2).Run([&](int r, Collective* comm) {
+  treering::testing::ThreadWorld(2).Run([&](int r, rabit::Comm* comm) {
     got[static_cast<std::size_t>(r)] =
         ComputeScaling(shards[static_cast<std::size_t>(r)], kFeatures, true, comm);
   });
@@ -195,7 +195,7 @@ TEST(SyncSgd, ResumeFromSnapshotEqualsUninterrupted) {
     auto shards = DealBlocks(all, 2, 8);
     const Architecture arch({kFeatures, 16, 8, kClasses}, p.activation);
     std::vector<TrainerState> straight(2), resumed(2);
-    testing::ThreadWorld(2).Run([&](int rank, Collective* comm) {
+    treering::testing::ThreadWorld(2).Run([&](int rank, rabit::Comm* comm) {
       data::DMatrix m = shards[static_cast<std::size_t>(rank)];
       const InputScaling scaling = ComputeScaling(m, kFeatures, true, comm);
       scaling.ScaleRows(&m, 1);

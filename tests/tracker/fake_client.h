@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "tracker/protocol.h"
-#include "tracker/status.h"
+#include "base/status.h"
 
 namespace treering::testing {
 

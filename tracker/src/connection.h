@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "tracker/status.h"
+#include "base/status.h"
 
 namespace treering::tracker {
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "tracker/protocol.h"
-#include "tracker/status.h"
+#include "base/status.h"
 #include "tracker/topology.h"
 
 namespace treering::tracker {

@@ -15,7 +15,7 @@
 
 #include "job_roster.h"
 #include "tracker/protocol.h"
-#include "tracker/status.h"
+#include "base/status.h"
 
 namespace treering::tracker {
 

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "data/parallel_for.h"
+#include "base/parallel_for.h"
 #include "metric_impl.h"
-#include "rabit/rabit.h"
+#include "rabit/comm.h"
 #include "booster/work_split.h"
 
 namespace treering::booster {
@@ -42,9 +42,9 @@ WeightedSum SumRows(std::size_t rows, int nthread,
   return total;
 }
 
-double GlobalMean(WeightedSum local) {
+double GlobalMean(WeightedSum local, rabit::Comm& comm) {
   double sums[2] = {local.loss, local.weight};
-  rabit::Allreduce<rabit::op::Sum>(sums, 2);
+  comm.Allreduce<rabit::op::Sum>(sums, 2);
   return sums[0] / sums[1];
 }
 

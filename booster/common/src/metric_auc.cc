@@ -10,7 +10,7 @@
 #include <numeric>
 
 #include "metric_impl.h"
-#include "rabit/rabit.h"
+#include "rabit/comm.h"
 
 namespace treering::booster {
 
@@ -72,15 +72,15 @@ class AucMetric : public Metric {
   const std::string& Name() const override { return name_; }
 
   Result<double> Evaluate(const std::vector<float>& preds, int groups, const LabelView& labels,
-                          int /*nthread*/) const override {
+                          int /*nthread*/, rabit::Comm& comm) const override {
     if (groups != 1) {
       return Status::InvalidInput("eval_metric auc: treering computes binary AUC only");
     }
-    if (!rabit::IsDistributed()) return ExactAuc(preds, *labels.label, *labels.weight);
+    if (!comm.IsDistributed()) return ExactAuc(preds, *labels.label, *labels.weight);
     std::vector<float> weights = *labels.weight;
     if (weights.empty()) weights.assign(labels.NumRows(), 1.0f);
-    return ExactAuc(rabit::AllgatherV(preds), rabit::AllgatherV(*labels.label),
-                    rabit::AllgatherV(weights));
+    return ExactAuc(comm.AllgatherV(preds), comm.AllgatherV(*labels.label),
+                    comm.AllgatherV(weights));
   }
 
  private:

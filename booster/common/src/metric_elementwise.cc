@@ -27,7 +27,7 @@ class ElementwiseMetric : public Metric {
   const std::string& Name() const override { return name_; }
 
   Result<double> Evaluate(const std::vector<float>& preds, int groups, const LabelView& labels,
-                          int nthread) const override {
+                          int nthread, rabit::Comm& comm) const override {
     if (groups != 1) {
       return Status::InvalidInput("eval_metric " + name_ + " needs a one-output objective");
     }
@@ -35,7 +35,7 @@ class ElementwiseMetric : public Metric {
       const float w = labels.Weight(row);
       return WeightedSum{w * RowLoss((*labels.label)[row], preds[row]), w};
     });
-    const double mean = GlobalMean(local);
+    const double mean = GlobalMean(local, comm);
     return kind_ == Kind::kRmse ? std::sqrt(mean) : mean;
   }
 

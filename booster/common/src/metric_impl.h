@@ -15,6 +15,6 @@ std::unique_ptr<Metric> MakeMulticlassMetric(const std::string& name);
 std::unique_ptr<Metric> MakeAucMetric();
 
 // Allreduces {loss, weight} over ranks and returns loss / weight.
-double GlobalMean(WeightedSum local);
+double GlobalMean(WeightedSum local, rabit::Comm& comm);
 
 }  // namespace treering::booster

@@ -15,7 +15,7 @@ class MulticlassMetric : public Metric {
   const std::string& Name() const override { return name_; }
 
   Result<double> Evaluate(const std::vector<float>& preds, int groups, const LabelView& labels,
-                          int nthread) const override {
+                          int nthread, rabit::Comm& comm) const override {
     if (groups < 2) {
       return Status::InvalidInput("eval_metric " + name_ + " needs a multi:* objective");
     }
@@ -33,7 +33,7 @@ class MulticlassMetric : public Metric {
       }
       return WeightedSum{w * loss, w};
     });
-    return GlobalMean(local);
+    return GlobalMean(local, comm);
   }
 
  private:

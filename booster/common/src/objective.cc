@@ -3,7 +3,7 @@
 #include <cstdint>
 
 #include "booster/work_split.h"
-#include "data/parallel_for.h"
+#include "base/parallel_for.h"
 #include "objective_impl.h"
 
 namespace treering::booster {

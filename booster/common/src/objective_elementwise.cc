@@ -10,7 +10,7 @@
 #endif
 
 #include "booster/work_split.h"
-#include "data/parallel_for.h"
+#include "base/parallel_for.h"
 #include "exp_simd.h"
 #include "objective_impl.h"
 

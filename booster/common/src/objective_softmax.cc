@@ -5,7 +5,7 @@
 #include <cmath>
 #include <string>
 
-#include "data/parallel_for.h"
+#include "base/parallel_for.h"
 #include "objective_impl.h"
 
 namespace treering::booster {

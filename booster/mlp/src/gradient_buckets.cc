@@ -19,12 +19,12 @@ std::vector<BucketRange> PlanBuckets(std::size_t count, std::size_t first_bytes,
   return plan;
 }
 
-void AllreduceBuckets(const std::vector<BucketRange>& plan, Collective* comm, float* flat,
+void AllreduceBuckets(const std::vector<BucketRange>& plan, rabit::Comm* comm, float* flat,
                       std::vector<double>* seconds) {
   if (comm->WorldSize() == 1) return;
   for (std::size_t i = 0; i < plan.size(); ++i) {
     const auto start = std::chrono::steady_clock::now();
-    comm->SumFloats(flat + plan[i].begin, plan[i].end - plan[i].begin);
+    comm->Allreduce<rabit::op::Sum>(flat + plan[i].begin, plan[i].end - plan[i].begin);
     if (seconds != nullptr) {
       (*seconds)[i] +=
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

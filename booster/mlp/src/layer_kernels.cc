@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "data/parallel_for.h"
+#include "base/parallel_for.h"
 
 namespace treering::booster::mlp::kernels {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <cstdlib>
 
-#include "booster/param_table.h"
+#include "base/param_table.h"
 
 namespace treering::booster::mlp {
 namespace {

@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "booster/mlp/simd_kernels.h"
-#include "data/parallel_for.h"
+#include "base/parallel_for.h"
 #include "layer_kernels.h"
 
 namespace treering::booster::mlp {

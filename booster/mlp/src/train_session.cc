@@ -39,7 +39,7 @@ class EpochCheckpoint : public rabit::Serializable {
 };
 
 TrainSession::TrainSession(const MlpParam& param, const MlpTaskOptions& options)
-    : param_(param), options_(options), comm_(MakeRabitCollective()) {}
+    : param_(param), options_(options), comm_(&rabit::DefaultComm()) {}
 
 Status TrainSession::Load() {
   const int nt = options_.nthread;
@@ -101,7 +101,7 @@ Status TrainSession::Prepare() {
     metrics_.push_back(std::move(metric.value()));
   }
   std::uint64_t inputs = train_.num_col;
-  comm_->MaxU64(&inputs, 1);
+  comm_->Allreduce<rabit::op::Max>(&inputs, 1);
   if (resume_) inputs = static_cast<std::uint64_t>(resume_->widths.front());
   if (inputs == 0) return Status::InvalidInput("data = " + options_.data + ": no features");
   const int num_inputs = static_cast<int>(inputs);
@@ -113,13 +113,13 @@ Status TrainSession::Prepare() {
   st = CheckFeatureRange(train_, num_inputs, "data = " + options_.data);
   if (!st.ok()) return st;
   scaling_ = resume_ ? resume_->scaling
-                     : ComputeScaling(train_, num_inputs, param_.standardize, comm_.get());
+                     : ComputeScaling(train_, num_inputs, param_.standardize, comm_);
   scaling_.ScaleRows(&train_, options_.nthread);
   for (auto& m : eval_data_) scaling_.ScaleRows(m.get(), options_.nthread);
   std::vector<int> widths{num_inputs};
   widths.insert(widths.end(), param_.hidden_layers.begin(), param_.hidden_layers.end());
   widths.push_back(param_.NumOutputs());
-  trainer_ = std::make_unique<Trainer>(param_, Architecture(widths, param_.activation), comm_.get(),
+  trainer_ = std::make_unique<Trainer>(param_, Architecture(widths, param_.activation), comm_,
                                        options_.nthread);
   trainer_->Start(resume_ ? &resume_->state : nullptr);
   trainer_->SetTrainShard(&train_);
@@ -142,7 +142,7 @@ Result<std::vector<EvalResult>> TrainSession::Evaluate() {
     objective_->EvalTransform(&preds, options_.nthread);
     for (const auto& metric : metrics_) {
       auto v = metric->Evaluate(preds, groups, LabelView{&e.matrix->label, &e.matrix->weight},
-                                options_.nthread);
+                                options_.nthread, *comm_);
       if (!v.ok()) return v.status();
       results.push_back({e.name + "-" + metric->Name(), v.value()});
     }
@@ -211,7 +211,7 @@ void TrainSession::PrintEpoch(int epoch, const std::vector<EvalResult>& results,
 // parameter checksum every rank agreed on.
 void TrainSession::PrintTiming(double wall_s) {
   double sums[4] = {totals_.comp_s, totals_.sync_s, totals_.payload_bytes, totals_.calls};
-  comm_->SumDoubles(sums, 4);
+  comm_->Allreduce<rabit::op::Sum>(sums, 4);
   SyncTotals mean = totals_;
   mean.workers = comm_->WorldSize();
   mean.comp_s = sums[0] / mean.workers;

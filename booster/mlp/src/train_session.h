@@ -47,7 +47,7 @@ class TrainSession {
 
   MlpParam param_;
   const MlpTaskOptions& options_;
-  std::unique_ptr<Collective> comm_;
+  rabit::Comm* comm_;
   data::DMatrix train_;
   std::vector<std::unique_ptr<data::DMatrix>> eval_data_;
   std::vector<EvalSet> evals_;

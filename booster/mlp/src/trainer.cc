@@ -32,7 +32,7 @@ std::vector<std::uint8_t> WeightMask(const Architecture& arch) {
 }  // namespace
 
 InputScaling ComputeScaling(const data::DMatrix& local, int num_inputs, bool standardize,
-                            Collective* comm) {
+                            rabit::Comm* comm) {
   const auto n = static_cast<std::size_t>(num_inputs);
   InputScaling s{std::vector<float>(n, 1.0f), std::vector<float>(n, 0.0f)};
   if (!standardize) return s;
@@ -43,7 +43,7 @@ InputScaling ComputeScaling(const data::DMatrix& local, int num_inputs, bool sta
     sums[n + local.index[e]] += v * v;
   }
   sums[2 * n] = static_cast<double>(local.NumRows());
-  comm->SumDoubles(sums.data(), sums.size());
+  comm->Allreduce<rabit::op::Sum>(sums.data(), sums.size());
   const double rows = std::max(1.0, sums[2 * n]);
   for (std::size_t j = 0; j < n; ++j) {
     const double mean = sums[j] / rows;
@@ -71,7 +71,7 @@ std::vector<std::uint32_t> EpochOrder(std::size_t rows, std::uint64_t seed, int 
   return order;
 }
 
-Trainer::Trainer(const MlpParam& param, Architecture arch, Collective* comm, int nthread)
+Trainer::Trainer(const MlpParam& param, Architecture arch, rabit::Comm* comm, int nthread)
     : param_(param),
       arch_(std::move(arch)),
       comm_(comm),
@@ -108,7 +108,7 @@ void Trainer::SetTrainShard(const data::DMatrix* scaled_train) {
   train_ = scaled_train;
   const auto b = static_cast<std::uint64_t>(param_.batch_size);
   std::uint64_t steps = (train_->NumRows() + b - 1) / b;
-  comm_->MaxU64(&steps, 1);
+  comm_->Allreduce<rabit::op::Max>(&steps, 1);
   steps_per_epoch_ = static_cast<std::int64_t>(steps);
 }
 
@@ -181,7 +181,7 @@ std::uint64_t Trainer::Checksum() const {
 bool Trainer::RanksAgree() {
   const std::uint64_t mine = Checksum();
   std::uint64_t both[2] = {mine, ~mine};  // max of h and max of ~h (= ~min of h)
-  comm_->MaxU64(both, 2);
+  comm_->Allreduce<rabit::op::Max>(both, 2);
   return both[0] == ~both[1];
 }
 

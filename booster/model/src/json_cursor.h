@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "tracker/status.h"
+#include "base/status.h"
 
 namespace treering::booster {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "data/parallel_for.h"
+#include "base/parallel_for.h"
 #include "booster/work_split.h"
 
 namespace treering::booster {

@@ -5,8 +5,7 @@
 #include <random>
 
 #include "booster/predictor.h"
-#include "data/parallel_for.h"
-#include "rabit/rabit.h"
+#include "base/parallel_for.h"
 #include "booster/work_split.h"
 
 namespace treering::booster {
@@ -27,8 +26,9 @@ LabelView Labels(const data::DMatrix& dm) { return {&dm.label, &dm.weight}; }
 }  // namespace
 
 GBTreeLearner::GBTreeLearner(LearnerParam lparam, TreeParam tparam,
-                             std::unique_ptr<Objective> objective)
-    : lparam_(std::move(lparam)), tparam_(tparam), objective_(std::move(objective)) {
+                             std::unique_ptr<Objective> objective, rabit::Comm* comm)
+    : lparam_(std::move(lparam)), tparam_(tparam), objective_(std::move(objective)),
+      comm_(comm) {
   model_.objective = lparam_.objective;
   model_.num_class = lparam_.num_class;
   model_.base_score = lparam_.base_score;
@@ -105,18 +105,18 @@ Status GBTreeLearner::SetTrainData(const data::DMatrix* train) {
   if (Status s = CheckData(*train, "training data"); !s.ok()) return s;
   if (Status s = ResolveMetrics(); !s.ok()) return s;
   std::uint64_t num_feature = std::max<std::uint64_t>(train->num_col, model_.num_feature);
-  rabit::Allreduce<rabit::op::Max>(&num_feature, 1);
+  comm_->Allreduce<rabit::op::Max>(&num_feature, 1);
   model_.num_feature = num_feature;
   std::int64_t seed = lparam_.seed;
-  rabit::Broadcast(&seed, sizeof(seed), 0);
+  comm_->Broadcast(&seed, sizeof(seed), 0);
   seed_ = static_cast<std::uint64_t>(seed);
   train_ = train;
   cuts_ = BuildCuts(*train, static_cast<std::uint32_t>(num_feature), tparam_.max_bin,
-                    lparam_.nthread);
+                    lparam_.nthread, *comm_);
   binned_.emplace(BinnedMatrix::Build(*train, cuts_, lparam_.nthread));
   sampler_.emplace(static_cast<std::uint32_t>(num_feature), tparam_.colsample_bytree,
                    tparam_.colsample_bylevel, tparam_.colsample_bynode, seed_);
-  grower_.emplace(tparam_, cuts_, *binned_, &*sampler_, lparam_.nthread);
+  grower_.emplace(tparam_, cuts_, *binned_, &*sampler_, lparam_.nthread, comm_);
   train_margins_.clear();
   train_trees_applied_ = 0;
   timing_.setup_s += watch.Seconds();
@@ -149,7 +149,7 @@ void GBTreeLearner::CatchUp(const data::DMatrix& dm, std::vector<float>* margins
 void GBTreeLearner::SampleRows(int iter, int group, std::vector<GradientPair>* gpair) const {
   if (tparam_.subsample >= 1.0f) return;
   std::seed_seq seq{seed_, static_cast<std::uint64_t>(iter), static_cast<std::uint64_t>(group),
-                    static_cast<std::uint64_t>(rabit::GetRank())};
+                    static_cast<std::uint64_t>(comm_->Rank())};
   std::mt19937_64 rng(seq);
   std::bernoulli_distribution keep(tparam_.subsample);
   for (auto& g : *gpair) {
@@ -215,8 +215,9 @@ void GBTreeLearner::BoostGroup(int group, const std::vector<GradientPair>& all_g
   if (own_copy) SampleRows(round, group, &gpair);
   sampler_->Reseed(model_.trees.size());
   const GradientQuantiser quantiser =
-      maxima != nullptr ? GradientQuantiser::FromLocalMaxima(*maxima, group_gpair.size())
-                        : GradientQuantiser::ForGradients(group_gpair, lparam_.nthread);
+      maxima != nullptr
+          ? GradientQuantiser::FromLocalMaxima(*maxima, group_gpair.size(), *comm_)
+          : GradientQuantiser::ForGradients(group_gpair, lparam_.nthread, *comm_);
   RegTree tree = grower_->Grow(group_gpair, quantiser);
   AddLeavesToMargins(tree, group);
   model_.trees.push_back(std::move(tree));
@@ -255,7 +256,7 @@ Result<std::vector<EvalResult>> GBTreeLearner::EvalOneIter(int /*iter*/) {
     objective_->EvalTransform(&preds, lparam_.nthread);
     for (const auto& metric : metrics_) {
       auto value = metric->Evaluate(preds, objective_->NumGroups(), Labels(*set.dm),
-                                    lparam_.nthread);
+                                    lparam_.nthread, *comm_);
       if (!value.ok()) return value.status();
       results.push_back({set.name + "-" + metric->Name(), value.value()});
     }

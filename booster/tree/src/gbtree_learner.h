@@ -20,7 +20,8 @@ namespace treering::booster {
 
 class GBTreeLearner : public Learner {
  public:
-  GBTreeLearner(LearnerParam lparam, TreeParam tparam, std::unique_ptr<Objective> objective);
+  GBTreeLearner(LearnerParam lparam, TreeParam tparam, std::unique_ptr<Objective> objective,
+                rabit::Comm* comm);
 
   Status LoadModel(GBTreeModel model) override;
   const GBTreeModel& Model() const override { return model_; }
@@ -54,6 +55,7 @@ class GBTreeLearner : public Learner {
   LearnerParam lparam_;
   TreeParam tparam_;
   std::unique_ptr<Objective> objective_;
+  rabit::Comm* comm_;
   std::vector<std::unique_ptr<Metric>> metrics_;
   GBTreeModel model_;
   float base_margin_ = 0.0f;

@@ -2,7 +2,6 @@
 
 #include <cmath>
 
-#include "rabit/rabit.h"
 
 namespace treering::booster {
 namespace {
@@ -19,22 +18,23 @@ double ScaleFor(double max_abs, double rows) {
 }  // namespace
 
 GradientQuantiser GradientQuantiser::ForGradients(const std::vector<GradientPair>& gpair,
-                                                  int nthread) {
-  return FromLocalMaxima(MaximaOf(gpair, nthread), gpair.size());
+                                                  int nthread, rabit::Comm& comm) {
+  return FromLocalMaxima(MaximaOf(gpair, nthread), gpair.size(), comm);
 }
 
-GradientQuantiser GradientQuantiser::FromLocalMaxima(GradientMaxima local, std::size_t rows) {
+GradientQuantiser GradientQuantiser::FromLocalMaxima(GradientMaxima local, std::size_t rows,
+                                                     rabit::Comm& comm) {
   double stats[2] = {local.grad, local.hess};  // a max does not depend on the order
-  rabit::Allreduce<rabit::op::Max>(stats, 2);
+  comm.Allreduce<rabit::op::Max>(stats, 2);
   double total_rows = static_cast<double>(rows);
-  rabit::Allreduce<rabit::op::Sum>(&total_rows, 1);
+  comm.Allreduce<rabit::op::Sum>(&total_rows, 1);
   return GradientQuantiser(ScaleFor(stats[0], total_rows + 1),
                            ScaleFor(stats[1], total_rows + 1));
 }
 
-GradientPairInt GlobalSum(GradientPairInt local) {
+GradientPairInt GlobalSum(GradientPairInt local, rabit::Comm& comm) {
   std::int64_t sums[2] = {local.grad, local.hess};
-  rabit::Allreduce<rabit::op::Sum>(sums, 2);
+  comm.Allreduce<rabit::op::Sum>(sums, 2);
   return {sums[0], sums[1]};
 }
 

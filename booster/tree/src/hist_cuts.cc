@@ -6,8 +6,7 @@
 
 #include "booster/quantile_summary.h"
 #include "booster/radix_sort.h"
-#include "data/parallel_for.h"
-#include "rabit/rabit.h"
+#include "base/parallel_for.h"
 
 namespace treering::booster {
 namespace {
@@ -15,10 +14,11 @@ namespace {
 constexpr std::uint32_t kSketchFactor = 8;      // XGBoost's WQSketch::kFactor
 constexpr std::size_t kBlockEntries = 8u << 20;  // bounds the memory of the column copies
 
-std::vector<std::uint64_t> GlobalColumnSizes(const data::DMatrix& dm, std::uint32_t n_feat) {
+std::vector<std::uint64_t> GlobalColumnSizes(const data::DMatrix& dm, std::uint32_t n_feat,
+                                             rabit::Comm& comm) {
   std::vector<std::uint64_t> sizes(n_feat, 0);
   for (std::uint32_t f : dm.index) ++sizes[f];
-  rabit::Allreduce<rabit::op::Sum>(sizes.data(), sizes.size());
+  comm.Allreduce<rabit::op::Sum>(sizes.data(), sizes.size());
   return sizes;
 }
 
@@ -102,20 +102,21 @@ std::vector<Summary> LocalSummaries(const data::DMatrix& dm, std::uint32_t n_fea
 // then pruned once. Combining exact summaries is exact, so when no rank had to prune its own
 // column the merged summary is the single-node exact summary and the cuts (hence the trees)
 // do not depend on the number of ranks; pruning after each rank would lose that.
-void MergeOverRanks(std::vector<Summary>* summaries, const std::vector<std::uint32_t>& limits) {
-  if (!rabit::IsDistributed()) return;
+void MergeOverRanks(std::vector<Summary>* summaries, const std::vector<std::uint32_t>& limits,
+                    rabit::Comm& comm) {
+  if (!comm.IsDistributed()) return;
   std::vector<std::uint64_t> sizes;
   std::vector<SummaryEntry> flat;
   for (const auto& s : *summaries) {
     sizes.push_back(s.size());
     flat.insert(flat.end(), s.begin(), s.end());
   }
-  const auto all_sizes = rabit::AllgatherV(sizes);
-  const auto all_entries = rabit::AllgatherV(flat);
+  const auto all_sizes = comm.AllgatherV(sizes);
+  const auto all_entries = comm.AllgatherV(flat);
   const std::size_t n_feat = summaries->size();
   std::size_t offset = 0;
   std::vector<Summary> merged(n_feat);
-  for (int rank = 0; rank < rabit::GetWorldSize(); ++rank) {
+  for (int rank = 0; rank < comm.WorldSize(); ++rank) {
     for (std::size_t f = 0; f < n_feat; ++f) {
       const std::uint64_t n = all_sizes[rank * n_feat + f];
       Summary part(all_entries.begin() + offset, all_entries.begin() + offset + n);
@@ -151,15 +152,15 @@ void AddFeatureCuts(const Summary& reduced, std::uint32_t num_cuts, int max_bin,
 }  // namespace
 
 HistogramCuts BuildCuts(const data::DMatrix& dm, std::uint32_t num_feature, int max_bin,
-                        int nthread) {
-  const auto column_sizes = GlobalColumnSizes(dm, num_feature);
+                        int nthread, rabit::Comm& comm) {
+  const auto column_sizes = GlobalColumnSizes(dm, num_feature, comm);
   std::vector<std::uint32_t> num_cuts(num_feature);
   for (std::uint32_t f = 0; f < num_feature; ++f) {
     num_cuts[f] = static_cast<std::uint32_t>(
         std::min<std::uint64_t>(column_sizes[f], std::uint64_t(max_bin) * kSketchFactor));
   }
   std::vector<Summary> summaries = LocalSummaries(dm, num_feature, num_cuts, nthread);
-  MergeOverRanks(&summaries, num_cuts);
+  MergeOverRanks(&summaries, num_cuts, comm);
   HistogramCuts cuts;
   for (std::uint32_t f = 0; f < num_feature; ++f) {
     AddFeatureCuts(summaries[f], num_cuts[f], max_bin, &cuts);

@@ -3,8 +3,7 @@
 #include <algorithm>
 
 #include "booster/work_split.h"
-#include "data/parallel_for.h"
-#include "rabit/rabit.h"
+#include "base/parallel_for.h"
 
 namespace treering::booster {
 namespace {
@@ -253,14 +252,14 @@ GradientPairInt HistogramBuilder::BuildRootByColumns(const std::vector<GradientP
 }
 
 void HistogramBuilder::AllreduceLevel(const std::vector<Histogram*>& outs) {
-  if (!rabit::IsDistributed() || outs.empty()) return;
+  if (!comm_->IsDistributed() || outs.empty()) return;
   std::vector<GradientPairInt>& level = level_buffer_;
   level.resize(outs.size() * std::size_t(total_bins_));
   for (std::size_t i = 0; i < outs.size(); ++i) {
     std::copy(outs[i]->begin(), outs[i]->end(), level.begin() + i * total_bins_);
   }
   static_assert(sizeof(GradientPairInt) == 2 * sizeof(std::int64_t));
-  rabit::Allreduce<rabit::op::Sum>(reinterpret_cast<std::int64_t*>(level.data()),
+  comm_->Allreduce<rabit::op::Sum>(reinterpret_cast<std::int64_t*>(level.data()),
                                    level.size() * 2);
   for (std::size_t i = 0; i < outs.size(); ++i) {
     std::copy_n(level.begin() + i * total_bins_, total_bins_, outs[i]->begin());

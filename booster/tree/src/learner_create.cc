@@ -41,7 +41,7 @@ const std::vector<ParamDoc>& Learner::Params() {
 }
 
 Result<std::unique_ptr<Learner>> Learner::Create(
-    const std::vector<std::pair<std::string, std::string>>& params) {
+    const std::vector<std::pair<std::string, std::string>>& params, rabit::Comm* comm) {
   LearnerParam lparam;
   TreeParam tparam;
   for (const auto& [key, value] : params) {
@@ -69,7 +69,7 @@ Result<std::unique_ptr<Learner>> Learner::Create(
     if (auto m = Metric::Create(name); !m.ok()) return m.status();
   }
   auto learner = std::make_unique<GBTreeLearner>(std::move(lparam), tparam,
-                                                 std::move(objective).value());
+                                                 std::move(objective).value(), comm);
   return std::unique_ptr<Learner>(std::move(learner));
 }
 

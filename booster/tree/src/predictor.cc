@@ -5,7 +5,7 @@
 #include <limits>
 #include <utility>
 
-#include "data/parallel_for.h"
+#include "base/parallel_for.h"
 #include "booster/work_split.h"
 
 namespace treering::booster {

@@ -5,9 +5,8 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "data/parallel_for.h"
+#include "base/parallel_for.h"
 #include "booster/work_split.h"
-#include "rabit/rabit.h"
 #include "split_scan.h"
 
 namespace treering::booster {
@@ -163,8 +162,8 @@ std::vector<SplitCandidate> SplitEvaluator::EvaluateNodes(const std::vector<Node
     std::uint32_t feature;
     bool scan;  // false: only derive the feature's slice (a feature not sampled)
   };
-  const int world = std::max(1, rabit::GetWorldSize());
-  const int rank = world > 1 ? rabit::GetRank() : 0;
+  const int world = std::max(1, comm_->WorldSize());
+  const int rank = world > 1 ? comm_->Rank() : 0;
   std::vector<Task> tasks;
   std::vector<float> root_gain(nodes.size());
   std::vector<std::uint8_t> sampled;
@@ -215,7 +214,7 @@ std::vector<SplitCandidate> SplitEvaluator::EvaluateNodes(const std::vector<Node
     if (tasks[k].scan) best[tasks[k].node].Update(per_task[k]);
   }
   if (world == 1) return best;
-  const std::vector<SplitCandidate> all = rabit::AllgatherV(best);  // rank-major
+  const std::vector<SplitCandidate> all = comm_->AllgatherV(best);  // rank-major
   std::vector<SplitCandidate> combined(nodes.size());
   for (std::size_t i = 0; i < all.size(); ++i) combined[i % nodes.size()].Update(all[i]);
   return combined;

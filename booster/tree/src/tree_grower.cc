@@ -1,9 +1,8 @@
 #include "booster/tree_grower.h"
 
 #include "booster/work_split.h"
-#include "data/parallel_for.h"
+#include "base/parallel_for.h"
 #include "expand_queue.h"
-#include "rabit/rabit.h"
 
 namespace treering::booster {
 namespace {
@@ -29,9 +28,10 @@ bool ExpandEntry::IsValid(const TreeParam& param, int num_leaves) const {
 }
 
 TreeGrower::TreeGrower(const TreeParam& param, const HistogramCuts& cuts,
-                       const BinnedMatrix& matrix, ColumnSampler* sampler, int nthread)
+                       const BinnedMatrix& matrix, ColumnSampler* sampler, int nthread,
+                       rabit::Comm* comm)
     : param_(param), cuts_(cuts), matrix_(matrix), sampler_(sampler), nthread_(nthread),
-      builder_(&matrix, cuts.TotalBins(), nthread) {}
+      comm_(comm), builder_(&matrix, cuts.TotalBins(), nthread, comm) {}
 
 Histogram& TreeGrower::HistOf(int node) {
   auto it = hists_.find(node);
@@ -165,7 +165,7 @@ void TreeGrower::BuildChildHistograms(const Batch& parents, const RegTree& tree)
   std::vector<Histogram*> built;
   std::vector<const Histogram*> parent_hists, built_hists;
   std::vector<Histogram*> derived;
-  const bool fuse = !rabit::IsDistributed();
+  const bool fuse = !comm_->IsDistributed();
   for (const ExpandEntry& e : parents) {
     int build = tree.left[e.node], derive = tree.right[e.node];
     if (e.split.right_sum.hess < e.split.left_sum.hess) std::swap(build, derive);
@@ -189,7 +189,7 @@ RegTree TreeGrower::Grow(const std::vector<GradientPair>& gpair,
   // histograms and pending derivations behind: none may reach this tree's nodes.
   derive_from_.clear();
   while (!hists_.empty()) ReleaseHist(hists_.begin()->first);
-  const SplitEvaluator evaluator(param_, cuts_, quantiser);
+  const SplitEvaluator evaluator(param_, cuts_, quantiser, comm_);
   evaluator_ = &evaluator;
   gpair_ = &gpair;
   sums_.clear();
@@ -197,7 +197,8 @@ RegTree TreeGrower::Grow(const std::vector<GradientPair>& gpair,
   sampler_->NewTree();
 
   RegTree tree;
-  sums_[0] = GlobalSum(builder_.BuildRoot(gpair, quantiser, partition_.Rows(0), &HistOf(0)));
+  sums_[0] =
+      GlobalSum(builder_.BuildRoot(gpair, quantiser, partition_.Rows(0), &HistOf(0)), *comm_);
   const float root_w = evaluator.Weight(sums_[0]);
   tree.AddNode(-1, param_.eta * root_w, root_w, static_cast<float>(evaluator.H(sums_[0])));
   ExpandQueue queue(param_);

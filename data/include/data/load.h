@@ -12,7 +12,7 @@
 #include <string>
 
 #include "data/dmatrix.h"
-#include "tracker/status.h"
+#include "base/status.h"
 
 namespace treering::data {
 

@@ -15,36 +15,13 @@
 #pragma once
 
 #include <cstddef>
-#include <cstdint>
-#include <functional>
-#include <stdexcept>
 #include <string>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "rabit/comm.h"  // Comm, Error, DataType, OpKind, op::*, PrepareFn, CommStats
+
 namespace rabit {
-
-class Error : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-enum class DataType : std::uint8_t {
-  kInt8, kUInt8, kInt16, kUInt16, kInt32, kUInt32, kInt64, kUInt64, kFloat, kDouble
-};
-enum class OpKind : std::uint8_t { kSum, kMax, kMin, kBitOR };
-
-namespace op {
-struct Sum { static constexpr OpKind kKind = OpKind::kSum; };
-struct Max { static constexpr OpKind kKind = OpKind::kMax; };
-struct Min { static constexpr OpKind kKind = OpKind::kMin; };
-struct BitOR { static constexpr OpKind kKind = OpKind::kBitOR; };
-}  // namespace op
-
-// Fills the buffer just before the collective runs. It is called only when the result is not
-// already known, so a recovering worker skips the work (Rabit's lazy prepare).
-using PrepareFn = std::function<void()>;
 
 // State saved by CheckPoint. Save must write the same bytes on every rank for global state.
 class Serializable {
@@ -69,87 +46,35 @@ std::string GetProcessorName();
 // Prints msg on the tracker's console (prefixed with nothing); without a tracker, on stdout.
 void TrackerPrint(const std::string& msg);
 
-// --- collectives ---------------------------------------------------------------------------
+// --- collectives: the same calls as on rabit::DefaultComm() ---------------------------------
 namespace detail {
-// The one untyped entry point every typed Allreduce goes through.
-void AllreduceBytes(void* buf, std::size_t count, DataType type, OpKind op,
-                    const PrepareFn& prepare);
-template <typename T>
-constexpr DataType TypeOf() {
-  if constexpr (std::is_same_v<T, float>) return DataType::kFloat;
-  else if constexpr (std::is_same_v<T, double>) return DataType::kDouble;
-  else if constexpr (std::is_integral_v<T> && std::is_signed_v<T> && sizeof(T) == 1) return DataType::kInt8;
-  else if constexpr (std::is_integral_v<T> && !std::is_signed_v<T> && sizeof(T) == 1) return DataType::kUInt8;
-  else if constexpr (std::is_integral_v<T> && std::is_signed_v<T> && sizeof(T) == 2) return DataType::kInt16;
-  else if constexpr (std::is_integral_v<T> && !std::is_signed_v<T> && sizeof(T) == 2) return DataType::kUInt16;
-  else if constexpr (std::is_integral_v<T> && std::is_signed_v<T> && sizeof(T) == 4) return DataType::kInt32;
-  else if constexpr (std::is_integral_v<T> && !std::is_signed_v<T> && sizeof(T) == 4) return DataType::kUInt32;
-  else if constexpr (std::is_integral_v<T> && std::is_signed_v<T> && sizeof(T) == 8) return DataType::kInt64;
-  else if constexpr (std::is_integral_v<T> && !std::is_signed_v<T> && sizeof(T) == 8) return DataType::kUInt64;
-  else static_assert(sizeof(T) == 0, "rabit: unsupported element type");
+inline void AllreduceBytes(void* buf, std::size_t count, DataType type, OpKind op,
+                           const PrepareFn& prepare) {
+  DefaultComm().AllreduceBytes(buf, count, type, op, prepare);
 }
 }  // namespace detail
 
-std::size_t DataTypeSize(DataType type);
-
-// In place: buf[i] = Op over ranks of buf[i], for i in [0, count). BitOR is for integers only.
 template <typename Op, typename T>
 void Allreduce(T* buf, std::size_t count, const PrepareFn& prepare = nullptr) {
-  static_assert(Op::kKind != OpKind::kBitOR || std::is_integral_v<T>, "BitOR needs integers");
-  detail::AllreduceBytes(buf, count, detail::TypeOf<T>(), Op::kKind, prepare);
+  DefaultComm().Allreduce<Op>(buf, count, prepare);
 }
-
-// Copies `bytes` bytes from root's buf into every other rank's buf.
-void Broadcast(void* buf, std::size_t bytes, int root);
-// Resizes the receivers' string/vector to root's size, then broadcasts the contents.
-void Broadcast(std::string* data, int root);
+inline void Broadcast(void* buf, std::size_t bytes, int root) {
+  DefaultComm().Broadcast(buf, bytes, root);
+}
+inline void Broadcast(std::string* data, int root) { DefaultComm().Broadcast(data, root); }
 template <typename T>
 void Broadcast(std::vector<T>* data, int root) {
-  static_assert(std::is_trivially_copyable_v<T>, "Broadcast needs trivially copyable T");
-  std::uint64_t n = data->size();
-  Broadcast(&n, sizeof(n), root);
-  data->resize(n);
-  if (n != 0) Broadcast(data->data(), n * sizeof(T), root);
+  DefaultComm().Broadcast(data, root);
 }
-
-// buf holds the slices of all ranks back to back in rank order; slice_bytes[r] is rank r's
-// size (the same vector on every rank). On entry this rank's slice is filled; on return all are.
-void Allgather(void* buf, const std::vector<std::size_t>& slice_bytes);
-// Convenience: every rank contributes `mine` (sizes may differ); returns all ranks' elements
-// in rank order. If counts != nullptr it receives each rank's element count.
+inline void Allgather(void* buf, const std::vector<std::size_t>& slice_bytes) {
+  DefaultComm().Allgather(buf, slice_bytes);
+}
 template <typename T>
 std::vector<T> AllgatherV(const std::vector<T>& mine, std::vector<std::size_t>* counts = nullptr) {
-  static_assert(std::is_trivially_copyable_v<T>, "AllgatherV needs trivially copyable T");
-  const int world = GetWorldSize();
-  std::vector<std::uint64_t> sizes(world, 0);
-  sizes[GetRank()] = mine.size();
-  Allreduce<op::Sum>(sizes.data(), sizes.size());
-  std::vector<std::size_t> slice_bytes(world);
-  std::size_t offset = 0, total = 0;
-  for (int r = 0; r < world; ++r) {
-    slice_bytes[r] = sizes[r] * sizeof(T);
-    if (r < GetRank()) offset += sizes[r];
-    total += sizes[r];
-  }
-  std::vector<T> all(total);
-  std::copy(mine.begin(), mine.end(), all.begin() + offset);
-  Allgather(all.data(), slice_bytes);
-  if (counts != nullptr) counts->assign(sizes.begin(), sizes.end());
-  return all;
+  return DefaultComm().AllgatherV(mine, counts);
 }
 
-// --- accounting ----------------------------------------------------------------------------
-// Time and payload spent inside the collectives above (Allreduce, Broadcast, Allgather), counted
-// at this API boundary for every engine since the process started. `seconds` is wall time
-// inside the calls, so it includes waiting for slower ranks; `payload_bytes` is the size of the
-// buffers handed in (an Allreduce of n doubles counts 8n, a Broadcast its bytes, an Allgather
-// the whole gathered buffer), not what an algorithm puts on the wire. A caller takes the
-// difference of two snapshots to time a phase (docs/distributed.md: the timing report).
-struct CommStats {
-  double seconds = 0;
-  std::uint64_t payload_bytes = 0;
-  std::uint64_t calls = 0;
-};
+// What the collectives above have cost since the process started (DefaultComm().Stats()).
 CommStats GetCommStats();
 
 // --- checkpoints (fault tolerance; see docs/fault-tolerance.md) ------------------------------

@@ -6,7 +6,7 @@
 #include <cstddef>
 
 #include "rabit/rabit.h"
-#include "tracker/status.h"
+#include "base/status.h"
 
 namespace rabit::transport {
 

@@ -12,7 +12,7 @@
 #include <span>
 #include <string>
 
-#include "tracker/status.h"
+#include "base/status.h"
 
 namespace rabit::transport {
 

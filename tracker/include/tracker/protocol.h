@@ -30,7 +30,7 @@
 #include <string>
 #include <vector>
 
-#include "tracker/status.h"
+#include "base/status.h"
 
 namespace treering::proto {
 

@@ -13,7 +13,7 @@
 #include <memory>
 #include <string>
 
-#include "tracker/status.h"
+#include "base/status.h"
 
 namespace treering {
 

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "tracker/status.h"
+#include "base/status.h"
 
 namespace treering::launch {
 

@@ -1,5 +1,5 @@
 // Metric: evaluation metrics with XGBoost 1.7 names and formulas. Values are global: every
-// rank contributes partial sums through one rabit allreduce (AUC gathers the rows), so all
+// rank of `comm` contributes partial sums through one allreduce (AUC gathers the rows), so all
 // ranks print the same number.
 #pragma once
 
@@ -10,7 +10,8 @@
 #include <vector>
 
 #include "booster/objective.h"
-#include "tracker/status.h"
+#include "base/status.h"
+#include "rabit/comm.h"
 
 namespace treering::booster {
 
@@ -22,7 +23,8 @@ class Metric {
   virtual const std::string& Name() const = 0;
   // preds: the objective's EvalTransform output, `groups` values per row (row-major).
   virtual Result<double> Evaluate(const std::vector<float>& preds, int groups,
-                                  const LabelView& labels, int nthread) const = 0;
+                                  const LabelView& labels, int nthread,
+                                  rabit::Comm& comm) const = 0;
 };
 
 // Deterministic weighted sum over rows: fixed chunks summed in parallel, chunks added in

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "tracker/status.h"
+#include "base/status.h"
 
 namespace treering::booster {
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "booster/param_table.h"
+#include "base/param_table.h"
 
 namespace treering::booster {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "tracker/status.h"
+#include "base/status.h"
 
 namespace treering::booster {
 

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "booster/tree_model.h"
-#include "tracker/status.h"
+#include "base/status.h"
 
 namespace treering::booster {
 

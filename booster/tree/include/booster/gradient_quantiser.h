@@ -16,6 +16,7 @@
 #endif
 
 #include "booster/objective.h"
+#include "rabit/comm.h"
 
 namespace treering::booster {
 
@@ -51,11 +52,12 @@ inline std::int64_t RoundToInt(double v) {
 class GradientQuantiser {
  public:
   // Scales from the global (allreduced) max |grad|, max hess and row count of `gpair`.
-  static GradientQuantiser ForGradients(const std::vector<GradientPair>& gpair,
-                                        int nthread = 1);
+  static GradientQuantiser ForGradients(const std::vector<GradientPair>& gpair, int nthread,
+                                        rabit::Comm& comm);
   // The same from this rank's maxima and row count, already known (the objective took them
   // while computing the gradients): a collective, like ForGradients.
-  static GradientQuantiser FromLocalMaxima(GradientMaxima local, std::size_t rows);
+  static GradientQuantiser FromLocalMaxima(GradientMaxima local, std::size_t rows,
+                                           rabit::Comm& comm);
   // Scales are powers of two, so multiplying by their inverses is exact (and no division).
   GradientQuantiser(double grad_scale, double hess_scale)
       : grad_scale_(grad_scale), hess_scale_(hess_scale), grad_unit_(1.0 / grad_scale),
@@ -83,6 +85,6 @@ class GradientQuantiser {
 
 // Sum over all ranks of each rank's sum of quantised pairs (what HistogramBuilder::Build
 // returned for the root): one allreduce of two int64.
-GradientPairInt GlobalSum(GradientPairInt local);
+GradientPairInt GlobalSum(GradientPairInt local, rabit::Comm& comm);
 
 }  // namespace treering::booster

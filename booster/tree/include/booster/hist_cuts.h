@@ -11,7 +11,8 @@
 #include <vector>
 
 #include "data/dmatrix.h"
-#include "tracker/status.h"
+#include "base/status.h"
+#include "rabit/comm.h"
 
 namespace treering::booster {
 
@@ -42,9 +43,9 @@ struct HistogramCuts {
 };
 
 // Builds the cuts of `num_feature` features (the global count, agreed beforehand) from this
-// rank's rows, merged with every other rank's sketch through rabit. Sample weights weight the
+// rank's rows, merged with every other rank's sketch of `comm`. Sample weights weight the
 // quantiles, as XGBoost's hist does.
 HistogramCuts BuildCuts(const data::DMatrix& dm, std::uint32_t num_feature, int max_bin,
-                        int nthread);
+                        int nthread, rabit::Comm& comm);
 
 }  // namespace treering::booster

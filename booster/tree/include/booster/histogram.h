@@ -10,6 +10,7 @@
 
 #include "booster/binned_matrix.h"
 #include "booster/gradient_quantiser.h"
+#include "rabit/comm.h"
 
 namespace treering::booster {
 
@@ -24,8 +25,10 @@ struct RowSpan {
 
 class HistogramBuilder {
  public:
-  HistogramBuilder(const BinnedMatrix* matrix, std::uint32_t total_bins, int nthread)
-      : matrix_(matrix), total_bins_(total_bins), nthread_(nthread) {}
+  // comm: the ranks whose histograms Build and BuildRoot sum.
+  HistogramBuilder(const BinnedMatrix* matrix, std::uint32_t total_bins, int nthread,
+                   rabit::Comm* comm)
+      : matrix_(matrix), total_bins_(total_bins), nthread_(nthread), comm_(comm) {}
 
   // Fills outs[i] (resized to total_bins) with the local histogram of rows[i] (each row's
   // pair quantised on the way), then sums all of them over ranks in one allreduce. Returns
@@ -78,6 +81,7 @@ class HistogramBuilder {
   const BinnedMatrix* matrix_;
   std::uint32_t total_bins_;
   int nthread_;
+  rabit::Comm* comm_;
   std::vector<std::vector<Histogram>> partial_buffers_;  // per thread, kept between levels
   // The level's histograms back to back for the one allreduce; kept between levels and trees
   // (a fresh 100 MB buffer per level cost ~0.3 s of page faults on Fashion-MNIST).

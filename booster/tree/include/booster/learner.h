@@ -4,9 +4,10 @@
 //
 // Contract
 // * Every global quantity (feature count, base score, sketches, histograms, metric sums) goes
-//   through the rabit API, so the same calls run on one process or many.
+//   through the rabit::Comm handed to Create, so the same calls run on one process, on many
+//   processes (rabit::DefaultComm()) or on ranks that are threads of one process (tests).
 // * Data matrices are kept by pointer and must outlive the learner's use of them.
-// * Not thread-safe: call from one thread (the one that called rabit::Init); the learner runs
+// * Not thread-safe: call from one thread (the one that owns the comm); the learner runs
 //   its own parallel loops with `nthread` threads.
 // * Same params + same data => byte-identical model, whatever `nthread` is.
 #pragma once
@@ -18,7 +19,8 @@
 
 #include "booster/tree_model.h"  // GBTreeModel (booster/model/include/booster/)
 #include "data/dmatrix.h"
-#include "tracker/status.h"
+#include "base/status.h"
+#include "rabit/comm.h"
 
 namespace treering::booster {
 
@@ -39,9 +41,10 @@ class Learner {
   // "unknown key, did you mean" check). Includes objective, eta/learning_rate, max_depth, ...
   static const std::vector<ParamDoc>& Params();
   // Ordered key/value pairs; repeated keys are kept (several eval_metric). Unknown key or bad
-  // value => Status kInvalidInput naming the key and the allowed range.
+  // value => Status kInvalidInput naming the key and the allowed range. Every global quantity
+  // goes through `comm` (the ranks training together; must outlive the learner).
   static Result<std::unique_ptr<Learner>> Create(
-      const std::vector<std::pair<std::string, std::string>>& params);
+      const std::vector<std::pair<std::string, std::string>>& params, rabit::Comm* comm);
   virtual ~Learner();
   // model_in: continue training from it / predict with it (objective & num_class must agree
   // with the params unless the params did not set them, then the model's are taken).

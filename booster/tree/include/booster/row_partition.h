@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "booster/histogram.h"
-#include "data/parallel_for.h"
+#include "base/parallel_for.h"
 
 namespace treering::booster {
 

@@ -40,12 +40,13 @@ struct SplitCandidate {
   }
 };
 
-// Holds references: param, cuts and quantiser must outlive the evaluator.
+// Holds references: param, cuts, quantiser and comm must outlive the evaluator. comm: the
+// ranks that share the evaluation of each node (every rank holds the same histograms).
 class SplitEvaluator {
  public:
   SplitEvaluator(const TreeParam& param, const HistogramCuts& cuts,
-                 const GradientQuantiser& quantiser)
-      : param_(param), cuts_(cuts), quantiser_(quantiser) {}
+                 const GradientQuantiser& quantiser, rabit::Comm* comm)
+      : param_(param), cuts_(cuts), quantiser_(quantiser), comm_(comm) {}
 
   // The AVX-512 scan (split_scan.h) is used when the CPU has it and max_delta_step is 0; it
   // gives the scalar scan's results bit for bit. Off: the scalar scan always (tests, A/B).
@@ -146,6 +147,7 @@ class SplitEvaluator {
   const TreeParam& param_;
   const HistogramCuts& cuts_;
   const GradientQuantiser& quantiser_;
+  rabit::Comm* comm_;
   bool vector_scan_ = true;
 };
 

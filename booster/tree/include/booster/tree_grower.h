@@ -32,7 +32,7 @@ struct ExpandEntry {
 class TreeGrower {
  public:
   TreeGrower(const TreeParam& param, const HistogramCuts& cuts, const BinnedMatrix& matrix,
-             ColumnSampler* sampler, int nthread);
+             ColumnSampler* sampler, int nthread, rabit::Comm* comm);
 
   // gpair: this rank's gradients, quantised by `quantiser` (scales from the global maxima)
   // as histograms read them; the root's statistics are their sum over all ranks.
@@ -56,6 +56,7 @@ class TreeGrower {
   const BinnedMatrix& matrix_;
   ColumnSampler* sampler_;
   int nthread_;
+  rabit::Comm* comm_;
   HistogramBuilder builder_;
   RowPartition partition_;
   // Per-tree state.

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "booster/mlp/collective.h"
+#include "rabit/comm.h"
 
 namespace treering::booster::mlp {
 
@@ -20,7 +20,7 @@ std::vector<BucketRange> PlanBuckets(std::size_t count, std::size_t first_bytes,
 
 // Sums each bucket across ranks, in plan order. When `seconds` is given (plan.size() entries),
 // adds each bucket's wall time inside the collective to it.
-void AllreduceBuckets(const std::vector<BucketRange>& plan, Collective* comm, float* flat,
+void AllreduceBuckets(const std::vector<BucketRange>& plan, rabit::Comm* comm, float* flat,
                       std::vector<double>* seconds = nullptr);
 
 }  // namespace treering::booster::mlp

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "booster/learner.h"  // ParamDoc
-#include "tracker/status.h"
+#include "base/status.h"
 
 namespace treering::booster::mlp {
 

@@ -10,7 +10,7 @@
 
 #include "booster/learner.h"  // EvalResult
 #include "booster/mlp/mlp_param.h"
-#include "tracker/status.h"
+#include "base/status.h"
 
 namespace treering::booster::mlp {
 

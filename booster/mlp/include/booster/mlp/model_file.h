@@ -18,7 +18,7 @@
 #include "booster/mlp/mlp_param.h"
 #include "booster/mlp/network.h"
 #include "booster/mlp/trainer.h"
-#include "tracker/status.h"
+#include "base/status.h"
 
 namespace treering::booster::mlp {
 

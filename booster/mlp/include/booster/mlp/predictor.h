@@ -6,7 +6,7 @@
 
 #include "booster/mlp/network.h"
 #include "data/dmatrix.h"
-#include "tracker/status.h"
+#include "base/status.h"
 
 namespace treering::booster::mlp {
 

@@ -18,7 +18,7 @@
 #include <span>
 #include <vector>
 
-#include "booster/mlp/collective.h"
+#include "rabit/comm.h"
 #include "booster/mlp/gradient_buckets.h"
 #include "booster/mlp/network.h"
 #include "booster/mlp/optimizer.h"
@@ -29,7 +29,7 @@ namespace treering::booster::mlp {
 // Global per-feature statistics over all ranks' rows (an absent feature counts as 0), by one
 // allreduce of sums in double. Identity scaling when `standardize` is false.
 InputScaling ComputeScaling(const data::DMatrix& local, int num_inputs, bool standardize,
-                            Collective* comm);
+                            rabit::Comm* comm);
 
 // Row visiting order of a shard of `rows` rows in `epoch`: a permutation that depends only on
 // (seed, epoch, rows); the identity when shuffle is off.
@@ -57,7 +57,7 @@ struct TrainerState {
 
 class Trainer {
  public:
-  Trainer(const MlpParam& param, Architecture arch, Collective* comm, int nthread);
+  Trainer(const MlpParam& param, Architecture arch, rabit::Comm* comm, int nthread);
 
   // Fresh start: rank 0 initialises from the seed and broadcasts. Resume: `state` (read by
   // every rank from the same file) is broadcast from rank 0 anyway, so replicas start equal.
@@ -84,7 +84,7 @@ class Trainer {
 
   MlpParam param_;
   Architecture arch_;
-  Collective* comm_;
+  rabit::Comm* comm_;
   int nthread_;
   std::vector<float> params_;
   std::vector<std::uint8_t> is_weight_;

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "tracker/status.h"
+#include "base/status.h"
 
-namespace treering::booster {
+namespace treering {
 
 template <typename P>
 struct ParamField {
@@ -47,4 +47,4 @@ bool FindField(const std::vector<ParamField<P>>& table, const std::string& key,
   return false;
 }
 
-}  // namespace treering::booster
+}  // namespace treering

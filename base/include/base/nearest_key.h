@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-namespace treering::cli {
+namespace treering {
 
 // Levenshtein distance (insert, delete, substitute: cost 1 each).
 int EditDistance(const std::string& a, const std::string& b);
@@ -12,4 +12,4 @@ int EditDistance(const std::string& a, const std::string& b);
 // The candidate closest to `key` (ties: the first in `candidates`); empty if there are none.
 std::string NearestKey(const std::string& key, const std::vector<std::string>& candidates);
 
-}  // namespace treering::cli
+}  // namespace treering

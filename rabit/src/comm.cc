@@ -1,5 +1,5 @@
-// Element sizes of rabit.h's DataType (lives with the transport, which sizes every message).
-#include "rabit/rabit.h"
+// The untemplated parts of rabit/comm.h, shared by every Comm implementation.
+#include "rabit/comm.h"
 
 namespace rabit {
 
@@ -11,6 +11,13 @@ std::size_t DataTypeSize(DataType type) {
     case DataType::kInt64: case DataType::kUInt64: case DataType::kDouble: return 8;
   }
   return 0;
+}
+
+void Comm::Broadcast(std::string* data, int root) {
+  std::uint64_t n = data->size();
+  BroadcastBytes(&n, sizeof(n), root);
+  data->resize(n);
+  if (n != 0) BroadcastBytes(data->data(), n, root);
 }
 
 }  // namespace rabit

@@ -1,9 +1,9 @@
-#include "nearest_key.h"
+#include "base/nearest_key.h"
 
 #include <algorithm>
 #include <numeric>
 
-namespace treering::cli {
+namespace treering {
 
 int EditDistance(const std::string& a, const std::string& b) {
   // One row of the dynamic-programming table at a time.
@@ -34,4 +34,4 @@ std::string NearestKey(const std::string& key, const std::vector<std::string>& c
   return best;
 }
 
-}  // namespace treering::cli
+}  // namespace treering

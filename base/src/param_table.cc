@@ -1,11 +1,11 @@
-#include "booster/param_table.h"
+#include "base/param_table.h"
 
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
 
-namespace treering::booster {
+namespace treering {
 namespace {
 
 std::string RangeText(double lo, double hi, bool lo_open) {
@@ -73,4 +73,4 @@ Status ParseChoice(const char* key, const std::string& value,
   return BadValue(key, value, "one of " + list);
 }
 
-}  // namespace treering::booster
+}  // namespace treering

@@ -1,0 +1,154 @@
+// The tree learner on N ranks that are threads of one process (ThreadWorld behind rabit::Comm):
+// with exact sketches (few distinct values), N workers each holding a contiguous shard of the
+// rows grow the trees one process grows on all rows, bit for bit, for N = 1, 2, 3, 4, 7. A
+// skipped histogram allreduce, sketch merge, feature-count agreement or split combine makes a
+// rank's trees differ from the single-process ones, so each of those syncs is checked here.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "booster/learner.h"
+#include "booster/model_io.h"
+#include "synthetic_data.h"
+#include "thread_world.h"
+
+namespace treering::booster {
+namespace {
+
+using Params = std::vector<std::pair<std::string, std::string>>;
+
+// Rows [begin, end) of dm as a matrix of their own (what data::Load gives rank r of N).
+data::DMatrix Rows(const data::DMatrix& dm, std::size_t begin, std::size_t end) {
+  data::DMatrix out;
+  out.row_ptr.assign(1, 0);
+  for (std::size_t r = begin; r < end; ++r) {
+    for (std::uint64_t k = dm.row_ptr[r]; k < dm.row_ptr[r + 1]; ++k) {
+      out.index.push_back(dm.index[k]);
+      out.value.push_back(dm.value[k]);
+      out.num_col = std::max<std::uint64_t>(out.num_col, dm.index[k] + 1ull);
+    }
+    out.row_ptr.push_back(out.index.size());
+    out.label.push_back(dm.label[r]);
+    if (!dm.weight.empty()) out.weight.push_back(dm.weight[r]);
+  }
+  return out;
+}
+
+struct RankOutcome {
+  std::string model_json;
+  std::vector<EvalResult> last_eval;
+};
+
+// Trains `rounds` rounds on each rank's shard of `all` (contiguous, as equal as possible) and
+// returns every rank's model file and last metric line.
+std::vector<RankOutcome> TrainOnRanks(const Params& params, const data::DMatrix& all, int world,
+                                      int rounds) {
+  std::vector<data::DMatrix> shards;
+  for (int r = 0; r < world; ++r) {
+    shards.push_back(Rows(all, all.NumRows() * r / world, all.NumRows() * (r + 1) / world));
+  }
+  std::vector<RankOutcome> out(static_cast<std::size_t>(world));
+  treering::testing::ThreadWorld(world).Run([&](int rank, rabit::Comm* comm) {
+    auto learner = Learner::Create(params, comm);
+    ASSERT_TRUE(learner.ok()) << learner.status().message();
+    const data::DMatrix& shard = shards[static_cast<std::size_t>(rank)];
+    ASSERT_TRUE(learner.value()->SetTrainData(&shard).ok());
+    ASSERT_TRUE(learner.value()->AddEvalSet("train", &shard).ok());
+    for (int i = 0; i < rounds; ++i) {
+      ASSERT_TRUE(learner.value()->UpdateOneIter(i).ok());
+      auto results = learner.value()->EvalOneIter(i);
+      ASSERT_TRUE(results.ok());
+      out[static_cast<std::size_t>(rank)].last_eval = results.value();
+    }
+    auto json = ModelToJson(learner.value()->Model());
+    ASSERT_TRUE(json.ok());
+    out[static_cast<std::size_t>(rank)].model_json = json.value();
+  });
+  return out;
+}
+
+void ExpectSameAsOneProcess(const Params& params, const data::DMatrix& all, int rounds) {
+  const std::vector<RankOutcome> single = TrainOnRanks(params, all, 1, rounds);
+  ASSERT_FALSE(single[0].model_json.empty());
+  for (int world : {2, 3, 4, 7}) {
+    SCOPED_TRACE("world " + std::to_string(world));
+    const std::vector<RankOutcome> ranks = TrainOnRanks(params, all, world, rounds);
+    for (int r = 0; r < world; ++r) {
+      const RankOutcome& got = ranks[static_cast<std::size_t>(r)];
+      EXPECT_EQ(got.model_json, single[0].model_json) << "rank " << r;
+      ASSERT_EQ(got.last_eval.size(), single[0].last_eval.size());
+      for (std::size_t m = 0; m < got.last_eval.size(); ++m) {
+        EXPECT_EQ(got.last_eval[m].name, single[0].last_eval[m].name);
+        // Metric sums are doubles added in another order: equal to rounding.
+        EXPECT_NEAR(got.last_eval[m].value, single[0].last_eval[m].value, 1e-9);
+      }
+    }
+  }
+}
+
+TEST(DistributedLearner, BinaryDepthWiseEqualsOneProcess) {
+  testing::SyntheticSpec spec;
+  spec.rows = 1400;
+  spec.features = 7;
+  spec.distinct_values = 30;
+  const data::DMatrix all = testing::MakeSynthetic(spec);
+  ExpectSameAsOneProcess({{"objective", "binary:logistic"}, {"max_depth", "4"}, {"eta", "0.3"},
+                          {"max_bin", "16"},  // fewer bins than values: cuts need the merge
+                          {"eval_metric", "auc"}, {"eval_metric", "logloss"}, {"nthread", "1"}},
+                         all, 4);
+}
+
+TEST(DistributedLearner, WeightedRegressionLossGuideEqualsOneProcess) {
+  testing::SyntheticSpec spec;
+  spec.task = testing::Task::kRegression;
+  spec.rows = 1200;
+  spec.weights = true;
+  spec.missing = 0.3;
+  const data::DMatrix all = testing::MakeSynthetic(spec);
+  ExpectSameAsOneProcess({{"objective", "reg:squarederror"}, {"grow_policy", "lossguide"},
+                          {"max_leaves", "9"}, {"max_depth", "0"}, {"colsample_bynode", "0.7"},
+                          {"eval_metric", "rmse"}, {"nthread", "2"}},
+                         all, 3);
+}
+
+TEST(DistributedLearner, MulticlassEqualsOneProcess) {
+  testing::SyntheticSpec spec;
+  spec.task = testing::Task::kMulticlass3;
+  spec.rows = 900;
+  const data::DMatrix all = testing::MakeSynthetic(spec);
+  ExpectSameAsOneProcess({{"objective", "multi:softprob"}, {"num_class", "3"}, {"max_depth", "3"},
+                          {"eval_metric", "mlogloss"}, {"eval_metric", "merror"},
+                          {"nthread", "1"}},
+                         all, 2);
+}
+
+// A feature that only the last rank's rows carry: its count and cuts must come from that rank.
+TEST(DistributedLearner, FeatureSeenByOneRankOnly) {
+  testing::SyntheticSpec spec;
+  spec.rows = 800;
+  spec.features = 4;
+  data::DMatrix all = testing::MakeSynthetic(spec);
+  data::DMatrix widened;
+  widened.row_ptr.assign(1, 0);
+  for (std::size_t r = 0; r < all.NumRows(); ++r) {
+    for (std::uint64_t k = all.row_ptr[r]; k < all.row_ptr[r + 1]; ++k) {
+      widened.index.push_back(all.index[k]);
+      widened.value.push_back(all.value[k]);
+    }
+    if (r >= all.NumRows() * 3 / 4) {  // feature 9 in the last quarter, tied to the label
+      widened.index.push_back(9);
+      widened.value.push_back(all.label[r] > 0.5f ? 1.0f : 0.0f);
+    }
+    widened.row_ptr.push_back(widened.index.size());
+    widened.label.push_back(all.label[r]);
+  }
+  widened.num_col = 10;
+  ExpectSameAsOneProcess({{"objective", "binary:logistic"}, {"max_depth", "3"}, {"nthread", "1"}},
+                         widened, 3);
+}
+
+}  // namespace
+}  // namespace treering::booster
