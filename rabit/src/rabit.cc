@@ -6,8 +6,8 @@
 #include <cstring>
 #include <memory>
 
-#include "engine.h"
-#include "single/single_engine.h"
+#include "engines/engine.h"
+#include "engines/single/single_engine.h"
 
 namespace rabit {
 namespace {

@@ -9,10 +9,10 @@
 #include <limits>
 #include <string>
 
+#include "collective/communicator.h"
 #include "expected_reduce.h"
 #include "loopback_world.h"
-#include "socket/communicator.h"
-#include "socket/op_header.h"
+#include "transport/op_header.h"
 
 namespace rabit::testing {
 namespace {

@@ -10,8 +10,8 @@
 #include <thread>
 #include <vector>
 
-#include "socket/communicator.h"
-#include "socket/loopback_links.h"
+#include "bootstrap/loopback_links.h"
+#include "collective/communicator.h"
 
 namespace rabit::testing {
 

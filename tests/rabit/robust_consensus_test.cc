@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "engine_params.h"
-#include "robust/consensus.h"
+#include "engines/robust/consensus.h"
 
 namespace rabit::engine {
 namespace {

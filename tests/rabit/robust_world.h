@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "robust/robust_engine.h"
-#include "socket/loopback_links.h"
+#include "bootstrap/loopback_links.h"
+#include "engines/robust/robust_engine.h"
 
 namespace rabit::testing {
 

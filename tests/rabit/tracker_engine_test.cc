@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "engine_params.h"
-#include "socket/socket_engine.h"
+#include "engines/socket/socket_engine.h"
 #include "tracker/server.h"
 
 namespace rabit::engine {

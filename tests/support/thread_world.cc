@@ -6,7 +6,7 @@
 #include <exception>
 #include <thread>
 
-#include "socket/reducer.h"
+#include "collective/reducer.h"
 
 namespace treering::testing {
 

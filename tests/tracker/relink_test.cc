@@ -8,9 +8,9 @@
 #include <optional>
 #include <thread>
 
+#include "bootstrap/tracker_bootstrap.h"
+#include "collective/communicator.h"
 #include "running_tracker.h"
-#include "socket/communicator.h"
-#include "socket/tracker_bootstrap.h"
 
 namespace rabit::transport {
 namespace {

@@ -1,0 +1,52 @@
+#include "bootstrap/loopback_links.h"
+
+#include <algorithm>
+
+namespace rabit::transport {
+
+Topology HeapTopology(int rank, int world) {
+  Topology t;
+  t.rank = rank;
+  t.world = world;
+  t.parent = rank == 0 ? -1 : (rank - 1) / 2;
+  for (int c : {2 * rank + 1, 2 * rank + 2}) {
+    if (c < world) t.children.push_back(c);
+  }
+  if (world > 1) {
+    t.ring_prev = (rank + world - 1) % world;
+    t.ring_next = (rank + 1) % world;
+  }
+  return t;
+}
+
+treering::Result<std::vector<LinkSet>> BuildLoopbackLinks(int world, int buffer_bytes) {
+  std::vector<Topology> topo;
+  std::vector<std::vector<Link>> links(world);
+  for (int r = 0; r < world; ++r) topo.push_back(HeapTopology(r, world));
+  const Deadline deadline = DeadlineAfter(30);
+  for (int low = 0; low < world; ++low) {
+    auto listener = TcpSocket::Listen(0);
+    if (!listener.ok()) return listener.status();
+    for (int high : topo[low].AllNeighbours()) {
+      if (high <= low) continue;
+      // Dial, then accept at once: the accepted socket is the one just dialled.
+      auto dialled = TcpSocket::Connect("127.0.0.1", listener->port(), deadline);
+      if (!dialled.ok()) return dialled.status();
+      auto accepted = listener->Accept(deadline);
+      if (!accepted.ok()) return accepted.status();
+      links[high].push_back(Link{low, std::move(dialled.value())});
+      links[low].push_back(Link{high, std::move(accepted.value())});
+    }
+  }
+  std::vector<LinkSet> out;
+  for (int r = 0; r < world; ++r) {
+    for (Link& link : links[r]) {
+      treering::Status tuned = link.socket.TuneForCollectives(buffer_bytes);
+      if (!tuned.ok()) return tuned;
+    }
+    out.emplace_back(topo[r], std::move(links[r]));
+  }
+  return out;
+}
+
+}  // namespace rabit::transport

@@ -1,0 +1,18 @@
+// Loopback bootstrap: the links of a whole N-rank world inside one process, over real TCP
+// sockets on 127.0.0.1, without a tracker. Used by the in-process tests (N ranks as threads) and
+// by benchmarks that want the transport without process start-up.
+#pragma once
+
+#include <vector>
+
+#include "transport/link_set.h"
+
+namespace rabit::transport {
+
+// Rabit-shaped topology for `rank`: binary-heap tree (parent (r-1)/2), ring r-1 -> r -> r+1.
+Topology HeapTopology(int rank, int world);
+
+// links[r] is rank r's LinkSet, sockets tuned for collectives.
+treering::Result<std::vector<LinkSet>> BuildLoopbackLinks(int world, int buffer_bytes = 0);
+
+}  // namespace rabit::transport

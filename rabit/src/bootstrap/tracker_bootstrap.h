@@ -1,0 +1,55 @@
+// Tracker bootstrap: turns the environment's tracker address into a ready LinkSet.
+//   1. listen on port 0 for peers (before saying Hello, so the port can be advertised);
+//   2. connect to the tracker, send Hello (token, task id, attempt, advertised host:port);
+//   3. receive Assign (rank, tree, ring, whom to dial, how many will dial us);
+//   4. dial every connect_to peer (retrying until the bootstrap deadline) and accept num_accept
+//      peers; on each link both sides send PeerHello {token, rank} and check the other's.
+// Every step is bounded by the bootstrap deadline; errors name the peer or the tracker.
+// A restarted worker (attempt > 0) says Hello{command=recover, rank=-1} instead and gets its
+// old rank back in the next recovery epoch; survivors rebuild their links with
+// RelinkThroughTracker (docs/fault-tolerance.md).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "bootstrap/tracker_client.h"
+#include "transport/link_set.h"
+
+namespace rabit::transport {
+
+struct BootstrapConfig {
+  std::string tracker_host;
+  std::uint16_t tracker_port = 0;
+  std::string token;
+  std::string task_id;
+  std::uint32_t attempt = 0;
+  int world_size = -1;          // expected world (DMLC_NUM_WORKER), -1 when unknown
+  std::string advertised_host;  // "" = the local address of the tracker connection
+  double timeout_seconds = 120;
+  // Relink only: linking one epoch's peers may take this long before the epoch is abandoned
+  // (a peer died after asking) and the next one is asked for, within timeout_seconds overall.
+  double link_timeout_seconds = 10;
+  int socket_buffer_bytes = 0;  // 0: kernel autotuning
+};
+
+struct Bootstrapped {
+  std::unique_ptr<TrackerClient> tracker;
+  LinkSet links;
+  // 0 when every rank joined the job's first linking; > 0 when this worker joined a recovery
+  // epoch (the others are survivors, so the robust engine starts by recovering).
+  std::uint32_t epoch = 0;
+};
+
+Result<Bootstrapped> BootstrapThroughTracker(const BootstrapConfig& config);
+
+// Survivor side of a recovery epoch: after a link failure (every old link already closed),
+// sends Hello{command=recover, rank} on the existing tracker connection with a fresh listening
+// port, waits for the epoch's Assign (every rank must ask: up to config.timeout_seconds), and
+// links to the peers exactly as at bootstrap. If a peer of that epoch is dead (linking fails or
+// takes longer than link_timeout_seconds) it asks again, so the tracker runs the next epoch.
+// kAborted when the tracker aborts the job.
+Result<LinkSet> RelinkThroughTracker(TrackerClient* tracker, const BootstrapConfig& config,
+                                     int rank);
+
+}  // namespace rabit::transport

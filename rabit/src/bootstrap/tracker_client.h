@@ -1,0 +1,50 @@
+// TrackerClient: this worker's one persistent connection to the tracker (native protocol,
+// tracker/include/tracker/protocol.h). Bootstrap uses it for Hello/Assign; afterwards it carries
+// Print, Error and Shutdown, and the collectives watch it (AbortWatch) so that an Abort from the
+// tracker stops a blocked collective at once with the tracker's reason.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "tracker/protocol.h"
+#include "transport/exchange.h"
+#include "transport/tcp_socket.h"
+
+namespace rabit::transport {
+
+class TrackerClient final : public AbortWatch {
+ public:
+  // Dials the tracker, retrying until `deadline` (workers may start before the tracker listens).
+  static Result<std::unique_ptr<TrackerClient>> Connect(const std::string& host,
+                                                        std::uint16_t port, Deadline deadline);
+
+  // Sends Hello and waits for Assign; Reject or Abort become kAborted with the tracker's reason.
+  Result<treering::proto::Assign> Join(const treering::proto::Hello& hello, Deadline deadline);
+
+  Status Print(const std::string& message);
+  Status ReportError(const std::string& message);
+  Status Shutdown();
+
+  int fd() const override { return socket_.fd(); }
+  Status OnReadable() override;
+  // Address of our end of the tracker connection: the interface that reaches the tracker.
+  std::string LocalAddress() const { return socket_.LocalAddress(); }
+
+ private:
+  explicit TrackerClient(TcpSocket socket) : socket_(std::move(socket)) {}
+  struct Frame {
+    treering::proto::FrameHeader header;
+    std::vector<std::uint8_t> payload;
+  };
+  Result<Frame> ReadFrame(Deadline deadline);
+  Status Send(const std::vector<std::uint8_t>& frame);
+
+  TcpSocket socket_;
+};
+
+// Reads one native frame (header + payload) from `socket`; shared with the peer handshake.
+Result<std::pair<treering::proto::FrameHeader, std::vector<std::uint8_t>>> ReadProtoFrame(
+    TcpSocket& socket, Deadline deadline);
+
+}  // namespace rabit::transport

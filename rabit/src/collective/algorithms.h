@@ -1,0 +1,88 @@
+// The collective algorithms as functions over an Exchange (links + progress loop). They know
+// the topology and the data layout; they do no socket calls themselves.
+//
+//   TreeAllreduce  latency-bound sizes: reduce up the tree, result down, both streamed in chunks
+//   RingAllreduce  bandwidth-bound sizes: ring reduce-scatter, then ring allgather
+//   PairAllreduce  a world of two, any size: both send everything at once, both reduce
+//   HalvingAllreduce  a world of four: recursive halving, then doubling, over ring links
+//   PairHalvingAllreduce  a world of two, large messages: the halving's two stages streamed
+//   TreeBroadcast  any root: along the tree away from the root, streamed
+//   RingAllgather  per-rank slices of any size (zero included) around the ring
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "collective/reducer.h"
+#include "collective/scratch.h"
+#include "transport/exchange.h"
+
+namespace rabit::transport {
+
+struct ReduceSpec {
+  std::size_t element_bytes = 1;
+  ReduceFn reduce = nullptr;
+  std::size_t chunk_bytes = 64 * 1024;  // reduce granularity: the pipelining unit
+};
+
+treering::Status TreeAllreduce(Exchange& ex, const Topology& topo, std::uint8_t* buf,
+                               std::size_t bytes, const ReduceSpec& spec, ScratchArena& scratch);
+treering::Status RingAllreduce(Exchange& ex, const Topology& topo, std::uint8_t* buf,
+                               std::size_t bytes, const ReduceSpec& spec, ScratchArena& scratch);
+// World of two only; spec.reduce must take rank 0's value as its left operand on both ranks.
+treering::Status PairAllreduce(Exchange& ex, const Topology& topo, std::uint8_t* buf,
+                               std::size_t bytes, const ReduceSpec& spec, ScratchArena& scratch);
+// World of two only: reduce-scatter + allgather streamed as one message each way (each rank
+// reduces half); spec.reduce must take rank 0's value as its left operand on both ranks.
+treering::Status PairHalvingAllreduce(Exchange& ex, const Topology& topo, std::uint8_t* buf,
+                                      std::size_t bytes, const ReduceSpec& spec,
+                                      ScratchArena& scratch);
+// World of four only; the partners of both steps are ring neighbours.
+treering::Status HalvingAllreduce(Exchange& ex, const Topology& topo, std::uint8_t* buf,
+                                  std::size_t bytes, const ReduceSpec& spec, ScratchArena& scratch);
+// parent_of[r] is rank r's tree parent (-1 for the root): the whole tree, see LearnTree.
+treering::Status TreeBroadcast(Exchange& ex, const Topology& topo,
+                               const std::vector<int>& parent_of, std::uint8_t* buf,
+                               std::size_t bytes, int root);
+// The tree neighbour of this rank on the path to `root`.
+int NeighbourTowards(const Topology& topo, const std::vector<int>& parent_of, int root);
+// offsets has world+1 entries: rank r's slice is [offsets[r], offsets[r+1]) of buf.
+treering::Status RingAllgather(Exchange& ex, const Topology& topo, std::uint8_t* buf,
+                               const std::vector<std::size_t>& offsets);
+
+// The pairwise exchanges (pair, pair halving, halving-doubling) stage incoming bytes in a small
+// circular window, reduced while still in cache, and send at most kSendAheadBytes beyond what
+// has arrived, so sending, receiving and reducing overlap (unpaced, a 4 MiB pair exchange took
+// ~9 ms instead of ~1 ms; 128 KiB ahead measured better than 256 KiB at 256 KiB-1 MiB).
+constexpr std::size_t kExchangeWindowBytes = 256 * 1024;
+constexpr std::size_t kSendAheadBytes = 128 * 1024;
+
+// An incoming stream of `total` bytes staged in a circular window of scratch (slot 0) and
+// reduced into dst (stream position p into dst[p]) as it arrives.
+struct WindowedReduction {
+  std::uint8_t* dst = nullptr;
+  std::uint8_t* window = nullptr;
+  std::size_t window_bytes = 0;  // >= two reduce chunks, whole elements, <= total, never 0
+  std::size_t total = 0;
+  std::size_t reduced = 0;  // stream prefix reduced into dst
+
+  static WindowedReduction Start(std::uint8_t* dst, std::size_t total, const ReduceSpec& spec,
+                                 ScratchArena& scratch);
+  // The receive Flow of the stream; Advance raises its limit.
+  Flow RecvFlow() const { return Flow{window, window_bytes, 0, total, 0, 0}; }
+  // Reduces what `recv` has brought (not beyond stream position `allowed`), then lets it take
+  // up to a window beyond. True once the whole stream is reduced.
+  bool Advance(Flow& recv, const ReduceSpec& spec, std::size_t allowed = SIZE_MAX);
+};
+
+// How far a paced stream of `send_total` bytes may have gone: kSendAheadBytes beyond what has
+// arrived of the matching incoming stream, plus what this side sends beyond what it receives
+// (so uneven halves or segments cannot stall).
+std::size_t PacedSendLimit(std::size_t send_total, std::size_t recv_done, std::size_t recv_total);
+
+// Bytes of a partially arrived stream that may be reduced now: whole elements, and whole chunks
+// unless the stream is complete (small reduce calls would cost more than they pipeline).
+std::size_t ReducibleBytes(std::size_t arrived, std::size_t total, const ReduceSpec& spec);
+
+}  // namespace rabit::transport

@@ -1,0 +1,121 @@
+#include "collective/communicator.h"
+
+namespace rabit::transport {
+
+Communicator::Communicator(LinkSet links, CollectiveOptions options, AbortWatch* abort_watch)
+    : links_(std::move(links)), options_(options), abort_watch_(abort_watch) {}
+
+treering::Result<std::unique_ptr<Communicator>> Communicator::Create(
+    LinkSet links, CollectiveOptions options, AbortWatch* abort_watch) {
+  std::unique_ptr<Communicator> comm(new Communicator(std::move(links), options, abort_watch));
+  treering::Status learnt = comm->LearnTree();
+  if (!learnt.ok()) return learnt.WithContext("learning the tree topology");
+  return comm;
+}
+
+treering::Status Communicator::LearnTree() {
+  std::vector<std::int32_t> parents(world(), -1);
+  parents[rank()] = links_.topology().parent;
+  std::vector<std::size_t> slices(world(), sizeof(std::int32_t));
+  treering::Status gathered = Allgather(0, parents.data(), slices);
+  if (!gathered.ok()) return gathered;
+  parent_of_.assign(parents.begin(), parents.end());
+  for (int r = 0; r < world(); ++r) {
+    if (parent_of_[r] < -1 || parent_of_[r] >= world()) {
+      return treering::Status::Protocol("rank " + std::to_string(r) + " reports tree parent " +
+                                        std::to_string(parent_of_[r]));
+    }
+  }
+  return treering::Status::Ok();
+}
+
+ExchangeOptions Communicator::ExchangeOptionsFor() const {
+  ExchangeOptions out;
+  out.rank = rank();
+  out.timeout_seconds = options_.timeout_seconds;
+  out.abort_watch = abort_watch_;
+  out.spin_microseconds = options_.spin_microseconds;
+  return out;
+}
+
+treering::Status Communicator::Finish(treering::Status status) {
+  if (!status.ok()) {
+    failure_ = status;
+    if (failure_hook_) failure_hook_(status);
+    links_.CloseAll();
+  }
+  return status;
+}
+
+AllreduceAlgorithm ChooseAllreduce(const CollectiveOptions& options, int world, std::size_t bytes) {
+  if (world == 2) {
+    if (bytes >= options.pair_halving_min_bytes) return AllreduceAlgorithm::kPairHalving;
+    if (bytes >= options.pair_min_bytes) return AllreduceAlgorithm::kPair;
+    if (options.pair_max_bytes > 0 && bytes <= options.pair_max_bytes) {
+      return AllreduceAlgorithm::kPair;
+    }
+  }
+  if (world == 4 && bytes >= options.halving_min_bytes) return AllreduceAlgorithm::kHalving;
+  return bytes >= options.ring_min_bytes ? AllreduceAlgorithm::kRing : AllreduceAlgorithm::kTree;
+}
+
+treering::Status Communicator::Allreduce(std::uint64_t seq, void* buf, std::size_t count,
+                                         DataType type, OpKind op) {
+  if (!failure_.ok()) return failure_;
+  const std::size_t bytes = count * DataTypeSize(type);
+  const AllreduceAlgorithm algorithm = ChooseAllreduce(options_, world(), bytes);
+  const bool pair = algorithm == AllreduceAlgorithm::kPair;
+  const bool pair_halving = algorithm == AllreduceAlgorithm::kPairHalving;
+  // The two-rank exchanges put rank 0's value on the left on both ranks (pair: both reduce
+  // the same elements; pair halving: so a result does not depend on which rank owns it).
+  const auto order =
+      (pair || pair_halving) && rank() == 1 ? OperandOrder::kSrcFirst : OperandOrder::kDstFirst;
+  auto reduce = SelectReducer(type, op, order);
+  if (!reduce.ok()) return reduce.status();
+  if (world() == 1) return treering::Status::Ok();
+  Exchange ex(OpHeader::ForAllreduce(seq, type, op, bytes), ExchangeOptionsFor(), &links_);
+  const ReduceSpec spec{DataTypeSize(type), reduce.value(), options_.chunk_bytes};
+  auto* data = static_cast<std::uint8_t*>(buf);
+  if (pair) return Finish(PairAllreduce(ex, links_.topology(), data, bytes, spec, scratch_));
+  if (pair_halving) {
+    return Finish(PairHalvingAllreduce(ex, links_.topology(), data, bytes, spec, scratch_));
+  }
+  if (algorithm == AllreduceAlgorithm::kHalving) {
+    return Finish(HalvingAllreduce(ex, links_.topology(), data, bytes, spec, scratch_));
+  }
+  if (algorithm == AllreduceAlgorithm::kRing) {
+    return Finish(RingAllreduce(ex, links_.topology(), data, bytes, spec, scratch_));
+  }
+  return Finish(TreeAllreduce(ex, links_.topology(), data, bytes, spec, scratch_));
+}
+
+treering::Status Communicator::Broadcast(std::uint64_t seq, void* buf, std::size_t bytes,
+                                         int root) {
+  if (!failure_.ok()) return failure_;
+  if (root < 0 || root >= world()) {
+    return treering::Status::InvalidInput("Broadcast: root " + std::to_string(root) +
+                                          " is not a rank of a world of size " +
+                                          std::to_string(world()));
+  }
+  if (world() == 1) return treering::Status::Ok();
+  Exchange ex(OpHeader::ForBroadcast(seq, root, bytes), ExchangeOptionsFor(), &links_);
+  return Finish(TreeBroadcast(ex, links_.topology(), parent_of_, static_cast<std::uint8_t*>(buf),
+                              bytes, root));
+}
+
+treering::Status Communicator::Allgather(std::uint64_t seq, void* buf,
+                                         const std::vector<std::size_t>& slice_bytes) {
+  if (!failure_.ok()) return failure_;
+  if (slice_bytes.size() != static_cast<std::size_t>(world())) {
+    return treering::Status::InvalidInput(
+        "Allgather: " + std::to_string(slice_bytes.size()) + " slice sizes given for a world of " +
+        std::to_string(world()));
+  }
+  if (world() == 1) return treering::Status::Ok();
+  std::vector<std::size_t> offsets(slice_bytes.size() + 1, 0);
+  for (std::size_t r = 0; r < slice_bytes.size(); ++r) offsets[r + 1] = offsets[r] + slice_bytes[r];
+  Exchange ex(OpHeader::ForAllgather(seq, slice_bytes), ExchangeOptionsFor(), &links_);
+  return Finish(RingAllgather(ex, links_.topology(), static_cast<std::uint8_t*>(buf), offsets));
+}
+
+}  // namespace rabit::transport

@@ -1,0 +1,40 @@
+// StartRobustEngine: bootstraps through the tracker (a restarted worker, attempt > 0, asks for
+// its old rank with a recover Hello) and re-links through the tracker's recovery epochs.
+#include "engines/robust/robust_start.h"
+
+#include "bootstrap/tracker_bootstrap.h"
+#include "engines/robust/robust_engine.h"
+#include "engines/socket/socket_engine.h"
+
+namespace rabit::engine {
+
+treering::Result<std::unique_ptr<Engine>> StartRobustEngine(const EngineParams& params) {
+  if (params.tracker_uri.empty()) {
+    return Status::InvalidInput("rabit_engine=robust needs DMLC_TRACKER_URI / rabit_tracker_uri");
+  }
+  const transport::BootstrapConfig config = BootstrapConfigFor(params);
+  auto boot = transport::BootstrapThroughTracker(config);
+  if (!boot.ok()) return boot.status();
+  RobustOptions options;
+  options.collective = CollectiveOptionsFor(params);
+  options.attempt = params.num_attempt;
+  // A restarted worker that got in before ranks were assigned joined the first linking with
+  // everyone else: nobody holds anything, nothing to recover.
+  options.rejoined = boot->epoch > 0;
+  options.local_replica = params.local_replica;
+  options.mocks = params.mocks;
+  const int rank = boot->links.topology().rank;
+  transport::TrackerClient* tracker = boot->tracker.get();
+  // A recovery epoch waits for restarted workers: bounded like a collective, by rabit_timeout.
+  transport::BootstrapConfig relink_config = config;
+  relink_config.timeout_seconds = std::max(params.timeout_seconds, config.timeout_seconds);
+  Relinker relink = [tracker, relink_config, rank] {
+    return transport::RelinkThroughTracker(tracker, relink_config, rank);
+  };
+  auto engine = RobustEngine::Create(std::move(boot->links), std::move(relink), options,
+                                     std::move(boot->tracker));
+  if (!engine.ok()) return engine.status();
+  return std::unique_ptr<Engine>(std::move(engine.value()));
+}
+
+}  // namespace rabit::engine

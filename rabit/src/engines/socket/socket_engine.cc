@@ -1,0 +1,96 @@
+#include "engines/socket/socket_engine.h"
+
+#include <unistd.h>
+
+#include "bootstrap/tracker_bootstrap.h"
+
+namespace rabit::engine {
+
+transport::BootstrapConfig BootstrapConfigFor(const EngineParams& params) {
+  transport::BootstrapConfig config;
+  config.tracker_host = params.tracker_uri;
+  config.tracker_port = params.tracker_port;
+  config.token = params.job_token;
+  config.task_id = params.task_id;
+  config.attempt = params.num_attempt;
+  config.world_size = params.world_size;
+  config.advertised_host = params.host_ip;
+  config.timeout_seconds = params.bootstrap_timeout_seconds;
+  config.socket_buffer_bytes = static_cast<int>(params.socket_buffer_bytes);
+  return config;
+}
+
+transport::CollectiveOptions CollectiveOptionsFor(const EngineParams& params) {
+  transport::CollectiveOptions options;
+  options.timeout_seconds = params.timeout_seconds;
+  options.ring_min_bytes = params.ring_min_bytes;
+  options.pair_min_bytes = params.pair_min_bytes;
+  options.pair_max_bytes = params.pair_max_bytes;
+  options.pair_halving_min_bytes = params.pair_halving_min_bytes;
+  options.halving_min_bytes = params.halving_min_bytes;
+  options.spin_microseconds = params.spin_microseconds;
+  return options;
+}
+
+treering::Result<std::unique_ptr<Engine>> SocketEngine::Start(const EngineParams& params) {
+  if (params.tracker_uri.empty()) {
+    return Status::InvalidInput("rabit_engine=socket needs DMLC_TRACKER_URI / rabit_tracker_uri");
+  }
+  const transport::BootstrapConfig config = BootstrapConfigFor(params);
+  auto boot = transport::BootstrapThroughTracker(config);
+  if (!boot.ok()) return boot.status();
+  const transport::CollectiveOptions options = CollectiveOptionsFor(params);
+  auto tracker = std::move(boot->tracker);
+  auto comm = transport::Communicator::Create(std::move(boot->links), options, tracker.get());
+  if (!comm.ok()) {
+    (void)tracker->ReportError(comm.status().message());
+    return comm.status();
+  }
+  return std::unique_ptr<Engine>(new SocketEngine(std::move(tracker), std::move(comm.value())));
+}
+
+std::string SocketEngine::ProcessorName() const {
+  char name[256] = {0};
+  if (gethostname(name, sizeof(name) - 1) != 0) return "localhost";
+  return name;
+}
+
+Status SocketEngine::Report(Status status) {
+  if (!status.ok() && !reported_ && status.code() != treering::StatusCode::kInvalidInput) {
+    reported_ = true;
+    (void)tracker_->ReportError("rank " + std::to_string(Rank()) + ": " + status.message());
+  }
+  return status;
+}
+
+Status SocketEngine::Allreduce(void* buf, std::size_t count, DataType type, OpKind op,
+                               const PrepareFn& prepare) {
+  if (prepare) prepare();
+  return Report(comm_->Allreduce(++sequence_, buf, count, type, op));
+}
+
+Status SocketEngine::Broadcast(void* buf, std::size_t bytes, int root) {
+  return Report(comm_->Broadcast(++sequence_, buf, bytes, root));
+}
+
+Status SocketEngine::Allgather(void* buf, const std::vector<std::size_t>& slice_bytes) {
+  return Report(comm_->Allgather(++sequence_, buf, slice_bytes));
+}
+
+Status SocketEngine::TrackerPrint(const std::string& msg) { return tracker_->Print(msg); }
+
+Result<int> SocketEngine::LoadCheckPoint(Serializable*, Serializable*) { return version_; }
+
+Status SocketEngine::CheckPoint(const Serializable*, const Serializable*) {
+  ++version_;
+  return Status::Ok();
+}
+
+Status SocketEngine::Shutdown() {
+  if (shut_down_) return Status::Ok();
+  shut_down_ = true;
+  comm_->Close();
+  return tracker_->Shutdown();
+}
+
+}  // namespace rabit::engine

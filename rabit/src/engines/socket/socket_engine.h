@@ -1,0 +1,60 @@
+// SocketEngine: the Rabit engine over TCP. Init bootstraps through the tracker (see
+// tracker_bootstrap.h); each collective gets the next sequence number and runs on the
+// Communicator, watching the tracker connection for Abort. A failed collective is reported to
+// the tracker (so it can abort the other ranks) and leaves the engine failed: later calls
+// return the same error. No fault tolerance here: checkpoints only count versions (the robust
+// engine wraps this one).
+#pragma once
+
+#include <memory>
+
+#include "bootstrap/tracker_bootstrap.h"
+#include "bootstrap/tracker_client.h"
+#include "collective/communicator.h"
+#include "engine_params.h"
+#include "engines/engine.h"
+
+namespace rabit::engine {
+
+// How to reach the tracker and peers, from `params`, for both TCP engines.
+transport::BootstrapConfig BootstrapConfigFor(const EngineParams& params);
+// The collective tuning of `params` (timeouts, algorithm switch points), for both TCP engines.
+transport::CollectiveOptions CollectiveOptionsFor(const EngineParams& params);
+
+class SocketEngine final : public Engine {
+ public:
+  static treering::Result<std::unique_ptr<Engine>> Start(const EngineParams& params);
+
+  int Rank() const override { return comm_->rank(); }
+  int WorldSize() const override { return comm_->world(); }
+  std::string ProcessorName() const override;
+
+  Status Allreduce(void* buf, std::size_t count, DataType type, OpKind op,
+                   const PrepareFn& prepare) override;
+  Status Broadcast(void* buf, std::size_t bytes, int root) override;
+  Status Allgather(void* buf, const std::vector<std::size_t>& slice_bytes) override;
+  Status TrackerPrint(const std::string& msg) override;
+
+  Result<int> LoadCheckPoint(Serializable* global, Serializable* local) override;
+  Status CheckPoint(const Serializable* global, const Serializable* local) override;
+  int VersionNumber() const override { return version_; }
+  Status Shutdown() override;
+
+ private:
+  SocketEngine(std::unique_ptr<transport::TrackerClient> tracker,
+               std::unique_ptr<transport::Communicator> comm)
+      : tracker_(std::move(tracker)), comm_(std::move(comm)) {
+    comm_->SetFailureHook([this](const Status& status) { (void)Report(status); });
+  }
+  // Tells the tracker about a failed collective (best effort) and passes the status on.
+  Status Report(Status status);
+
+  std::unique_ptr<transport::TrackerClient> tracker_;
+  std::unique_ptr<transport::Communicator> comm_;
+  std::uint64_t sequence_ = 0;  // op #0 is the Communicator's own tree discovery
+  int version_ = 0;
+  bool reported_ = false;
+  bool shut_down_ = false;
+};
+
+}  // namespace rabit::engine
