@@ -10,7 +10,7 @@ import tempfile
 
 SKIP = 77
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SAMPLE_MODEL = os.path.join(REPO, "tests", "cli", "data", "xgboost-1.7-sample-model.json")
+SAMPLE_MODEL = os.path.join(REPO, "tests", "model", "data", "xgboost-1.7-sample-model.json")
 
 
 def treering_bin():
