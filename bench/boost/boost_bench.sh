@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Boosting: treering against XGBoost 1.7's CLI on the same LibSVM files and the same configs
-# (/work/shared/bench/xgb/<set>.conf), alternating runs after one warm-up of each, so both
-# read from the page cache and share whatever load the machine has.
+# (../shared/bench/xgb/<set>.conf, shared/ beside the repository), alternating runs after one
+# warm-up of each, so both read from the page cache and share whatever load the machine has.
 #
 # usage: bench/boost/boost_bench.sh [SET...] [-- key=value ...]   (run from anywhere)
 #   SET      higgs1m | reg1m | fashion (default: all three); data made in bench/out if absent
@@ -14,8 +14,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=$root/bench/out
-conf_dir=/work/shared/bench/xgb
-data_dir=/work/shared/bench/data
+conf_dir=$root/../shared/bench/xgb
+data_dir=$root/../shared/bench/data
 py=/usr/bin/python3
 repeats=${REPEATS:-3}
 treering=$(realpath "${TREERING:-$root/build/bin/treering}")
@@ -27,6 +27,7 @@ while (($#)); do
 done
 ((${#sets[@]})) || sets=(higgs1m reg1m fashion)
 [ -x "$treering" ] || { echo "no $treering: build the treering target" >&2; exit 1; }
+[ -d "$conf_dir" ] || { echo "no $conf_dir: shared/ must be beside the repository" >&2; exit 1; }
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 

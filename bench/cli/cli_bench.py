@@ -18,7 +18,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FASHION = os.path.join(ROOT, "bench", "out", "fashion.test.libsvm")
-CONVERTER = "/work/shared/bench/data/fashion_mnist_to_libsvm.py"
+CONVERTER = os.path.join(ROOT, "..", "shared", "bench", "data", "fashion_mnist_to_libsvm.py")
 
 
 def timed(args, cwd):

@@ -14,7 +14,7 @@ repeats=${2:-3}
 bin=${BIN:-$root/build/bin/treering-data}
 nthread=${NTHREAD:-2}
 py=/usr/bin/python3
-synth=/work/shared/bench/data/make_synthetic.py
+synth=$root/../shared/bench/data/make_synthetic.py
 
 if [ ! -s "$file" ]; then
   mkdir -p "$(dirname "$file")"

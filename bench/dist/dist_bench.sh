@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Distributed boosting on the 2-core machine: the same config (HIGGS-like 1M rows,
-# /work/shared/bench/xgb/higgs1m.conf) run as
+# ../shared/bench/xgb/higgs1m.conf beside the repository) run as
 #   1w x 2t  one process, nthread=2 (no launcher)
 #   2w x 1t  treering-submit --cluster local --num-workers 2, nthread=1
 #   4w x 1t  4 workers, nthread=1 (oversubscribed: shows the cost of communication)
@@ -18,7 +18,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=$root/bench/out
-conf=/work/shared/bench/xgb/higgs1m.conf
+conf=$root/../shared/bench/xgb/higgs1m.conf
 py=/usr/bin/python3
 repeats=${REPEATS:-3}
 treering=$(realpath "${TREERING:-$root/build/bin/treering}")
@@ -27,12 +27,13 @@ use_xgb=${XGB:-1}
 command -v xgboost >/dev/null || use_xgb=0
 extra=("$@")
 [ -x "$treering" ] && [ -x "$submit" ] || { echo "build treering and treering-submit" >&2; exit 1; }
+[ -f "$conf" ] || { echo "no $conf: shared/ must be beside the repository" >&2; exit 1; }
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
 if [ ! -s "$out/higgs1m.train.libsvm" ]; then
   mkdir -p "$out"
-  "$py" /work/shared/bench/data/make_synthetic.py "$out" --rows 1000000 >&2
+  "$py" "$root/../shared/bench/data/make_synthetic.py" "$out" --rows 1000000 >&2
 fi
 
 configs=(w1t2 w2t1 w4t1 w1t1)

@@ -7,19 +7,16 @@
 set -euo pipefail
 build=$(realpath "$1") workers=${2:-2} rounds=${3:-50} reps=${4:-5} rows=${ROWS:-1000000}
 here=$(dirname "$(realpath "$0")")
-out=$here/../out
+root=$(realpath "$here/../..")
+out=$root/bench/out
+synth=$root/../shared/bench/data/make_synthetic.py
 py=/usr/bin/python3
 mkdir -p "$out"
 name=higgs1m
 [ "$rows" = 1000000 ] || name=higgs$rows
 if [ ! -s "$out/$name.train.libsvm" ]; then
   echo "making $out/$name.{train,test}.libsvm" >&2
-  if [ "$rows" = 1000000 ]; then "$py" /work/shared/bench/data/make_synthetic.py "$out" --rows "$rows"
-  else
-    "$py" /work/shared/bench/data/make_synthetic.py "$out" --rows "$rows"
-    mv "$out/higgs1m.train.libsvm" "$out/$name.train.libsvm" 2>/dev/null || true
-    mv "$out/higgs1m.test.libsvm" "$out/$name.test.libsvm" 2>/dev/null || true
-  fi
+  "$py" "$synth" "$out" --rows "$rows" --name "$name"
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

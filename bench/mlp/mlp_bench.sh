@@ -9,7 +9,7 @@
 #   3. CPU seconds per epoch, 1 worker: (CPU of an EPOCHS+2-epoch run - CPU of a 2-epoch run) / EPOCHS
 #      for both programs, interleaved; start-up, loading and imports cancel out, and CPU time
 #      is far less sensitive to other jobs on a shared machine than wall time.
-# usage: bench/mlp/mlp_bench.sh [DATA_DIR]   (env: REPS=3 EPOCHS=3 WORKERS="1 2 4")
+# usage: bench/mlp/mlp_bench.sh [DATA_DIR=bench/out/mlp]   (env: REPS=3 EPOCHS=3 WORKERS="1 2 4")
 # Run `uptime` alongside: the machine is shared and the ratio is the number that survives load.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -17,7 +17,7 @@ cd "$(dirname "$0")/../.."
 # pool would otherwise spin on the second core (inflating torch's CPU time and stealing ours).
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
 bin=${BIN:-build/bin}
-data=${1:-/tmp/treering-mlp-bench}
+data=${1:-$PWD/bench/out/mlp}  # $PWD: the repository root (cd above)
 reps=${REPS:-3}
 epochs=${EPOCHS:-3}
 workers=${WORKERS-"1 2 4"}  # WORKERS="" skips part 1

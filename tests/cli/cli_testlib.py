@@ -1,12 +1,16 @@
 """Helpers shared by the `treering` integration tests (run with /usr/bin/python3 by ctest).
 
-Each test script takes the build's bin directory as argv[1] and exits 0 (pass), 1 (fail)
-or 77 (skip: a reference peer or data set is not installed)."""
+Each test script takes the build's bin directory as argv[1] and exits 1 (fail) if any of its
+tests failed, else 77 (skipped, shown as such by ctest: every script is registered with
+SKIP_RETURN_CODE 77) if any test or part of one did not run because a reference peer or data
+set is not installed, else 0 (pass: everything ran and passed). A script that passes only some
+of its checks is never reported as passed."""
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import traceback
 
 SKIP = 77
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -22,16 +26,28 @@ class Skipped(Exception):
 
 
 def skip(reason):
-    """Skips the current test (the script exits 77 only when every test skipped)."""
+    """Skips the rest of the current test; the script then exits 77 unless a test failed."""
     raise Skipped(reason)
+
+
+_skipped_parts = []  # reasons the current test gave skip_part(), in order, without repeats
+
+
+def skip_part(reason):
+    """Records that a part of the current test cannot run here (its peer is missing) while the
+    test goes on with its other checks; the script then exits 77 unless a test failed."""
+    if reason not in _skipped_parts:
+        _skipped_parts.append(reason)
+        print("SKIP (part): " + reason)
 
 
 def need_xgboost_python():
     try:
         import xgboost  # noqa: F401
         import numpy  # noqa: F401
-    except ImportError:  # called before the tests run: the whole script is skipped
-        print("SKIP: python3-xgboost / numpy not installed")
+    except ImportError as e:  # called before the tests run: the whole script is skipped
+        print("SKIP %s: python3-xgboost / python3-numpy not installed (%s): no test ran" %
+              (os.path.basename(sys.argv[0]), e))
         sys.exit(SKIP)
 
 
@@ -68,15 +84,41 @@ class TempDir:
 
 
 def main(test_functions):
-    failed = skipped = 0
+    """Runs every test, prints what passed, skipped (and why) and failed, and exits 1 if a test
+    failed, 77 if none failed but a test or part of one was skipped, 0 if all ran and passed."""
+    passed, skipped, failed = [], [], []
     for fn in test_functions:
+        del _skipped_parts[:]
         try:
             fn()
-            print("PASS " + fn.__name__)
+            if _skipped_parts:  # its other checks passed, but not everything was checked
+                skipped.append((fn.__name__, "ran, but skipped: " + "; ".join(_skipped_parts)))
+                print("SKIP %s (partly): its other checks passed; not run: %s" %
+                      (fn.__name__, "; ".join(_skipped_parts)))
+            else:
+                passed.append(fn.__name__)
+                print("PASS " + fn.__name__)
         except Skipped as e:
-            skipped += 1
-            print("SKIP %s: %s" % (fn.__name__, e))
-        except AssertionError as e:
-            failed += 1
-            print("FAIL %s: %s" % (fn.__name__, e))
-    sys.exit(1 if failed else SKIP if skipped == len(test_functions) else 0)
+            reasons = _skipped_parts + [str(e)]
+            skipped.append((fn.__name__, "; ".join(reasons)))
+            print("SKIP %s: %s" % (fn.__name__, "; ".join(reasons)))
+        except Exception as e:  # AssertionError, or an error of the test itself
+            failed.append(fn.__name__)
+            detail = str(e) if isinstance(e, AssertionError) else traceback.format_exc()
+            print("FAIL %s: %s" % (fn.__name__, detail))
+    script = os.path.basename(sys.argv[0])
+    print("%s: %d of %d tests passed, %d skipped, %d failed" %
+          (script, len(passed), len(test_functions), len(skipped), len(failed)))
+    for name in passed:
+        print("  passed:  " + name)
+    for name, why in skipped:
+        print("  skipped: %s: %s" % (name, why))
+    for name in failed:
+        print("  FAILED:  " + name)
+    if failed:
+        sys.exit(1)
+    if skipped:
+        print("%s: exit 77 (skipped): not every check ran; install the missing peer(s) "
+              "(scripts/install-deps.sh)" % script)
+        sys.exit(SKIP)
+    sys.exit(0)

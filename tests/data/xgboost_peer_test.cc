@@ -81,7 +81,7 @@ void ExpectSameAsXGBoost(const std::string& file, const testing::TempDir& dir) {
 bool HaveXGBoost() { return std::system("/usr/bin/python3 -c 'import xgboost' 2>/dev/null") == 0; }
 
 TEST(XGBoostPeer, RandomRowsInEverySpelling) {
-  if (!HaveXGBoost()) GTEST_SKIP() << "python3-xgboost absent";
+  if (!HaveXGBoost()) GTEST_SKIP() << "python3-xgboost (the peer) is not installed";
   std::mt19937_64 rng(31);
   for (double weighted : {0.0, 1.0}) {  // XGBoost gives unweighted rows weight 0 in a
                                         // weighted file, treering 1 (docs/data.md)
@@ -97,11 +97,14 @@ TEST(XGBoostPeer, RandomRowsInEverySpelling) {
 }
 
 TEST(XGBoostPeer, HiggsLikeSyntheticRows) {
-  if (!HaveXGBoost()) GTEST_SKIP() << "python3-xgboost absent";
+  if (!HaveXGBoost()) GTEST_SKIP() << "python3-xgboost (the peer) is not installed";
+  // The shared bench script lives beside the repository (../shared, see CMakeLists.txt).
+  if (!std::filesystem::exists(TREERING_SYNTHETIC_SCRIPT))
+    GTEST_SKIP() << "the data generator " << TREERING_SYNTHETIC_SCRIPT
+                 << " does not exist (shared/ is not beside the repository): nothing checked";
   testing::TempDir dir;
   const std::string command = std::string("/usr/bin/python3 ") + TREERING_SYNTHETIC_SCRIPT + " " +
                               dir.path() + " --rows 20000 --name peer > /dev/null";
-  if (!std::filesystem::exists(TREERING_SYNTHETIC_SCRIPT)) GTEST_SKIP() << "no make_synthetic.py";
   ASSERT_EQ(std::system(command.c_str()), 0) << command;
   ExpectSameAsXGBoost(dir.Path("peer.train.libsvm"), dir);
 }
