@@ -6,6 +6,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config git
+  clang-format                              # scripts/check-style.sh: format drift fails CI
   libboost-dev libboost-system-dev          # Boost.Asio (tracker, launcher)
   openmpi-bin libopenmpi-dev                # MPI engine, mpirun
   libomp-dev                                # OpenMP (g++ uses libgomp; clang builds use libomp)

@@ -144,7 +144,7 @@ class ElementwiseObjective : public Objective {
   // (margin - y) w and w, 4 rows at a time (SSE2, the x86-64 baseline): XGBoost's float
   // operations, and the maxima as std::max(m, |v|) takes them (maxps returns
   // its second operand when the first is NaN, so a NaN gradient is skipped alike). One row at
-  // a time the loop did not vectorise (the max reduction) and cost ~1.8 ms per 1M-row round.
+  // a time the loop did not vectorise (the max reduction is not associative for the compiler).
   static GradientMaxima SquaredErrorGradients(const float* margin, const float* label,
                                               const float* weight, std::size_t n,
                                               GradientPair* out) {

@@ -14,8 +14,8 @@ bool EveryRowHasEveryFeature(const data::DMatrix& dm, std::uint32_t num_features
 
 // Local bins of one dense row (values of features 0..nf-1 in order). Each feature's search is
 // a chain of dependent loads (HistogramCuts::SearchBin, the same steps here); kSearchLanes
-// searches step together so the chains overlap instead of running one after another (one at
-// a time the sketch's binning cost ~15 ns per value on higgs1m).
+// searches step together so the chains overlap instead of running one after another
+// (docs/benchmarks.md, "Measurements behind code comments").
 constexpr std::uint32_t kSearchLanes = 8;
 
 template <typename Bin>

@@ -28,8 +28,7 @@ namespace {
 
 // Rows walked through a tree together: each step of a walk waits on the last (load the
 // node's feature value, compare, pick a child), so one row at a time leaves the core idle;
-// several independent walks interleaved keep it busy (task=pred of a 100-tree higgs model on
-// the 1M training rows: 1.55-1.79 s end to end with 8 lanes, 1.95-2.01 s with one).
+// several independent walks interleaved keep it busy (docs/benchmarks.md, "Measurements behind code comments").
 constexpr int kLanes = 8;
 constexpr std::size_t kMaxLaneFeatures = 1 << 16;  // 8 lanes x 64 Ki floats = 2 MiB per thread
 

@@ -53,8 +53,8 @@ treering::Status RingAllgather(Exchange& ex, const Topology& topo, std::uint8_t*
 
 // The pairwise exchanges (pair, pair halving, halving-doubling) stage incoming bytes in a small
 // circular window, reduced while still in cache, and send at most kSendAheadBytes beyond what
-// has arrived, so sending, receiving and reducing overlap (unpaced, a 4 MiB pair exchange took
-// ~9 ms instead of ~1 ms; 128 KiB ahead measured better than 256 KiB at 256 KiB-1 MiB).
+// has arrived, so sending, receiving and reducing overlap (unpaced, one rank pushes its whole
+// message before the other reduces anything; both sizes measured (docs/benchmarks.md, "Measurements behind code comments")).
 constexpr std::size_t kExchangeWindowBytes = 256 * 1024;
 constexpr std::size_t kSendAheadBytes = 128 * 1024;
 

@@ -7,7 +7,7 @@
 // while still in cache, instead of streaming the whole message through a second buffer.
 // Sends are paced to at most kSendAheadBytes beyond what has arrived from the peer: unpaced, a
 // rank pushed its whole message through loopback in one sendmsg before receiving or reducing
-// anything (4 MiB: ~9 ms unpaced, ~1 ms paced; docs/benchmarks.md).
+// anything (docs/benchmarks.md, "Measurements behind code comments").
 //
 // Two rules keep it correct:
 //   * a byte of buf is overwritten by the reduction only after the kernel took our copy of it

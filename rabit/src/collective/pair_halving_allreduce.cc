@@ -7,8 +7,8 @@
 //      final values straight into place.
 // Both directions carry the whole message once, as in the pair exchange, but each rank reduces
 // only half of it. At two ranks on a core each the kernel's socket copies and the reduction
-// share one core per rank, so halving the reduction is what shortens the call (1 MiB float
-// sum: the reduction is ~31 us of ~225 us; docs/benchmarks.md). The price is a second one-way
+// share one core per rank, so halving the reduction is what shortens the call
+// (docs/benchmarks.md, "Measurements behind code comments"). The price is a second one-way
 // trip before the first results arrive, so the pair exchange stays better for small messages.
 //
 // Each rank's send stream is one circular Flow over the whole buffer starting at the half it
@@ -46,7 +46,7 @@ void Advance(Exchange& ex, PairHalvingState& st, const ReduceSpec& spec) {
   if (st.gathering) peer.recv.limit = std::min(st.other_bytes, peer.send.done);
   // Both stages' sends are paced by that stage's arrivals, and results go out only once
   // reduced. Unpaced, stage 2 pushed each reduced chunk at once and the bursts halved the
-  // next stage's throughput: 4 MiB 1.8 ms instead of 0.95 ms.
+  // next stage's throughput (docs/benchmarks.md, "Measurements behind code comments").
   const std::size_t arrived = st.gathering ? st.own_bytes : peer.recv.done;
   const std::size_t raw = PacedSendLimit(st.other_bytes, arrived, st.own_bytes);
   if (raw < st.other_bytes) {

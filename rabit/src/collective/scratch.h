@@ -1,6 +1,7 @@
-// ScratchArena: receive buffers kept for the engine's lifetime and only ever grown. Fresh pages
-// cost ~11 us per 4 KiB on the project's VMs on first touch (shared/reference/comm-anchors.md),
-// so a collective that allocated its temporaries per call would run at ~0.35 GB/s.
+// ScratchArena: receive buffers kept for the engine's lifetime and only ever grown. A fresh
+// page costs a fault on first touch, and on virtual machines that fault is slow enough that a
+// collective allocating its temporaries per call runs at page-fault speed, not copy speed
+// (shared/reference/comm-anchors.md).
 #pragma once
 
 #include <cstddef>

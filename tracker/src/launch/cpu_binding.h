@@ -1,7 +1,8 @@
 // CPU binding of local workers, as mpirun binds ranks by default (--bind-to core): a worker that
 // stays on its own core keeps its cache and answers its peers without waiting for the scheduler
-// (a 4-byte allreduce between two unbound ranks takes ~19 us, bound ~6 us: Linux puts the two
-// ranks that wake each other on one core). OpenMP inside a bound worker sizes its default team
+// (unbound, Linux puts two ranks that wake each other on one core and a small allreduce waits
+// for the scheduler; docs/benchmarks.md, "Measurements behind code comments"). OpenMP inside a
+// bound worker sizes its default team
 // to the worker's share, so workers never fight over cores.
 #pragma once
 

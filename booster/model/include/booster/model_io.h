@@ -25,8 +25,8 @@ Result<std::string> ModelToJson(const GBTreeModel& model);
 
 // ModelToJson's bytes for a model that only grows, formatting each tree once: boosting appends
 // trees and never edits one, so the per-round rabit checkpoint (booster/cli/train_checkpoint.h)
-// formats one round's trees instead of the whole model (5 ms a round at 50 depth-8 trees,
-// more as the model grows). A tree is formatted again when its node count or the model's
+// formats one round's trees instead of the whole model (whose cost grows with every round).
+// A tree is formatted again when its node count or the model's
 // feature count changed; call Reset() after replacing the model by another.
 class IncrementalModelJson {
  public:

@@ -65,8 +65,8 @@ class GradientQuantiser {
 
   // Inline: the histogram kernel quantises each row's pair as it reads it (two conversions
   // per row against 28+ bin updates), instead of a pass writing 16 bytes per row that the
-  // kernel then reads back (a 1M-row round: 2.7 ms for that pass, and twice the bytes per
-  // scattered row fetch).
+  // kernel then reads back (one more pass over the rows, and twice the bytes per scattered
+  // row fetch).
   GradientPairInt Quantise(GradientPair g) const {
     return {RoundToInt(static_cast<double>(g.grad) * grad_scale_),
             RoundToInt(static_cast<double>(g.hess) * hess_scale_)};

@@ -169,7 +169,7 @@ Status RobustEngine::CheckPoint(const Serializable* global, const Serializable* 
   MaybeDie();
   loaded_ = true;  // a program that never called LoadCheckPoint ends its setup phase here
   // Saved into the previous version's buffer: a model-sized string allocated afresh every
-  // round would page-fault its way in (~11 us per 4 KiB page on these VMs).
+  // round would page-fault its way in, page by page, every round.
   std::string& next = spare_;
   next.clear();
   if (global != nullptr) global->Save(&next);
