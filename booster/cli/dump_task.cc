@@ -8,8 +8,8 @@ namespace treering::cli {
 Status RunDump(const CliOptions& options) {
   auto learner = CreateLearnerFromConfig(options);
   if (!learner.ok()) return learner.status();
-  auto text = learner.value()->DumpModelFile(options.model_in, options.dump_format,
-                                             options.dump_stats);
+  auto text =
+      learner.value()->DumpModelFile(options.model_in, options.dump_format, options.dump_stats);
   if (!text.ok()) return text.status();
   Status st = WriteOutputRank0(options.name_dump, text.value());
   if (!st.ok()) return st.WithContext("name_dump");

@@ -18,7 +18,7 @@ Status RunPredict(const CliOptions& options) {
   booster::Learner& model = *learner.value();
   Status st = model.LoadModelFile(options.model_in, booster::ModelUse::kPredict);
   if (!st.ok()) return st;
-  const bool shard = model.PredictsShards() && rabit::IsDistributed();
+  const bool shard = model.Traits().predicts_shards && rabit::IsDistributed();
   auto test = LoadMatrix("test:data", options.test_data, options.nthread, shard);
   if (!test.ok()) return test.status();
   std::vector<float> predictions;

@@ -62,7 +62,7 @@ Status CreateLearner(TrainJob* j) {
   auto learner = CreateLearnerFromConfig(o);
   if (!learner.ok()) return learner.status();
   j->learner = std::move(learner.value());
-  if (o.early_stopping_rounds > 0 && !j->learner->StoresAttributes()) {
+  if (o.early_stopping_rounds > 0 && !j->learner->Traits().stores_attributes) {
     return Status::InvalidInput("config: early_stopping_rounds: booster=" + o.booster +
                                 " model files cannot record best_iteration / best_score; "
                                 "train a fixed number of rounds instead");
@@ -138,7 +138,7 @@ Status RunRound(TrainJob* j, int i, bool* stop) {
   }
   const int period = j->plan.save_period;
   if (period > 0 && (round + 1) % period == 0) {
-    return SaveModel(*j, SnapshotPath(o.model_dir, round + 1, j->learner->ModelFileSuffix()));
+    return SaveModel(*j, SnapshotPath(o.model_dir, round + 1, j->learner->Traits().model_suffix));
   }
   return Status::Ok();
 }
@@ -171,7 +171,7 @@ Status SaveFinal(const TrainJob& j, int rounds_run) {
   const int rounds = j.plan.first + rounds_run;
   const int period = j.plan.save_period;
   if (period > 0 && rounds_run > 0 && rounds % period == 0) return Status::Ok();
-  return SaveModel(j, SnapshotPath(o.model_dir, rounds, j.learner->ModelFileSuffix()));
+  return SaveModel(j, SnapshotPath(o.model_dir, rounds, j.learner->Traits().model_suffix));
 }
 
 // Every rank takes part (one allreduce averages the per-rank totals); rank 0 prints.

@@ -39,10 +39,12 @@ Result<std::unique_ptr<MlpLearner>> MlpLearner::Create(
 }
 
 MlpLearner::MlpLearner(MlpParam param, std::unique_ptr<Objective> objective,
-                       std::vector<std::unique_ptr<Metric>> metrics, int nthread,
-                       rabit::Comm* comm)
-    : param_(std::move(param)), objective_(std::move(objective)), metrics_(std::move(metrics)),
-      nthread_(nthread), comm_(comm) {}
+                       std::vector<std::unique_ptr<Metric>> metrics, int nthread, rabit::Comm* comm)
+    : param_(std::move(param)),
+      objective_(std::move(objective)),
+      metrics_(std::move(metrics)),
+      nthread_(nthread),
+      comm_(comm) {}
 
 Result<std::unique_ptr<Objective>> MlpLearner::MakeObjective(const std::string& name,
                                                              int num_class) {
@@ -77,14 +79,14 @@ Status MlpLearner::SetTrainData(data::DMatrix* train) {
   const int num_inputs = static_cast<int>(inputs);
   st = CheckFeatureRange(*train, num_inputs, "");
   if (!st.ok()) return st;
-  scaling_ = loaded_ ? loaded_->scaling
-                     : ComputeScaling(*train, num_inputs, param_.standardize, comm_);
+  scaling_ =
+      loaded_ ? loaded_->scaling : ComputeScaling(*train, num_inputs, param_.standardize, comm_);
   scaling_.ScaleRows(train, nthread_);
   std::vector<int> widths{num_inputs};
   widths.insert(widths.end(), param_.hidden_layers.begin(), param_.hidden_layers.end());
   widths.push_back(param_.NumOutputs());
-  trainer_ = std::make_unique<Trainer>(param_, Architecture(widths, param_.activation), comm_,
-                                       nthread_);
+  trainer_ =
+      std::make_unique<Trainer>(param_, Architecture(widths, param_.activation), comm_, nthread_);
   trainer_->Start(loaded_ ? &loaded_->state : nullptr);
   trainer_->SetTrainShard(train);
   train_ = train;

@@ -85,8 +85,7 @@ Status MlpLearner::RestoreCheckpoint(std::string_view bytes) {
   return Status::Ok();
 }
 
-Status MlpLearner::Predict(data::DMatrix* dm, bool output_margin,
-                           std::vector<float>* out) const {
+Status MlpLearner::Predict(data::DMatrix* dm, bool output_margin, std::vector<float>* out) const {
   std::optional<MlpModel> trained;
   if (trainer_) trained = Snapshot();
   if (!trained && !loaded_) return Status::Internal("Predict without a model");

@@ -10,9 +10,8 @@ namespace treering::booster::mlp {
 namespace {
 
 LogLine StartLine(const Trainer& trainer, const MlpParam& param, int world) {
-  return {1, "treering: mlp " + WidthsText(trainer.arch().widths()) + ", " +
-                 std::to_string(world) + " worker(s) x batch " +
-                 std::to_string(param.batch_size) + " = effective batch " +
+  return {1, "treering: mlp " + WidthsText(trainer.arch().widths()) + ", " + std::to_string(world) +
+                 " worker(s) x batch " + std::to_string(param.batch_size) + " = effective batch " +
                  std::to_string(world * param.batch_size) + ", " +
                  std::to_string(trainer.steps_per_epoch()) + " steps per epoch, " +
                  std::to_string(trainer.arch().NumParams()) + " parameters"};

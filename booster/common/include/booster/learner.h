@@ -81,14 +81,25 @@ struct LogLine {
   int verbosity;  // printed when the `verbosity` key is at least this
   std::string text;
 };
+// Facts about a learner that the driver acts on.
+struct LearnerTraits {
+  // Snapshot names are model_dir/<rounds as %04d>.<suffix>: "json" (gbtree), "mlp".
+  std::string model_suffix;
+  // Early stopping's best_iteration / best_score / best_ntree_limit fit in the model file (the
+  // driver refuses early_stopping_rounds otherwise).
+  bool stores_attributes = false;
+  // Each rank may predict its own shard of the rows (the driver gathers them in rank order);
+  // otherwise every rank predicts all rows.
+  bool predicts_shards = false;
+};
 
 class Learner {
  public:
   virtual ~Learner() = default;
 
+  virtual LearnerTraits Traits() const = 0;
+
   // --- model files ------------------------------------------------------------------------
-  // Snapshot names are model_dir/<rounds as %04d>.<suffix>: "json" (gbtree), "mlp".
-  virtual std::string ModelFileSuffix() const = 0;
   // Reads the file given as model_in (errors name model_in and the file): training continues
   // from it, or Predict uses it.
   virtual Status LoadModelFile(const std::string& path, ModelUse use) = 0;
@@ -99,9 +110,7 @@ class Learner {
   virtual Result<std::string> DumpModelFile(const std::string& path, DumpFormat format,
                                             bool with_stats) const = 0;
   // Early stopping's best_iteration, best_score and best_ntree_limit, written into the saved
-  // model over any that model_in had. A learner whose file has no attributes returns false from
-  // StoresAttributes (the driver then refuses early_stopping_rounds).
-  virtual bool StoresAttributes() const = 0;
+  // model over any that model_in had (ignored when !Traits().stores_attributes).
   virtual void SetAttributes(const std::map<std::string, std::string>& attributes) = 0;
   // Rounds (boosting rounds, epochs) already in the model.
   virtual int RoundsInModel() const = 0;
@@ -131,14 +140,10 @@ class Learner {
   virtual TimingReport Timing() const = 0;
 
   // --- prediction -------------------------------------------------------------------------
-  // True when each rank may predict its own shard of the rows (the driver gathers them in rank
-  // order); false when every rank predicts all rows.
-  virtual bool PredictsShards() const = 0;
   // Row-major: one value per row, or num_class per row for multi:softprob / multi-class
   // margins. output_margin = raw margins. multi:softmax gives the class index as float.
   // Errors do not name the data (the caller knows the key and file).
-  virtual Status Predict(data::DMatrix* dm, bool output_margin,
-                         std::vector<float>* out) const = 0;
+  virtual Status Predict(data::DMatrix* dm, bool output_margin, std::vector<float>* out) const = 0;
 };
 
 }  // namespace treering::booster

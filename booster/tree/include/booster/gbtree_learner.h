@@ -44,34 +44,32 @@ class GBTreeLearner : public Learner {
   Status LoadModel(GBTreeModel model);
   const GBTreeModel& Model() const { return model_; }
 
-  // Learner: model files (gbtree_files.cc).
-  std::string ModelFileSuffix() const override { return "json"; }
-  Status LoadModelFile(const std::string& path, ModelUse use) override;
-  Result<std::string> SerializeModel() const override;
-  Result<std::string> DumpModelFile(const std::string& path, DumpFormat format,
-                                    bool with_stats) const override;
-  bool StoresAttributes() const override { return true; }
-  void SetAttributes(const std::map<std::string, std::string>& attributes) override;
-  int RoundsInModel() const override { return model_.NumRounds(); }
+  // Trees read each row alone, so ranks may predict their own shards.
+  LearnerTraits Traits() const override { return {"json", true, true}; }
 
-  // Learner: training (gbtree_learner.cc; the driver's hooks in gbtree_files.cc). Trees never
-  // rewrite the data they are given.
-  RoundPlan PlanRounds(int num_round, int save_period) const override;
+  // Learner: training and prediction (gbtree_learner.cc). Trees never rewrite the data.
   Status SetTrainData(data::DMatrix* train) override;
   Status AddEvalSet(const std::string& name, data::DMatrix* dm) override;
   Status UpdateOneIter(int iter) override;
   Result<std::vector<EvalResult>> EvalOneIter(int iter) override;
   RoundCost LastRoundCost() const override { return round_cost_; }
-  Status CheckRanksAgree(int iter, bool requested) override;
+  TimingReport Timing() const override { return timing_; }
+  Status Predict(data::DMatrix* dm, bool output_margin, std::vector<float>* out) const override;
+
+  // Learner: XGBoost 1.7 JSON files, task=dump, rabit checkpoints (gbtree_files.cc).
+  Status LoadModelFile(const std::string& path, ModelUse use) override;
+  Result<std::string> SerializeModel() const override;
+  void SetAttributes(const std::map<std::string, std::string>& attributes) override;
+  int RoundsInModel() const override { return model_.NumRounds(); }
+  Result<std::string> DumpModelFile(const std::string& path, DumpFormat format,
+                                    bool with_stats) const override;
   void SaveCheckpoint(std::string* out) const override;
   Status RestoreCheckpoint(std::string_view bytes) override;
-  std::vector<LogLine> Lines(TrainStage stage, const TrainProgress& progress) const override;
-  TimingReport Timing() const override { return timing_; }
 
-  // Learner: prediction. Trees read each row alone, so ranks may predict their own shards.
-  bool PredictsShards() const override { return true; }
-  Status Predict(data::DMatrix* dm, bool output_margin,
-                 std::vector<float>* out) const override;
+  // Learner: the driver's round loop (gbtree_progress.cc).
+  RoundPlan PlanRounds(int num_round, int save_period) const override;
+  Status CheckRanksAgree(int iter, bool requested) override;
+  std::vector<LogLine> Lines(TrainStage stage, const TrainProgress& progress) const override;
 
  private:
   struct EvalSet {

@@ -5,7 +5,7 @@
 //
 // The learner standardises its inputs in place: SetTrainData computes the scaling from the
 // training data (or takes model_in's) and rewrites the training, eval and prediction matrices.
-// The .mlp file has no attributes, so early stopping is not offered (StoresAttributes: false).
+// The .mlp file has no attributes, so early stopping is not offered.
 #pragma once
 
 #include <memory>
@@ -36,42 +36,40 @@ class MlpLearner : public Learner {
   MlpLearner(MlpParam param, std::unique_ptr<Objective> objective,
              std::vector<std::unique_ptr<Metric>> metrics, int nthread, rabit::Comm* comm);
 
-  // Learner: model files (mlp_learner_io.cc).
-  std::string ModelFileSuffix() const override { return "mlp"; }
-  Status LoadModelFile(const std::string& path, ModelUse use) override;
-  Result<std::string> SerializeModel() const override;
-  Result<std::string> DumpModelFile(const std::string& path, DumpFormat format,
-                                    bool with_stats) const override;
-  bool StoresAttributes() const override { return false; }
-  void SetAttributes(const std::map<std::string, std::string>& /*attributes*/) override {}
-  int RoundsInModel() const override;
+  // The .mlp file has no attributes. Every rank predicts all rows: the forward pass runs in
+  // chunks of rows from the first, so a shard's chunks would not be the single process's.
+  LearnerTraits Traits() const override { return {"mlp", false, false}; }
 
-  // Learner: training (mlp_learner.cc; the driver's hooks in mlp_progress.cc).
+  // Learner: epochs and metrics (mlp_learner.cc).
+  int RoundsInModel() const override;
   RoundPlan PlanRounds(int num_round, int save_period) const override;
   Status SetTrainData(data::DMatrix* train) override;
   Status AddEvalSet(const std::string& name, data::DMatrix* dm) override;
   Status UpdateOneIter(int iter) override;
   Result<std::vector<EvalResult>> EvalOneIter(int iter) override;
   RoundCost LastRoundCost() const override;
+  TimingReport Timing() const override { return timing_; }
   Status CheckRanksAgree(int iter, bool requested) override;
+  // The start-up, per-epoch and checksum lines (mlp_progress.cc).
+  std::vector<LogLine> Lines(TrainStage stage, const TrainProgress& progress) const override;
+
+  // Learner: the model file, which is also the rabit checkpoint, and predictions
+  // (mlp_learner_io.cc).
+  Status LoadModelFile(const std::string& path, ModelUse use) override;
   void SaveCheckpoint(std::string* out) const override;
   Status RestoreCheckpoint(std::string_view bytes) override;
-  std::vector<LogLine> Lines(TrainStage stage, const TrainProgress& progress) const override;
-  TimingReport Timing() const override { return timing_; }
-
-  // Learner: prediction. Every rank predicts all rows: the forward pass runs in chunks of rows
-  // from the first, so a shard's chunks would not be the single process's.
-  bool PredictsShards() const override { return false; }
-  Status Predict(data::DMatrix* dm, bool output_margin,
-                 std::vector<float>* out) const override;
+  Result<std::string> SerializeModel() const override;
+  void SetAttributes(const std::map<std::string, std::string>& /*attributes*/) override {}
+  Result<std::string> DumpModelFile(const std::string& path, DumpFormat format,
+                                    bool with_stats) const override;
+  Status Predict(data::DMatrix* dm, bool output_margin, std::vector<float>* out) const override;
 
  private:
   struct EvalSet {
     std::string name;
     const data::DMatrix* matrix;
   };
-  static Result<std::unique_ptr<Objective>> MakeObjective(const std::string& name,
-                                                          int num_class);
+  static Result<std::unique_ptr<Objective>> MakeObjective(const std::string& name, int num_class);
   // model_in must be the same network trained the same way; anything else is a user error.
   Status CheckResumable(const MlpModel& m, const std::string& path) const;
   MlpModel Snapshot() const;  // the model file's content now
@@ -86,8 +84,8 @@ class MlpLearner : public Learner {
   std::vector<EvalSet> evals_;
   InputScaling scaling_;
   std::unique_ptr<Trainer> trainer_;
-  EpochReport last_epoch_;    // the last UpdateOneIter's
-  double last_epoch_s_ = 0;   // its wall time
+  EpochReport last_epoch_;   // the last UpdateOneIter's
+  double last_epoch_s_ = 0;  // its wall time
   TimingReport timing_;
 };
 
