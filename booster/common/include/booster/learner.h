@@ -118,10 +118,10 @@ class Learner {
   // --- training ---------------------------------------------------------------------------
   // Called after LoadModelFile: the rounds to run given the CLI's num_round and save_period.
   virtual RoundPlan PlanRounds(int num_round, int save_period) const = 0;
-  // Agrees on global quantities through the comm and prepares the first round. Errors do not
-  // name the data (the caller knows the key and file).
+  // Agrees on global quantities through the comm and prepares the first round. Errors need
+  // not name the data (the caller adds its key and file).
   virtual Status SetTrainData(data::DMatrix* train) = 0;
-  // Eval sets in the order they were given; errors name the set.
+  // Eval sets in the order they were given, after SetTrainData; errors name the set.
   virtual Status AddEvalSet(const std::string& name, data::DMatrix* dm) = 0;
   virtual Status UpdateOneIter(int iter) = 0;
   // For each eval set (in order), each metric (in config order; default per objective).
@@ -142,7 +142,7 @@ class Learner {
   // --- prediction -------------------------------------------------------------------------
   // Row-major: one value per row, or num_class per row for multi:softprob / multi-class
   // margins. output_margin = raw margins. multi:softmax gives the class index as float.
-  // Errors do not name the data (the caller knows the key and file).
+  // Errors need not name the data (the caller adds its key and file).
   virtual Status Predict(data::DMatrix* dm, bool output_margin, std::vector<float>* out) const = 0;
 };
 

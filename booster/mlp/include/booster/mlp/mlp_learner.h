@@ -37,7 +37,7 @@ class MlpLearner : public Learner {
              std::vector<std::unique_ptr<Metric>> metrics, int nthread, rabit::Comm* comm);
 
   // The .mlp file has no attributes. Every rank predicts all rows: the forward pass runs in
-  // chunks of rows from the first, so a shard's chunks would not be the single process's.
+  // chunks of rows from the first, and a row in another chunk may round differently in BLAS.
   LearnerTraits Traits() const override { return {"mlp", false, false}; }
 
   // Learner: epochs and metrics (mlp_learner.cc).
