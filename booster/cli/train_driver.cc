@@ -50,14 +50,14 @@ void PrintLines(const TrainJob& j, TrainStage stage, const booster::TrainProgres
 }
 
 // The learner's model file with the early-stopping attributes found so far.
-Status SaveModel(const TrainJob& j, const std::string& path) {
-  j.learner->SetAttributes(j.stopping.Attributes());
-  return SaveModelRank0(*j.learner, path);
+Status SaveModel(TrainJob* j, const std::string& path) {
+  j->learner->SetAttributes(j->stopping.Attributes());
+  return SaveModelRank0(*j->learner, path);
 }
 
 // The learner from the config, model_in, and the rounds to run. model_dir is created here
 // when files will go there, so a bad directory fails before the data is read.
-Status CreateLearner(TrainJob* j) {
+Status SetUpLearner(TrainJob* j) {
   const CliOptions& o = j->options;
   auto learner = CreateLearnerFromConfig(o);
   if (!learner.ok()) return learner.status();
@@ -138,7 +138,7 @@ Status RunRound(TrainJob* j, int i, bool* stop) {
   }
   const int period = j->plan.save_period;
   if (period > 0 && (round + 1) % period == 0) {
-    return SaveModel(*j, SnapshotPath(o.model_dir, round + 1, j->learner->Traits().model_suffix));
+    return SaveModel(j, SnapshotPath(o.model_dir, round + 1, j->learner->Traits().model_suffix));
   }
   return Status::Ok();
 }
@@ -165,13 +165,13 @@ Result<int> RunRounds(TrainJob* j) {
 
 // XGBoost's rule without its quirk: model_out is always written when given; otherwise
 // model_dir/<rounds>.<suffix> unless this job's last periodic snapshot already is that file.
-Status SaveFinal(const TrainJob& j, int rounds_run) {
-  const CliOptions& o = j.options;
+Status SaveFinal(TrainJob* j, int rounds_run) {
+  const CliOptions& o = j->options;
   if (!o.model_out.empty()) return SaveModel(j, o.model_out);
-  const int rounds = j.plan.first + rounds_run;
-  const int period = j.plan.save_period;
+  const int rounds = j->plan.first + rounds_run;
+  const int period = j->plan.save_period;
   if (period > 0 && rounds_run > 0 && rounds % period == 0) return Status::Ok();
-  return SaveModel(j, SnapshotPath(o.model_dir, rounds, j.learner->Traits().model_suffix));
+  return SaveModel(j, SnapshotPath(o.model_dir, rounds, j->learner->Traits().model_suffix));
 }
 
 // Every rank takes part (one allreduce averages the per-rank totals); rank 0 prints.
@@ -190,9 +190,9 @@ void PrintTimingReport(const TrainJob& j) {
 }
 
 // debug_synchronize: every rank reports the digest of the model file it would write.
-Status ReportDigest(const TrainJob& j) {
-  j.learner->SetAttributes(j.stopping.Attributes());
-  auto bytes = j.learner->SerializeModel();
+Status ReportDigest(TrainJob* j) {
+  j->learner->SetAttributes(j->stopping.Attributes());
+  auto bytes = j->learner->SerializeModel();
   if (!bytes.ok()) return bytes.status();
   ReportModelDigest(bytes.value());
   return Status::Ok();
@@ -202,14 +202,14 @@ Status ReportDigest(const TrainJob& j) {
 
 Status RunTrain(const CliOptions& options) {
   TrainJob job(options);
-  Status st = CreateLearner(&job);
+  Status st = SetUpLearner(&job);
   if (st.ok()) st = LoadDatasets(&job);
   if (st.ok()) st = SetData(&job);
   if (!st.ok()) return st;
   auto rounds_run = RunRounds(&job);
   if (!rounds_run.ok()) return rounds_run.status();
-  st = SaveFinal(job, rounds_run.value());
-  if (st.ok() && options.debug_synchronize) st = ReportDigest(job);
+  st = SaveFinal(&job, rounds_run.value());
+  if (st.ok() && options.debug_synchronize) st = ReportDigest(&job);
   if (!st.ok()) return st;
   PrintLines(job, TrainStage::kBeforeTimingReport, Progress(job, 0, rounds_run.value()));
   PrintTimingReport(job);
