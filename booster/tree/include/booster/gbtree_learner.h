@@ -4,9 +4,11 @@
 // drive it directly (tests, benchmarks).
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 

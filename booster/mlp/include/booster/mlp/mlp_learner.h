@@ -8,8 +8,10 @@
 // The .mlp file has no attributes, so early stopping is not offered.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
