@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <string>
 
-#include "booster/learner.h"
+#include "booster/gbtree_learner.h"
 #include "data/load.h"
 
 namespace {
@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
   auto test = data::Load(argv[2]);
   if (!test.ok()) return Fail(test.status());
   const double load_s = Since(start);
-  auto learner = booster::Learner::Create(params, &rabit::DefaultComm());
+  auto learner = booster::GBTreeLearner::Create(params, &rabit::DefaultComm());
   if (!learner.ok()) return Fail(learner.status());
   if (Status s = (*learner)->SetTrainData(&train.value()); !s.ok()) return Fail(s);
   if (Status s = (*learner)->AddEvalSet("test", &test.value()); !s.ok()) return Fail(s);

@@ -57,11 +57,11 @@ bool EarlyStopping::Update(int model_round, const std::vector<booster::EvalResul
   return stale_rounds_ >= rounds_;
 }
 
-void EarlyStopping::WriteAttributes(booster::GBTreeModel* model) const {
-  if (!HasBest()) return;
-  model->attributes["best_iteration"] = std::to_string(best_round_);
-  model->attributes["best_score"] = PythonRepr(best_score_);
-  model->attributes["best_ntree_limit"] = std::to_string(best_round_ + 1);
+std::map<std::string, std::string> EarlyStopping::Attributes() const {
+  if (!HasBest()) return {};
+  return {{"best_iteration", std::to_string(best_round_)},
+          {"best_score", PythonRepr(best_score_)},
+          {"best_ntree_limit", std::to_string(best_round_ + 1)}};
 }
 
 std::string PythonRepr(double value) {

@@ -1,11 +1,11 @@
 // Per-round metric lines in XGBoost's format and XGBoost's early-stopping rule.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
 #include "booster/learner.h"
-#include "booster/tree_model.h"
 
 namespace treering::cli {
 
@@ -24,8 +24,9 @@ class EarlyStopping {
   bool Update(int model_round, const std::vector<booster::EvalResult>& results);
   bool HasBest() const { return best_round_ >= 0; }
   int best_round() const { return best_round_; }
-  // best_iteration, best_score, best_ntree_limit, spelled as XGBoost's Python package does.
-  void WriteAttributes(booster::GBTreeModel* model) const;
+  // best_iteration, best_score, best_ntree_limit, spelled as XGBoost's Python package does;
+  // none before the first Update.
+  std::map<std::string, std::string> Attributes() const;
   // The bookkeeping as bytes, for the per-round checkpoint of a fault-tolerant job.
   std::string SaveState() const;
   void LoadState(const std::string& bytes);

@@ -7,11 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "booster/learner.h"
 #include "cli_params.h"
 #include "config_file.h"
 #include "help_text.h"
-#include "mlp_dispatch.h"
+#include "learner_factory.h"
 #include "rabit/rabit.h"
 #include "tasks.h"
 
@@ -30,13 +29,11 @@ Result<cli::CliOptions> ReadOptions(const std::string& config_path,
     if (!entry.ok()) return entry.status();
     entries->push_back(std::move(entry.value()));
   }
-  const bool mlp = cli::BoosterOf(entries.value()) == "mlp";
-  return cli::BuildOptions(entries.value(),
-                           mlp ? cli::MlpParamDocs() : treering::booster::Learner::Params());
+  const std::string booster = cli::BoosterOf(entries.value());
+  return cli::BuildOptions(entries.value(), cli::LearnerParamDocs(booster));
 }
 
 Status RunTask(const cli::CliOptions& options) {
-  if (options.booster == "mlp") return cli::RunMlpTask(options);
   switch (options.task) {
     case cli::Task::kTrain:
       return cli::RunTrain(options);
@@ -79,8 +76,8 @@ int main(int argc, char** argv) {
   app.add_option("config", config_path, "XGBoost-style config file (use /dev/null for none)")
       ->required();
   app.add_option("pairs", pairs, "key=value settings added after the file's (later wins)");
-  app.footer(cli::HelpText(cli::CliParamDocs(), treering::booster::Learner::Params()) +
-             cli::MlpHelpText());
+  app.footer(cli::HelpText(cli::CliParamDocs(), cli::LearnerParamDocs(cli::kDefaultBooster)) +
+             cli::OtherLearnersHelpText());
   app.set_version_flag("--version", "treering 0.1.0 (XGBoost 1.7 model format)");
   try {
     app.parse(argc, argv);

@@ -2,11 +2,10 @@
 
 #include <cctype>
 #include <cstdio>
-#include <fstream>
 
 #include "booster/atomic_file.h"
-#include "booster/model_io.h"
 #include "data/load.h"
+#include "learner_factory.h"
 #include "rabit/rabit.h"
 
 namespace treering::cli {
@@ -22,19 +21,6 @@ Result<data::DMatrix> LoadMatrix(const std::string& key, const std::string& uri,
   auto matrix = data::Load(uri, options);
   if (!matrix.ok()) return matrix.status().WithContext("cannot load " + key + " = " + uri);
   return matrix;
-}
-
-Result<booster::GBTreeModel> LoadModelIn(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  char magic[4] = {};
-  if (in.read(magic, sizeof(magic)) && std::string(magic, 4) == "binf") {
-    return Status::InvalidInput("model_in = " + path +
-                                ": XGBoost's legacy binary model format is not supported; save "
-                                "the model as JSON (model_out=NAME.json)");
-  }
-  auto model = booster::LoadModelJson(path);
-  if (!model.ok()) return model.status().WithContext("model_in");
-  return model;
 }
 
 namespace {
@@ -53,8 +39,9 @@ std::size_t FindWord(const std::string& text, const std::string& key) {
 
 }  // namespace
 
-Result<std::unique_ptr<booster::Learner>> CreateLearner(const CliOptions& options) {
-  auto learner = booster::Learner::Create(options.learner_params, &rabit::DefaultComm());
+Result<std::unique_ptr<booster::Learner>> CreateLearnerFromConfig(const CliOptions& options) {
+  auto learner = CreateLearner(options.booster, options.learner_params, options.nthread,
+                               &rabit::DefaultComm());
   if (learner.ok()) return learner;
   const Status& st = learner.status();
   // The learner names the key ("parameter eta: ..."); point at the config line that set it

@@ -1,16 +1,15 @@
-// Pieces the tasks share: loading data and models with user-facing error context, creating
-// the learner with errors pointed at the config line, rank-0 file output, wall clocks.
+// Pieces the tasks share: loading data with user-facing error context, creating the configured
+// learner with errors pointed at the config line, rank-0 file output and log lines, wall clocks.
 #pragma once
 
 #include <chrono>
 #include <memory>
 #include <string>
 
+#include "base/status.h"
 #include "booster/learner.h"
-#include "booster/tree_model.h"
 #include "cli_options.h"
 #include "data/dmatrix.h"
-#include "base/status.h"
 
 namespace treering::cli {
 
@@ -19,12 +18,9 @@ namespace treering::cli {
 Result<data::DMatrix> LoadMatrix(const std::string& key, const std::string& uri, int nthread,
                                  bool shard);
 
-// model_in, with a hint when the file is XGBoost's legacy binary format.
-Result<booster::GBTreeModel> LoadModelIn(const std::string& path);
-
-// Learner::Create with the learner keys; a value error is prefixed with the file:line of the
-// key it names.
-Result<std::unique_ptr<booster::Learner>> CreateLearner(const CliOptions& options);
+// The learner options.booster names, from the learner keys; a value error is prefixed with the
+// file:line of the key it names.
+Result<std::unique_ptr<booster::Learner>> CreateLearnerFromConfig(const CliOptions& options);
 
 // Atomic write by rank 0 only (other ranks do nothing); "stdout" prints instead.
 Status WriteOutputRank0(const std::string& path, const std::string& contents);

@@ -1,23 +1,21 @@
-// TrainCheckpoint: what a restarted worker needs to continue boosting exactly where the
+// RoundCheckpoint: what a restarted worker needs to continue training exactly where the
 // survivors are (rabit::CheckPoint after every round, rabit::LoadCheckPoint before the first):
-// the model (XGBoost JSON, which round-trips floats exactly) and the early-stopping
-// bookkeeping. Margins are recomputed from the trees (same sums in the same order) and the
-// sampling streams are functions of (seed, round), so the resumed rank grows the same trees.
-// Save formats only the trees added since the last Save (booster::IncrementalModelJson).
+// the early-stopping bookkeeping and the learner's own checkpoint bytes (the tree: its model as
+// JSON; the MLP: its model file, optimizer state included). Everything else is recomputed the
+// same way on every rank (margins from the trees; sampling and shuffles from seed and round).
 #pragma once
 
 #include <string>
 
 #include "booster/learner.h"
-#include "booster/model_io.h"
 #include "eval_report.h"
 #include "rabit/rabit.h"
 
 namespace treering::cli {
 
-class TrainCheckpoint : public rabit::Serializable {
+class RoundCheckpoint : public rabit::Serializable {
  public:
-  TrainCheckpoint(booster::Learner* learner, EarlyStopping* stopping)
+  RoundCheckpoint(booster::Learner* learner, EarlyStopping* stopping)
       : learner_(learner), stopping_(stopping) {}
   void Save(std::string* out) const override;
   // Keeps the bytes; Restore() applies them (Load cannot fail, Restore can).
@@ -28,8 +26,6 @@ class TrainCheckpoint : public rabit::Serializable {
   booster::Learner* learner_;
   EarlyStopping* stopping_;
   std::string loaded_;
-  // Formatted trees kept from one Save to the next (Save is logically const: a cache).
-  mutable booster::IncrementalModelJson json_;
 };
 
 }  // namespace treering::cli

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "booster/learner.h"
+#include "booster/gbtree_learner.h"
 #include "booster/model_io.h"
 #include "synthetic_data.h"
 #include "thread_world.h"
@@ -52,9 +52,9 @@ std::vector<RankOutcome> TrainOnRanks(const Params& params, const data::DMatrix&
   }
   std::vector<RankOutcome> out(static_cast<std::size_t>(world));
   treering::testing::ThreadWorld(world).Run([&](int rank, rabit::Comm* comm) {
-    auto learner = Learner::Create(params, comm);
+    auto learner = GBTreeLearner::Create(params, comm);
     ASSERT_TRUE(learner.ok()) << learner.status().message();
-    const data::DMatrix& shard = shards[static_cast<std::size_t>(rank)];
+    data::DMatrix& shard = shards[static_cast<std::size_t>(rank)];
     ASSERT_TRUE(learner.value()->SetTrainData(&shard).ok());
     ASSERT_TRUE(learner.value()->AddEvalSet("train", &shard).ok());
     for (int i = 0; i < rounds; ++i) {

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "booster/learner.h"
+#include "booster/gbtree_learner.h"
 #include "booster/predictor.h"
 #include "synthetic_data.h"
 
@@ -18,13 +18,13 @@ using testing::MakeSynthetic;
 using testing::SyntheticSpec;
 using testing::Task;
 
-std::unique_ptr<Learner> Make(const Params& params) {
-  auto learner = Learner::Create(params, &rabit::DefaultComm());
+std::unique_ptr<GBTreeLearner> Make(const Params& params) {
+  auto learner = GBTreeLearner::Create(params, &rabit::DefaultComm());
   EXPECT_TRUE(learner.ok()) << learner.status().message();
   return std::move(learner).value();
 }
 
-std::unique_ptr<Learner> Train(const Params& params, const data::DMatrix& dm, int rounds) {
+std::unique_ptr<GBTreeLearner> Train(const Params& params, data::DMatrix& dm, int rounds) {
   auto learner = Make(params);
   EXPECT_TRUE(learner->SetTrainData(&dm).ok());
   for (int i = 0; i < rounds; ++i) EXPECT_TRUE(learner->UpdateOneIter(i).ok());
@@ -46,29 +46,29 @@ void ExpectIdenticalModels(const GBTreeModel& a, const GBTreeModel& b) {
 }
 
 TEST(LearnerParams, UnknownKeyAndBadValueAreInvalidInput) {
-  auto unknown = Learner::Create({{"max_dept", "3"}}, &rabit::DefaultComm());
+  auto unknown = GBTreeLearner::Create({{"max_dept", "3"}}, &rabit::DefaultComm());
   ASSERT_FALSE(unknown.ok());
   EXPECT_EQ(unknown.status().code(), StatusCode::kInvalidInput);
   EXPECT_NE(unknown.status().message().find("max_dept"), std::string::npos);
-  auto bad = Learner::Create({{"subsample", "1.5"}}, &rabit::DefaultComm());
+  auto bad = GBTreeLearner::Create({{"subsample", "1.5"}}, &rabit::DefaultComm());
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("(0, 1]"), std::string::npos);
-  EXPECT_FALSE(Learner::Create({{"objective", "multi:softmax"}}, &rabit::DefaultComm()).ok());  // needs num_class
-  EXPECT_FALSE(Learner::Create({{"tree_method", "exact"}}, &rabit::DefaultComm()).ok());
-  EXPECT_FALSE(Learner::Create({{"eval_metric", "nope"}}, &rabit::DefaultComm()).ok());
-  auto base = Learner::Create({{"objective", "binary:logistic"}, {"base_score", "1.5"}}, &rabit::DefaultComm());
+  EXPECT_FALSE(GBTreeLearner::Create({{"objective", "multi:softmax"}}, &rabit::DefaultComm()).ok());  // needs num_class
+  EXPECT_FALSE(GBTreeLearner::Create({{"tree_method", "exact"}}, &rabit::DefaultComm()).ok());
+  EXPECT_FALSE(GBTreeLearner::Create({{"eval_metric", "nope"}}, &rabit::DefaultComm()).ok());
+  auto base = GBTreeLearner::Create({{"objective", "binary:logistic"}, {"base_score", "1.5"}}, &rabit::DefaultComm());
   ASSERT_FALSE(base.ok());
   EXPECT_EQ(base.status().code(), StatusCode::kInvalidInput);
   EXPECT_NE(base.status().message().find("base_score"), std::string::npos);
 }
 
 TEST(LearnerParams, AliasesAndDocs) {
-  const data::DMatrix dm = MakeSynthetic({});
+  data::DMatrix dm = MakeSynthetic({});
   auto a = Train({{"objective", "binary:logistic"}, {"eta", "0.1"}}, dm, 2);
   auto b = Train({{"objective", "binary:logistic"}, {"learning_rate", "0.1"}}, dm, 2);
   ExpectIdenticalModels(a->Model(), b->Model());
   bool has_alias = false, has_max_bin = false;
-  for (const auto& doc : Learner::Params()) {
+  for (const auto& doc : GBTreeLearner::Params()) {
     has_alias |= doc.key == "reg_lambda";
     has_max_bin |= doc.key == "max_bin" && doc.default_value == "256";
   }
@@ -77,7 +77,7 @@ TEST(LearnerParams, AliasesAndDocs) {
 }
 
 TEST(Learner, EvalNamesFollowSetAndMetricOrder) {
-  const data::DMatrix train = MakeSynthetic({}), test = MakeSynthetic({.seed = 9});
+  data::DMatrix train = MakeSynthetic({}), test = MakeSynthetic({.seed = 9});
   auto learner = Make({{"objective", "binary:logistic"}, {"eval_metric", "auc"},
                        {"eval_metric", "logloss"}});
   ASSERT_TRUE(learner->SetTrainData(&train).ok());
@@ -93,7 +93,7 @@ TEST(Learner, EvalNamesFollowSetAndMetricOrder) {
   EXPECT_GT((*results)[0].value, 0.8);
 
   auto defaults = Make({{"objective", "multi:softmax"}, {"num_class", "3"}});
-  const data::DMatrix multi = MakeSynthetic({.task = Task::kMulticlass3});
+  data::DMatrix multi = MakeSynthetic({.task = Task::kMulticlass3});
   ASSERT_TRUE(defaults->SetTrainData(&multi).ok());
   ASSERT_TRUE(defaults->AddEvalSet("eval", &multi).ok());
   ASSERT_TRUE(defaults->UpdateOneIter(0).ok());
@@ -103,7 +103,7 @@ TEST(Learner, EvalNamesFollowSetAndMetricOrder) {
 TEST(Learner, ModelIsIndependentOfThreadCount) {
   // 40000 rows: the root histogram takes the multi-threaded path with private buffers.
   for (double missing : {0.0, 0.2}) {
-    const data::DMatrix dm =
+    data::DMatrix dm =
         MakeSynthetic({.rows = 40000, .features = 8, .missing = missing, .distinct_values = 300});
     // Subsampled (each group's own gradient scan) and not (the objective's maxima, the
     // vector gradient kernels: logistic and squared error).
@@ -122,7 +122,7 @@ TEST(Learner, ModelIsIndependentOfThreadCount) {
 }
 
 TEST(Learner, TrainingMarginsEqualPredictionAndContinuedTrainingMatches) {
-  const data::DMatrix dm = MakeSynthetic({.task = Task::kMulticlass3});
+  data::DMatrix dm = MakeSynthetic({.task = Task::kMulticlass3});
   const Params params = {{"objective", "multi:softprob"}, {"num_class", "3"}};
   auto full = Make(params);
   ASSERT_TRUE(full->SetTrainData(&dm).ok());
@@ -138,7 +138,7 @@ TEST(Learner, TrainingMarginsEqualPredictionAndContinuedTrainingMatches) {
   // mlogloss from the cached (leaf-updated) margins equals the one from a fresh walk.
   const double cached = full->EvalOneIter(3)->at(0).value;
   std::vector<float> prob;
-  ASSERT_TRUE(full->Predict(dm, false, &prob).ok());
+  ASSERT_TRUE(full->Predict(&dm, false, &prob).ok());
   double loss = 0;
   for (std::size_t r = 0; r < dm.NumRows(); ++r) {
     loss -= std::log(prob[r * 3 + static_cast<int>(dm.label[r])]);
@@ -214,7 +214,7 @@ TEST(Learner, PredictionEqualsOneRowWalkDenseSparseAndNarrow) {
     for (int kind : {0, 1, 2}) {
       const bool classes = kind == 1;
       SCOPED_TRACE(::testing::Message() << "missing " << missing << " kind " << kind);
-      const data::DMatrix dm =
+      data::DMatrix dm =
           MakeSynthetic({.task = classes ? Task::kMulticlass3 : Task::kRegression, .rows = 5003,
                          .features = 6, .missing = missing});
       auto learner = Train(classes ? multiclass : kind == 2 ? lossguide : regression, dm,
@@ -227,11 +227,11 @@ TEST(Learner, PredictionEqualsOneRowWalkDenseSparseAndNarrow) {
         }
       }
       ASSERT_TRUE(splits_beyond_three);
-      const data::DMatrix narrow = FirstFeatures(dm, 3);
-      const data::DMatrix wide = WithFeatureAt(dm, 70000);
-      for (const data::DMatrix* data : {&dm, &narrow, &wide}) {
+      data::DMatrix narrow = FirstFeatures(dm, 3);
+      data::DMatrix wide = WithFeatureAt(dm, 70000);
+      for (data::DMatrix* data : {&dm, &narrow, &wide}) {
         std::vector<float> margins;
-        ASSERT_TRUE(learner->Predict(*data, true, &margins).ok());
+        ASSERT_TRUE(learner->Predict(data, true, &margins).ok());
         EXPECT_EQ(margins, WalkOneRowAtATime(model, *data));
       }
     }
@@ -239,7 +239,7 @@ TEST(Learner, PredictionEqualsOneRowWalkDenseSparseAndNarrow) {
 }
 
 TEST(Learner, LossguideRespectsMaxLeaves) {
-  const data::DMatrix dm = MakeSynthetic({.rows = 3000});
+  data::DMatrix dm = MakeSynthetic({.rows = 3000});
   auto learner = Train({{"objective", "binary:logistic"}, {"grow_policy", "lossguide"},
                         {"max_leaves", "5"}, {"max_depth", "0"}},
                        dm, 3);
@@ -252,7 +252,7 @@ TEST(Learner, LossguideRespectsMaxLeaves) {
 }
 
 TEST(Learner, RegressionFitsSignal) {
-  const data::DMatrix train = MakeSynthetic({.task = Task::kRegression, .rows = 5000});
+  data::DMatrix train = MakeSynthetic({.task = Task::kRegression, .rows = 5000});
   auto learner = Train({{"max_depth", "4"}, {"eval_metric", "rmse"}}, train, 30);
   ASSERT_TRUE(learner->AddEvalSet("train", &train).ok());
   auto r = learner->EvalOneIter(30);
@@ -274,7 +274,7 @@ TEST(LearnerDocs, EveryParameterIsDocumented) {
   std::ifstream in(LEARNER_DOC_PATH);
   ASSERT_TRUE(in.good()) << LEARNER_DOC_PATH;
   const std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  for (const auto& p : Learner::Params()) {
+  for (const auto& p : GBTreeLearner::Params()) {
     EXPECT_NE(doc.find(p.key), std::string::npos) << p.key << " missing from docs/learner.md";
   }
 }

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "booster/learner.h"
+#include "booster/gbtree_learner.h"
 #include "booster/model_io.h"
 #include "synthetic_data.h"
 
@@ -74,11 +74,11 @@ TEST_P(XgboostPeerTest, SameTreesAndMargins) {
                                     ("treering-booster-peer-" + c.name);
   std::filesystem::remove_all(dir);  // never compare against a previous run's outputs
   std::filesystem::create_directories(dir);
-  const data::DMatrix train = MakeSynthetic(c.spec);
+  data::DMatrix train = MakeSynthetic(c.spec);
   SyntheticSpec test_spec = c.spec;
   test_spec.rows = 500;
   test_spec.seed += 100;
-  const data::DMatrix test = MakeSynthetic(test_spec);
+  data::DMatrix test = MakeSynthetic(test_spec);
   testing::WriteLibSvm(train, dir / "train.libsvm");
   testing::WriteLibSvm(test, dir / "test.libsvm");
 
@@ -91,7 +91,7 @@ TEST_P(XgboostPeerTest, SameTreesAndMargins) {
 
   Params params = c.params;
   params.emplace_back("nthread", "1");
-  auto learner = Learner::Create(params, &rabit::DefaultComm());
+  auto learner = GBTreeLearner::Create(params, &rabit::DefaultComm());
   ASSERT_TRUE(learner.ok()) << learner.status().message();
   ASSERT_TRUE((*learner)->SetTrainData(&train).ok());
   ASSERT_TRUE((*learner)->AddEvalSet("test", &test).ok());
@@ -116,7 +116,7 @@ TEST_P(XgboostPeerTest, SameTreesAndMargins) {
     ExpectSameTree(ours.trees[t], theirs->trees[t], c.name + " tree " + std::to_string(t));
   }
   std::vector<float> margin;
-  ASSERT_TRUE((*learner)->Predict(test, true, &margin).ok());
+  ASSERT_TRUE((*learner)->Predict(&test, true, &margin).ok());
   const std::vector<float> want = ReadFloats(dir / "xgb-margin.txt");
   ASSERT_EQ(margin.size(), want.size());
   for (std::size_t i = 0; i < want.size(); ++i) {

@@ -24,11 +24,11 @@ TEST(EarlyStopping, MinimisesLossAndStopsAfterStaleRounds) {
   EXPECT_FALSE(s.Update(2, Round("test-logloss", 0.4)));  // equal is not better
   EXPECT_TRUE(s.Update(3, Round("test-logloss", 0.45)));
   EXPECT_EQ(s.best_round(), 1);
-  booster::GBTreeModel m;
-  s.WriteAttributes(&m);
-  EXPECT_EQ(m.attributes.at("best_iteration"), "1");
-  EXPECT_EQ(m.attributes.at("best_score"), "0.4");
-  EXPECT_EQ(m.attributes.at("best_ntree_limit"), "2");
+  const auto attributes = s.Attributes();
+  EXPECT_EQ(attributes.at("best_iteration"), "1");
+  EXPECT_EQ(attributes.at("best_score"), "0.4");
+  EXPECT_EQ(attributes.at("best_ntree_limit"), "2");
+  EXPECT_TRUE(EarlyStopping(2).Attributes().empty());
 }
 
 TEST(EarlyStopping, MaximisesAucMapNdcgButNotMape) {

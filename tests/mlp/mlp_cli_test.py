@@ -103,6 +103,10 @@ def test_bad_input_is_one_line_exit_2():
         expect_user_error(d, ["/dev/null", "booster=mlp", "data=" + data], "num_class")
         expect_user_error(d, ["/dev/null", "booster=mlp", "num_class=3", "activation=gelu",
                               "data=" + data], "command line", "activation", "relu")
+        # The .mlp file has nowhere to record best_iteration (docs/mlp.md).
+        expect_user_error(d, ["/dev/null", "booster=mlp", "num_class=3", "data=" + data,
+                              "eval[train]=" + data, "early_stopping_rounds=2"],
+                          "early_stopping_rounds", "booster=mlp")
         bad_model = os.path.join(d, "bad.mlp")
         with open(bad_model, "wb") as f:
             f.write(b"TRRMLP01" + b"\0" * 30)

@@ -1,4 +1,4 @@
-#include "gbtree_learner.h"
+#include "booster/gbtree_learner.h"
 
 #include <algorithm>
 #include <chrono>
@@ -22,6 +22,25 @@ class Stopwatch {
 };
 
 LabelView Labels(const data::DMatrix& dm) { return {&dm.label, &dm.weight}; }
+
+// Time and collectives since construction, to charge a phase of a round to the RoundCost.
+class CostMeter {
+ public:
+  explicit CostMeter(const rabit::Comm& comm) : comm_(comm), before_(comm.Stats()) {}
+  void AddTo(RoundCost* cost) const {
+    const rabit::CommStats after = comm_.Stats();
+    const double sync_s = after.seconds - before_.seconds;
+    cost->sync_s += sync_s;
+    cost->comp_s += watch_.Seconds() - sync_s;
+    cost->payload_bytes += static_cast<double>(after.payload_bytes - before_.payload_bytes);
+    cost->calls += static_cast<double>(after.calls - before_.calls);
+  }
+
+ private:
+  const rabit::Comm& comm_;
+  const rabit::CommStats before_;
+  const Stopwatch watch_;
+};
 
 }  // namespace
 
@@ -100,7 +119,7 @@ Status GBTreeLearner::ResolveMetrics() {
   return Status::Ok();
 }
 
-Status GBTreeLearner::SetTrainData(const data::DMatrix* train) {
+Status GBTreeLearner::SetTrainData(data::DMatrix* train) {
   Stopwatch watch;
   if (Status s = CheckData(*train, "training data"); !s.ok()) return s;
   if (Status s = ResolveMetrics(); !s.ok()) return s;
@@ -123,7 +142,7 @@ Status GBTreeLearner::SetTrainData(const data::DMatrix* train) {
   return Status::Ok();
 }
 
-Status GBTreeLearner::AddEvalSet(const std::string& name, const data::DMatrix* dm) {
+Status GBTreeLearner::AddEvalSet(const std::string& name, data::DMatrix* dm) {
   if (Status s = CheckData(*dm, "eval set " + name); !s.ok()) return s;
   eval_sets_.push_back({name, dm, {}, 0});
   return Status::Ok();
@@ -227,6 +246,9 @@ void GBTreeLearner::BoostGroup(int group, const std::vector<GradientPair>& all_g
 Status GBTreeLearner::UpdateOneIter(int /*iter*/) {
   if (train_ == nullptr) return Status::InvalidInput("UpdateOneIter: no training data set");
   Stopwatch watch;
+  const CostMeter meter(*comm_);
+  round_cost_ = RoundCost{};
+  round_first_tree_ = static_cast<int>(model_.trees.size());
   CatchUp(*train_, &train_margins_, &train_trees_applied_);
   // One output group and every row kept: the objective's maxima are the tree's (one pass
   // over the gradients fewer); otherwise each group's gradients are scanned for their own.
@@ -242,11 +264,13 @@ Status GBTreeLearner::UpdateOneIter(int /*iter*/) {
   }
   train_trees_applied_ = static_cast<int>(model_.trees.size());
   timing_.boost_s += watch.Seconds();
+  meter.AddTo(&round_cost_);
   return Status::Ok();
 }
 
 Result<std::vector<EvalResult>> GBTreeLearner::EvalOneIter(int /*iter*/) {
   Stopwatch watch;
+  const CostMeter meter(*comm_);
   std::vector<EvalResult> results;
   for (auto& set : eval_sets_) {
     const bool is_train = set.dm == train_;
@@ -262,13 +286,14 @@ Result<std::vector<EvalResult>> GBTreeLearner::EvalOneIter(int /*iter*/) {
     }
   }
   timing_.eval_s += watch.Seconds();
+  meter.AddTo(&round_cost_);
   return results;
 }
 
-Status GBTreeLearner::Predict(const data::DMatrix& dm, bool output_margin,
+Status GBTreeLearner::Predict(data::DMatrix* dm, bool output_margin,
                               std::vector<float>* out) const {
-  *out = BaseMargins(dm.NumRows());
-  AddTreeOutputs(model_, dm, 0, static_cast<int>(model_.trees.size()), lparam_.nthread, out);
+  *out = BaseMargins(dm->NumRows());
+  AddTreeOutputs(model_, *dm, 0, static_cast<int>(model_.trees.size()), lparam_.nthread, out);
   if (!output_margin) objective_->PredTransform(out, lparam_.nthread);
   return Status::Ok();
 }

@@ -24,7 +24,7 @@ namespace treering::booster {
 Result<std::string> ModelToJson(const GBTreeModel& model);
 
 // ModelToJson's bytes for a model that only grows, formatting each tree once: boosting appends
-// trees and never edits one, so the per-round rabit checkpoint (booster/cli/train_checkpoint.h)
+// trees and never edits one, so the per-round rabit checkpoint (GBTreeLearner::SaveCheckpoint)
 // formats one round's trees instead of the whole model (whose cost grows with every round).
 // A tree is formatted again when its node count or the model's
 // feature count changed; call Reset() after replacing the model by another.

@@ -10,7 +10,8 @@
 
 namespace treering::booster::mlp {
 
-// kInvalidInput naming `key` when a row uses a feature index the model has no input for.
+// kInvalidInput naming `key` when a row uses a feature index the model has no input for; an
+// empty key leaves the naming to the caller.
 Status CheckFeatureRange(const data::DMatrix& m, int num_inputs, const std::string& key);
 
 // Logits of every row of `scaled` (values already multiplied by scaling.inv_std), row-major.

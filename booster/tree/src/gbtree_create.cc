@@ -1,12 +1,9 @@
-// Learner::Params and Learner::Create: parameter tables -> typed params -> GBTreeLearner.
+// GBTreeLearner::Params and ::Create: parameter tables -> typed params -> GBTreeLearner.
 #include <algorithm>
 
-#include "gbtree_learner.h"
+#include "booster/gbtree_learner.h"
 
 namespace treering::booster {
-
-Learner::~Learner() = default;
-
 namespace {
 
 template <typename P>
@@ -30,7 +27,7 @@ bool TryApply(const std::vector<ParamField<P>>& fields, const std::string& key,
 
 }  // namespace
 
-const std::vector<ParamDoc>& Learner::Params() {
+const std::vector<ParamDoc>& GBTreeLearner::Params() {
   static const std::vector<ParamDoc> kDocs = [] {
     std::vector<ParamDoc> docs;
     AppendDocs(LearnerParam::Fields(), &docs);
@@ -40,7 +37,7 @@ const std::vector<ParamDoc>& Learner::Params() {
   return kDocs;
 }
 
-Result<std::unique_ptr<Learner>> Learner::Create(
+Result<std::unique_ptr<GBTreeLearner>> GBTreeLearner::Create(
     const std::vector<std::pair<std::string, std::string>>& params, rabit::Comm* comm) {
   LearnerParam lparam;
   TreeParam tparam;
@@ -68,9 +65,8 @@ Result<std::unique_ptr<Learner>> Learner::Create(
   for (const auto& name : lparam.eval_metrics) {
     if (auto m = Metric::Create(name); !m.ok()) return m.status();
   }
-  auto learner = std::make_unique<GBTreeLearner>(std::move(lparam), tparam,
-                                                 std::move(objective).value(), comm);
-  return std::unique_ptr<Learner>(std::move(learner));
+  return std::make_unique<GBTreeLearner>(std::move(lparam), tparam,
+                                         std::move(objective).value(), comm);
 }
 
 }  // namespace treering::booster

@@ -1,0 +1,53 @@
+#include "learner_factory.h"
+
+#include <algorithm>
+
+#include "booster/gbtree_learner.h"
+#include "booster/mlp/mlp_learner.h"
+
+namespace treering::cli {
+namespace {
+
+bool IsMlp(const std::string& booster) { return booster == "mlp"; }
+
+template <typename L>
+Result<std::unique_ptr<booster::Learner>> AsLearner(Result<std::unique_ptr<L>> learner) {
+  if (!learner.ok()) return learner.status();
+  return std::unique_ptr<booster::Learner>(std::move(learner.value()));
+}
+
+}  // namespace
+
+std::string BoosterOf(const std::vector<ConfigEntry>& entries) {
+  std::string booster = kDefaultBooster;
+  for (const ConfigEntry& e : entries) {
+    if (e.key == "booster") booster = e.value;
+  }
+  return booster;
+}
+
+const std::vector<booster::ParamDoc>& LearnerParamDocs(const std::string& booster) {
+  return IsMlp(booster) ? booster::mlp::MlpLearner::Params() : booster::GBTreeLearner::Params();
+}
+
+std::string OtherLearnersHelpText() {
+  const std::vector<booster::ParamDoc>& docs = LearnerParamDocs("mlp");
+  std::size_t width = 0;
+  for (const auto& d : docs) width = std::max(width, d.key.size() + 3 + d.default_value.size());
+  std::string out = "\nMLP keys, booster=mlp (key = default  meaning; docs/mlp.md):\n";
+  for (const auto& d : docs) {
+    std::string left = d.key + " = " + d.default_value;
+    left.resize(width + 2, ' ');
+    out += "  " + left + d.description + "\n";
+  }
+  return out;
+}
+
+Result<std::unique_ptr<booster::Learner>> CreateLearner(const std::string& booster,
+                                                        const KeyValues& params, int nthread,
+                                                        rabit::Comm* comm) {
+  if (IsMlp(booster)) return AsLearner(booster::mlp::MlpLearner::Create(params, nthread, comm));
+  return AsLearner(booster::GBTreeLearner::Create(params, comm));
+}
+
+}  // namespace treering::cli

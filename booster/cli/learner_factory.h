@@ -1,0 +1,38 @@
+// The one place that knows which learners there are. `booster` names one (gbtree: XGBoost's
+// hist trees, booster/tree; mlp: the neural sync-SGD learner, booster/mlp); the factory creates
+// it and lists its keys. Everything else in the CLI drives a booster::Learner and never asks
+// which one it is.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "booster/learner.h"
+#include "cli_options.h"
+#include "config_file.h"
+#include "rabit/comm.h"
+
+namespace treering::cli {
+
+inline constexpr const char* kDefaultBooster = "gbtree";
+
+// The value of the last `booster` entry (kDefaultBooster when none).
+std::string BoosterOf(const std::vector<ConfigEntry>& entries);
+
+// The keys `booster` takes, with defaults and meanings (for --help and the "did you mean"
+// hint). An unknown name gets the default booster's: the booster key's own check rejects it.
+const std::vector<booster::ParamDoc>& LearnerParamDocs(const std::string& booster);
+
+// The --help sections of the boosters other than the default one (whose keys HelpText lists).
+std::string OtherLearnersHelpText();
+
+// params: the learner keys in config order. nthread: the CLI's thread count (gbtree also takes
+// it as one of its keys, as XGBoost does; the MLP's keys describe only its model and training).
+// Errors name the key, not where it was set (CreateLearnerFromConfig adds that).
+Result<std::unique_ptr<booster::Learner>> CreateLearner(const std::string& booster,
+                                                        const KeyValues& params, int nthread,
+                                                        rabit::Comm* comm);
+
+}  // namespace treering::cli

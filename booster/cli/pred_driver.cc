@@ -1,0 +1,36 @@
+// task=pred, for every learner: predictions of model_in for test:data, one value per line
+// (%.9g, as XGBoost's setprecision(9)), K values per row for multi:softprob and multi-class
+// margins. Distributed, a learner that predicts rows one by one (the trees) gets each rank's
+// shard and the shards are gathered in rank order (= file order); otherwise every rank predicts
+// every row. Either way rank 0 writes one file equal to a single process's.
+#include <vector>
+
+#include "booster/number_format.h"
+#include "rabit/rabit.h"
+#include "task_support.h"
+#include "tasks.h"
+
+namespace treering::cli {
+
+Status RunPredict(const CliOptions& options) {
+  auto learner = CreateLearnerFromConfig(options);
+  if (!learner.ok()) return learner.status();
+  booster::Learner& model = *learner.value();
+  Status st = model.LoadModelFile(options.model_in, booster::ModelUse::kPredict);
+  if (!st.ok()) return st;
+  const bool shard = model.Traits().predicts_shards && rabit::IsDistributed();
+  auto test = LoadMatrix("test:data", options.test_data, options.nthread, shard);
+  if (!test.ok()) return test.status();
+  std::vector<float> predictions;
+  st = model.Predict(&test.value(), options.pred_margin, &predictions);
+  if (!st.ok()) return st.WithContext("test:data = " + options.test_data);
+  // Shards are consecutive row ranges in rank order, so rank order is row order.
+  if (shard) predictions = rabit::AllgatherV(predictions);
+  st = WriteOutputRank0(options.name_pred, booster::PredictionLines(predictions));
+  if (!st.ok()) return st.WithContext("name_pred");
+  // XGBoost's message, printed once the file is complete so a failure stays one line.
+  LogRank0(options, 1, "Writing prediction to " + options.name_pred);
+  return Status::Ok();
+}
+
+}  // namespace treering::cli

@@ -1,0 +1,220 @@
+// task=train, the same job for every learner: load the data and eval sets (each rank its shard),
+// run the rounds (boosting rounds or epochs) between rabit checkpoints, print one XGBoost-style
+// metric line per round (rank 0), stop early, write periodic snapshots and the final model
+// (rank 0), then the timing report (T_comp / T_sync per round) on stderr. What a round does,
+// what the files hold and the learner's own progress lines are the learner's
+// (booster/learner.h).
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "eval_report.h"
+#include "model_output.h"
+#include "rabit/rabit.h"
+#include "sync_check.h"
+#include "task_support.h"
+#include "tasks.h"
+#include "timing_report.h"
+#include "train_checkpoint.h"
+
+namespace treering::cli {
+namespace {
+
+using booster::TrainStage;
+
+struct TrainJob {
+  explicit TrainJob(const CliOptions& o) : options(o), stopping(o.early_stopping_rounds) {}
+
+  const CliOptions& options;
+  std::unique_ptr<booster::Learner> learner;
+  booster::RoundPlan plan;
+  int start_round = 0;  // rounds in the model before this job (early stopping counts on)
+  data::DMatrix train;
+  std::vector<std::unique_ptr<data::DMatrix>> eval_data;  // stable addresses for the learner
+  EarlyStopping stopping;
+  const Stopwatch job_clock;
+  std::optional<Stopwatch> loop_clock;  // from just before rabit::LoadCheckPoint
+  double load_s = 0;
+  RoundTotals totals{};  // this rank's rounds, as the learner counts their cost
+};
+
+booster::TrainProgress Progress(const TrainJob& j, int round, int rounds_run) {
+  return {round, rounds_run, j.load_s, j.loop_clock ? j.loop_clock->Seconds() : 0.0,
+          j.job_clock.Seconds()};
+}
+
+void PrintLines(const TrainJob& j, TrainStage stage, const booster::TrainProgress& progress) {
+  for (const booster::LogLine& line : j.learner->Lines(stage, progress)) {
+    LogRank0(j.options, line.verbosity, line.text);
+  }
+}
+
+// The learner's model file with the early-stopping attributes found so far.
+Status SaveModel(TrainJob* j, const std::string& path) {
+  j->learner->SetAttributes(j->stopping.Attributes());
+  return SaveModelRank0(*j->learner, path);
+}
+
+// The learner from the config, model_in, and the rounds to run. model_dir is created here
+// when files will go there, so a bad directory fails before the data is read.
+Status SetUpLearner(TrainJob* j) {
+  const CliOptions& o = j->options;
+  auto learner = CreateLearnerFromConfig(o);
+  if (!learner.ok()) return learner.status();
+  j->learner = std::move(learner.value());
+  if (o.early_stopping_rounds > 0 && !j->learner->Traits().stores_attributes) {
+    return Status::InvalidInput("config: early_stopping_rounds: booster=" + o.booster +
+                                " model files cannot record best_iteration / best_score; "
+                                "train a fixed number of rounds instead");
+  }
+  if (!o.model_in.empty()) {
+    Status st = j->learner->LoadModelFile(o.model_in, booster::ModelUse::kContinueTraining);
+    if (!st.ok()) return st;
+  }
+  j->plan = j->learner->PlanRounds(o.num_round, o.save_period);
+  j->start_round = j->learner->RoundsInModel();
+  const bool dir_used = j->plan.save_period > 0 || o.model_out.empty();
+  return dir_used ? PrepareModelDir(o.model_dir) : Status::Ok();
+}
+
+// "eval[NAME] = the training file" evaluates on the training matrix itself: no second copy.
+Status LoadDatasets(TrainJob* j) {
+  const CliOptions& o = j->options;
+  const Stopwatch clock;
+  auto train = LoadMatrix("data", o.data, o.nthread, /*shard=*/true);
+  if (!train.ok()) return train.status();
+  j->train = std::move(train.value());
+  for (const EvalSetSpec& e : o.evals) {
+    if (e.uri == o.data) {
+      j->eval_data.push_back(nullptr);
+      continue;
+    }
+    auto m = LoadMatrix("eval[" + e.name + "]", e.uri, o.nthread, /*shard=*/true);
+    if (!m.ok()) return m.status();
+    j->eval_data.push_back(std::make_unique<data::DMatrix>(std::move(m.value())));
+  }
+  j->load_s = clock.Seconds();
+  PrintLines(*j, TrainStage::kDataLoaded, Progress(*j, 0, 0));
+  return Status::Ok();
+}
+
+Status SetData(TrainJob* j) {
+  const CliOptions& o = j->options;
+  Status st = j->learner->SetTrainData(&j->train).WithContext("data = " + o.data);
+  for (std::size_t i = 0; st.ok() && i < o.evals.size(); ++i) {
+    data::DMatrix* dm = j->eval_data[i] ? j->eval_data[i].get() : &j->train;
+    st = j->learner->AddEvalSet(o.evals[i].name, dm);
+  }
+  if (st.ok() && o.eval_train) st = j->learner->AddEvalSet("train", &j->train);
+  if (st.ok()) PrintLines(*j, TrainStage::kReady, Progress(*j, 0, 0));
+  return st;
+}
+
+void AddCost(const booster::RoundCost& cost, RoundTotals* totals) {
+  totals->rounds += 1;
+  totals->comp_s += cost.comp_s;
+  totals->sync_s += cost.sync_s;
+  totals->payload_bytes += cost.payload_bytes;
+  totals->calls += cost.calls;
+}
+
+// Round i of this job: update, metrics, rank agreement, metric line, early-stopping
+// bookkeeping, periodic snapshot. Sets *stop when early stopping ends training.
+Status RunRound(TrainJob* j, int i, bool* stop) {
+  const CliOptions& o = j->options;
+  const int round = j->plan.first + i;
+  PrintLines(*j, TrainStage::kRoundBegin, Progress(*j, round, i));
+  Status st = j->learner->UpdateOneIter(round);
+  if (!st.ok()) return st;
+  auto results = j->learner->EvalOneIter(round);
+  if (!results.ok()) return results.status();
+  AddCost(j->learner->LastRoundCost(), &j->totals);
+  st = j->learner->CheckRanksAgree(round, o.debug_synchronize);
+  if (!st.ok()) return st;
+  if (rabit::GetRank() == 0) rabit::TrackerPrint(FormatEvalLine(round, results.value()));
+  PrintLines(*j, TrainStage::kRoundEnd, Progress(*j, round, i + 1));
+  if (o.early_stopping_rounds > 0) {
+    *stop = j->stopping.Update(j->start_round + i, results.value());
+  }
+  const int period = j->plan.save_period;
+  if (period > 0 && (round + 1) % period == 0) {
+    return SaveModel(j, SnapshotPath(o.model_dir, round + 1, j->learner->Traits().model_suffix));
+  }
+  return Status::Ok();
+}
+
+// Rounds run between rabit checkpoints (docs/fault-tolerance.md): a worker restarted by the
+// launcher gets the survivors' state at LoadCheckPoint (after the setup collectives, which the
+// robust engine replays from its cache) and continues from that round. Returns the rounds run.
+Result<int> RunRounds(TrainJob* j) {
+  j->loop_clock.emplace();
+  RoundCheckpoint checkpoint(j->learner.get(), &j->stopping);
+  const int resumed = rabit::LoadCheckPoint(&checkpoint);
+  if (resumed > 0) {
+    if (Status st = checkpoint.Restore(); !st.ok()) return st;
+  }
+  for (int i = resumed; i < j->plan.rounds; ++i) {
+    bool stop = false;
+    Status st = RunRound(j, i, &stop);
+    if (!st.ok()) return st;
+    rabit::CheckPoint(&checkpoint);
+    if (stop) return i + 1;
+  }
+  return j->plan.rounds;
+}
+
+// XGBoost's rule without its quirk: model_out is always written when given; otherwise
+// model_dir/<rounds>.<suffix> unless this job's last periodic snapshot already is that file.
+Status SaveFinal(TrainJob* j, int rounds_run) {
+  const CliOptions& o = j->options;
+  if (!o.model_out.empty()) return SaveModel(j, o.model_out);
+  const int rounds = j->plan.first + rounds_run;
+  const int period = j->plan.save_period;
+  if (period > 0 && rounds_run > 0 && rounds % period == 0) return Status::Ok();
+  return SaveModel(j, SnapshotPath(o.model_dir, rounds, j->learner->Traits().model_suffix));
+}
+
+// Every rank takes part (one allreduce averages the per-rank totals); rank 0 prints.
+void PrintTimingReport(const TrainJob& j) {
+  double sums[4] = {j.totals.comp_s, j.totals.sync_s, j.totals.payload_bytes, j.totals.calls};
+  rabit::Allreduce<rabit::op::Sum>(sums, 4);
+  RoundTotals mean = j.totals;
+  mean.workers = rabit::GetWorldSize();
+  mean.comp_s = sums[0] / mean.workers;
+  mean.sync_s = sums[1] / mean.workers;
+  mean.payload_bytes = sums[2] / mean.workers;
+  mean.calls = sums[3] / mean.workers;
+  for (const std::string& line : FormatTimingReport(mean, j.options.single_worker_seconds)) {
+    LogRank0(j.options, 1, line);
+  }
+}
+
+// debug_synchronize: every rank reports the digest of the model file it would write.
+Status ReportDigest(TrainJob* j) {
+  j->learner->SetAttributes(j->stopping.Attributes());
+  auto bytes = j->learner->SerializeModel();
+  if (!bytes.ok()) return bytes.status();
+  ReportModelDigest(bytes.value());
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status RunTrain(const CliOptions& options) {
+  TrainJob job(options);
+  Status st = SetUpLearner(&job);
+  if (st.ok()) st = LoadDatasets(&job);
+  if (st.ok()) st = SetData(&job);
+  if (!st.ok()) return st;
+  auto rounds_run = RunRounds(&job);
+  if (!rounds_run.ok()) return rounds_run.status();
+  st = SaveFinal(&job, rounds_run.value());
+  if (st.ok() && options.debug_synchronize) st = ReportDigest(&job);
+  if (!st.ok()) return st;
+  PrintLines(job, TrainStage::kBeforeTimingReport, Progress(job, 0, rounds_run.value()));
+  PrintTimingReport(job);
+  PrintLines(job, TrainStage::kAfterTimingReport, Progress(job, 0, rounds_run.value()));
+  return Status::Ok();
+}
+
+}  // namespace treering::cli

@@ -1,0 +1,149 @@
+// Learner: what the `treering` driver (booster/cli) trains, evaluates, saves and predicts with,
+// whatever the model is: gbtree (booster/tree, XGBoost 1.7 hist) or mlp (booster/mlp,
+// synchronous data-parallel SGD). One round is one boosting round or one epoch. The driver owns
+// the data, the model directory, the round loop, rabit checkpoints, snapshots, early stopping
+// and the timing report; a learner owns its model, its file format and its own output lines.
+// Each learner is created from key/value params and a rabit::Comm by its own static Create
+// (GBTreeLearner::Create, MlpLearner::Create); booster/cli/learner_factory.cc picks one.
+//
+// Contract
+// * Every global quantity (feature count, statistics, gradients, metric sums) goes through the
+//   rabit::Comm given at creation, so the same calls run on one process, on many processes
+//   (rabit::DefaultComm()) or on ranks that are threads of one process (tests).
+// * Data matrices are kept by pointer and must outlive the learner's use of them. A learner may
+//   rewrite their feature values in place (the MLP standardises its inputs: a copy of the
+//   training data would double its memory); a matrix given twice (an eval set that is the
+//   training data) is rewritten once.
+// * Not thread-safe: call from one thread (the one that owns the comm); the learner runs its
+//   own parallel loops.
+// * Same params + same data => byte-identical model file, whatever the thread count.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/status.h"
+#include "booster/model_dump.h"  // DumpFormat (booster/model/include/booster/)
+#include "data/dmatrix.h"
+
+namespace treering::booster {
+
+struct ParamDoc {
+  std::string key, default_value, description;
+};
+struct EvalResult {
+  std::string name;  // "<set>-<metric>", e.g. "test-auc"
+  double value;
+};
+// Where a learner's time went, this process (for the summary line and benchmarks).
+struct TimingReport {
+  double setup_s = 0, boost_s = 0, eval_s = 0;  // data set-up / rounds / metrics
+};
+// What the last round (UpdateOneIter + EvalOneIter) cost this rank, for the timing report.
+// Each learner counts what its sync-SGD model is about: the tree every collective of the round,
+// the MLP its gradient allreduces only.
+struct RoundCost {
+  double comp_s = 0;         // wall time outside the counted collectives
+  double sync_s = 0;         // wall time inside them (includes waiting for peers)
+  double payload_bytes = 0;  // bytes handed to them
+  double calls = 0;          // how many
+};
+// The rounds a training job runs. XGBoost's num_round adds rounds to model_in's and numbers
+// them from 0; the MLP's `epochs` is the total, numbered on from model_in's epochs.
+struct RoundPlan {
+  int first = 0;        // number of this job's first round ("[first]", the snapshot names)
+  int rounds = 0;       // rounds this job runs (fewer when early stopping ends it)
+  int save_period = 0;  // a snapshot after round r when (r + 1) % save_period == 0; 0: none
+};
+// Why a model file is loaded: continuing training needs a model that fits the params (the MLP
+// checks its architecture); prediction takes the model as it is.
+enum class ModelUse { kContinueTraining, kPredict };
+
+// Points of a training job at which a learner prints its own lines (Learner::Lines).
+enum class TrainStage {
+  kDataLoaded,          // the driver has read the data sets
+  kReady,               // training data and eval sets set, before the first round
+  kRoundBegin,          // before UpdateOneIter
+  kRoundEnd,            // after the round's metric line
+  kBeforeTimingReport,  // after the final save
+  kAfterTimingReport,   // after the driver's timing report
+};
+struct TrainProgress {
+  int round = 0;       // the round's number (kRoundBegin, kRoundEnd)
+  int rounds_run = 0;  // rounds this job has run
+  double load_s = 0;   // reading the data sets
+  double loop_s = 0;   // since the round loop began (before rabit::LoadCheckPoint)
+  double job_s = 0;    // since the task began
+};
+struct LogLine {
+  int verbosity;  // printed when the `verbosity` key is at least this
+  std::string text;
+};
+// Facts about a learner that the driver acts on.
+struct LearnerTraits {
+  // Snapshot names are model_dir/<rounds as %04d>.<suffix>: "json" (gbtree), "mlp".
+  std::string model_suffix;
+  // Early stopping's best_iteration / best_score / best_ntree_limit fit in the model file (the
+  // driver refuses early_stopping_rounds otherwise).
+  bool stores_attributes = false;
+  // Each rank may predict its own shard of the rows (the driver gathers them in rank order);
+  // otherwise every rank predicts all rows.
+  bool predicts_shards = false;
+};
+
+class Learner {
+ public:
+  virtual ~Learner() = default;
+
+  virtual LearnerTraits Traits() const = 0;
+
+  // --- model files ------------------------------------------------------------------------
+  // Reads the file given as model_in (errors name model_in and the file): training continues
+  // from it, or Predict uses it.
+  virtual Status LoadModelFile(const std::string& path, ModelUse use) = 0;
+  // The bytes of the model file as it stands (with the attributes set by SetAttributes).
+  virtual Result<std::string> SerializeModel() const = 0;
+  // task=dump: the trees of the model file at `path` as text or JSON; a learner without trees
+  // returns kInvalidInput.
+  virtual Result<std::string> DumpModelFile(const std::string& path, DumpFormat format,
+                                            bool with_stats) const = 0;
+  // Early stopping's best_iteration, best_score and best_ntree_limit, written into the saved
+  // model over any that model_in had (ignored when !Traits().stores_attributes).
+  virtual void SetAttributes(const std::map<std::string, std::string>& attributes) = 0;
+  // Rounds (boosting rounds, epochs) already in the model.
+  virtual int RoundsInModel() const = 0;
+
+  // --- training ---------------------------------------------------------------------------
+  // Called after LoadModelFile: the rounds to run given the CLI's num_round and save_period.
+  virtual RoundPlan PlanRounds(int num_round, int save_period) const = 0;
+  // Agrees on global quantities through the comm and prepares the first round. Errors need
+  // not name the data (the caller adds its key and file).
+  virtual Status SetTrainData(data::DMatrix* train) = 0;
+  // Eval sets in the order they were given, after SetTrainData; errors name the set.
+  virtual Status AddEvalSet(const std::string& name, data::DMatrix* dm) = 0;
+  virtual Status UpdateOneIter(int iter) = 0;
+  // For each eval set (in order), each metric (in config order; default per objective).
+  virtual Result<std::vector<EvalResult>> EvalOneIter(int iter) = 0;
+  virtual RoundCost LastRoundCost() const = 0;
+  // Every rank calls it after each round: fails (kInternal, the same message on every rank)
+  // when the ranks no longer hold the same model. `requested` is debug_synchronize; a learner
+  // whose check is one small allreduce (the MLP's parameter checksum) runs it every round.
+  virtual Status CheckRanksAgree(int iter, bool requested) = 0;
+  // The rabit checkpoint: appends what a restarted rank needs to continue exactly where the
+  // others are; Restore takes the bytes a surviving rank saved.
+  virtual void SaveCheckpoint(std::string* out) const = 0;
+  virtual Status RestoreCheckpoint(std::string_view bytes) = 0;
+  // The learner's own lines at `stage` (the driver prints them on rank 0's stderr).
+  virtual std::vector<LogLine> Lines(TrainStage stage, const TrainProgress& progress) const = 0;
+  virtual TimingReport Timing() const = 0;
+
+  // --- prediction -------------------------------------------------------------------------
+  // Row-major: one value per row, or num_class per row for multi:softprob / multi-class
+  // margins. output_margin = raw margins. multi:softmax gives the class index as float.
+  // Errors need not name the data (the caller adds its key and file).
+  virtual Status Predict(data::DMatrix* dm, bool output_margin, std::vector<float>* out) const = 0;
+};
+
+}  // namespace treering::booster

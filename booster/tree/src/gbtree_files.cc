@@ -1,0 +1,68 @@
+// GBTreeLearner's files: model_in, the XGBoost 1.7 JSON it saves, task=dump, and the bytes of
+// the per-round rabit checkpoint.
+#include <fstream>
+
+#include "booster/gbtree_learner.h"
+#include "booster/model_dump.h"
+
+namespace treering::booster {
+namespace {
+
+// model_in, with a hint when the file is XGBoost's legacy binary format.
+Result<GBTreeModel> ReadModelIn(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char magic[4] = {};
+  if (in.read(magic, sizeof(magic)) && std::string(magic, 4) == "binf") {
+    return Status::InvalidInput("model_in = " + path +
+                                ": XGBoost's legacy binary model format is not supported; save "
+                                "the model as JSON (model_out=NAME.json)");
+  }
+  auto model = LoadModelJson(path);
+  if (!model.ok()) return model.status().WithContext("model_in");
+  return model;
+}
+
+}  // namespace
+
+// Trees fit any params that agree on the objective, so both uses load alike.
+Status GBTreeLearner::LoadModelFile(const std::string& path, ModelUse /*use*/) {
+  auto model = ReadModelIn(path);
+  if (!model.ok()) return model.status();
+  return LoadModel(std::move(model.value())).WithContext("model_in = " + path);
+}
+
+Result<std::string> GBTreeLearner::SerializeModel() const {
+  if (attributes_.empty()) return ModelToJson(model_);
+  GBTreeModel model = model_;
+  for (const auto& [key, value] : attributes_) model.attributes[key] = value;
+  return ModelToJson(model);
+}
+
+Result<std::string> GBTreeLearner::DumpModelFile(const std::string& path, DumpFormat format,
+                                                 bool with_stats) const {
+  auto model = ReadModelIn(path);
+  if (!model.ok()) return model.status();
+  return DumpModel(model.value(), format, with_stats);
+}
+
+void GBTreeLearner::SetAttributes(const std::map<std::string, std::string>& attributes) {
+  attributes_ = attributes;
+}
+
+// The model as JSON (which round-trips floats exactly), formatting only the trees added since
+// the last checkpoint. Margins are recomputed from the trees (same sums in the same order) and
+// the sampling streams are functions of (seed, round), so a restarted rank grows the same trees.
+void GBTreeLearner::SaveCheckpoint(std::string* out) const {
+  // A model XGBoost could not load cannot come out of training; the model part stays empty
+  // then, so RestoreCheckpoint fails loudly instead of resuming from something else.
+  (void)checkpoint_json_.AppendTo(model_, out);
+}
+
+Status GBTreeLearner::RestoreCheckpoint(std::string_view bytes) {
+  checkpoint_json_.Reset();
+  auto model = ModelFromJson(bytes, "the checkpoint received from a surviving worker");
+  if (!model.ok()) return model.status();
+  return LoadModel(std::move(model.value()));
+}
+
+}  // namespace treering::booster
