@@ -111,8 +111,8 @@ class GBTreeLearner : public Learner {
   std::optional<TreeGrower> grower_;
   std::vector<float> train_margins_;
   // This round's gradients and the current class's copy (multi-class or subsample): kept
-  // between rounds because fresh 8-16 MB vectors page-faulted on every round (~3 ms per
-  // round on higgs1m).
+  // between rounds because fresh vectors of a gradient per row page-faulted in every round
+  // (docs/benchmarks.md, "Measurements behind code comments").
   std::vector<GradientPair> gpair_;
   std::vector<GradientPair> group_gpair_;
   int train_trees_applied_ = 0;
