@@ -12,14 +12,8 @@ namespace {
 
 // "parameter batch_size: bad value ..." -> prefixed with the config line that set batch_size.
 Status WithOrigin(const Status& st, const CliOptions& o) {
-  const std::string& m = st.message();
-  const std::string prefix = "parameter ";
-  if (m.rfind(prefix, 0) == 0) {
-    const std::string key = m.substr(prefix.size(), m.find(':') - prefix.size());
-    const auto it = o.learner_origins.find(key);
-    if (it != o.learner_origins.end()) return st.WithContext(it->second);
-  }
-  return st.WithContext("config");
+  const auto it = o.learner_origins.find(st.key());
+  return st.WithContext(it != o.learner_origins.end() ? it->second : "config");
 }
 
 booster::mlp::MlpTaskOptions TaskOptions(const CliOptions& o) {

@@ -19,14 +19,13 @@
 
 #include "booster/tree_model.h"  // GBTreeModel (booster/model/include/booster/)
 #include "data/dmatrix.h"
+#include "base/param_table.h"
 #include "base/status.h"
 #include "rabit/comm.h"
 
 namespace treering::booster {
 
-struct ParamDoc {
-  std::string key, default_value, description;
-};
+using treering::ParamDoc;  // base/param_table.h: key, default, meaning (alias rows: alias_of)
 struct EvalResult {
   std::string name;  // "<set>-<metric>", e.g. "test-auc"
   double value;
