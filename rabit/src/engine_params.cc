@@ -180,8 +180,9 @@ const ParamTable<P>& Table() {
                     "keeps the ring"),
           SizeField("rabit_reduce_pair_maxcount", &P::pair_max_bytes, {},
                     "**bytes**: with exactly 2 ranks, Allreduce up to this size uses the pair "
-                    "exchange instead of the tree; `0` = never. `treering-submit` sets `1G` "
-                    "when it pins the workers to cores (see \"Placement\")"),
+                    "exchange instead of the tree; `0` = never. Default `1G` when "
+                    "`rabit_pinned` (see \"Placement\")")
+              .MarkSet(&P::pair_max_bytes_set),
           SizeField("rabit_reduce_pair_halving_mincount", &P::pair_halving_min_bytes, {},
                     "**bytes**: with exactly 2 ranks, Allreduce from this size uses the pair "
                     "halving exchange (before any of the two keys above); `64G` turns it off"),
@@ -194,6 +195,10 @@ const ParamTable<P>& Table() {
           SizeField("rabit_spin_us", &P::spin_microseconds, {.clamp = 1000000},
                     "µs to keep retrying non-blocking I/O (with `sched_yield`) before sleeping "
                     "in `poll` (at most 1000000)"),
+          treering::BoolField("rabit_pinned", &P::pinned,
+                              "the launcher pinned this worker to cores of its own "
+                              "(`treering-submit` sets it); then both ranks of a world of two "
+                              "run at once and the pair exchange beats the tree below 256 KiB"),
           SizeField("rabit_max_attempts", &P::max_attempts,
                     {1, 1000000, UINT64_MAX, "attempts >= 1"},
                     "attempts the launcher allows; > 1 picks the robust engine "
@@ -247,6 +252,7 @@ treering::Result<EngineParams> ReadEngineParams(
     Status s = ApplyArgument(key, value, &p);
     if (!s.ok()) return s;
   }
+  if (p.pinned && !p.pair_max_bytes_set) p.pair_max_bytes = kPinnedPairMaxBytes;
   // mpirun sets no DMLC_TASK_ID; Open MPI's world rank is stable for the process's life, so
   // ranks follow it (and each rank reads the data part of its MPI rank) instead of arrival order.
   if (const char* mpi_rank = std::getenv("OMPI_COMM_WORLD_RANK"); p.task_id.empty() && mpi_rank) {
@@ -274,6 +280,7 @@ const std::vector<std::pair<std::string, std::string>>& EnvironmentNames() {
       {"TREERING_JOB_TOKEN", "rabit_job_token"},
       {"TREERING_HOST_IP", "rabit_host_ip"},
       {"TREERING_REDUCE_PAIR_MAXCOUNT", "rabit_reduce_pair_maxcount"},
+      {"TREERING_PINNED", "rabit_pinned"},
       {"TREERING_MAX_ATTEMPTS", "rabit_max_attempts"},
   };
   return kNames;

@@ -8,6 +8,11 @@
 // error ("did you mean"); `mock` is a key of its own; DMLC_* / dmlc_* keys rabit does not read
 // are ignored (the dmlc launchers and XGBoost4J pass DMLC_ROLE, DMLC_WORKER_STOP_PROCESS_ON_ERROR,
 // ... for other components); anything else is the program's own argument.
+//
+// The launcher states facts, the engine decides: treering-submit sets TREERING_PINNED=1
+// (rabit_pinned) when it pinned the worker to cores of its own, and pinned workers default to
+// the pair exchange below the pair halving (rabit_reduce_pair_maxcount = 1G); an explicit
+// rabit_reduce_pair_maxcount (argument or environment) still wins.
 #pragma once
 
 #include <cstddef>
@@ -46,6 +51,8 @@ struct EngineParams {
   std::size_t ring_min_bytes = 1 << 20;
   std::size_t pair_min_bytes = 1 << 20;  // 2 ranks: pair exchange instead of the ring
   std::size_t pair_max_bytes = 0;  // 2 ranks: pair instead of the tree; wins only when pinned
+  bool pair_max_bytes_set = false;  // given explicitly: the pinned default does not apply
+  bool pinned = false;              // the launcher pinned this worker to cores of its own
   std::size_t pair_halving_min_bytes = 256 << 10;  // 2 ranks: pair halving above pair/tree
   std::size_t halving_min_bytes = 1 << 20;  // 4 ranks: halving-doubling instead of the ring
   std::size_t socket_buffer_bytes = 0;  // kernel autotuning beat fixed 512K/4M buffers
@@ -55,6 +62,9 @@ struct EngineParams {
   std::vector<MockPoint> mocks;
   bool mpi_environment = false;  // OMPI_COMM_WORLD_SIZE is set (launched by mpirun)
 };
+
+// The default of rabit_reduce_pair_maxcount for pinned workers (rabit_pinned / TREERING_PINNED).
+inline constexpr std::size_t kPinnedPairMaxBytes = std::size_t{1} << 30;
 
 // Reads the environment, then `args` (key, value) pairs (the rule above for unknown keys).
 // kInvalidInput names the key and the bad value; Status::key() is the argument's key.
