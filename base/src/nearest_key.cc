@@ -21,17 +21,26 @@ int EditDistance(const std::string& a, const std::string& b) {
   return row[b.size()];
 }
 
+int MaxSuggestionDistance(const std::string& key) {
+  return static_cast<int>(std::max<std::size_t>(key.size(), 3) / 3);
+}
+
 std::string NearestKey(const std::string& key, const std::vector<std::string>& candidates) {
   std::string best;
-  int best_distance = 0;
+  int best_distance = MaxSuggestionDistance(key) + 1;
   for (const std::string& candidate : candidates) {
     const int d = EditDistance(key, candidate);
-    if (best.empty() || d < best_distance) {
+    if (d < best_distance) {
       best = candidate;
       best_distance = d;
     }
   }
   return best;
+}
+
+std::string DidYouMean(const std::string& key, const std::vector<std::string>& candidates) {
+  const std::string nearest = NearestKey(key, candidates);
+  return nearest.empty() ? "" : " (did you mean '" + nearest + "'?)";
 }
 
 }  // namespace treering

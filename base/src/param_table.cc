@@ -2,75 +2,80 @@
 
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
-#include <sstream>
 
 namespace treering {
-namespace {
 
-std::string RangeText(double lo, double hi, bool lo_open) {
-  std::ostringstream os;
-  os << (lo_open ? "(" : "[") << lo << ", ";
-  if (std::isinf(hi)) {
-    os << "inf)";
-  } else {
-    os << hi << "]";
-  }
-  return os.str();
+std::string FormatNumber(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%g", v);
+  return buf;
 }
 
-Status BadValue(const char* key, const std::string& value, const std::string& allowed) {
-  return Status::InvalidInput("parameter " + std::string(key) + ": bad value '" + value +
-                              "', allowed: " + allowed);
+std::string RangeText(const RealRange& r) {
+  const bool lo_open = r.lo_open || std::isinf(r.lo);
+  return (lo_open ? "(" : "[") + FormatNumber(r.lo) + ", " + FormatNumber(r.hi) +
+         (std::isinf(r.hi) ? ")" : "]");
 }
 
-}  // namespace
-
-Status ParseDoubleIn(const char* key, const std::string& value, double lo, double hi,
-                     bool lo_open, double* out) {
-  const std::string range = RangeText(lo, hi, lo_open);
-  if (value.empty()) return BadValue(key, value, range);
-  char* end = nullptr;
-  errno = 0;
-  const double v = std::strtod(value.c_str(), &end);
-  if (errno != 0 || *end != '\0' || std::isnan(v)) return BadValue(key, value, range);
-  if (v < lo || v > hi || (lo_open && v == lo)) return BadValue(key, value, range);
-  *out = v;
-  return Status::Ok();
+std::string RangeText(long long lo, long long hi) {
+  return "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
 }
 
-Status ParseFloatIn(const char* key, const std::string& value, double lo, double hi,
-                    bool lo_open, float* out) {
-  double v = 0;
-  Status s = ParseDoubleIn(key, value, lo, hi, lo_open, &v);
-  if (s.ok()) *out = static_cast<float>(v);
-  return s;
+std::string ChoiceText(const std::vector<std::string>& allowed) {
+  std::string text;
+  for (const auto& a : allowed) text += (text.empty() ? "" : " | ") + a;
+  return text;
 }
 
-Status ParseIntIn(const char* key, const std::string& value, long long lo, long long hi,
-                  int* out) {
-  std::ostringstream range;
-  range << "integer in [" << lo << ", " << hi << "]";
-  if (value.empty()) return BadValue(key, value, range.str());
+std::string DescribeField(const std::string& meaning, const std::string& allowed) {
+  if (meaning.empty()) return allowed;
+  if (allowed.empty()) return meaning;
+  return meaning + ", " + allowed;
+}
+
+std::string ParameterWording(const std::string& key, const std::string& value,
+                             const std::string& allowed) {
+  return "parameter " + key + ": bad value '" + value + "', allowed: " + allowed;
+}
+
+Result<long long> ParseInteger(const std::string& value, long long lo, long long hi) {
+  const Status bad = Status::InvalidInput("an integer in " + RangeText(lo, hi));
+  if (value.empty()) return bad;
   char* end = nullptr;
   errno = 0;
   const long long v = std::strtoll(value.c_str(), &end, 10);
-  if (errno != 0 || *end != '\0' || v < lo || v > hi) return BadValue(key, value, range.str());
-  *out = static_cast<int>(v);
-  return Status::Ok();
+  if (errno != 0 || *end != '\0' || v < lo || v > hi) return bad;
+  return v;
 }
 
-Status ParseChoice(const char* key, const std::string& value,
-                   const std::vector<std::string>& allowed, std::string* out) {
-  for (const auto& a : allowed) {
-    if (value == a) {
-      *out = value;
-      return Status::Ok();
-    }
-  }
+Result<double> ParseReal(const std::string& value, const RealRange& range) {
+  const Status bad = Status::InvalidInput("a number in " + RangeText(range));
+  if (value.empty()) return bad;
+  char* end = nullptr;
+  errno = 0;
+  const double v = std::strtod(value.c_str(), &end);
+  if (errno != 0 || *end != '\0' || !std::isfinite(v)) return bad;
+  if (v < range.lo || v > range.hi || (range.lo_open && v == range.lo)) return bad;
+  return v;
+}
+
+Result<bool> ParseBoolean(const std::string& value) {
+  if (value == "true") return true;
+  if (value == "false") return false;
+  auto n = ParseInteger(value, 0, 1);
+  if (!n.ok()) return Status::InvalidInput("0 or 1 (or false/true)");
+  return n.value() == 1;
+}
+
+Result<std::string> ParseChoice(const std::string& value, const std::vector<std::string>& allowed) {
   std::string list;
-  for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-  return BadValue(key, value, "one of " + list);
+  for (const auto& a : allowed) {
+    if (value == a) return value;
+    list += (list.empty() ? "" : ", ") + a;
+  }
+  return Status::InvalidInput("one of " + list);
 }
 
 }  // namespace treering

@@ -41,7 +41,7 @@ struct CliOptions {
   int early_stopping_rounds = 0;     // 0: off
   bool debug_synchronize = false;    // compare every rank's trees with rank 0's each round
   double single_worker_seconds = 0;  // > 0: the timing report prints the measured speedup
-  KeyValues learner_params;          // every key Learner::Params() knows, in config order
+  KeyValues learner_params;          // every key the learner's table knows, in config order
   KeyValues rabit_params;            // rabit_*, dmlc_*, DMLC_*, mock
   // Where each learner key was last set, to point a learner error at file:line.
   std::map<std::string, std::string> learner_origins;

@@ -1,158 +1,95 @@
 #include "cli_params.h"
 
-#include <algorithm>
-#include <cstdint>
 #include <set>
 
 #include "base/nearest_key.h"
-#include "value_parsers.h"
+#include "base/param_table.h"
+#include "rabit/params.h"
 
 namespace treering::cli {
 namespace {
 
-constexpr std::int64_t kMaxRounds = 100000000;
-constexpr std::int64_t kMaxThreads = 4096;
+constexpr int kMaxRounds = 100000000;
+constexpr int kMaxThreads = 4096;
 
-using Apply = Status (*)(const std::string& value, CliOptions* options);
+using O = CliOptions;
 
-struct CliKey {
-  booster::ParamDoc doc;
-  Apply apply;
-};
-
-Status SetInt(const std::string& value, std::int64_t lo, std::int64_t hi, int* field) {
-  auto v = ParseIntIn(value, lo, hi);
-  if (!v.ok()) return v.status();
-  *field = static_cast<int>(v.value());
-  return Status::Ok();
+// The CLI's wording of a bad value: "num_round = -1: expected an integer in [0, 100000000]".
+std::string CliWording(const std::string& key, const std::string& value,
+                       const std::string& allowed) {
+  return key + " = " + value + ": expected " + allowed;
 }
 
-Status SetBool(const std::string& value, bool* field) {
-  auto v = ParseBool(value);
-  if (!v.ok()) return v.status();
-  *field = v.value();
-  return Status::Ok();
+ParamField<O> SilentField() {
+  return {"silent", "", "0", "1 is verbosity=0 (XGBoost's old key)",
+          [](O* o, const std::string& v) -> Status {
+            auto silent = ParseBoolean(v);
+            if (silent.ok() && silent.value()) o->verbosity = 0;
+            return silent.status();
+          }};
 }
 
-Status SetTask(const std::string& value, CliOptions* o) {
-  auto v = ParseOneOf(value, {"train", "pred", "dump"});
-  if (!v.ok()) return v.status();
-  o->task = value == "train" ? Task::kTrain : value == "pred" ? Task::kPred : Task::kDump;
-  return Status::Ok();
+// eval[NAME] is a pattern, handled before the table (EvalSetName); its row documents it.
+ParamField<O> EvalSetField() {
+  return {"eval[NAME]", "", "",
+          "evaluation set; its metrics print as NAME-metric; any number, in config order",
+          [](O*, const std::string&) {
+            return Status::InvalidInput("a set name in the brackets, e.g. eval[test]");
+          }};
 }
 
-Status SetDumpFormat(const std::string& value, CliOptions* o) {
-  auto v = ParseOneOf(value, {"text", "json"});
-  if (!v.ok()) return v.status();
-  o->dump_format = value == "text" ? booster::DumpFormat::kText : booster::DumpFormat::kJson;
-  return Status::Ok();
-}
-
-Status SetSilent(const std::string& value, CliOptions* o) {
-  bool silent = false;
-  Status st = SetBool(value, &silent);
-  if (st.ok() && silent) o->verbosity = 0;
-  return st;
-}
-
-const std::vector<CliKey>& CliKeys() {
-  static const std::vector<CliKey> kKeys = {
-      {{"task", "train", "train | pred | dump"}, SetTask},
-      {{"booster", "gbtree", "gbtree | mlp (neural sync-SGD: MLP keys below)"},
-       [](const std::string& v, CliOptions* o) {
-         o->booster = v;
-         return ParseOneOf(v, {"gbtree", "mlp"}).status();
-       }},
-      {{"data", "", "training data URI (path[?format=libsvm])"},
-       [](const std::string& v, CliOptions* o) {
-         o->data = v;
-         return Status::Ok();
-       }},
-      {{"train_path", "", "alias of data"},
-       [](const std::string& v, CliOptions* o) {
-         o->data = v;
-         return Status::Ok();
-       }},
-      {{"test:data", "", "data to predict (task=pred)"},
-       [](const std::string& v, CliOptions* o) {
-         o->test_data = v;
-         return Status::Ok();
-       }},
-      {{"test_path", "", "alias of test:data"},
-       [](const std::string& v, CliOptions* o) {
-         o->test_data = v;
-         return Status::Ok();
-       }},
-      {{"eval[NAME]", "", "evaluation set; metrics print as NAME-metric (any number)"}, nullptr},
-      {{"eval_train", "0", "also evaluate the training data, as \"train\" (last)"},
-       [](const std::string& v, CliOptions* o) { return SetBool(v, &o->eval_train); }},
-      {{"num_round", "10", "boosting rounds; 0 writes the untrained model"},
-       [](const std::string& v, CliOptions* o) { return SetInt(v, 0, kMaxRounds, &o->num_round); }},
-      {{"model_in", "", "JSON model to continue training from / to predict or dump with"},
-       [](const std::string& v, CliOptions* o) {
-         o->model_in = v;
-         return Status::Ok();
-       }},
-      {{"model_out", "", "final model file (JSON); default model_dir/<rounds as %04d>.json"},
-       [](const std::string& v, CliOptions* o) {
-         o->model_out = v;
-         return Status::Ok();
-       }},
-      {{"model_dir", "./", "directory of periodic and default model files"},
-       [](const std::string& v, CliOptions* o) {
-         o->model_dir = v;
-         return Status::Ok();
-       }},
-      {{"save_period", "0", "also save model_dir/%04d.json every k rounds (0: final only)"},
-       [](const std::string& v, CliOptions* o) {
-         return SetInt(v, 0, kMaxRounds, &o->save_period);
-       }},
-      {{"name_pred", "pred.txt", "prediction output file (task=pred); stdout prints them"},
-       [](const std::string& v, CliOptions* o) {
-         o->name_pred = v;
-         return Status::Ok();
-       }},
-      {{"pred_margin", "0", "predict raw margins instead of transformed outputs"},
-       [](const std::string& v, CliOptions* o) { return SetBool(v, &o->pred_margin); }},
-      {{"name_dump", "dump.txt", "dump output file (task=dump)"},
-       [](const std::string& v, CliOptions* o) {
-         o->name_dump = v;
-         return Status::Ok();
-       }},
-      {{"dump_format", "text", "text | json"}, SetDumpFormat},
-      {{"dump_stats", "0", "include gain and cover in dumps"},
-       [](const std::string& v, CliOptions* o) { return SetBool(v, &o->dump_stats); }},
-      {{"nthread", "0", "threads for loading (and the learner); 0: all cores"},
-       [](const std::string& v, CliOptions* o) { return SetInt(v, 0, kMaxThreads, &o->nthread); }},
-      {{"verbosity", "1", "0: only metric lines, 1: also the timing summary, 2-3: progress"},
-       [](const std::string& v, CliOptions* o) { return SetInt(v, 0, 3, &o->verbosity); }},
-      {{"silent", "0", "1 is verbosity=0 (XGBoost's old key)"}, SetSilent},
-      {{"early_stopping_rounds", "0",
-        "stop when the last eval set's last metric has not improved for k rounds (0: off)"},
-       [](const std::string& v, CliOptions* o) {
-         return SetInt(v, 0, kMaxRounds, &o->early_stopping_rounds);
-       }},
-      {{"debug_synchronize", "0",
-        "after each round check that every rank grew rank 0's trees (fail if not); every rank "
-        "prints its model digest at the end"},
-       [](const std::string& v, CliOptions* o) { return SetBool(v, &o->debug_synchronize); }},
-      {{"single_worker_seconds", "0",
-        "rounds time of the same job on one worker (from its timing report): adds the measured "
-        "speedup to the timing report"},
-       [](const std::string& v, CliOptions* o) {
-         auto seconds = ParseNonNegative(v);
-         if (seconds.ok()) o->single_worker_seconds = seconds.value();
-         return seconds.status();
-       }},
-  };
-  return kKeys;
-}
-
-const CliKey* FindCliKey(const std::string& key) {
-  for (const CliKey& k : CliKeys()) {
-    if (k.doc.key == key && k.apply != nullptr) return &k;
-  }
-  return nullptr;
+const ParamTable<O>& CliTable() {
+  static const ParamTable<O> kTable(
+      {
+          EnumField("task", &O::task,
+                    {{"train", Task::kTrain}, {"pred", Task::kPred}, {"dump", Task::kDump}}, ""),
+          ChoiceField("booster", &O::booster, {"gbtree", "mlp"},
+                      "mlp is the neural sync-SGD learner (its keys: docs/mlp.md, --help)"),
+          StringField("data", &O::data,
+                      "training data URI: path, path?format=libsvm, lists, globs (docs/data.md)")
+              .Alias("train_path"),
+          StringField("test:data", &O::test_data, "data to predict (task=pred)").Alias("test_path"),
+          EvalSetField(),
+          BoolField("eval_train", &O::eval_train,
+                    "also evaluate the training data, printed as train-..., after the eval sets"),
+          IntField("num_round", &O::num_round, 0, kMaxRounds,
+                   "boosting rounds; 0 loads the data and writes the untrained model"),
+          StringField("model_in", &O::model_in,
+                      "JSON model to continue training from (train), predict (pred) or dump "
+                      "(dump) with"),
+          StringField("model_out", &O::model_out,
+                      "final model file (JSON); default model_dir/<rounds as %04d>.json"),
+          StringField("model_dir", &O::model_dir,
+                      "directory for snapshots and the default model file (created if missing)"),
+          IntField("save_period", &O::save_period, 0, kMaxRounds,
+                   "also save model_dir/%04d.json after every k rounds (0: final only)"),
+          StringField("name_pred", &O::name_pred,
+                      "prediction file (task=pred); stdout prints the predictions"),
+          BoolField("pred_margin", &O::pred_margin,
+                    "raw margins instead of transformed predictions"),
+          StringField("name_dump", &O::name_dump, "dump file (task=dump)"),
+          EnumField("dump_format", &O::dump_format,
+                    {{"text", booster::DumpFormat::kText}, {"json", booster::DumpFormat::kJson}},
+                    ""),
+          BoolField("dump_stats", &O::dump_stats, "include gain and cover in dumps"),
+          IntField("nthread", &O::nthread, 0, kMaxThreads,
+                   "threads for loading and the learner; 0 = all cores"),
+          IntField("verbosity", &O::verbosity, 0, 3,
+                   "0: metric lines only; 1: + timing summary and \"Writing ...\" lines; 2-3: + "
+                   "progress"),
+          SilentField(),
+          IntField("early_stopping_rounds", &O::early_stopping_rounds, 0, kMaxRounds,
+                   "stop when the last eval set's last metric has not improved for k rounds "
+                   "(0: off)"),
+          BoolField("debug_synchronize", &O::debug_synchronize,
+                    "after each round check that every rank grew rank 0's trees (exit 1 if "
+                    "not); every rank prints its model digest at the end (docs/distributed.md)"),
+          RealField("single_worker_seconds", &O::single_worker_seconds, {.lo = 0},
+                    "the rounds time of the same job on one worker (from its timing report): "
+                    "the timing report adds the measured speedup"),
+      },
+      CliWording);
+  return kTable;
 }
 
 // "eval[NAME]" -> NAME; empty when `key` is not of that form.
@@ -172,13 +109,16 @@ void AddEvalSet(const std::string& name, const std::string& uri, CliOptions* o) 
 }
 
 Status UnknownKey(const ConfigEntry& e, const std::vector<booster::ParamDoc>& learner_docs) {
-  std::vector<std::string> candidates;
-  for (const CliKey& k : CliKeys()) candidates.push_back(k.doc.key);
-  for (const booster::ParamDoc& d : learner_docs) candidates.push_back(d.key);
-  std::string message = e.origin + ": unknown key '" + e.key + "'";
-  const std::string nearest = NearestKey(e.key, candidates);
-  if (!nearest.empty()) message += " (did you mean '" + nearest + "'?)";
-  return Status::InvalidInput(message);
+  std::string hint;
+  if (e.key.rfind("eval[", 0) == 0) {
+    hint = " (did you mean 'eval[NAME]'?)";  // the pattern, not a key one edit away
+  } else {
+    std::vector<std::string> candidates = CliTable().Keys();
+    for (const booster::ParamDoc& d : learner_docs) candidates.push_back(d.key);
+    for (const ParamDoc& d : rabit::ParamDocs()) candidates.push_back(d.key);
+    hint = DidYouMean(e.key, candidates);
+  }
+  return Status::InvalidKey(e.key, e.origin + ": unknown key '" + e.key + "'" + hint);
 }
 
 Status ApplyEntry(const ConfigEntry& e, const std::set<std::string>& learner_keys,
@@ -188,18 +128,17 @@ Status ApplyEntry(const ConfigEntry& e, const std::set<std::string>& learner_key
     o->learner_params.emplace_back(e.key, e.value);
     o->learner_origins[e.key] = e.origin;
   }
-  if (const CliKey* k = FindCliKey(e.key)) {
-    Status st = k->apply(e.value, o);
-    if (!st.ok()) {
-      return Status::InvalidInput(e.origin + ": " + e.key + " = " + e.value + ": " + st.message());
-    }
-    return Status::Ok();
-  }
   if (const std::string name = EvalSetName(e.key); !name.empty()) {
     AddEvalSet(name, e.value, o);
     return Status::Ok();
   }
-  if (IsRabitKey(e.key)) {
+  if (CliTable().Find(e.key) != nullptr) {
+    return CliTable().Set(o, e.key, e.value).WithContext(e.origin);
+  }
+  if (rabit::IsParamKey(e.key)) {
+    // rabit checks its keys now, so a typo points at its line instead of failing in Init.
+    Status st = rabit::CheckParam(e.key, e.value);
+    if (!st.ok()) return st.WithContext(e.origin);
     o->rabit_params.emplace_back(e.key, e.value);
     return Status::Ok();
   }
@@ -229,17 +168,8 @@ Status CheckComplete(const CliOptions& o) {
 }  // namespace
 
 const std::vector<booster::ParamDoc>& CliParamDocs() {
-  static const std::vector<booster::ParamDoc> kDocs = [] {
-    std::vector<booster::ParamDoc> docs;
-    for (const CliKey& k : CliKeys()) docs.push_back(k.doc);
-    return docs;
-  }();
+  static const std::vector<booster::ParamDoc> kDocs = CliTable().Docs();
   return kDocs;
-}
-
-bool IsRabitKey(const std::string& key) {
-  return key.rfind("rabit_", 0) == 0 || key.rfind("dmlc_", 0) == 0 || key.rfind("DMLC_", 0) == 0 ||
-         key == "mock";
 }
 
 Result<CliOptions> BuildOptions(const std::vector<ConfigEntry>& entries,

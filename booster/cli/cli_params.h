@@ -16,11 +16,10 @@ namespace treering::cli {
 // The CLI's own keys with defaults and meanings (for --help and docs/cli.md).
 const std::vector<booster::ParamDoc>& CliParamDocs();
 
-// True for keys configuring the collective layer: rabit_*, dmlc_*, DMLC_*, mock.
-bool IsRabitKey(const std::string& key);
-
 // Applies entries in order (later single-valued keys win; eval[NAME] sets keep their first
-// position). `learner_docs` is Learner::Params(). Errors are kInvalidInput naming the origin.
+// position). `learner_docs` is the booster's LearnerParamDocs(). Every key is checked: the CLI's own, the
+// learner's, and rabit's (rabit_* keys must be ones rabit knows; rabit/params.h has the rule).
+// Errors are kInvalidInput starting with the origin ("train.conf:7: ..."), with key() set.
 Result<CliOptions> BuildOptions(const std::vector<ConfigEntry>& entries,
                                 const std::vector<booster::ParamDoc>& learner_docs);
 

@@ -30,7 +30,8 @@ std::string HelpText(const std::vector<booster::ParamDoc>& cli_docs,
          "  dump   write the trees of model_in as text or JSON into name_dump\n\n"
          "CLI keys (key = default  meaning):\n" +
          Table(cli_docs) + "\nLearner keys (key = default  meaning):\n" + Table(learner_docs) +
-         "\nrabit_*, dmlc_*, DMLC_* and mock keys configure the collective layer (rabit::Init).\n"
+         "\nrabit_*, dmlc_*, DMLC_* and mock keys configure the collective layer (rabit::Init;\n"
+         "docs/collectives.md lists them); an unknown rabit_* key is an error.\n"
          "Exit codes: 0 success, 2 user error (config, data, model file), 1 runtime failure.\n";
 }
 

@@ -1,5 +1,5 @@
 // The body of `treering --help`, generated from the key tables (CLI keys and
-// Learner::Params()), so it cannot drift from what the parser accepts.
+// the learners' tables), so it cannot drift from what the parser accepts.
 #pragma once
 
 #include <string>

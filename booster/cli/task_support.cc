@@ -1,6 +1,5 @@
 #include "task_support.h"
 
-#include <cctype>
 #include <cstdio>
 
 #include "booster/atomic_file.h"
@@ -23,39 +22,15 @@ Result<data::DMatrix> LoadMatrix(const std::string& key, const std::string& uri,
   return matrix;
 }
 
-namespace {
-
-bool IsWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
-// Position of `key` as a whole word in `text`, or npos.
-std::size_t FindWord(const std::string& text, const std::string& key) {
-  for (auto pos = text.find(key); pos != std::string::npos; pos = text.find(key, pos + 1)) {
-    const bool starts = pos == 0 || !IsWordChar(text[pos - 1]);
-    const bool ends = pos + key.size() == text.size() || !IsWordChar(text[pos + key.size()]);
-    if (starts && ends) return pos;
-  }
-  return std::string::npos;
-}
-
-}  // namespace
-
 Result<std::unique_ptr<booster::Learner>> CreateLearnerFromConfig(const CliOptions& options) {
   auto learner = CreateLearner(options.booster, options.learner_params, options.nthread,
                                &rabit::DefaultComm());
   if (learner.ok()) return learner;
   const Status& st = learner.status();
-  // The learner names the key ("parameter eta: ..."); point at the config line that set it
-  // last. With several keys in the message, the first one named is the culprit.
-  std::string origin = "config";
-  std::size_t first = std::string::npos;
-  for (const auto& [key, where] : options.learner_origins) {
-    const std::size_t pos = FindWord(st.message(), key);
-    if (pos < first) {
-      first = pos;
-      origin = where;
-    }
-  }
-  return Status(st.code(), origin + ": " + st.message());
+  // The learner names the key it rejects (Status::key()); point at the line that set it last.
+  const auto where = options.learner_origins.find(st.key());
+  const std::string origin = where != options.learner_origins.end() ? where->second : "config";
+  return st.WithContext(origin);
 }
 
 Status WriteOutputRank0(const std::string& path, const std::string& contents) {

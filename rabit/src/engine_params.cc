@@ -1,108 +1,139 @@
 #include "engine_params.h"
 
+#include <algorithm>
 #include <cstdlib>
-#include <map>
+
+#include "base/nearest_key.h"
+#include "base/param_table.h"
+#include "rabit/params.h"
 
 namespace rabit::engine {
 namespace {
 
+using treering::ParamField;
+using treering::ParamTable;
 using treering::Status;
+using Field = ParamField<EngineParams>;
+using P = EngineParams;
 
-// Environment variable -> canonical key.
-const std::map<std::string, std::string>& EnvironmentNames() {
-  static const std::map<std::string, std::string> names = {
-      {"DMLC_TRACKER_URI", "rabit_tracker_uri"}, {"DMLC_TRACKER_PORT", "rabit_tracker_port"},
-      {"DMLC_TASK_ID", "rabit_task_id"},         {"DMLC_NUM_ATTEMPT", "rabit_num_attempt"},
-      {"DMLC_NUM_WORKER", "rabit_world_size"},   {"TREERING_JOB_TOKEN", "rabit_job_token"},
-      {"TREERING_HOST_IP", "rabit_host_ip"},     {"TREERING_MAX_ATTEMPTS", "rabit_max_attempts"},
-      {"TREERING_REDUCE_PAIR_MAXCOUNT", "rabit_reduce_pair_maxcount"},
-  };
-  return names;
-}
-
-Status BadValue(const std::string& key, const std::string& value, const std::string& want) {
-  return Status::InvalidInput(key + ": expected " + want + ", got '" + value + "'");
+// Rabit's wording of a bad value: "rabit_timeout: expected seconds > 0, got 'soon'".
+std::string RabitWording(const std::string& key, const std::string& value,
+                         const std::string& allowed) {
+  return key + ": expected " + allowed + ", got '" + value + "'";
 }
 
 // Integer with an optional binary suffix K, M or G (Rabit's rabit_reduce_buffer style).
-treering::Result<std::uint64_t> ParseSize(const std::string& key, const std::string& value) {
+treering::Result<std::uint64_t> ParseSize(const std::string& value) {
   std::size_t used = 0;
   unsigned long long n = 0;
   try {
     n = std::stoull(value, &used);
   } catch (const std::exception&) {
-    return BadValue(key, value, "a byte count such as 262144 or 256K");
+    return Status::InvalidInput("a byte count such as 262144 or 256K");
   }
   const std::string suffix = value.substr(used);
-  if (suffix == "K" || suffix == "k") n <<= 10;
-  else if (suffix == "M" || suffix == "m") n <<= 20;
-  else if (suffix == "G" || suffix == "g") n <<= 30;
-  else if (!suffix.empty() && suffix != "B") return BadValue(key, value, "a byte count");
-  if (value[0] == '-') return BadValue(key, value, "a non-negative byte count");
+  if (suffix == "K" || suffix == "k")
+    n <<= 10;
+  else if (suffix == "M" || suffix == "m")
+    n <<= 20;
+  else if (suffix == "G" || suffix == "g")
+    n <<= 30;
+  else if (!suffix.empty() && suffix != "B")
+    return Status::InvalidInput("a byte count");
+  if (value[0] == '-') return Status::InvalidInput("a non-negative byte count");
   return static_cast<std::uint64_t>(n);
 }
 
-treering::Result<double> ParseSeconds(const std::string& key, const std::string& value) {
-  try {
-    std::size_t used = 0;
-    const double s = std::stod(value, &used);
-    if (used == value.size() && s > 0) return s;
-  } catch (const std::exception&) {
+// 1048576 -> "1M", 262144 -> "256K", 9091 -> "9091": how the defaults are written.
+std::string SizeText(long long n) {
+  const char* suffixes[] = {"G", "M", "K"};
+  for (int i = 0; i < 3; ++i) {
+    const long long unit = 1LL << (10 * (3 - i));
+    if (n > 0 && n % unit == 0) return std::to_string(n / unit) + suffixes[i];
   }
-  return BadValue(key, value, "seconds > 0");
+  return std::to_string(n);
 }
 
-treering::Result<EngineChoice> ParseEngine(const std::string& value) {
-  if (value == "socket") return EngineChoice::kSocket;
-  if (value == "robust") return EngineChoice::kRobust;
-  if (value == "mpi") return EngineChoice::kMpi;
-  if (value == "single") return EngineChoice::kSingle;
-  if (value == "auto") return EngineChoice::kAuto;
-  return BadValue("rabit_engine", value, "socket, robust, mpi, single or auto");
+// What a size key accepts beyond the syntax: values above `clamp` become `clamp`, values
+// outside [lo, hi] are rejected as `range`.
+struct SizeRule {
+  std::uint64_t lo = 0;
+  std::uint64_t hi = UINT64_MAX;
+  std::uint64_t clamp = UINT64_MAX;
+  const char* range = "";
+};
+
+template <typename T>
+Field SizeField(std::string key, T P::*member, SizeRule rule, const std::string& meaning) {
+  return {std::move(key), "", SizeText(static_cast<long long>(P{}.*member)), meaning,
+          [member, rule](P* p, const std::string& v) -> Status {
+            auto n = ParseSize(v);
+            if (!n.ok()) return n.status();
+            if (n.value() < rule.lo || n.value() > rule.hi) return Status::InvalidInput(rule.range);
+            p->*member = static_cast<T>(std::min(n.value(), rule.clamp));
+            return Status::Ok();
+          }};
 }
 
-Status ApplyNumber(const std::string& key, const std::string& value, EngineParams* p) {
-  auto n = ParseSize(key, value);
-  if (!n.ok()) return n.status();
-  if (key == "rabit_tracker_port") {
-    if (n.value() == 0 || n.value() > 65535) return BadValue(key, value, "a port 1..65535");
-    p->tracker_port = static_cast<std::uint16_t>(n.value());
-  } else if (key == "rabit_num_attempt") {
-    p->num_attempt = static_cast<std::uint32_t>(n.value());
-  } else if (key == "rabit_world_size") {
-    p->world_size = static_cast<int>(n.value());
-  } else if (key == "rabit_reduce_ring_mincount") {
-    p->ring_min_bytes = n.value();
-  } else if (key == "rabit_reduce_pair_maxcount") {
-    p->pair_max_bytes = n.value();
-  } else if (key == "rabit_reduce_pair_mincount") {
-    p->pair_min_bytes = n.value();
-  } else if (key == "rabit_reduce_halving_mincount") {
-    p->halving_min_bytes = n.value();
-  } else if (key == "rabit_reduce_pair_halving_mincount") {
-    p->pair_halving_min_bytes = n.value();
-  } else if (key == "rabit_spin_us") {
-    p->spin_microseconds = static_cast<int>(std::min<std::uint64_t>(n.value(), 1000000));
-  } else {
-    p->socket_buffer_bytes = std::min<std::uint64_t>(n.value(), 1u << 30);
-  }
-  return Status::Ok();
+Field SecondsField(std::string key, double P::*member, const std::string& meaning) {
+  return {std::move(key), "", treering::FormatNumber(P{}.*member), meaning,
+          [member](P* p, const std::string& v) -> Status {
+            try {
+              std::size_t used = 0;
+              const double s = std::stod(v, &used);
+              if (used == v.size() && s > 0) {
+                p->*member = s;
+                return Status::Ok();
+              }
+            } catch (const std::exception&) {
+            }
+            return Status::InvalidInput("seconds > 0");
+          }};
 }
 
-// mock=rank,version,seqno,ndeath (four non-negative integers).
-Status ApplyMock(const std::string& value, EngineParams* p) {
+// Free text where the word `none` (NULL, auto) means the empty default.
+Field TextField(std::string key, std::string P::*member, std::string none,
+                const std::string& meaning) {
+  return {std::move(key), "", none, meaning, [member, none](P* p, const std::string& v) {
+            p->*member = v == none ? "" : v;
+            return Status::Ok();
+          }};
+}
+
+Field EngineField() {
+  static const std::vector<std::pair<std::string, EngineChoice>> kNames = {
+      {"socket", EngineChoice::kSocket},
+      {"robust", EngineChoice::kRobust},
+      {"mpi", EngineChoice::kMpi},
+      {"single", EngineChoice::kSingle},
+      {"auto", EngineChoice::kAuto}};
+  return {"rabit_engine", "", "auto",
+          "`socket`, `robust`, `mpi`, `single` or `auto` (chosen as in \"Which engine runs\")",
+          [](P* p, const std::string& v) {
+            for (const auto& [name, choice] : kNames) {
+              if (v == name) {
+                p->engine = choice;
+                return Status::Ok();
+              }
+            }
+            return Status::InvalidInput("socket, robust, mpi, single or auto");
+          }};
+}
+
+// mock=rank,version,seqno,ndeath (four non-negative integers), repeatable.
+Status AddMock(P* p, const std::string& value) {
   std::uint64_t part[4] = {0, 0, 0, 0};
   std::size_t start = 0;
   for (int i = 0; i < 4; ++i) {
     const std::size_t comma = value.find(',', start);
     const bool last = i == 3;
     if (last != (comma == std::string::npos)) {
-      return BadValue("mock", value, "rank,version,seqno,ndeath (four integers)");
+      return Status::InvalidInput("rank,version,seqno,ndeath (four integers)");
     }
     const std::string field = value.substr(start, last ? std::string::npos : comma - start);
     if (field.empty() || field.find_first_not_of("0123456789") != std::string::npos ||
         field.size() > 9) {
-      return BadValue("mock", value, "rank,version,seqno,ndeath (four non-negative integers)");
+      return Status::InvalidInput("rank,version,seqno,ndeath (four non-negative integers)");
     }
     part[i] = std::stoull(field);
     start = comma + 1;
@@ -112,56 +143,97 @@ Status ApplyMock(const std::string& value, EngineParams* p) {
   return Status::Ok();
 }
 
-Status Apply(const std::string& key, const std::string& value, EngineParams* p) {
-  if (key == "mock") return ApplyMock(value, p);
-  if (key == "rabit_max_attempts") {
-    auto n = ParseSize(key, value);
-    if (!n.ok()) return n.status();
-    if (n.value() == 0 || n.value() > 1000000) return BadValue(key, value, "attempts >= 1");
-    p->max_attempts = static_cast<std::uint32_t>(n.value());
-    return Status::Ok();
-  }
-  if (key == "rabit_local_replica") {
-    auto n = ParseSize(key, value);
-    if (!n.ok()) return n.status();
-    if (n.value() > 1024) return BadValue(key, value, "a replica count 0..1024");
-    p->local_replica = static_cast<int>(n.value());
-    return Status::Ok();
-  }
-  if (key == "rabit_engine") {
-    auto e = ParseEngine(value);
-    if (!e.ok()) return e.status();
-    p->engine = e.value();
-  } else if (key == "rabit_tracker_uri") {
-    p->tracker_uri = value == "NULL" ? "" : value;
-  } else if (key == "rabit_task_id") {
-    p->task_id = value == "NULL" ? "" : value;
-  } else if (key == "rabit_job_token") {
-    p->job_token = value;
-  } else if (key == "rabit_host_ip") {
-    p->host_ip = value == "auto" ? "" : value;
-  } else if (key == "rabit_timeout" || key == "rabit_bootstrap_timeout") {
-    auto s = ParseSeconds(key, value);
-    if (!s.ok()) return s.status();
-    (key == "rabit_timeout" ? p->timeout_seconds : p->bootstrap_timeout_seconds) = s.value();
-  } else if (key == "rabit_tracker_port" || key == "rabit_num_attempt" ||
-             key == "rabit_world_size" || key == "rabit_reduce_ring_mincount" ||
-             key == "rabit_reduce_pair_maxcount" || key == "rabit_reduce_pair_mincount" ||
-             key == "rabit_reduce_halving_mincount" ||
-             key == "rabit_reduce_pair_halving_mincount" ||
-             key == "rabit_socket_buffer" ||
-             key == "rabit_spin_us") {
-    return ApplyNumber(key, value, p);
-  }
-  return Status::Ok();  // not an engine key: the program's own argument
+const ParamTable<P>& Table() {
+  static const ParamTable<P> kTable(
+      {
+          EngineField(),
+          TextField("rabit_tracker_uri", &P::tracker_uri, "NULL", "tracker host; `NULL` = none"),
+          SizeField("rabit_tracker_port", &P::tracker_port,
+                    {1, 65535, UINT64_MAX, "a port 1..65535"}, "tracker port"),
+          TextField("rabit_task_id", &P::task_id, "NULL",
+                    "stable task id (the tracker ranks by it); `NULL` = none"),
+          SizeField("rabit_num_attempt", &P::num_attempt, {},
+                    "restarts of this task so far (sent in Hello)")
+              .Alias("rabit_num_trial"),
+          {"rabit_world_size", "", "-1", "expected world size (checked by the tracker)",
+           [](P* p, const std::string& v) -> Status {
+             auto n = ParseSize(v);
+             if (n.ok()) p->world_size = static_cast<int>(n.value());
+             return n.status();
+           }},
+          TextField("rabit_job_token", &P::job_token, "",
+                    "job token, checked by the tracker and by every peer"),
+          TextField("rabit_host_ip", &P::host_ip, "auto",
+                    "address peers dial; auto = local address of our tracker connection (the "
+                    "interface that reaches the tracker)"),
+          SecondsField("rabit_timeout", &P::timeout_seconds,
+                       "seconds a collective may wait on a peer without a byte moving"),
+          SecondsField("rabit_bootstrap_timeout", &P::bootstrap_timeout_seconds,
+                       "seconds to reach the tracker, get a rank and link all peers"),
+          SizeField("rabit_reduce_ring_mincount", &P::ring_min_bytes, {},
+                    "**bytes** (not elements, unlike Rabit) from which Allreduce uses the ring; "
+                    "`0` = always ring, `1G` = tree"),
+          SizeField("rabit_reduce_pair_mincount", &P::pair_min_bytes, {},
+                    "**bytes**: with exactly 2 ranks, Allreduce from this size uses the pair "
+                    "exchange instead of the ring (below the pair halving's threshold only, so "
+                    "by default it has no effect); a size above every message (e.g. `64G`) "
+                    "keeps the ring"),
+          SizeField("rabit_reduce_pair_maxcount", &P::pair_max_bytes, {},
+                    "**bytes**: with exactly 2 ranks, Allreduce up to this size uses the pair "
+                    "exchange instead of the tree; `0` = never. Default `1G` when "
+                    "`rabit_pinned` (see \"Placement\")")
+              .MarkSet(&P::pair_max_bytes_set),
+          SizeField("rabit_reduce_pair_halving_mincount", &P::pair_halving_min_bytes, {},
+                    "**bytes**: with exactly 2 ranks, Allreduce from this size uses the pair "
+                    "halving exchange (before any of the two keys above); `64G` turns it off"),
+          SizeField("rabit_reduce_halving_mincount", &P::halving_min_bytes, {},
+                    "**bytes**: with exactly 4 ranks, Allreduce from this size uses recursive "
+                    "halving-doubling instead of the ring; `64G` keeps the ring"),
+          SizeField("rabit_socket_buffer", &P::socket_buffer_bytes, {.clamp = 1u << 30},
+                    "SO_SNDBUF/SO_RCVBUF of peer links (at most 1G); 0 = kernel autotuning "
+                    "(measured best)"),
+          SizeField("rabit_spin_us", &P::spin_microseconds, {.clamp = 1000000},
+                    "µs to keep retrying non-blocking I/O (with `sched_yield`) before sleeping "
+                    "in `poll` (at most 1000000)"),
+          treering::BoolField("rabit_pinned", &P::pinned,
+                              "the launcher pinned this worker to cores of its own "
+                              "(`treering-submit` sets it); then both ranks of a world of two "
+                              "run at once and the pair exchange beats the tree below 256 KiB"),
+          SizeField("rabit_max_attempts", &P::max_attempts,
+                    {1, 1000000, UINT64_MAX, "attempts >= 1"},
+                    "attempts the launcher allows; > 1 picks the robust engine "
+                    "([fault-tolerance.md](fault-tolerance.md))"),
+          SizeField("rabit_local_replica", &P::local_replica,
+                    {0, 1024, UINT64_MAX, "a replica count 0..1024"},
+                    "robust engine: ring successors that keep a copy of each rank's *local* "
+                    "checkpoint"),
+          {"mock", "", "none",
+           "robust engine fault injection, `rank,version,seqno,ndeath`, repeatable: the worker "
+           "of `rank` exits with `_exit(254)` right before collective `seqno` of checkpoint "
+           "version `version` when its `DMLC_NUM_ATTEMPT` equals `ndeath` "
+           "([fault-tolerance.md](fault-tolerance.md))",
+           AddMock},
+      },
+      RabitWording);
+  return kTable;
 }
 
+// An environment variable's name used as an argument key -> the key; other keys unchanged.
 std::string Canonical(const std::string& key) {
-  const auto& names = EnvironmentNames();
-  const auto it = names.find(key);
-  if (it != names.end()) return it->second;
-  if (key == "rabit_num_trial") return "rabit_num_attempt";
+  for (const auto& [env, canonical] : EnvironmentNames()) {
+    if (env == key) return canonical;
+  }
   return key;
+}
+
+Status ApplyArgument(const std::string& key, const std::string& value, EngineParams* p) {
+  const std::string canonical = Canonical(key);
+  if (Table().Find(canonical) != nullptr) return Table().Set(p, canonical, value).WithKey(key);
+  if (key.rfind("rabit_", 0) == 0) {
+    return Status::InvalidKey(
+        key, "unknown key '" + key + "'" + treering::DidYouMean(key, Table().Keys()));
+  }
+  return Status::Ok();  // DMLC_* / dmlc_* of another component, or the program's own argument
 }
 
 }  // namespace
@@ -172,14 +244,15 @@ treering::Result<EngineParams> ReadEngineParams(
   for (const auto& [env, key] : EnvironmentNames()) {
     const char* value = std::getenv(env.c_str());
     if (value == nullptr) continue;
-    Status s = Apply(key, value, &p);
+    Status s = Table().Set(&p, key, value);
     if (!s.ok()) return s.WithContext("environment variable " + env);
   }
   p.mpi_environment = std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr;
   for (const auto& [key, value] : args) {
-    Status s = Apply(Canonical(key), value, &p);
+    Status s = ApplyArgument(key, value, &p);
     if (!s.ok()) return s;
   }
+  if (p.pinned && !p.pair_max_bytes_set) p.pair_max_bytes = kPinnedPairMaxBytes;
   // mpirun sets no DMLC_TASK_ID; Open MPI's world rank is stable for the process's life, so
   // ranks follow it (and each rank reads the data part of its MPI rank) instead of arrival order.
   if (const char* mpi_rank = std::getenv("OMPI_COMM_WORLD_RANK"); p.task_id.empty() && mpi_rank) {
@@ -189,3 +262,38 @@ treering::Result<EngineParams> ReadEngineParams(
 }
 
 }  // namespace rabit::engine
+
+namespace rabit {
+
+const std::vector<treering::ParamDoc>& ParamDocs() {
+  static const std::vector<treering::ParamDoc> kDocs = engine::Table().Docs();
+  return kDocs;
+}
+
+const std::vector<std::pair<std::string, std::string>>& EnvironmentNames() {
+  static const std::vector<std::pair<std::string, std::string>> kNames = {
+      {"DMLC_TRACKER_URI", "rabit_tracker_uri"},
+      {"DMLC_TRACKER_PORT", "rabit_tracker_port"},
+      {"DMLC_TASK_ID", "rabit_task_id"},
+      {"DMLC_NUM_ATTEMPT", "rabit_num_attempt"},
+      {"DMLC_NUM_WORKER", "rabit_world_size"},
+      {"TREERING_JOB_TOKEN", "rabit_job_token"},
+      {"TREERING_HOST_IP", "rabit_host_ip"},
+      {"TREERING_REDUCE_PAIR_MAXCOUNT", "rabit_reduce_pair_maxcount"},
+      {"TREERING_PINNED", "rabit_pinned"},
+      {"TREERING_MAX_ATTEMPTS", "rabit_max_attempts"},
+  };
+  return kNames;
+}
+
+bool IsParamKey(const std::string& key) {
+  return key.rfind("rabit_", 0) == 0 || key.rfind("DMLC_", 0) == 0 || key.rfind("dmlc_", 0) == 0 ||
+         key == "mock";
+}
+
+treering::Status CheckParam(const std::string& key, const std::string& value) {
+  engine::EngineParams scratch;
+  return engine::ApplyArgument(key, value, &scratch);
+}
+
+}  // namespace rabit

@@ -1,33 +1,18 @@
-// EngineParams: every parameter the engines read, typed and validated in one place. Sources,
-// later wins: the environment (DMLC_* / TREERING_* names), then key=value arguments (rabit_*
-// names, or the environment names themselves, as dmlc-submit passes DMLC_NUM_ATTEMPT=k).
+// EngineParams: every parameter the engines read, typed and validated in one place: the
+// ParamTable in engine_params.cc (key, environment variable, default, range, meaning), which is
+// also what rabit/params.h exposes and what docs/collectives.md's key table is generated from.
+// Sources, later wins: the environment (DMLC_* / TREERING_* names), then key=value arguments
+// (rabit_* names, or the environment names themselves, as dmlc-submit passes DMLC_NUM_ATTEMPT=k).
 //
-// | key (argument)              | environment         | default   | meaning                       |
-// | rabit_engine                |                     | auto      | socket, robust, mpi, single,  |
-// |                             |                     |           | auto                          |
-// | rabit_tracker_uri           | DMLC_TRACKER_URI    | (none)    | tracker host; "NULL" = none   |
-// | rabit_tracker_port          | DMLC_TRACKER_PORT   | 9091      | tracker port                  |
-// | rabit_task_id               | DMLC_TASK_ID        | ""        | stable task id for ranking    |
-// | rabit_num_attempt           | DMLC_NUM_ATTEMPT    | 0         | restarts of this task so far  |
-// | rabit_world_size            | DMLC_NUM_WORKER     | -1        | expected world size           |
-// | rabit_job_token             | TREERING_JOB_TOKEN  | ""        | job token (tracker + peers)   |
-// | rabit_host_ip               | TREERING_HOST_IP    | auto      | address peers should dial     |
-// | rabit_timeout               |                     | 300       | s a collective may stall      |
-// | rabit_bootstrap_timeout     |                     | 120       | s to reach tracker and peers  |
-// | rabit_reduce_ring_mincount  |                     | 1M        | bytes from which ring is used |
-// | rabit_reduce_pair_mincount  |                     | 1M        | 2 ranks: pair from this size  |
-// | rabit_reduce_pair_halving_mincount |              | 256K      | 2 ranks: pair halving         |
-// | rabit_reduce_halving_mincount |                   | 1M        | 4 ranks: halving-doubling     |
-// | rabit_reduce_pair_maxcount  | TREERING_REDUCE_PAIR_MAXCOUNT | 0 | 2 ranks: pair up to this |
-// |                             | (treering-submit sets 1G when it pins workers to cores)   |
-// | rabit_socket_buffer         |                     | 0         | SO_SNDBUF/SO_RCVBUF, 0 = OS   |
-// | rabit_spin_us               |                     | 50        | busy-retry before poll() (us) |
-// | rabit_max_attempts          | TREERING_MAX_ATTEMPTS | 1       | attempts the launcher allows; |
-// |                             |                     |           | > 1 selects the robust engine |
-// | rabit_local_replica         |                     | 2         | ring successors keeping each  |
-// |                             |                     |           | rank's local checkpoint       |
-// | mock (repeatable)           |                     | none      | rank,version,seqno,ndeath:    |
-// |                             |                     |           | die there (robust engine)     |
+// Which argument keys are checked: rabit owns the rabit_ prefix, so an unknown rabit_* key is an
+// error ("did you mean"); `mock` is a key of its own; DMLC_* / dmlc_* keys rabit does not read
+// are ignored (the dmlc launchers and XGBoost4J pass DMLC_ROLE, DMLC_WORKER_STOP_PROCESS_ON_ERROR,
+// ... for other components); anything else is the program's own argument.
+//
+// The launcher states facts, the engine decides: treering-submit sets TREERING_PINNED=1
+// (rabit_pinned) when it pinned the worker to cores of its own, and pinned workers default to
+// the pair exchange below the pair halving (rabit_reduce_pair_maxcount = 1G); an explicit
+// rabit_reduce_pair_maxcount (argument or environment) still wins.
 #pragma once
 
 #include <cstddef>
@@ -66,6 +51,8 @@ struct EngineParams {
   std::size_t ring_min_bytes = 1 << 20;
   std::size_t pair_min_bytes = 1 << 20;  // 2 ranks: pair exchange instead of the ring
   std::size_t pair_max_bytes = 0;  // 2 ranks: pair instead of the tree; wins only when pinned
+  bool pair_max_bytes_set = false;  // given explicitly: the pinned default does not apply
+  bool pinned = false;              // the launcher pinned this worker to cores of its own
   std::size_t pair_halving_min_bytes = 256 << 10;  // 2 ranks: pair halving above pair/tree
   std::size_t halving_min_bytes = 1 << 20;  // 4 ranks: halving-doubling instead of the ring
   std::size_t socket_buffer_bytes = 0;  // kernel autotuning beat fixed 512K/4M buffers
@@ -76,8 +63,11 @@ struct EngineParams {
   bool mpi_environment = false;  // OMPI_COMM_WORLD_SIZE is set (launched by mpirun)
 };
 
-// Reads the environment, then `args` (key, value) pairs; unknown keys are ignored (programs pass
-// their whole command line). kInvalidInput names the key and the bad value.
+// The default of rabit_reduce_pair_maxcount for pinned workers (rabit_pinned / TREERING_PINNED).
+inline constexpr std::size_t kPinnedPairMaxBytes = std::size_t{1} << 30;
+
+// Reads the environment, then `args` (key, value) pairs (the rule above for unknown keys).
+// kInvalidInput names the key and the bad value; Status::key() is the argument's key.
 treering::Result<EngineParams> ReadEngineParams(
     const std::vector<std::pair<std::string, std::string>>& args);
 

@@ -36,6 +36,37 @@ def test_unknown_key_names_line_and_nearest():
         expect_user_error(d, ["data=" + train, "etaa=0.1"], ["command line", "'etaa'", "'eta'"])
 
 
+def test_unknown_rabit_key_names_line_and_nearest():
+    """rabit_* keys are checked with rabit's own table while the config is read: a typo is a
+    user error at its line (it used to be ignored silently), not a rabit::Init failure."""
+    with t.TempDir() as d:
+        train, _ = data_files(d)
+        expect_user_error(d, [], ["train.conf:3", "unknown key 'rabit_timout'",
+                                  "(did you mean 'rabit_timeout'?)"],
+                          "objective = binary:logistic\ndata = %s\nrabit_timout = 5\n" % train,
+                          output="0010")
+        expect_user_error(d, ["data=" + train, "rabit_timout=5"],
+                          ["command line", "'rabit_timout'", "did you mean 'rabit_timeout'"])
+        expect_user_error(d, ["data=" + train, "rabit_timeout=soon"],
+                          ["command line", "rabit_timeout", "seconds > 0", "'soon'"])
+        line = expect_user_error(d, ["data=" + train, "frobnicate=1"],
+                                 ["command line", "unknown key 'frobnicate'"])
+        assert "did you mean" not in line, line
+
+
+def test_learner_errors_point_at_the_line_of_their_key():
+    """The learner's error carries the key as written (alias included), so the CLI finds the
+    line without searching the message text."""
+    with t.TempDir() as d:
+        train, _ = data_files(d)
+        expect_user_error(d, [], ["train.conf:3", "learning_rate", "'-1'", "[0, inf)"],
+                          "data = %s\n# alias of eta\nlearning_rate = -1\n" % train)
+        expect_user_error(d, [], ["train.conf:2", "eval_metric", "nope"],
+                          "data = %s\neval_metric = nope\n" % train)
+        expect_user_error(d, [], ["train.conf:3", "eta", "'0'", "(0, 100]"],
+                          "booster = mlp\ndata = %s\neta = 0\nnum_class = 2\n" % train)
+
+
 def test_bad_values_name_key_and_range():
     with t.TempDir() as d:
         train, _ = data_files(d)
@@ -107,7 +138,8 @@ def test_unwritable_output_is_a_runtime_failure():
 
 
 if __name__ == "__main__":
-    t.main([test_unknown_key_names_line_and_nearest, test_bad_values_name_key_and_range,
+    t.main([test_unknown_key_names_line_and_nearest, test_unknown_rabit_key_names_line_and_nearest,
+            test_learner_errors_point_at_the_line_of_their_key, test_bad_values_name_key_and_range,
             test_missing_files_name_the_path, test_corrupt_model_json,
             test_bad_data_line_names_file_and_line, test_model_dir_that_is_a_file,
             test_unwritable_output_is_a_runtime_failure])

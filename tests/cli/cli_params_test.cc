@@ -9,7 +9,7 @@
 namespace treering::cli {
 namespace {
 
-// A stand-in for Learner::Params(): the routing only needs the keys.
+// A stand-in for GBTreeLearner::Params(): the routing only needs the keys.
 const std::vector<booster::ParamDoc>& LearnerDocs() {
   static const std::vector<booster::ParamDoc> kDocs = {{"objective", "reg:squarederror", ""},
                                                        {"max_depth", "6", ""},
@@ -118,6 +118,64 @@ TEST(CliParams, SilentMeansVerbosityZero) {
   auto o = BuildOptions(Entries({{"data", "a"}, {"silent", "1"}}), LearnerDocs());
   ASSERT_TRUE(o.ok());
   EXPECT_EQ(o->verbosity, 0);
+}
+
+TEST(CliParams, UnknownRabitKeyNamesLineAndNearest) {
+  auto o = BuildOptions(Entries({{"data", "a"}, {"rabit_timout", "5"}}), LearnerDocs());
+  ASSERT_FALSE(o.ok());
+  EXPECT_EQ(o.status().code(), StatusCode::kInvalidInput);
+  EXPECT_EQ(o.status().message(),
+            "t.conf:2: unknown key 'rabit_timout' (did you mean 'rabit_timeout'?)");
+  EXPECT_EQ(o.status().key(), "rabit_timout");
+  // A bad rabit value is a config error at its line too (it used to surface in rabit::Init).
+  EXPECT_EQ(ErrorOf(Entries({{"rabit_timeout", "soon"}})),
+            "t.conf:1: rabit_timeout: expected seconds > 0, got 'soon'");
+  EXPECT_EQ(ErrorOf(Entries({{"mock", "1,2"}})),
+            "t.conf:1: mock: expected rank,version,seqno,ndeath (four integers), got '1,2'");
+  // Outside rabit's prefix the rabit keys are candidates like any other.
+  EXPECT_EQ(ErrorOf(Entries({{"rabbit_timeout", "5"}})),
+            "t.conf:1: unknown key 'rabbit_timeout' (did you mean 'rabit_timeout'?)");
+}
+
+// DMLC_* / dmlc_* keys rabit does not read belong to other dmlc components: passed on, ignored.
+TEST(CliParams, DmlcKeysOfOtherComponentsArePassedOn) {
+  auto o = BuildOptions(
+      Entries({{"data", "a"}, {"DMLC_ROLE", "worker"}, {"DMLC_NUM_ATTEMPT", "1"}}), LearnerDocs());
+  ASSERT_TRUE(o.ok()) << o.status().message();
+  const KeyValues rabit{{"DMLC_ROLE", "worker"}, {"DMLC_NUM_ATTEMPT", "1"}};
+  EXPECT_EQ(o->rabit_params, rabit);
+}
+
+TEST(CliParams, ErrorsCarryTheKey) {
+  auto bad = BuildOptions(Entries({{"num_round", "-1"}}), LearnerDocs());
+  EXPECT_EQ(bad.status().key(), "num_round");
+  auto alias = BuildOptions(Entries({{"train_path", "a"}, {"eval_train", "2"}}), LearnerDocs());
+  EXPECT_EQ(alias.status().key(), "eval_train");
+  auto unknown = BuildOptions(Entries({{"max_dept", "3"}}), LearnerDocs());
+  EXPECT_EQ(unknown.status().key(), "max_dept");
+}
+
+TEST(CliParams, NoSuggestionWhenNothingIsClose) {
+  EXPECT_EQ(ErrorOf(Entries({{"data", "a"}, {"frobnicate", "1"}})),
+            "t.conf:2: unknown key 'frobnicate'");
+}
+
+// The "did you mean" cut-off (rustc's): at most max(len, 3) / 3 edits from the typed key.
+TEST(NearestKey, SuggestsOnlyPlausibleKeys) {
+  std::vector<std::string> keys;
+  for (const auto& d : CliParamDocs()) keys.push_back(d.key);
+  for (const auto& d : LearnerDocs()) keys.push_back(d.key);
+  keys.push_back("rabit_timeout");
+  EXPECT_EQ(NearestKey("frobnicate", keys), "");
+  EXPECT_EQ(NearestKey("max_dept", keys), "max_depth");
+  EXPECT_EQ(NearestKey("rabit_timout", keys), "rabit_timeout");
+  EXPECT_EQ(NearestKey("etta", keys), "eta");
+  EXPECT_EQ(NearestKey("x", keys), "");
+  EXPECT_EQ(MaxSuggestionDistance("eta"), 1);
+  EXPECT_EQ(MaxSuggestionDistance("max_dept"), 2);
+  EXPECT_EQ(MaxSuggestionDistance("frobnicate"), 3);
+  EXPECT_EQ(DidYouMean("etta", {"eta"}), " (did you mean 'eta'?)");
+  EXPECT_EQ(DidYouMean("frobnicate", {"eta"}), "");
 }
 
 TEST(NearestKey, EditDistance) {

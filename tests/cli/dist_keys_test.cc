@@ -37,7 +37,8 @@ TEST(DistKeys, BadValuesNameTheKeyAndWhatIsExpected) {
     ASSERT_FALSE(o.ok()) << bad;
     EXPECT_EQ(o.status().code(), StatusCode::kInvalidInput);
     EXPECT_EQ(o.status().message(),
-              std::string("d.conf:1: single_worker_seconds = ") + bad + ": expected a number >= 0");
+              std::string("d.conf:1: single_worker_seconds = ") + bad +
+                  ": expected a number in [0, inf)");
   }
   auto o = Build({{"data", "a"}, {"debug_synchronize", "2"}});
   ASSERT_FALSE(o.ok());

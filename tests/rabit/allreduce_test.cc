@@ -133,8 +133,8 @@ INSTANTIATE_TEST_SUITE_P(Worlds, AllreduceTest, ::testing::ValuesIn(AllCases()),
                          });
 
 // The defaults: two ranks use the pair halving exchange from 256 KiB, below it the tree, or the
-// pair exchange when the launcher pinned them (pair_max_bytes); four ranks halving-doubling from
-// 1 MiB; other worlds: tree, then ring.
+// pair exchange when the workers are pinned (rabit_pinned -> pair_max_bytes); four ranks
+// halving-doubling from 1 MiB; other worlds: tree, then ring.
 TEST(AllreduceChoice, PairExchangesAtTwoRanksHalvingAtFourTreeThenRingElsewhere) {
   CollectiveOptions o;
   EXPECT_EQ(ChooseAllreduce(o, 2, 4), AllreduceAlgorithm::kTree);
@@ -147,7 +147,7 @@ TEST(AllreduceChoice, PairExchangesAtTwoRanksHalvingAtFourTreeThenRingElsewhere)
   EXPECT_EQ(ChooseAllreduce(o, 4, (1 << 20) - 1), AllreduceAlgorithm::kTree);
   EXPECT_EQ(ChooseAllreduce(o, 8, 1 << 20), AllreduceAlgorithm::kRing);
   EXPECT_EQ(ChooseAllreduce(o, 4, 4), AllreduceAlgorithm::kTree);
-  o.pair_max_bytes = 1 << 30;  // TREERING_REDUCE_PAIR_MAXCOUNT=1G from treering-submit
+  o.pair_max_bytes = 1 << 30;  // the default for pinned workers (TREERING_PINNED=1)
   EXPECT_EQ(ChooseAllreduce(o, 2, 0), AllreduceAlgorithm::kPair);
   EXPECT_EQ(ChooseAllreduce(o, 2, 4), AllreduceAlgorithm::kPair);
   EXPECT_EQ(ChooseAllreduce(o, 2, 256 << 10), AllreduceAlgorithm::kPairHalving);

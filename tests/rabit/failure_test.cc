@@ -149,7 +149,7 @@ TEST(CollectiveFailure, FrozenRankMakesEveryOtherRankFailWithinTimeout) {
 // naming it.
 TEST(CollectiveFailure, TwoRankExchangesFailWhenThePeerStopsOrFreezes) {
   CollectiveOptions options = ShortTimeout();
-  options.pair_max_bytes = 1 << 30;  // as treering-submit sets for pinned workers
+  options.pair_max_bytes = 1 << 30;  // the default for pinned workers (TREERING_PINNED=1)
   ASSERT_EQ(ChooseAllreduce(options, 2, 8000), AllreduceAlgorithm::kPair);
   ASSERT_EQ(ChooseAllreduce(options, 2, 1600000), AllreduceAlgorithm::kPairHalving);
   for (std::size_t doubles : {1000, 200000}) {

@@ -127,21 +127,34 @@ TEST(EngineParams, EnvironmentThenArgumentsLaterWins) {
   EXPECT_DOUBLE_EQ(p->timeout_seconds, 2.5);
 }
 
-// treering-submit pins workers and says so through TREERING_REDUCE_PAIR_MAXCOUNT; an argument
-// still wins. The ring's replacement at two ranks has its own key.
-TEST(EngineParams, PairExchangeFromLauncherEnvironmentAndArguments) {
+// treering-submit pins workers and says so (TREERING_PINNED=1, a fact); the engine's parameter
+// code turns that into the pair exchange below the pair halving (pair_max_bytes = 1G). An
+// explicit rabit_reduce_pair_maxcount, argument or environment, wins whatever the order. The
+// ring's replacement at two ranks has its own key.
+TEST(EngineParams, PinnedWorkersDefaultToThePairExchangeExplicitKeysWin) {
   auto defaults = ReadEngineParams({});
   ASSERT_TRUE(defaults.ok());
   EXPECT_EQ(defaults->pair_max_bytes, 0u);
   EXPECT_EQ(defaults->pair_min_bytes, 1u << 20);
-  setenv("TREERING_REDUCE_PAIR_MAXCOUNT", "1G", 1);
+  EXPECT_FALSE(defaults->pinned);
+  setenv("TREERING_PINNED", "1", 1);
   auto pinned = ReadEngineParams({{"rabit_reduce_pair_mincount", "4M"}});
   auto overridden = ReadEngineParams({{"rabit_reduce_pair_maxcount", "0"}});
+  setenv("TREERING_REDUCE_PAIR_MAXCOUNT", "64K", 1);
+  auto by_environment = ReadEngineParams({});
   unsetenv("TREERING_REDUCE_PAIR_MAXCOUNT");
-  ASSERT_TRUE(pinned.ok() && overridden.ok());
+  unsetenv("TREERING_PINNED");
+  ASSERT_TRUE(pinned.ok() && overridden.ok() && by_environment.ok());
+  EXPECT_TRUE(pinned->pinned);
   EXPECT_EQ(pinned->pair_max_bytes, 1u << 30);
   EXPECT_EQ(pinned->pair_min_bytes, 4u << 20);
   EXPECT_EQ(overridden->pair_max_bytes, 0u);
+  EXPECT_EQ(by_environment->pair_max_bytes, 64u << 10);
+  auto argument = ReadEngineParams({{"rabit_pinned", "1"}, {"rabit_reduce_pair_maxcount", "8K"}});
+  ASSERT_TRUE(argument.ok());
+  EXPECT_EQ(argument->pair_max_bytes, 8u << 10);
+  EXPECT_EQ(ReadEngineParams({{"rabit_pinned", "1"}})->pair_max_bytes, 1u << 30);
+  EXPECT_EQ(ReadEngineParams({{"rabit_pinned", "2"}}).status().key(), "rabit_pinned");
 }
 
 // Both TCP engines (socket and robust) build their collective tuning from the same function:

@@ -46,8 +46,9 @@ int ParseArgs(int argc, char** argv, launch::SubmitOptions& o) {
       ->allow_extra_args(false);  // one K=V per --env, so "--" still starts the command
   app.add_option("--bind-to", o.bind_to,
                  "local workers, as mpirun: core = pin each to an equal share of the CPUs when "
-                 "2 <= workers <= CPUs (a 2-worker job then uses the pair exchange for small "
-                 "messages too); none = leave placement to the OS")
+                 "2 <= workers <= CPUs and tell them so (TREERING_PINNED=1: rabit then uses "
+                 "the pair exchange for small messages at 2 workers); none = leave placement "
+                 "to the OS")
       ->check(CLI::IsMember({"core", "none"}));
   app.add_option("--ssh-command", o.ssh_command, "ssh program and options");
   app.add_option("--grace", o.grace_s, "seconds between SIGTERM and SIGKILL on failure");

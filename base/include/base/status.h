@@ -35,20 +35,36 @@ class [[nodiscard]] Status {
   static Status Protocol(std::string m) { return {StatusCode::kProtocol, std::move(m)}; }
   static Status Aborted(std::string m) { return {StatusCode::kAborted, std::move(m)}; }
   static Status Internal(std::string m) { return {StatusCode::kInternal, std::move(m)}; }
+  // A user error about one configuration key: the key travels with the status, so a CLI can
+  // point at the line that set it without searching the message text.
+  static Status InvalidKey(std::string key, std::string m) {
+    return InvalidInput(std::move(m)).WithKey(std::move(key));
+  }
 
   bool ok() const { return code_ == StatusCode::kOk; }
   StatusCode code() const { return code_; }
   const std::string& message() const { return message_; }
+  // The configuration key this error is about, as the user spelled it; empty when none.
+  const std::string& key() const { return key_; }
 
-  // Adds context in front of the message ("while loading train.libsvm: ...").
+  // Adds context in front of the message ("while loading train.libsvm: ..."); keeps the key.
   Status WithContext(const std::string& context) const {
     if (ok()) return *this;
-    return Status(code_, context + ": " + message_);
+    Status s(code_, context + ": " + message_);
+    s.key_ = key_;
+    return s;
+  }
+  // The same error, about `key` (an OK status stays OK and keyless).
+  Status WithKey(std::string key) const {
+    Status s = *this;
+    if (!ok()) s.key_ = std::move(key);
+    return s;
   }
 
  private:
   StatusCode code_ = StatusCode::kOk;
   std::string message_;
+  std::string key_;
 };
 
 template <typename T>

@@ -1,37 +1,13 @@
 // GBTreeLearner::Params and ::Create: parameter tables -> typed params -> GBTreeLearner.
-#include <algorithm>
+#include <utility>
 
 #include "booster/gbtree_learner.h"
 
 namespace treering::booster {
-namespace {
-
-template <typename P>
-void AppendDocs(const std::vector<ParamField<P>>& fields, std::vector<ParamDoc>* docs) {
-  for (const auto& f : fields) {
-    docs->push_back({f.key, f.default_value, f.doc});
-    if (f.alias[0] != '\0') {
-      docs->push_back({f.alias, f.default_value, std::string("alias of ") + f.key});
-    }
-  }
-}
-
-template <typename P>
-bool TryApply(const std::vector<ParamField<P>>& fields, const std::string& key,
-              const std::string& value, P* params, Status* status) {
-  const ParamField<P>* field = nullptr;
-  if (!FindField(fields, key, &field)) return false;
-  *status = field->set(params, value);
-  return true;
-}
-
-}  // namespace
-
 const std::vector<ParamDoc>& GBTreeLearner::Params() {
   static const std::vector<ParamDoc> kDocs = [] {
-    std::vector<ParamDoc> docs;
-    AppendDocs(LearnerParam::Fields(), &docs);
-    AppendDocs(TreeParam::Fields(), &docs);
+    std::vector<ParamDoc> docs = LearnerParam::Table().Docs();
+    for (ParamDoc& d : TreeParam::Table().Docs()) docs.push_back(std::move(d));
     return docs;
   }();
   return kDocs;
@@ -42,11 +18,9 @@ Result<std::unique_ptr<GBTreeLearner>> GBTreeLearner::Create(
   LearnerParam lparam;
   TreeParam tparam;
   for (const auto& [key, value] : params) {
-    Status s;
-    if (!TryApply(LearnerParam::Fields(), key, value, &lparam, &s) &&
-        !TryApply(TreeParam::Fields(), key, value, &tparam, &s)) {
-      return Status::InvalidInput("unknown parameter '" + key + "'");
-    }
+    // Errors name the key as given (Status::key()), so the CLI can point at its config line.
+    Status s = LearnerParam::Table().Find(key) ? LearnerParam::Table().Set(&lparam, key, value)
+                                               : TreeParam::Table().Set(&tparam, key, value);
     if (!s.ok()) return s;
   }
   if (Status s = lparam.Validate(); !s.ok()) return s;
@@ -58,12 +32,12 @@ Result<std::unique_ptr<GBTreeLearner>> GBTreeLearner::Create(
   ObjectiveConfig oc{lparam.objective, lparam.num_class, lparam.scale_pos_weight,
                      tparam.max_delta_step};
   auto objective = Objective::Create(oc);
-  if (!objective.ok()) return objective.status();
+  if (!objective.ok()) return objective.status().WithKey("objective");
   if (auto margin = objective.value()->ProbToMargin(lparam.base_score); !margin.ok()) {
-    return Status::InvalidInput("parameter " + margin.status().message());
+    return Status::InvalidKey("base_score", "parameter " + margin.status().message());
   }
   for (const auto& name : lparam.eval_metrics) {
-    if (auto m = Metric::Create(name); !m.ok()) return m.status();
+    if (auto m = Metric::Create(name); !m.ok()) return m.status().WithKey("eval_metric");
   }
   return std::make_unique<GBTreeLearner>(std::move(lparam), tparam,
                                          std::move(objective).value(), comm);

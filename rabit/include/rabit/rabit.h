@@ -33,7 +33,9 @@ class Serializable {
 
 // --- lifecycle -----------------------------------------------------------------------------
 // argv tokens of the form key=value (rabit_*, dmlc_*, DMLC_*, mock=...) configure the engine;
-// other tokens are ignored, so a program may pass its whole command line.
+// other tokens are ignored, so a program may pass its whole command line. An unknown rabit_* key
+// (a typo: `rabit_timout=5`) or a bad value throws rabit::Error naming the key; DMLC_* / dmlc_*
+// keys rabit does not read are left to the components they are for (rabit/params.h).
 void Init(int argc, char* argv[]);
 void Init(const std::vector<std::pair<std::string, std::string>>& params);
 // Tells the tracker this rank is done and closes every link. Safe to call twice.

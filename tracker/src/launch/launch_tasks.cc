@@ -27,11 +27,10 @@ bool HasKey(const EnvList& env, const std::string& key) {
   return false;
 }
 
-// Pinned workers on separate cores can all send at once, so a world of two swaps whole
-// messages (the pair exchange) below the pair halving's 256 KiB too: 4 B allreduce ~3.5 us
-// instead of the tree's ~6.5 (docs/benchmarks.md). The engine reads this as rabit_reduce_pair_maxcount; a user's --env or
-// argument wins.
-constexpr char kPinnedPairVariable[] = "TREERING_REDUCE_PAIR_MAXCOUNT";
+// The launcher states a fact, the engine decides what to make of it: this worker has cores of
+// its own (rabit_pinned; rabit/src/engine_params.h picks the pair exchange for it). A user's
+// --env of the same name wins.
+constexpr char kPinnedVariable[] = "TREERING_PINNED";
 
 std::vector<Task> LocalTasks(const SubmitOptions& o, const EnvList& env) {
   std::vector<std::vector<int>> shares;
@@ -42,7 +41,7 @@ std::vector<Task> LocalTasks(const SubmitOptions& o, const EnvList& env) {
     t.env.emplace_back("DMLC_TASK_ID", std::to_string(i));
     if (!shares.empty()) {
       t.cpus = shares[i];
-      if (!HasKey(env, kPinnedPairVariable)) t.env.emplace_back(kPinnedPairVariable, "1G");
+      if (!HasKey(env, kPinnedVariable)) t.env.emplace_back(kPinnedVariable, "1");
     }
     tasks.push_back(std::move(t));
   }

@@ -24,15 +24,14 @@
 #include <string_view>
 #include <vector>
 
+#include "base/param_table.h"
 #include "base/status.h"
 #include "booster/model_dump.h"  // DumpFormat (booster/model/include/booster/)
 #include "data/dmatrix.h"
 
 namespace treering::booster {
 
-struct ParamDoc {
-  std::string key, default_value, description;
-};
+using treering::ParamDoc;  // base/param_table.h: key, default, meaning (alias rows: alias_of)
 struct EvalResult {
   std::string name;  // "<set>-<metric>", e.g. "test-auc"
   double value;

@@ -22,7 +22,8 @@ struct LearnerParam {
   int seed = 0;
   int verbosity = 1;
 
-  static const std::vector<ParamField<LearnerParam>>& Fields();
+  // Every key with its default, range and meaning (base/param_table.h).
+  static const ParamTable<LearnerParam>& Table();
   Status Validate() const;
 };
 

@@ -27,7 +27,8 @@ struct TreeParam {
   int max_bin = 256;
   GrowPolicy grow_policy = GrowPolicy::kDepthWise;
 
-  static const std::vector<ParamField<TreeParam>>& Fields();
+  // Every key with its default, range and meaning (base/param_table.h).
+  static const ParamTable<TreeParam>& Table();
   // Cross-field check after all keys are applied (e.g. a tree must be bounded somehow).
   Status Validate() const;
 };
