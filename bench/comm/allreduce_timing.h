@@ -14,8 +14,7 @@
 namespace treering::bench {
 
 inline double Now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 inline std::vector<std::size_t> SizesFromArgs(int argc, char** argv) {

@@ -29,9 +29,9 @@ int main(int argc, char** argv) {
     }
     RabitComm comm;
     const std::string label = "treering allreduce np=" + std::to_string(rabit::GetWorldSize());
-    treering::bench::MeasureAll(comm, label.c_str(),
-                                treering::bench::SizesFromArgs(static_cast<int>(sizes_only.size()),
-                                                               sizes_only.data()));
+    treering::bench::MeasureAll(
+        comm, label.c_str(),
+        treering::bench::SizesFromArgs(static_cast<int>(sizes_only.size()), sizes_only.data()));
     rabit::Finalize();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "rabit_allreduce_bench: %s\n", e.what());

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "base/status.h"
 #include "booster/learner.h"  // ParamDoc
 #include "cli_options.h"
 #include "config_file.h"
-#include "base/status.h"
 
 namespace treering::cli {
 
@@ -17,9 +17,9 @@ namespace treering::cli {
 const std::vector<booster::ParamDoc>& CliParamDocs();
 
 // Applies entries in order (later single-valued keys win; eval[NAME] sets keep their first
-// position). `learner_docs` is the booster's LearnerParamDocs(). Every key is checked: the CLI's own, the
-// learner's, and rabit's (rabit_* keys must be ones rabit knows; rabit/params.h has the rule).
-// Errors are kInvalidInput starting with the origin ("train.conf:7: ..."), with key() set.
+// position). `learner_docs` is the booster's LearnerParamDocs(). Every key is checked: the CLI's
+// own, the learner's, and rabit's (rabit_* keys must be ones rabit knows; rabit/params.h has the
+// rule). Errors are kInvalidInput starting with the origin ("train.conf:7: ..."), with key() set.
 Result<CliOptions> BuildOptions(const std::vector<ConfigEntry>& entries,
                                 const std::vector<booster::ParamDoc>& learner_docs);
 

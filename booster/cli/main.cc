@@ -1,11 +1,12 @@
 // treering CONFIG [key=value ...]: XGBoost's command-line program, for treering's learner.
 // Parses the config, starts the collective layer, runs the task; one line per error on
 // stderr and exit code 2 for user errors, 1 for runtime failures (docs/cli.md).
-#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
 #include <string>
 #include <vector>
+
+#include <CLI/CLI.hpp>
 
 #include "cli_params.h"
 #include "config_file.h"

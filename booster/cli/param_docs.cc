@@ -1,8 +1,8 @@
 #include "param_docs.h"
 
 #include "booster/learner.h"
-#include "learner_factory.h"
 #include "cli_params.h"
+#include "learner_factory.h"
 #include "rabit/params.h"
 
 namespace treering::cli {

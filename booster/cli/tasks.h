@@ -3,8 +3,8 @@
 // called; only rank 0 prints metric lines and writes files.
 #pragma once
 
-#include "cli_options.h"
 #include "base/status.h"
+#include "cli_options.h"
 
 namespace treering::cli {
 

@@ -10,8 +10,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "input_files.h"
 #include "base/status.h"
+#include "input_files.h"
 
 namespace treering::data::detail {
 

@@ -7,9 +7,9 @@
 #include <atomic>
 #include <vector>
 
+#include "base/parallel_for.h"
 #include "chunk_plan.h"
 #include "csv_parser.h"
-#include "base/parallel_for.h"
 #include "error_location.h"
 #include "input_files.h"
 #include "libsvm_parser.h"

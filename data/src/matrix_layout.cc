@@ -13,7 +13,8 @@ namespace {
 // are slow on virtual machines, and resize() alone would take them all on one thread.
 // MADV_POPULATE_WRITE (Linux >= 5.14) prefaults without touching the bytes, so no element is
 // written before resize() creates it. Transparent huge pages are not requested: with the usual
-// defrag=madvise setting they made some loads stall in compaction (docs/benchmarks.md, "Measurements behind code comments").
+// defrag=madvise setting they made some loads stall in compaction (docs/benchmarks.md,
+// "Measurements behind code comments").
 template <typename T>
 void ResizeFresh(std::vector<T>* v, int threads, std::size_t n) {
   constexpr std::uintptr_t kPage = 4096;

@@ -2,10 +2,11 @@
 //   treering-data info URI [--part P --nparts N --nthread T]
 // prints one "key: value" line per fact on stdout. On bad input it prints one line on stderr,
 // nothing on stdout, and exits with code 2 (1 for I/O or internal errors).
-#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+
+#include <CLI/CLI.hpp>
 
 #include "data/load.h"
 #include "label_summary.h"

@@ -50,12 +50,12 @@ struct EngineParams {
   // Both defaults measured with bench/comm/allreduce_bench.sh (docs/benchmarks.md).
   std::size_t ring_min_bytes = 1 << 20;
   std::size_t pair_min_bytes = 1 << 20;  // 2 ranks: pair exchange instead of the ring
-  std::size_t pair_max_bytes = 0;  // 2 ranks: pair instead of the tree; wins only when pinned
-  bool pair_max_bytes_set = false;  // given explicitly: the pinned default does not apply
-  bool pinned = false;              // the launcher pinned this worker to cores of its own
+  std::size_t pair_max_bytes = 0;        // 2 ranks: pair instead of the tree; wins only when pinned
+  bool pair_max_bytes_set = false;       // given explicitly: the pinned default does not apply
+  bool pinned = false;                   // the launcher pinned this worker to cores of its own
   std::size_t pair_halving_min_bytes = 256 << 10;  // 2 ranks: pair halving above pair/tree
-  std::size_t halving_min_bytes = 1 << 20;  // 4 ranks: halving-doubling instead of the ring
-  std::size_t socket_buffer_bytes = 0;  // kernel autotuning beat fixed 512K/4M buffers
+  std::size_t halving_min_bytes = 1 << 20;         // 4 ranks: halving-doubling instead of the ring
+  std::size_t socket_buffer_bytes = 0;             // kernel autotuning beat fixed 512K/4M buffers
   int spin_microseconds = 50;
   std::uint32_t max_attempts = 1;  // > 1: a launcher restarts dead workers (robust engine)
   int local_replica = 2;

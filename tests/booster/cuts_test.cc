@@ -1,8 +1,8 @@
 // Cut points (XGBoost's rules), the quantile summary operations and the binned matrix.
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <random>
+
+#include <gtest/gtest.h>
 
 #include "booster/binned_matrix.h"
 #include "booster/hist_cuts.h"
@@ -52,7 +52,8 @@ TEST(Cuts, ManyDistinctValuesRespectMaxBinAndQuantiles) {
 
 TEST(Cuts, EmptyFeatureHasOneBin) {
   data::DMatrix dm = OneColumn({1, 2});
-  const HistogramCuts cuts = BuildCuts(dm, 3, 256, 1, rabit::DefaultComm());  // features 1 and 2 never appear
+  const HistogramCuts cuts =
+      BuildCuts(dm, 3, 256, 1, rabit::DefaultComm());  // features 1 and 2 never appear
   EXPECT_EQ(cuts.FeatureBins(1), 1u);
   EXPECT_EQ(cuts.FeatureBins(2), 1u);
 }
@@ -98,8 +99,10 @@ TEST(BinnedMatrix, LocalBinAgreesWithSplitConditionSemantics) {
   }
   spec.missing = 0;
   const data::DMatrix dense = testing::MakeSynthetic(spec);
-  EXPECT_EQ(BinnedMatrix::Build(dense, BuildCuts(dense, spec.features, 256, 1, rabit::DefaultComm()), 1).layout(),
-            BinnedMatrix::Layout::kDense8);
+  EXPECT_EQ(
+      BinnedMatrix::Build(dense, BuildCuts(dense, spec.features, 256, 1, rabit::DefaultComm()), 1)
+          .layout(),
+      BinnedMatrix::Layout::kDense8);
 }
 
 }  // namespace
@@ -126,8 +129,8 @@ TEST(BinnedMatrix, DenseBinsEqualSearchBin) {
     }
     const HistogramCuts cuts = BuildCuts(dm, spec.features, max_bin, 1, rabit::DefaultComm());
     const BinnedMatrix m = BinnedMatrix::Build(dm, cuts, 2);
-    ASSERT_EQ(m.layout(), max_bin <= 256 ? BinnedMatrix::Layout::kDense8
-                                         : BinnedMatrix::Layout::kDense16);
+    ASSERT_EQ(m.layout(),
+              max_bin <= 256 ? BinnedMatrix::Layout::kDense8 : BinnedMatrix::Layout::kDense16);
     for (std::size_t row = 0; row < dm.NumRows(); ++row) {
       for (std::uint32_t f = 0; f < spec.features; ++f) {
         const float x = dm.value[dm.row_ptr[row] + f];

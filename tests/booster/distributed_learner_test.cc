@@ -3,12 +3,12 @@
 // rows grow the trees one process grows on all rows, bit for bit, for N = 1, 2, 3, 4, 7. A
 // skipped histogram allreduce, sketch merge, feature-count agreement or split combine makes a
 // rank's trees differ from the single-process ones, so each of those syncs is checked here.
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "booster/gbtree_learner.h"
 #include "booster/model_io.h"
@@ -95,9 +95,13 @@ TEST(DistributedLearner, BinaryDepthWiseEqualsOneProcess) {
   spec.features = 7;
   spec.distinct_values = 30;
   const data::DMatrix all = testing::MakeSynthetic(spec);
-  ExpectSameAsOneProcess({{"objective", "binary:logistic"}, {"max_depth", "4"}, {"eta", "0.3"},
+  ExpectSameAsOneProcess({{"objective", "binary:logistic"},
+                          {"max_depth", "4"},
+                          {"eta", "0.3"},
                           {"max_bin", "16"},  // fewer bins than values: cuts need the merge
-                          {"eval_metric", "auc"}, {"eval_metric", "logloss"}, {"nthread", "1"}},
+                          {"eval_metric", "auc"},
+                          {"eval_metric", "logloss"},
+                          {"nthread", "1"}},
                          all, 4);
 }
 
@@ -108,9 +112,13 @@ TEST(DistributedLearner, WeightedRegressionLossGuideEqualsOneProcess) {
   spec.weights = true;
   spec.missing = 0.3;
   const data::DMatrix all = testing::MakeSynthetic(spec);
-  ExpectSameAsOneProcess({{"objective", "reg:squarederror"}, {"grow_policy", "lossguide"},
-                          {"max_leaves", "9"}, {"max_depth", "0"}, {"colsample_bynode", "0.7"},
-                          {"eval_metric", "rmse"}, {"nthread", "2"}},
+  ExpectSameAsOneProcess({{"objective", "reg:squarederror"},
+                          {"grow_policy", "lossguide"},
+                          {"max_leaves", "9"},
+                          {"max_depth", "0"},
+                          {"colsample_bynode", "0.7"},
+                          {"eval_metric", "rmse"},
+                          {"nthread", "2"}},
                          all, 3);
 }
 
@@ -119,8 +127,11 @@ TEST(DistributedLearner, MulticlassEqualsOneProcess) {
   spec.task = testing::Task::kMulticlass3;
   spec.rows = 900;
   const data::DMatrix all = testing::MakeSynthetic(spec);
-  ExpectSameAsOneProcess({{"objective", "multi:softprob"}, {"num_class", "3"}, {"max_depth", "3"},
-                          {"eval_metric", "mlogloss"}, {"eval_metric", "merror"},
+  ExpectSameAsOneProcess({{"objective", "multi:softprob"},
+                          {"num_class", "3"},
+                          {"max_depth", "3"},
+                          {"eval_metric", "mlogloss"},
+                          {"eval_metric", "merror"},
                           {"nthread", "1"}},
                          all, 2);
 }

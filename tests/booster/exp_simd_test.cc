@@ -2,8 +2,6 @@
 // code they replace, bit for bit: std::exp (glibc's expf) and XGBoost 1.7's float formula.
 #include "exp_simd.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -12,6 +10,8 @@
 #include <limits>
 #include <random>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "booster/objective.h"
 
@@ -59,7 +59,6 @@ TEST(ExactExp, VectorPathIsUsedWhereItCanBe) {
   RecordProperty("simd", HaveExactSimdExp() ? "avx2+fma" : "scalar");
 }
 
-
 TEST(ExactExp, HardestRoundingCases) {
   // Each case in each lane of a group of 8 (the others ordinary values).
   std::vector<float> x;
@@ -103,11 +102,26 @@ TEST(ExactExp, EdgesAndSpecialLanes) {
     x.push_back(-FromBits(u));
   }
   const float inf = std::numeric_limits<float>::infinity();
-  const std::vector<float> special = {
-      88.0f, -88.0f, 88.72283f, 88.7229f, 89.0f, -100.0f, -103.2789f, -103.9721f, -104.0f,
-      -150.0f, 1e30f, -1e30f, std::numeric_limits<float>::max(), inf, -inf,
-      std::numeric_limits<float>::quiet_NaN(), -std::numeric_limits<float>::quiet_NaN(),
-      std::numeric_limits<float>::signaling_NaN(), FromBits(0x7fc12345), FromBits(0xffa00001)};
+  const std::vector<float> special = {88.0f,
+                                      -88.0f,
+                                      88.72283f,
+                                      88.7229f,
+                                      89.0f,
+                                      -100.0f,
+                                      -103.2789f,
+                                      -103.9721f,
+                                      -104.0f,
+                                      -150.0f,
+                                      1e30f,
+                                      -1e30f,
+                                      std::numeric_limits<float>::max(),
+                                      inf,
+                                      -inf,
+                                      std::numeric_limits<float>::quiet_NaN(),
+                                      -std::numeric_limits<float>::quiet_NaN(),
+                                      std::numeric_limits<float>::signaling_NaN(),
+                                      FromBits(0x7fc12345),
+                                      FromBits(0xffa00001)};
   for (float s : special) x.push_back(s);
   EXPECT_EQ(ExpMismatches(x), 0u);
   // Each special value in each lane of a group of otherwise ordinary values.
@@ -197,10 +211,10 @@ TEST(LogisticKernel, EqualsScalarFormulaAndMaxima) {
           ExpectSameBits(got, want);
           ExpectSameMaxima(maxima, ScalarMaxima(want));
           std::vector<GradientPair> scalar(n);
-          ExpectSameMaxima(LogisticGradientsScalar(rows.margin.data() + offset,
-                                                   rows.label.data() + offset, w, spw, n,
-                                                   scalar.data()),
-                           ScalarMaxima(want));
+          ExpectSameMaxima(
+              LogisticGradientsScalar(rows.margin.data() + offset, rows.label.data() + offset, w,
+                                      spw, n, scalar.data()),
+              ScalarMaxima(want));
           ExpectSameBits(scalar, want);
         }
       }
@@ -219,10 +233,11 @@ TEST(LogisticKernel, OrdinaryMarginsWithoutSpecialLanes) {
     weight[i] = 0.5f + static_cast<float>(rng() % 100) / 37.0f;
   }
   // The hardest expf inputs as margins (expf(-margin) is what the kernel takes).
-  for (std::size_t i = 0; i < std::size(kExpHardCases); ++i) margin[8 * i + i % 8] = -kExpHardCases[i];
+  for (std::size_t i = 0; i < std::size(kExpHardCases); ++i)
+    margin[8 * i + i % 8] = -kExpHardCases[i];
   std::vector<GradientPair> got(margin.size()), want(margin.size());
-  const GradientMaxima maxima = LogisticGradients(margin.data(), label.data(), weight.data(),
-                                                  1.5f, margin.size(), got.data());
+  const GradientMaxima maxima = LogisticGradients(margin.data(), label.data(), weight.data(), 1.5f,
+                                                  margin.size(), got.data());
   for (std::size_t i = 0; i < margin.size(); ++i) {
     want[i] = ScalarLogistic(margin[i], label[i], weight[i], 1.5f);
   }
@@ -253,8 +268,8 @@ TEST(LogisticKernel, ObjectiveGradientAndMaximaMatchAcrossThreads) {
         std::vector<GradientPair> g, g2;
         obj->GetGradient(rows.margin, {&rows.label, weight}, nthread, &g);
         ExpectSameBits(g, want);
-        const GradientMaxima m = obj->GetGradientAndMaxima(rows.margin, {&rows.label, weight},
-                                                           nthread, &g2);
+        const GradientMaxima m =
+            obj->GetGradientAndMaxima(rows.margin, {&rows.label, weight}, nthread, &g2);
         ExpectSameBits(g2, want);
         ExpectSameMaxima(m, ScalarMaxima(want));
       }
@@ -271,9 +286,9 @@ TEST(LogisticKernel, ObjectiveGradientAndMaximaMatchAcrossThreads) {
     const GradientMaxima m = obj->GetGradientAndMaxima(margin, {&label01, &rows.weight}, 2, &g2);
     ExpectSameBits(g2, g1);
     ExpectSameMaxima(m, ScalarMaxima(g1));
-    EXPECT_EQ(BitsOf(g1[5].hess), BitsOf(name[0] == 'r' ? rows.weight[5]
-                                                         : std::exp(margin[5] + 0.7f) *
-                                                               rows.weight[5]));
+    EXPECT_EQ(
+        BitsOf(g1[5].hess),
+        BitsOf(name[0] == 'r' ? rows.weight[5] : std::exp(margin[5] + 0.7f) * rows.weight[5]));
   }
   ObjectiveConfig c;
   c.name = "multi:softprob";

@@ -2,13 +2,14 @@
 // sparse layout, on all rows, on scattered row subsets (one level of three nodes, cut
 // between thread shares), the root (column-wise on sparse data), with 1, 2 and 3 threads,
 // and the row sum it returns; and the quantiser against std::llrint.
-#include <gtest/gtest.h>
+#include "booster/histogram.h"
 
 #include <cmath>
 #include <numeric>
 #include <random>
 
-#include "booster/histogram.h"
+#include <gtest/gtest.h>
+
 #include "synthetic_data.h"
 
 namespace treering::booster {
@@ -67,9 +68,9 @@ void ExpectBuilderMatches(const data::DMatrix& dm, std::uint32_t features,
     const auto span = [](const std::vector<std::uint32_t>& v) {
       return RowSpan{v.data(), v.data() + v.size()};
     };
-    const GradientPairInt sum = builder.Build(
-        gpair, quantiser, {span(all), span(none), span(odd), span(sparse_subset)},
-        {&h_all, &h_empty, &h_odd, &h_subset});
+    const GradientPairInt sum =
+        builder.Build(gpair, quantiser, {span(all), span(none), span(odd), span(sparse_subset)},
+                      {&h_all, &h_empty, &h_odd, &h_subset});
     EXPECT_TRUE(h_empty == Histogram(cuts.TotalBins())) << nthread;
     EXPECT_TRUE(h_all == NaiveHistogram(dm, cuts, quantised, all)) << nthread;
     EXPECT_TRUE(h_odd == NaiveHistogram(dm, cuts, quantised, odd)) << nthread;

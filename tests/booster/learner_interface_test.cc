@@ -1,12 +1,12 @@
 // The Learner interface as the driver uses it, once per learner (gbtree and mlp): the rabit
 // checkpoint bytes let a fresh learner continue exactly where the first one was, the round plan
 // numbers rounds as each learner's keys say, and the round cost is counted.
-#include <gtest/gtest.h>
-
 #include <functional>
 #include <memory>
 #include <ostream>
 #include <string>
+
+#include <gtest/gtest.h>
 
 #include "booster/gbtree_learner.h"
 #include "booster/mlp/mlp_learner.h"

@@ -1,10 +1,10 @@
 // The Learner facade: parameter handling, eval output, determinism across thread counts,
 // training margins vs prediction, continued training, and learning on a clear signal.
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <fstream>
 #include <iterator>
+
+#include <gtest/gtest.h>
 
 #include "booster/gbtree_learner.h"
 #include "booster/predictor.h"
@@ -53,10 +53,12 @@ TEST(LearnerParams, UnknownKeyAndBadValueAreInvalidInput) {
   auto bad = GBTreeLearner::Create({{"subsample", "1.5"}}, &rabit::DefaultComm());
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("(0, 1]"), std::string::npos);
-  EXPECT_FALSE(GBTreeLearner::Create({{"objective", "multi:softmax"}}, &rabit::DefaultComm()).ok());  // needs num_class
+  EXPECT_FALSE(GBTreeLearner::Create({{"objective", "multi:softmax"}}, &rabit::DefaultComm())
+                   .ok());  // needs num_class
   EXPECT_FALSE(GBTreeLearner::Create({{"tree_method", "exact"}}, &rabit::DefaultComm()).ok());
   EXPECT_FALSE(GBTreeLearner::Create({{"eval_metric", "nope"}}, &rabit::DefaultComm()).ok());
-  auto base = GBTreeLearner::Create({{"objective", "binary:logistic"}, {"base_score", "1.5"}}, &rabit::DefaultComm());
+  auto base = GBTreeLearner::Create({{"objective", "binary:logistic"}, {"base_score", "1.5"}},
+                                    &rabit::DefaultComm());
   ASSERT_FALSE(base.ok());
   EXPECT_EQ(base.status().code(), StatusCode::kInvalidInput);
   EXPECT_NE(base.status().message().find("base_score"), std::string::npos);
@@ -78,8 +80,8 @@ TEST(LearnerParams, AliasesAndDocs) {
 
 TEST(Learner, EvalNamesFollowSetAndMetricOrder) {
   data::DMatrix train = MakeSynthetic({}), test = MakeSynthetic({.seed = 9});
-  auto learner = Make({{"objective", "binary:logistic"}, {"eval_metric", "auc"},
-                       {"eval_metric", "logloss"}});
+  auto learner =
+      Make({{"objective", "binary:logistic"}, {"eval_metric", "auc"}, {"eval_metric", "logloss"}});
   ASSERT_TRUE(learner->SetTrainData(&train).ok());
   ASSERT_TRUE(learner->AddEvalSet("test", &test).ok());
   ASSERT_TRUE(learner->AddEvalSet("train", &train).ok());
@@ -108,8 +110,11 @@ TEST(Learner, ModelIsIndependentOfThreadCount) {
     // Subsampled (each group's own gradient scan) and not (the objective's maxima, the
     // vector gradient kernels: logistic and squared error).
     const std::vector<Params> configs = {
-        {{"objective", "binary:logistic"}, {"max_depth", "5"}, {"colsample_bynode", "0.8"},
-         {"subsample", "0.9"}, {"seed", "4"}},
+        {{"objective", "binary:logistic"},
+         {"max_depth", "5"},
+         {"colsample_bynode", "0.8"},
+         {"subsample", "0.9"},
+         {"seed", "4"}},
         {{"objective", "binary:logistic"}, {"max_depth", "5"}},
         {{"objective", "reg:squarederror"}, {"max_depth", "5"}, {"colsample_bylevel", "0.7"}}};
     for (const Params& base : configs) {
@@ -205,20 +210,29 @@ data::DMatrix FirstFeatures(const data::DMatrix& dm, std::uint32_t keep) {
 // groups (multi-class).
 TEST(Learner, PredictionEqualsOneRowWalkDenseSparseAndNarrow) {
   const Params regression = {{"max_depth", "5"}, {"base_score", "0"}, {"nthread", "2"}};
-  const Params multiclass = {{"max_depth", "4"}, {"base_score", "0"}, {"nthread", "2"},
-                             {"objective", "multi:softprob"}, {"num_class", "3"}};
+  const Params multiclass = {{"max_depth", "4"},
+                             {"base_score", "0"},
+                             {"nthread", "2"},
+                             {"objective", "multi:softprob"},
+                             {"num_class", "3"}};
   // Leaves at many depths (the flat walk takes the deepest leaf's number of steps).
-  const Params lossguide = {{"grow_policy", "lossguide"}, {"max_leaves", "9"},
-                            {"max_depth", "0"}, {"base_score", "0"}, {"nthread", "2"}};
+  const Params lossguide = {{"grow_policy", "lossguide"},
+                            {"max_leaves", "9"},
+                            {"max_depth", "0"},
+                            {"base_score", "0"},
+                            {"nthread", "2"}};
   for (double missing : {0.0, 0.2}) {
     for (int kind : {0, 1, 2}) {
       const bool classes = kind == 1;
       SCOPED_TRACE(::testing::Message() << "missing " << missing << " kind " << kind);
-      data::DMatrix dm =
-          MakeSynthetic({.task = classes ? Task::kMulticlass3 : Task::kRegression, .rows = 5003,
-                         .features = 6, .missing = missing});
-      auto learner = Train(classes ? multiclass : kind == 2 ? lossguide : regression, dm,
-                           classes ? 2 : 6);
+      data::DMatrix dm = MakeSynthetic({.task = classes ? Task::kMulticlass3 : Task::kRegression,
+                                        .rows = 5003,
+                                        .features = 6,
+                                        .missing = missing});
+      auto learner = Train(classes     ? multiclass
+                           : kind == 2 ? lossguide
+                                       : regression,
+                           dm, classes ? 2 : 6);
       const GBTreeModel& model = learner->Model();
       bool splits_beyond_three = false;
       for (const RegTree& t : model.trees) {
@@ -240,8 +254,10 @@ TEST(Learner, PredictionEqualsOneRowWalkDenseSparseAndNarrow) {
 
 TEST(Learner, LossguideRespectsMaxLeaves) {
   data::DMatrix dm = MakeSynthetic({.rows = 3000});
-  auto learner = Train({{"objective", "binary:logistic"}, {"grow_policy", "lossguide"},
-                        {"max_leaves", "5"}, {"max_depth", "0"}},
+  auto learner = Train({{"objective", "binary:logistic"},
+                        {"grow_policy", "lossguide"},
+                        {"max_leaves", "5"},
+                        {"max_depth", "0"}},
                        dm, 3);
   for (const RegTree& tree : learner->Model().trees) {
     int leaves = 0;

@@ -1,10 +1,10 @@
 // Metrics against hand-computed values and AUC against a brute-force pair count.
-#include <gtest/gtest.h>
+#include "booster/metric.h"
 
 #include <cmath>
 #include <random>
 
-#include "booster/metric.h"
+#include <gtest/gtest.h>
 
 namespace treering::booster {
 namespace {
@@ -68,11 +68,11 @@ TEST(Metric, ElementwiseByHand) {
   EXPECT_NEAR(Eval("mae", p, 1, y, w), (0.2 + 2 * 0.1 + 0.6) / sw, 1e-6);
   EXPECT_NEAR(Eval("logloss", p, 1, y, w),
               (-std::log(0.8) - 2 * std::log(0.9) - std::log(0.4)) / sw, 1e-6);
-  EXPECT_NEAR(Eval("error", p, 1, y, w), 1.0 / sw, 1e-12);      // row 3 is wrong
-  EXPECT_NEAR(Eval("error@0.7", p, 1, y, w), 0.0, 1e-12);       // threshold moves past 0.6
+  EXPECT_NEAR(Eval("error", p, 1, y, w), 1.0 / sw, 1e-12);  // row 3 is wrong
+  EXPECT_NEAR(Eval("error@0.7", p, 1, y, w), 0.0, 1e-12);   // threshold moves past 0.6
   const std::vector<float> rate = {2.0f}, count = {3.0f};
-  EXPECT_NEAR(Eval("poisson-nloglik", rate, 1, count),
-              std::lgamma(4.0) + 2.0 - std::log(2.0) * 3.0, 1e-5);
+  EXPECT_NEAR(Eval("poisson-nloglik", rate, 1, count), std::lgamma(4.0) + 2.0 - std::log(2.0) * 3.0,
+              1e-5);
 }
 
 TEST(Metric, MulticlassByHand) {

@@ -1,6 +1,6 @@
 // Every objective's gradient against a finite difference of its loss, and its hessian against
 // a finite difference of the gradient (times XGBoost's documented factors).
-#include <gtest/gtest.h>
+#include "booster/objective.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 #include <random>
 #include <string>
 
-#include "booster/objective.h"
+#include <gtest/gtest.h>
 
 namespace treering::booster {
 namespace {
@@ -38,8 +38,8 @@ TEST_P(OneOutputObjective, GradientMatchesFiniteDifference) {
   const std::string name = GetParam();
   auto obj = Make(name);
   const std::vector<float> margin = {-1.5f, -0.2f, 0.3f, 1.1f};
-  const std::vector<float> label = name == "count:poisson" ? std::vector<float>{0, 1, 3, 2}
-                                                           : std::vector<float>{0, 1, 1, 0};
+  const std::vector<float> label =
+      name == "count:poisson" ? std::vector<float>{0, 1, 3, 2} : std::vector<float>{0, 1, 1, 0};
   const std::vector<float> weight = {1.0f, 2.0f, 0.5f, 1.0f};
   std::vector<GradientPair> g;
   obj->GetGradient(margin, {&label, &weight}, 1, &g);
@@ -143,8 +143,8 @@ TEST(Objective, SquaredErrorBlocksEqualScalarFormula) {
       if (weighted) weight[i] = uniform(rng);
     }
     margin[9] = NAN;
-    margin[100] = -9000.0f;     // the largest |gradient|, negative, in the 4-row part
-    margin[n - 1] = 5000.0f;    // the largest positive one, in the tail
+    margin[100] = -9000.0f;   // the largest |gradient|, negative, in the 4-row part
+    margin[n - 1] = 5000.0f;  // the largest positive one, in the tail
     for (int nthread : {1, 2}) {
       std::vector<GradientPair> got;
       const GradientMaxima m =

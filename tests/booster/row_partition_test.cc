@@ -1,12 +1,12 @@
 // RowPartition::Split (branch-free block partition) against std::stable_partition, on
 // several nodes per batch, for 1 and 2 threads, with nodes smaller and larger than a block.
-#include <gtest/gtest.h>
+#include "booster/row_partition.h"
 
 #include <algorithm>
 #include <numeric>
 #include <random>
 
-#include "booster/row_partition.h"
+#include <gtest/gtest.h>
 
 namespace treering::booster {
 namespace {

@@ -1,9 +1,9 @@
 // Weight, gain and split choice against values computed by hand from XGBoost's formulas.
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <cstring>
 #include <random>
+
+#include <gtest/gtest.h>
 
 #include "booster/split_evaluator.h"
 
@@ -42,8 +42,7 @@ TEST(SplitFormula, WeightWithL2AndL1) {
 // zero and negative hessians, max_delta_step (the scalar path).
 TEST(SplitFormula, GainSumEqualsScalarGainsBitForBit) {
   std::mt19937_64 rng(11);
-  std::uniform_int_distribution<std::int64_t> grad(-(std::int64_t{1} << 40),
-                                                   std::int64_t{1} << 40);
+  std::uniform_int_distribution<std::int64_t> grad(-(std::int64_t{1} << 40), std::int64_t{1} << 40);
   std::uniform_int_distribution<std::int64_t> hess(-1000, std::int64_t{1} << 38);
   const GradientQuantiser q(std::ldexp(1.0, 30), std::ldexp(1.0, 31));
   struct Case {
@@ -78,8 +77,8 @@ TEST(SplitFormula, GainSumEqualsScalarGainsBitForBit) {
       std::uint32_t a, b;
       std::memcpy(&a, &want, 4);
       std::memcpy(&b, &got, 4);
-      ASSERT_EQ(a, b) << "alpha " << alpha << " mds " << mds << " lambda " << lambda
-                      << " pair " << i;
+      ASSERT_EQ(a, b) << "alpha " << alpha << " mds " << mds << " lambda " << lambda << " pair "
+                      << i;
     }
   }
 }
@@ -145,8 +144,8 @@ TEST(SplitFormula, NoMissingMeansForwardScanOnly) {
 // XGBoost's two scans written out plainly (hist/evaluate_splits.h EnumerateSplit): forward
 // with missing rows right, then backward with them left, each candidate replacing the best
 // only if strictly better. The evaluator runs both as one pass; it must pick the same.
-SplitCandidate TwoScans(const SplitEvaluator& ev, const HistogramCuts& cuts,
-                        const Histogram& hist, GradientPairInt node_sum, float min_child) {
+SplitCandidate TwoScans(const SplitEvaluator& ev, const HistogramCuts& cuts, const Histogram& hist,
+                        GradientPairInt node_sum, float min_child) {
   const float root_gain = ev.Gain(node_sum);
   const int first = static_cast<int>(cuts.ptrs[0]), last = static_cast<int>(cuts.ptrs[1]) - 1;
   SplitCandidate best;
@@ -200,8 +199,8 @@ TEST(SplitFormula, OnePassScanPicksWhatTheTwoScansPick) {
       ASSERT_TRUE(got.left_sum == want.left_sum) << trial;
       if (want.split_bin >= 0 || want.loss_chg > 0.0f) {
         ASSERT_TRUE(got.right_sum == node_sum - want.left_sum) << trial;
-        ASSERT_FLOAT_EQ(got.split_value, want.split_bin < 0 ? cuts.min_vals[0]
-                                                            : cuts.values[want.split_bin]);
+        ASSERT_FLOAT_EQ(got.split_value,
+                        want.split_bin < 0 ? cuts.min_vals[0] : cuts.values[want.split_bin]);
       }
       with_missing_left += want.default_left;
       ++compared;

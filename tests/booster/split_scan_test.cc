@@ -1,13 +1,14 @@
 // The AVX-512 split scan against the scalar scans: the same winner, bit for bit, on random
 // histograms (ties, empty bins, missing rows either way, L1, min_child_weight, tails of
 // every length), and the floor that lets it skip bins never hides the node's winner.
-#include <gtest/gtest.h>
+#include "split_scan.h"
 
 #include <cstring>
 #include <random>
 
+#include <gtest/gtest.h>
+
 #include "booster/split_evaluator.h"
-#include "split_scan.h"
 
 namespace treering::booster {
 namespace {
@@ -73,7 +74,8 @@ TEST(SplitScan, VectorScanGivesTheScalarWinnerBitForBit) {
           p.reg_alpha = alpha;
           p.reg_lambda = lambda;
           p.min_child_weight = min_child;
-          SplitEvaluator vector_ev(p, cuts, c.quantiser, &rabit::DefaultComm()), scalar_ev(p, cuts, c.quantiser, &rabit::DefaultComm());
+          SplitEvaluator vector_ev(p, cuts, c.quantiser, &rabit::DefaultComm()),
+              scalar_ev(p, cuts, c.quantiser, &rabit::DefaultComm());
           scalar_ev.SetVectorScan(false);
           ASSERT_TRUE(vector_ev.VectorScanActive());
           ASSERT_FALSE(scalar_ev.VectorScanActive());
@@ -137,7 +139,8 @@ TEST(SplitScan, TiesInsideOneFeatureResolveAsTheScalarScans) {
   for (float min_child : {0.0f, 1.0f, 3.0f}) {
     TreeParam p;
     p.min_child_weight = min_child;
-    SplitEvaluator vector_ev(p, cuts, q, &rabit::DefaultComm()), scalar_ev(p, cuts, q, &rabit::DefaultComm());
+    SplitEvaluator vector_ev(p, cuts, q, &rabit::DefaultComm()),
+        scalar_ev(p, cuts, q, &rabit::DefaultComm());
     scalar_ev.SetVectorScan(false);
     for (int trial = 0; trial < 3000; ++trial) {
       Histogram h(12);

@@ -14,8 +14,8 @@ struct SyntheticSpec {
   Task task = Task::kBinary;
   std::size_t rows = 2000;
   std::uint32_t features = 6;
-  double missing = 0.1;       // probability that an entry is absent
-  int distinct_values = 40;   // values are k/8 for k in [0, distinct) (exact cuts for max_bin>=)
+  double missing = 0.1;      // probability that an entry is absent
+  int distinct_values = 40;  // values are k/8 for k in [0, distinct) (exact cuts for max_bin>=)
   bool weights = false;
   std::uint64_t seed = 7;
 };

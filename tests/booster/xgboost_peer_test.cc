@@ -1,12 +1,12 @@
 // treering's trees against XGBoost 1.7's (python3-xgboost, tree_method=hist, nthread=1) on the
 // same LibSVM files: identical structure, splits and leaf values, and test margins agreeing to
 // float precision. Data use few distinct values so both sides' cuts are exact.
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+
+#include <gtest/gtest.h>
 
 #include "booster/gbtree_learner.h"
 #include "booster/model_io.h"
@@ -70,8 +70,8 @@ class XgboostPeerTest : public ::testing::TestWithParam<PeerCase> {};
 
 TEST_P(XgboostPeerTest, SameTreesAndMargins) {
   const PeerCase& c = GetParam();
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
-                                    ("treering-booster-peer-" + c.name);
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("treering-booster-peer-" + c.name);
   std::filesystem::remove_all(dir);  // never compare against a previous run's outputs
   std::filesystem::create_directories(dir);
   data::DMatrix train = MakeSynthetic(c.spec);
@@ -82,8 +82,8 @@ TEST_P(XgboostPeerTest, SameTreesAndMargins) {
   testing::WriteLibSvm(train, dir / "train.libsvm");
   testing::WriteLibSvm(test, dir / "test.libsvm");
 
-  std::string cmd = std::string("/usr/bin/python3 ") + XGB_REFERENCE_SCRIPT + " " +
-                    dir.string() + " " + std::to_string(c.rounds);
+  std::string cmd = std::string("/usr/bin/python3 ") + XGB_REFERENCE_SCRIPT + " " + dir.string() +
+                    " " + std::to_string(c.rounds);
   for (const auto& [k, v] : c.params) cmd += " " + k + "=" + v;
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
   auto theirs = LoadModelJson(dir / "xgb-model.json");
@@ -134,28 +134,58 @@ SyntheticSpec Spec(Task task, bool weights = false, double missing = 0.1) {
 
 INSTANTIATE_TEST_SUITE_P(
     Objectives, XgboostPeerTest,
-    ::testing::Values(
-        PeerCase{"binary", Spec(Task::kBinary), 5,
-                 {{"objective", "binary:logistic"}, {"max_depth", "3"}, {"eval_metric", "auc"},
-                  {"eval_metric", "logloss"}, {"eval_metric", "error"}}},
-        PeerCase{"dense_depth6", Spec(Task::kRegression, false, 0.0), 4,
-                 {{"max_depth", "6"}, {"eval_metric", "rmse"}}},
-        PeerCase{"regression_regularised", Spec(Task::kRegression, true), 5,
-                 {{"objective", "reg:squarederror"}, {"max_depth", "4"}, {"lambda", "2"},
-                  {"alpha", "0.5"}, {"gamma", "0.5"}, {"min_child_weight", "3"}, {"eta", "0.1"},
-                  {"eval_metric", "rmse"}, {"eval_metric", "mae"}}},
-        PeerCase{"multiclass", Spec(Task::kMulticlass3), 3,
-                 {{"objective", "multi:softprob"}, {"num_class", "3"}, {"max_depth", "3"},
-                  {"eval_metric", "merror"}, {"eval_metric", "mlogloss"}}},
-        PeerCase{"lossguide", Spec(Task::kBinary), 3,
-                 {{"objective", "binary:logistic"}, {"grow_policy", "lossguide"},
-                  {"max_leaves", "6"}, {"max_depth", "0"}}},
-        PeerCase{"poisson", Spec(Task::kCount), 3,
-                 {{"objective", "count:poisson"}, {"max_depth", "3"}}},
-        PeerCase{"max_delta_step", Spec(Task::kBinary, true), 3,
-                 {{"objective", "binary:logistic"}, {"max_depth", "3"},
-                  {"max_delta_step", "0.3"}, {"base_score", "0.3"},
-                  {"eval_metric", "error@0.7"}, {"eval_metric", "auc"}}}),
+    ::testing::Values(PeerCase{"binary",
+                               Spec(Task::kBinary),
+                               5,
+                               {{"objective", "binary:logistic"},
+                                {"max_depth", "3"},
+                                {"eval_metric", "auc"},
+                                {"eval_metric", "logloss"},
+                                {"eval_metric", "error"}}},
+                      PeerCase{"dense_depth6",
+                               Spec(Task::kRegression, false, 0.0),
+                               4,
+                               {{"max_depth", "6"}, {"eval_metric", "rmse"}}},
+                      PeerCase{"regression_regularised",
+                               Spec(Task::kRegression, true),
+                               5,
+                               {{"objective", "reg:squarederror"},
+                                {"max_depth", "4"},
+                                {"lambda", "2"},
+                                {"alpha", "0.5"},
+                                {"gamma", "0.5"},
+                                {"min_child_weight", "3"},
+                                {"eta", "0.1"},
+                                {"eval_metric", "rmse"},
+                                {"eval_metric", "mae"}}},
+                      PeerCase{"multiclass",
+                               Spec(Task::kMulticlass3),
+                               3,
+                               {{"objective", "multi:softprob"},
+                                {"num_class", "3"},
+                                {"max_depth", "3"},
+                                {"eval_metric", "merror"},
+                                {"eval_metric", "mlogloss"}}},
+                      PeerCase{"lossguide",
+                               Spec(Task::kBinary),
+                               3,
+                               {{"objective", "binary:logistic"},
+                                {"grow_policy", "lossguide"},
+                                {"max_leaves", "6"},
+                                {"max_depth", "0"}}},
+                      PeerCase{"poisson",
+                               Spec(Task::kCount),
+                               3,
+                               {{"objective", "count:poisson"}, {"max_depth", "3"}}},
+                      PeerCase{"max_delta_step",
+                               Spec(Task::kBinary, true),
+                               3,
+                               {{"objective", "binary:logistic"},
+                                {"max_depth", "3"},
+                                {"max_delta_step", "0.3"},
+                                {"base_score", "0.3"},
+                                {"eval_metric", "error@0.7"},
+                                {"eval_metric", "auc"}}}),
     [](const ::testing::TestParamInfo<PeerCase>& info) { return info.param.name; });
 
 }  // namespace

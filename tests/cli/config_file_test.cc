@@ -80,7 +80,9 @@ TEST(ConfigFile, EmptyQuotedValueIsAllowed) {
 }
 
 TEST(ConfigFile, ByteOrderMarkIsSkipped) {
-  const auto e = Parse("\xEF\xBB\xBF" "booster = gbtree\r\n");
+  const auto e = Parse(
+      "\xEF\xBB\xBF"
+      "booster = gbtree\r\n");
   ASSERT_EQ(e.size(), 1u);
   EXPECT_EQ(e[0].key, "booster");
 }

@@ -36,9 +36,8 @@ TEST(DistKeys, BadValuesNameTheKeyAndWhatIsExpected) {
     auto o = Build({{"data", "a"}, {"single_worker_seconds", bad}});
     ASSERT_FALSE(o.ok()) << bad;
     EXPECT_EQ(o.status().code(), StatusCode::kInvalidInput);
-    EXPECT_EQ(o.status().message(),
-              std::string("d.conf:1: single_worker_seconds = ") + bad +
-                  ": expected a number in [0, inf)");
+    EXPECT_EQ(o.status().message(), std::string("d.conf:1: single_worker_seconds = ") + bad +
+                                        ": expected a number in [0, inf)");
   }
   auto o = Build({{"data", "a"}, {"debug_synchronize", "2"}});
   ASSERT_FALSE(o.ok());

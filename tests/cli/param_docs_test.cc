@@ -3,10 +3,10 @@
 // range or meaning changed without `treering-param-docs --write docs`.
 #include "param_docs.h"
 
-#include <gtest/gtest.h>
-
 #include <fstream>
 #include <iterator>
+
+#include <gtest/gtest.h>
 
 namespace treering::cli {
 namespace {

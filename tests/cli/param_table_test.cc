@@ -3,9 +3,9 @@
 // aliases as rows of their own.
 #include "base/param_table.h"
 
-#include <gtest/gtest.h>
-
 #include <cstdlib>
+
+#include <gtest/gtest.h>
 
 namespace treering {
 namespace {

@@ -1,8 +1,6 @@
 // Fashion-MNIST through the real loader (integration: converts the Debian dataset with the
 // demo's script, ~20 s). Expected shapes are the dataset's published ones: 60000 and 10000
 // rows of 28x28 = 784 pixels, 6000 / 1000 images per class 0..9.
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -10,6 +8,8 @@
 #include <iterator>
 #include <map>
 #include <string>
+
+#include <gtest/gtest.h>
 
 #include "data/load.h"
 #include "temp_dir.h"

@@ -1,8 +1,8 @@
 // CSV (?format=csv): label in column 0, feature j in column j+1, empty cell = missing.
-#include <gtest/gtest.h>
-
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "data/load.h"
 #include "matrix_compare.h"

@@ -1,13 +1,14 @@
 // Every malformed input has one documented outcome (docs/data.md): a kInvalidInput (or
 // kIoError) Status whose message names the file, the 1-based line and byte column, and what
 // was expected. These tests pin the exact messages.
-#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "data/load.h"
 #include "temp_dir.h"

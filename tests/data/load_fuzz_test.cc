@@ -1,13 +1,13 @@
 // Seeded random-mutation fuzzing of the LibSVM and CSV parsers: valid text with bytes flipped,
 // inserted, deleted or cut off must either load into a well-formed DMatrix or fail with
 // kInvalidInput and a "FILE:LINE:COL: " message. Never a crash, a hang or an internal error.
-#include <gtest/gtest.h>
-
 #include <chrono>
 #include <cmath>
 #include <random>
 #include <regex>
 #include <string>
+
+#include <gtest/gtest.h>
 
 #include "data/load.h"
 #include "libsvm_writer.h"

@@ -1,12 +1,12 @@
 // Load must return exactly the rows that were written, whatever the spelling of the file
 // (blanks, CRLF, comments, missing trailing newline) and whatever the thread count.
-#include <gtest/gtest.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <random>
+
+#include <gtest/gtest.h>
 
 #include "data/load.h"
 #include "libsvm_writer.h"

@@ -1,11 +1,11 @@
 // Sharding: part p of n holds exactly the rows whose line starts in bytes
 // [p*total/n, (p+1)*total/n) of the concatenated input, so every row is read by exactly one
 // part, in order. The expectation is computed here from the text, independently of the loader.
-#include <gtest/gtest.h>
-
 #include <random>
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "data/load.h"
 #include "temp_dir.h"

@@ -1,10 +1,10 @@
 // Exact DMatrix comparison for tests: every array equal, floats compared bit for bit.
 #pragma once
 
-#include <gtest/gtest.h>
-
 #include <cstring>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "data/dmatrix.h"
 

@@ -2,11 +2,11 @@
 // exception to the caller.
 #include "base/parallel_for.h"
 
-#include <gtest/gtest.h>
-
 #include <atomic>
 #include <stdexcept>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 TEST(ParallelFor, VisitsEveryIndexOnce) {
   std::vector<std::atomic<int>> hits(1000);

@@ -1,7 +1,5 @@
 // XGBoost 1.7's own LibSVM loader as the peer (integration: runs python3-xgboost): on the same
 // files, treering's Load must give the same CSR, labels and weights, bit for bit.
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -10,6 +8,8 @@
 #include <random>
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "data/load.h"
 #include "libsvm_writer.h"

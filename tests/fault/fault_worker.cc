@@ -62,7 +62,8 @@ void Round(Model& model, int version) {
   rabit::Allreduce<rabit::op::Max>(&peak, 1);
   const int root = version % world;
   std::string message;
-  if (rank == root) message = "round " + std::to_string(version) + " from rank " + std::to_string(root);
+  if (rank == root)
+    message = "round " + std::to_string(version) + " from rank " + std::to_string(root);
   rabit::Broadcast(&message, root);
   const std::uint64_t salt = Fnv1a(message) ^ static_cast<std::uint64_t>(peak);
   for (std::size_t i = 0; i < model.state.size(); ++i) {

@@ -1,10 +1,10 @@
 // Backward against central finite differences of the loss, for every parameter of a small
 // network, each objective and both activations, with standardisation's centring active (so the
 // folded layer-0 correction is checked too).
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <numeric>
+
+#include <gtest/gtest.h>
 
 #include "booster/mlp/network.h"
 #include "booster/mlp/output_loss.h"

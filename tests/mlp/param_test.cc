@@ -1,8 +1,8 @@
 // booster=mlp keys: defaults, parsing, and a clear error for every bad value; the learning-rate
 // schedule's shape.
-#include <gtest/gtest.h>
-
 #include <cmath>
+
+#include <gtest/gtest.h>
 
 #include "booster/mlp/mlp_param.h"
 #include "booster/mlp/optimizer.h"

@@ -1,10 +1,10 @@
 // Synchronous SGD across in-process ranks: R workers with batch B take the same steps as one
 // worker with batch R*B; ranks stay identical; shards of unequal size agree on the step count;
 // global standardisation; shuffles as a function of (seed, epoch); bucket plans; resume.
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <cmath>
+
+#include <gtest/gtest.h>
 
 #include "booster/mlp/gradient_buckets.h"
 #include "booster/mlp/model_file.h"

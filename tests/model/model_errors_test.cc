@@ -1,10 +1,10 @@
 // Bad model files give one clear error naming the source and the JSON path of the bad field,
 // and no input (truncated, mutated) crashes the loader.
-#include <gtest/gtest.h>
-
 #include <functional>
-#include <nlohmann/json.hpp>
 #include <random>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "booster/model_io.h"
 #include "model_test_util.h"

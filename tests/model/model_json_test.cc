@@ -1,9 +1,9 @@
 // XGBoost 1.7 JSON: the sample written by XGBoost 1.7.4 loads and saves back byte for byte;
 // our own models survive save -> load unchanged; every number has the JSON type XGBoost needs.
-#include <gtest/gtest.h>
-
 #include <filesystem>
 #include <limits>
+
+#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "booster/atomic_file.h"

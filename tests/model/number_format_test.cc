@@ -2,12 +2,12 @@
 // digits XGBoost 1.7.4 wrote in the sample model; %.9g matches its dumps and parameters.
 #include "booster/number_format.h"
 
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <random>
+
+#include <gtest/gtest.h>
 
 namespace treering::booster {
 namespace {

@@ -2,12 +2,12 @@
 // exchange and pair halving, (world of four) halving-doubling forced, for every dtype, every op
 // and sizes 0, 1, 2, 3, N-1 and ~1 MB (odd element count), against a locally computed
 // expectation from seeded per-rank data.
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <string>
+
+#include <gtest/gtest.h>
 
 #include "collective/communicator.h"
 #include "expected_reduce.h"
@@ -37,8 +37,7 @@ CollectiveOptions ForcedOptions(Algo algo) {
   options.pair_min_bytes = std::numeric_limits<std::size_t>::max();  // world 2 ring: the ring
   options.pair_halving_min_bytes =
       algo == Algo::kPairHalving ? 0 : std::numeric_limits<std::size_t>::max();
-  options.halving_min_bytes =
-      algo == Algo::kHalving ? 0 : std::numeric_limits<std::size_t>::max();
+  options.halving_min_bytes = algo == Algo::kHalving ? 0 : std::numeric_limits<std::size_t>::max();
   options.chunk_bytes = 4096;  // small chunks exercise the pipelined partial reductions
   return options;
 }
@@ -115,11 +114,16 @@ std::vector<WorldCase> AllCases() {
 
 const char* AlgoName(Algo algo) {
   switch (algo) {
-    case Algo::kTree: return "_tree";
-    case Algo::kRing: return "_ring";
-    case Algo::kPair: return "_pair";
-    case Algo::kPairHalving: return "_pair_halving";
-    case Algo::kHalving: return "_halving";
+    case Algo::kTree:
+      return "_tree";
+    case Algo::kRing:
+      return "_ring";
+    case Algo::kPair:
+      return "_pair";
+    case Algo::kPairHalving:
+      return "_pair_halving";
+    case Algo::kHalving:
+      return "_halving";
   }
   return "";
 }

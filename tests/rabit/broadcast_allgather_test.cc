@@ -1,8 +1,8 @@
 // Broadcast from every root and Allgather with unequal (zero included) slices, over N
 // in-process ranks on loopback links, against the data the owning rank generated.
-#include <gtest/gtest.h>
-
 #include <string>
+
+#include <gtest/gtest.h>
 
 #include "expected_reduce.h"
 #include "loopback_world.h"

@@ -39,8 +39,8 @@ class Checker {
   void NextOp() {
     ++ops_;
     if (rabit::GetRank() != fault_.victim || ops_ != fault_.at_op) return;
-    std::fprintf(stderr, "rank %d injecting %s before op %d\n", fault_.victim,
-                 fault_.kind.c_str(), ops_);
+    std::fprintf(stderr, "rank %d injecting %s before op %d\n", fault_.victim, fault_.kind.c_str(),
+                 ops_);
     std::fflush(stderr);
     raise(fault_.kind == "kill" ? SIGKILL : SIGSTOP);
   }

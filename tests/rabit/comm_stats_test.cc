@@ -1,9 +1,9 @@
 // rabit::GetCommStats counts every collective at the API boundary: calls, the payload handed
 // in (not wire bytes) and wall time, also for the single engine and for calls that throw.
-#include <gtest/gtest.h>
-
 #include <cstdint>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "rabit/rabit.h"
 

@@ -3,10 +3,10 @@
 // other components and the program's own arguments are ignored, and every error carries the key.
 #include "engine_params.h"
 
-#include <gtest/gtest.h>
-
 #include <cstdlib>
 #include <map>
+
+#include <gtest/gtest.h>
 
 #include "rabit/params.h"
 #include "rabit/rabit.h"

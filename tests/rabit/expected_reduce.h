@@ -39,8 +39,10 @@ T Combine(T a, T b, OpKind op) {
       } else {
         return a + b;
       }
-    case OpKind::kMax: return a > b ? a : b;
-    case OpKind::kMin: return a < b ? a : b;
+    case OpKind::kMax:
+      return a > b ? a : b;
+    case OpKind::kMin:
+      return a < b ? a : b;
     case OpKind::kBitOR:
       if constexpr (std::is_integral_v<T>) return static_cast<T>(a | b);
       return a;

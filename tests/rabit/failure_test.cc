@@ -1,11 +1,11 @@
 // Failures over N in-process ranks: mismatched collectives are reported with both calls; a rank
 // that stops (links closed) or freezes (links open, silent) makes every other rank fail within
 // the timeout, and its neighbours' messages name it.
-#include <gtest/gtest.h>
-
 #include <chrono>
 #include <string>
 #include <thread>
+
+#include <gtest/gtest.h>
 
 #include "loopback_world.h"
 
@@ -53,8 +53,7 @@ TEST(CollectiveFailure, MismatchedOpIsReportedWithBothCalls) {
     EXPECT_FALSE(s.ok());
     all += s.message() + "\n";
   }
-  EXPECT_TRUE(Contains(all, "rank 2 called Broadcast(root 0, 4096 B) as op #10 but rank"))
-      << all;
+  EXPECT_TRUE(Contains(all, "rank 2 called Broadcast(root 0, 4096 B) as op #10 but rank")) << all;
   EXPECT_TRUE(Contains(all, "called Allreduce(sum, float, 4096 B) as op #10")) << all;
 }
 
@@ -66,7 +65,8 @@ TEST(CollectiveFailure, SizeMismatchIsReported) {
   });
   EXPECT_FALSE(statuses[0].ok());
   EXPECT_FALSE(statuses[1].ok());
-  EXPECT_TRUE(Contains(statuses[0].message() + statuses[1].message(), "24 B")) << statuses[0].message();
+  EXPECT_TRUE(Contains(statuses[0].message() + statuses[1].message(), "24 B"))
+      << statuses[0].message();
 }
 
 // Ranks other than `victim` run 10 ops; the victim runs 9 and then does `stop` instead.

@@ -3,12 +3,12 @@
 // returns each rank's Status.
 #pragma once
 
-#include <gtest/gtest.h>
-
 #include <functional>
 #include <memory>
 #include <thread>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "bootstrap/loopback_links.h"
 #include "collective/communicator.h"
@@ -29,8 +29,10 @@ class LoopbackWorld {
     for (int r = 0; r < world; ++r) {
       threads.emplace_back([&, r] {
         auto comm = Communicator::Create(std::move(links.value()[r]), options);
-        if (comm.ok()) comms_[r] = std::move(comm.value());
-        else created[r] = comm.status();
+        if (comm.ok())
+          comms_[r] = std::move(comm.value());
+        else
+          created[r] = comm.status();
       });
     }
     for (auto& t : threads) t.join();

@@ -1,8 +1,8 @@
 // With no tracker in the environment rabit is a world of one: collectives leave data as it is
 // and still call `prepare` (the buffer must be filled before a result is "known").
-#include <gtest/gtest.h>
-
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "rabit/rabit.h"
 

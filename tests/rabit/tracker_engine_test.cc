@@ -1,12 +1,12 @@
 // The socket engine bootstrapped by a real in-process TrackerServer: N ranks as threads, each
 // starting a SocketEngine from parameters (no environment), running collectives, printing
 // through the tracker and shutting down; and an Abort from the tracker stopping a blocked op.
-#include <gtest/gtest.h>
-
 #include <chrono>
 #include <mutex>
 #include <set>
 #include <thread>
+
+#include <gtest/gtest.h>
 
 #include "engine_params.h"
 #include "engines/socket/socket_engine.h"
@@ -27,16 +27,17 @@ EngineParams ParamsFor(std::uint16_t port, int task) {
 }
 
 struct Tracker {
-  explicit Tracker(int workers) : server([&] {
-    treering::TrackerOptions o;
-    o.num_workers = workers;
-    o.token = "job-42";
-    o.print = [this](const std::string& m) {
-      std::lock_guard<std::mutex> lock(mu);
-      printed.push_back(m);
-    };
-    return o;
-  }()) {
+  explicit Tracker(int workers)
+      : server([&] {
+          treering::TrackerOptions o;
+          o.num_workers = workers;
+          o.token = "job-42";
+          o.print = [this](const std::string& m) {
+            std::lock_guard<std::mutex> lock(mu);
+            printed.push_back(m);
+          };
+          return o;
+        }()) {
     EXPECT_TRUE(server.Start().ok());
   }
   std::mutex mu;
@@ -55,7 +56,10 @@ TEST(TrackerEngine, RanksBootstrapRunCollectivesAndShutDown) {
   for (int t = 0; t < kWorld; ++t) {
     workers.emplace_back([&, t] {
       auto engine = SocketEngine::Start(ParamsFor(tracker.server.port(), t));
-      if (!engine.ok()) { errors[t] = engine.status().message(); return; }
+      if (!engine.ok()) {
+        errors[t] = engine.status().message();
+        return;
+      }
       Engine& e = *engine.value();
       ranks[t] = e.Rank();
       std::int64_t sum = e.Rank() + 1;
@@ -102,8 +106,7 @@ TEST(TrackerEngine, TrackerAbortStopsABlockedCollectiveWithTheReason) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
   EXPECT_EQ(s.code(), treering::StatusCode::kAborted) << s.message();
   EXPECT_NE(s.message().find("operator pressed stop"), std::string::npos) << s.message();
-  EXPECT_NE(s.message().find("Allreduce(sum, int32, 4 B) op #1"), std::string::npos)
-      << s.message();
+  EXPECT_NE(s.message().find("Allreduce(sum, int32, 4 B) op #1"), std::string::npos) << s.message();
   aborter.join();
   engines.clear();
   tracker.server.Stop();
@@ -113,9 +116,12 @@ TEST(TrackerEngine, TrackerAbortStopsABlockedCollectiveWithTheReason) {
 TEST(EngineParams, EnvironmentThenArgumentsLaterWins) {
   setenv("DMLC_TRACKER_URI", "10.0.0.1", 1);
   setenv("DMLC_TRACKER_PORT", "9100", 1);
-  auto p = ReadEngineParams({{"rabit_tracker_port", "9200"}, {"rabit_reduce_ring_mincount", "1M"},
-                             {"DMLC_NUM_ATTEMPT", "2"}, {"rabit_timeout", "2.5"},
-                             {"rabit_reduce_pair_maxcount", "512K"}, {"unrelated", "kept out"}});
+  auto p = ReadEngineParams({{"rabit_tracker_port", "9200"},
+                             {"rabit_reduce_ring_mincount", "1M"},
+                             {"DMLC_NUM_ATTEMPT", "2"},
+                             {"rabit_timeout", "2.5"},
+                             {"rabit_reduce_pair_maxcount", "512K"},
+                             {"unrelated", "kept out"}});
   unsetenv("DMLC_TRACKER_URI");
   unsetenv("DMLC_TRACKER_PORT");
   ASSERT_TRUE(p.ok()) << p.status().message();
@@ -161,11 +167,13 @@ TEST(EngineParams, PinnedWorkersDefaultToThePairExchangeExplicitKeysWin) {
 // every algorithm switch point set by a key must reach it (the robust engine once dropped the
 // pair keys).
 TEST(EngineParams, EveryCollectiveKeyReachesTheCollectiveOptions) {
-  auto p = ReadEngineParams({{"rabit_timeout", "7"}, {"rabit_reduce_ring_mincount", "2M"},
+  auto p = ReadEngineParams({{"rabit_timeout", "7"},
+                             {"rabit_reduce_ring_mincount", "2M"},
                              {"rabit_reduce_pair_mincount", "3M"},
                              {"rabit_reduce_pair_maxcount", "4K"},
                              {"rabit_reduce_halving_mincount", "5M"},
-                             {"rabit_reduce_pair_halving_mincount", "6M"}, {"rabit_spin_us", "9"}});
+                             {"rabit_reduce_pair_halving_mincount", "6M"},
+                             {"rabit_spin_us", "9"}});
   ASSERT_TRUE(p.ok()) << p.status().message();
   const transport::CollectiveOptions o = CollectiveOptionsFor(p.value());
   EXPECT_DOUBLE_EQ(o.timeout_seconds, 7);

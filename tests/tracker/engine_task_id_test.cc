@@ -1,9 +1,9 @@
 // Under `treering-submit --cluster mpi` workers get no DMLC_TASK_ID: the engine takes Open MPI's
 // OMPI_COMM_WORLD_RANK as its task id, so ranks (and data parts) follow the MPI rank, unless a
 // task id is given explicitly.
-#include <gtest/gtest.h>
-
 #include <cstdlib>
+
+#include <gtest/gtest.h>
 
 #include "engine_params.h"
 

@@ -86,8 +86,7 @@ bool FakeClient::WaitClosed(double timeout_s) {
 }
 
 Status FakeClient::SendHello(const std::string& token, const std::string& task_id,
-                             const std::string& host, std::uint16_t port,
-                             std::int32_t world_size) {
+                             const std::string& host, std::uint16_t port, std::int32_t world_size) {
   proto::Hello h;
   h.token = token;
   h.task_id = task_id;

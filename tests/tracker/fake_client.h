@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "tracker/protocol.h"
 #include "base/status.h"
+#include "tracker/protocol.h"
 
 namespace treering::testing {
 

@@ -26,12 +26,18 @@ int main(int argc, char** argv) {
   bool hang = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--print" && i + 1 < argc) print = argv[++i];
-    else if (a == "--fail-before-attempt" && i + 1 < argc) fail_before = std::atoi(argv[++i]);
-    else if (a == "--exit-after-assign" && i + 1 < argc) exit_after_assign = std::atoi(argv[++i]);
-    else if (a == "--hang") hang = true;
-    else if (a == "--sleep-after-shutdown" && i + 1 < argc) sleep_after = std::atoi(argv[++i]);
-    else if (a.rfind("DMLC_NUM_ATTEMPT=", 0) == 0) argv_attempt = a;
+    if (a == "--print" && i + 1 < argc)
+      print = argv[++i];
+    else if (a == "--fail-before-attempt" && i + 1 < argc)
+      fail_before = std::atoi(argv[++i]);
+    else if (a == "--exit-after-assign" && i + 1 < argc)
+      exit_after_assign = std::atoi(argv[++i]);
+    else if (a == "--hang")
+      hang = true;
+    else if (a == "--sleep-after-shutdown" && i + 1 < argc)
+      sleep_after = std::atoi(argv[++i]);
+    else if (a.rfind("DMLC_NUM_ATTEMPT=", 0) == 0)
+      argv_attempt = a;
   }
   // mpirun does not set DMLC_TASK_ID; Open MPI's own rank is the stable id then.
   const std::string task = Env("DMLC_TASK_ID", Env("OMPI_COMM_WORLD_RANK", "").c_str());

@@ -1,11 +1,12 @@
 // treering-submit's pure parts: host files, shell quoting (checked by a real shell), and the
 // argv / environment each cluster type builds.
-#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+
+#include <gtest/gtest.h>
 
 #include "cpu_binding.h"
 #include "launch.h"

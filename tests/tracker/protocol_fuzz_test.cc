@@ -1,9 +1,9 @@
 // Seeded random mutations of valid frames: every decoder must either succeed or return a
 // kProtocol error, and whatever it accepts must re-encode to exactly the bytes it read (the
 // codec is canonical, so no garbage can hide in an accepted message).
-#include <gtest/gtest.h>
-
 #include <random>
+
+#include <gtest/gtest.h>
 
 #include "tracker/protocol.h"
 
@@ -26,8 +26,13 @@ std::vector<Bytes> Corpus() {
   h.task_id = "2";
   h.host = "127.0.0.1";
   h.port = 4000;
-  return {Encode(h), Encode(a), Encode(Print{"[3]\tx:1"}), Encode(ErrorReport{"oops"}),
-          Encode(Shutdown{}), Encode(Abort{"rank 1 died"}), Encode(Reject{"bad token"}),
+  return {Encode(h),
+          Encode(a),
+          Encode(Print{"[3]\tx:1"}),
+          Encode(ErrorReport{"oops"}),
+          Encode(Shutdown{}),
+          Encode(Abort{"rank 1 died"}),
+          Encode(Reject{"bad token"}),
           Encode(PeerHello{"secret", 2})};
 }
 
@@ -38,10 +43,18 @@ void Mutate(Bytes& b, std::mt19937& rng) {
   for (int i = 0; i < n_ops; ++i) {
     const std::size_t at = b.empty() ? 0 : rng() % b.size();
     switch (op(rng)) {
-      case 0: if (!b.empty()) b[at] = static_cast<std::uint8_t>(byte(rng)); break;
-      case 1: b.insert(b.begin() + at, static_cast<std::uint8_t>(byte(rng))); break;
-      case 2: if (!b.empty()) b.erase(b.begin() + at); break;
-      default: b.resize(at); break;
+      case 0:
+        if (!b.empty()) b[at] = static_cast<std::uint8_t>(byte(rng));
+        break;
+      case 1:
+        b.insert(b.begin() + at, static_cast<std::uint8_t>(byte(rng)));
+        break;
+      case 2:
+        if (!b.empty()) b.erase(b.begin() + at);
+        break;
+      default:
+        b.resize(at);
+        break;
     }
   }
 }
@@ -58,14 +71,22 @@ Result<Bytes> DecodeFrame(const Bytes& f) {
     return Encode(r.value());
   };
   switch (h->kind) {
-    case Kind::kHello: return again(DecodeHello(payload));
-    case Kind::kAssign: return again(DecodeAssign(payload));
-    case Kind::kPrint: return again(DecodePrint(payload));
-    case Kind::kError: return again(DecodeErrorReport(payload));
-    case Kind::kShutdown: return again(DecodeShutdown(payload));
-    case Kind::kAbort: return again(DecodeAbort(payload));
-    case Kind::kReject: return again(DecodeReject(payload));
-    case Kind::kPeerHello: return again(DecodePeerHello(payload));
+    case Kind::kHello:
+      return again(DecodeHello(payload));
+    case Kind::kAssign:
+      return again(DecodeAssign(payload));
+    case Kind::kPrint:
+      return again(DecodePrint(payload));
+    case Kind::kError:
+      return again(DecodeErrorReport(payload));
+    case Kind::kShutdown:
+      return again(DecodeShutdown(payload));
+    case Kind::kAbort:
+      return again(DecodeAbort(payload));
+    case Kind::kReject:
+      return again(DecodeReject(payload));
+    case Kind::kPeerHello:
+      return again(DecodePeerHello(payload));
   }
   return Status::Protocol("unreachable");
 }

@@ -49,8 +49,8 @@ TEST(ProtocolTest, ShutdownFrameIsExactlyTheHeader) {
 TEST(ProtocolTest, PrintLayoutIsLengthPrefixedLittleEndian) {
   const Bytes f = Encode(Print{"hi"});
   ASSERT_EQ(f.size(), kHeaderBytes + 6);
-  EXPECT_EQ(f[6], 3);   // kind Print
-  EXPECT_EQ(f[8], 6);   // payload bytes, low byte
+  EXPECT_EQ(f[6], 3);  // kind Print
+  EXPECT_EQ(f[8], 6);  // payload bytes, low byte
   const Bytes payload(f.begin() + kHeaderBytes, f.end());
   EXPECT_EQ(payload, (Bytes{2, 0, 0, 0, 'h', 'i'}));
 }
@@ -184,7 +184,7 @@ TEST(ProtocolTest, EncoderCapsOverlongTextSoFramesStayDecodable) {
 }
 
 TEST(ProtocolTest, HostileListCountDoesNotAllocate) {
-  Bytes payload(12, 0);                                   // rank, world, parent
+  Bytes payload(12, 0);                                     // rank, world, parent
   payload.insert(payload.end(), {0xff, 0xff, 0xff, 0x7f});  // tree_neighbours count ~2^31
   auto r = DecodeAssign(payload);
   ASSERT_FALSE(r.ok());

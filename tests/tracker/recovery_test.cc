@@ -11,8 +11,7 @@ JobRoster Assigned(int n, bool task_ids = true) {
   JobRoster roster(n);
   for (int i = 0; i < n; ++i) {
     Arrival a{static_cast<std::uint64_t>(100 + i), Dialect::kNative,
-              task_ids ? std::to_string(i) : "", "127.0.0.1",
-              static_cast<std::uint16_t>(9000 + i)};
+              task_ids ? std::to_string(i) : "", "127.0.0.1", static_cast<std::uint16_t>(9000 + i)};
     EXPECT_TRUE(roster.Join(a).ok());
   }
   EXPECT_TRUE(roster.assigned());
@@ -90,9 +89,9 @@ TEST(RecoveryTest, BadRecoverHellosAreRefusedWithAReason) {
   EXPECT_NE(reason(Restarted("2", 1, 1)).find("from task '2'"), std::string::npos);
   EXPECT_NE(reason(Restarted("1", 3)).find("attempt 3, but the job allows 3"), std::string::npos);
   Recovery off(3, 1);
-  EXPECT_NE(off.PlaceRestarted(Restarted("1", 1), roster).status().message().find(
-                "restarts are off"),
-            std::string::npos);
+  EXPECT_NE(
+      off.PlaceRestarted(Restarted("1", 1), roster).status().message().find("restarts are off"),
+      std::string::npos);
   Recovery none_lost(3, 3);
   JobRoster anonymous = Assigned(3, false);
   EXPECT_FALSE(none_lost.PlaceRestarted(Restarted("", 1), anonymous).ok());

@@ -2,11 +2,11 @@
 // (drops its tracker connection and every link), a replacement bootstraps with attempt 1 and
 // the same task id, the survivors relink through the tracker, and an allreduce over the new
 // links gives the right sum. Without a replacement the survivors' relink fails naming the rank.
-#include <gtest/gtest.h>
-
 #include <barrier>
 #include <optional>
 #include <thread>
+
+#include <gtest/gtest.h>
 
 #include "bootstrap/tracker_bootstrap.h"
 #include "collective/communicator.h"
@@ -61,7 +61,11 @@ TEST(RelinkTest, ReplacementAndSurvivorsRelinkAndReduceCorrectly) {
   std::vector<int> rank_after(kWorld, -1);
   auto worker = [&](int task) {
     auto boot = BootstrapThroughTracker(ConfigFor(tracker.port(), task, 0));
-    if (!boot.ok()) { errors[task] = boot.status().message(); phase.arrive_and_drop(); return; }
+    if (!boot.ok()) {
+      errors[task] = boot.status().message();
+      phase.arrive_and_drop();
+      return;
+    }
     const int rank = boot->links.topology().rank;
     auto sum = SumOver(std::move(boot->links), boot->tracker.get(), 1);
     before[task] = sum.ok() ? sum.value() : -1;
@@ -71,18 +75,28 @@ TEST(RelinkTest, ReplacementAndSurvivorsRelinkAndReduceCorrectly) {
     if (task == kDead) {
       boot->tracker.reset();  // the process dies: its tracker connection drops
       auto again = BootstrapThroughTracker(ConfigFor(tracker.port(), task, 1));
-      if (!again.ok()) { errors[task] = again.status().message(); return; }
+      if (!again.ok()) {
+        errors[task] = again.status().message();
+        return;
+      }
       client = std::move(again->tracker);
       links = std::move(again->links);
     } else {
-      auto relinked = RelinkThroughTracker(boot->tracker.get(), ConfigFor(tracker.port(), task, 0), rank);
-      if (!relinked.ok()) { errors[task] = relinked.status().message(); return; }
+      auto relinked =
+          RelinkThroughTracker(boot->tracker.get(), ConfigFor(tracker.port(), task, 0), rank);
+      if (!relinked.ok()) {
+        errors[task] = relinked.status().message();
+        return;
+      }
       client = std::move(boot->tracker);
       links = std::move(relinked.value());
     }
     rank_after[task] = links->topology().rank;
     auto second = SumOver(std::move(*links), client.get(), 10);
-    if (!second.ok()) { errors[task] = second.status().message(); return; }
+    if (!second.ok()) {
+      errors[task] = second.status().message();
+      return;
+    }
     after[task] = second.value();
     Status bye = client->Shutdown();
     if (!bye.ok()) errors[task] = bye.message();
@@ -114,7 +128,10 @@ TEST(RelinkTest, RankDyingAfterItsRecoverHelloMakesTheNextEpochRun) {
   auto worker = [&](int task) {
     auto boot = BootstrapThroughTracker(ConfigFor(tracker.port(), task, 0));
     phase.arrive_and_wait();
-    if (!boot.ok()) { errors[task] = boot.status().message(); return; }
+    if (!boot.ok()) {
+      errors[task] = boot.status().message();
+      return;
+    }
     boot->links.CloseAll();
     std::unique_ptr<TrackerClient> client = std::move(boot->tracker);
     std::optional<LinkSet> links;
@@ -139,11 +156,17 @@ TEST(RelinkTest, RankDyingAfterItsRecoverHelloMakesTheNextEpochRun) {
       client.reset();
       closed->Close();
       auto again = BootstrapThroughTracker(ConfigFor(tracker.port(), task, 1));
-      if (!again.ok()) { errors[task] = again.status().message(); return; }
+      if (!again.ok()) {
+        errors[task] = again.status().message();
+        return;
+      }
       client = std::move(again->tracker);
       links = std::move(again->links);
       auto sum = SumOver(std::move(*links), client.get(), 10);
-      if (!sum.ok()) { errors[task] = sum.status().message(); return; }
+      if (!sum.ok()) {
+        errors[task] = sum.status().message();
+        return;
+      }
       after[task] = sum.value();
     } else {
       // As the robust engine does: a link failure in the first collective after a relink (a
@@ -152,9 +175,13 @@ TEST(RelinkTest, RankDyingAfterItsRecoverHelloMakesTheNextEpochRun) {
       config.link_timeout_seconds = 2;
       for (int tries = 0; tries < 5 && after[task] == 0; ++tries) {
         auto relinked = RelinkThroughTracker(client.get(), config, task);
-        if (!relinked.ok()) { errors[task] = relinked.status().message(); return; }
+        if (!relinked.ok()) {
+          errors[task] = relinked.status().message();
+          return;
+        }
         auto sum = SumOver(std::move(relinked.value()), client.get(), 10);
-        if (sum.ok()) after[task] = sum.value();
+        if (sum.ok())
+          after[task] = sum.value();
         else if (sum.status().code() != treering::StatusCode::kNetwork) {
           errors[task] = sum.status().message();
           return;
@@ -184,7 +211,10 @@ TEST(RelinkTest, WithoutTheReplacementSurvivorsFailNamingTheRank) {
   auto worker = [&](int task) {
     auto boot = BootstrapThroughTracker(ConfigFor(tracker.port(), task, 0));
     phase.arrive_and_wait();
-    if (!boot.ok()) { errors[task] = boot.status().message(); return; }
+    if (!boot.ok()) {
+      errors[task] = boot.status().message();
+      return;
+    }
     if (task == kDead) return;  // dies, never restarted
     auto relinked = RelinkThroughTracker(boot->tracker.get(), ConfigFor(tracker.port(), task, 0),
                                          boot->links.topology().rank);

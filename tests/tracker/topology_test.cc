@@ -2,9 +2,9 @@
 // structural promises of topology.h for every world size up to 256.
 #include "tracker/topology.h"
 
-#include <gtest/gtest.h>
-
 #include <set>
+
+#include <gtest/gtest.h>
 
 namespace treering::topo {
 namespace {

@@ -1,8 +1,8 @@
 // The legacy dmlc/rabit dialect against the exchange traced from XGBoost 1.7.4 workers
 // (shared/reference/xgboost-1.7-observed.md): 2 workers, task ids "0" and "1".
-#include <gtest/gtest.h>
-
 #include <thread>
+
+#include <gtest/gtest.h>
 
 #include "fake_client.h"
 #include "running_tracker.h"
@@ -38,10 +38,10 @@ TEST(TrackerLegacyTest, TwoWorkersFollowTheTracedExchange) {
   FakeClient w0 = Hello(t, -1, "0", "start");
   // rank, parent, world, n_neighbours, [neighbours], ring_prev, ring_next
   EXPECT_EQ(RecvInts(w0, 7), (std::vector<std::int32_t>{0, -1, 2, 1, 1, 1, 1}));
-  ASSERT_TRUE(w0.SendInt(0).ok());  // n_good
+  ASSERT_TRUE(w0.SendInt(0).ok());                                // n_good
   EXPECT_EQ(RecvInts(w0, 2), (std::vector<std::int32_t>{0, 1}));  // num_conn, num_accept
-  ASSERT_TRUE(w0.SendInt(0).ok());  // n_errors
-  ASSERT_TRUE(w0.SendInt(50837).ok());  // listen port
+  ASSERT_TRUE(w0.SendInt(0).ok());                                // n_errors
+  ASSERT_TRUE(w0.SendInt(50837).ok());                            // listen port
   EXPECT_TRUE(w0.WaitClosed(5));
 
   EXPECT_EQ(RecvInts(w1, 7), (std::vector<std::int32_t>{1, 0, 2, 1, 0, 0, 0}));

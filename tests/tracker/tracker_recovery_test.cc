@@ -120,11 +120,9 @@ TEST(TrackerRecoveryTest, BadRecoverHellosAreRejectedAndTheJobGoesOn) {
   FakeClient token = Restart(t, RecoverHello("1", -1, 1, 8101, "wrong"));
   EXPECT_EQ(ReasonOf(token, proto::Kind::kReject), "wrong job token");
   FakeClient duplicate = Restart(t, RecoverHello("0", -1, 0, 8102));
-  EXPECT_NE(ReasonOf(duplicate, proto::Kind::kReject).find("duplicate: rank 0"),
-            std::string::npos);
+  EXPECT_NE(ReasonOf(duplicate, proto::Kind::kReject).find("duplicate: rank 0"), std::string::npos);
   FakeClient too_late = Restart(t, RecoverHello("1", -1, 3, 8103));
-  EXPECT_NE(ReasonOf(too_late, proto::Kind::kReject).find("allows 3 attempts"),
-            std::string::npos);
+  EXPECT_NE(ReasonOf(too_late, proto::Kind::kReject).find("allows 3 attempts"), std::string::npos);
   Status done = ShutDownAll(t, w);
   EXPECT_TRUE(done.ok()) << done.message();
 }

@@ -1,11 +1,11 @@
 // The tracker end to end with fake native workers on raw sockets: the happy path (ranks by
 // task id, consistent Assign messages, prints, shutdown) and failures (killed worker, Error
 // report, bootstrap timeout, Stop), over IPv4 and IPv6.
-#include <gtest/gtest.h>
-
 #include <map>
 #include <set>
 #include <thread>
+
+#include <gtest/gtest.h>
 
 #include "fake_client.h"
 #include "running_tracker.h"

@@ -11,8 +11,8 @@ Connection::Connection(tcp::socket socket)
   // ~40 ms per exchange.
   socket_.set_option(tcp::no_delay(true), ec);
   const tcp::endpoint ep = socket_.remote_endpoint(ec);
-  peer_ = ec ? std::string("unknown peer")
-             : ep.address().to_string() + ":" + std::to_string(ep.port());
+  peer_ =
+      ec ? std::string("unknown peer") : ep.address().to_string() + ":" + std::to_string(ep.port());
 }
 
 std::string Connection::remote_ip() const {
@@ -27,13 +27,13 @@ void Connection::ArmTimer(asio::steady_timer& timer, std::uint64_t* generation, 
   const std::uint64_t armed = ++*generation;
   timer.expires_after(timeout);
   const bool is_read = &timer == &read_timer_;
-  timer.async_wait([weak = weak_from_this(), generation, armed, is_read](
-                       const boost::system::error_code& ec) {
-    auto self = weak.lock();
-    if (ec || !self || *generation != armed) return;
-    if (is_read) self->read_timed_out_ = true;
-    self->Close();
-  });
+  timer.async_wait(
+      [weak = weak_from_this(), generation, armed, is_read](const boost::system::error_code& ec) {
+        auto self = weak.lock();
+        if (ec || !self || *generation != armed) return;
+        if (is_read) self->read_timed_out_ = true;
+        self->Close();
+      });
 }
 
 asio::awaitable<Status> Connection::Read(std::span<std::uint8_t> buffer, Millis timeout) {
@@ -47,8 +47,8 @@ asio::awaitable<Status> Connection::Read(std::span<std::uint8_t> buffer, Millis 
   ++read_generation_;
   read_timer_.cancel();
   if (read_timed_out_) {
-    co_return Status::Timeout("no complete message within " +
-                              std::to_string(timeout.count()) + " ms");
+    co_return Status::Timeout("no complete message within " + std::to_string(timeout.count()) +
+                              " ms");
   }
   if (ec == asio::error::eof) co_return Status::Network("connection closed by peer");
   if (ec) co_return Status::Network(ec.message());

@@ -4,16 +4,16 @@
 // Single-threaded: used only on the tracker's io_context thread.
 #pragma once
 
-#include <utility>  // before Asio: Boost 1.74 awaitable.hpp uses std::exchange unincluded
-
-#include <boost/asio.hpp>
 #include <chrono>
 #include <cstdint>
 #include <deque>
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>  // before Asio: Boost 1.74 awaitable.hpp uses std::exchange unincluded
 #include <vector>
+
+#include <boost/asio.hpp>
 
 #include "base/status.h"
 

@@ -41,10 +41,9 @@ void JobCoordinator::StartBootstrapClock() {
 
 void JobCoordinator::OnBootstrapDeadline() {
   if (ended_ || roster_.assigned()) return;
-  End(Status::Timeout("bootstrap timeout: only " + std::to_string(roster_.num_pending()) +
-                      " of " + std::to_string(roster_.num_workers()) +
-                      " workers said hello within " + std::to_string(options_.bootstrap_timeout_s) +
-                      " s"));
+  End(Status::Timeout("bootstrap timeout: only " + std::to_string(roster_.num_pending()) + " of " +
+                      std::to_string(roster_.num_workers()) + " workers said hello within " +
+                      std::to_string(options_.bootstrap_timeout_s) + " s"));
 }
 
 Status JobCoordinator::Join(const Arrival& arrival) {
@@ -150,8 +149,8 @@ void JobCoordinator::StartRecoveryClock() {
   recovery_timer_.async_wait([this, open_epoch](const boost::system::error_code& ec) {
     if (ec || ended_ || !recovery_.collecting() || recovery_.epoch() + 1 != open_epoch) return;
     End(Status::Timeout("recovery epoch " + std::to_string(open_epoch) + " timed out after " +
-                        std::to_string(options_.recovery_timeout_s) + " s: " +
-                        recovery_.MissingText() + " did not rejoin"));
+                        std::to_string(options_.recovery_timeout_s) +
+                        " s: " + recovery_.MissingText() + " did not rejoin"));
   });
 }
 
@@ -159,8 +158,8 @@ void JobCoordinator::End(Status result) {
   if (ended_) return;
   ended_ = true;
   result_ = std::move(result);
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_)
-                          .count();
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
   Log((result_.ok() ? "job finished" : "job failed: " + result_.message()) + "; wall time " +
       std::to_string(wall) + " s");
   bootstrap_timer_.cancel();

@@ -4,12 +4,12 @@
 // closes its acceptor, so the event loop runs dry and Wait() returns). io_context thread only.
 #pragma once
 
-#include <utility>  // before Asio: Boost 1.74 awaitable.hpp uses std::exchange unincluded
-
-#include <boost/asio.hpp>
 #include <chrono>
 #include <functional>
 #include <string>
+#include <utility>  // before Asio: Boost 1.74 awaitable.hpp uses std::exchange unincluded
+
+#include <boost/asio.hpp>
 
 #include "job_roster.h"
 #include "legacy_links.h"

@@ -35,8 +35,7 @@ const char* DialectName(Dialect d) { return d == Dialect::kNative ? "native" : "
 
 }  // namespace
 
-JobRoster::JobRoster(int num_workers)
-    : num_workers_(num_workers), shut_down_(num_workers, false) {}
+JobRoster::JobRoster(int num_workers) : num_workers_(num_workers), shut_down_(num_workers, false) {}
 
 Result<std::vector<Placement>> JobRoster::Join(const Arrival& arrival) {
   if (assigned_) {

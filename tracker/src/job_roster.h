@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "tracker/protocol.h"
 #include "base/status.h"
+#include "tracker/protocol.h"
 #include "tracker/topology.h"
 
 namespace treering::tracker {

@@ -20,7 +20,8 @@ struct LinkPlan {
 
 class LegacyLinkBroker {
  public:
-  LinkPlan Plan(const std::vector<std::int32_t>& peers, const std::vector<std::int32_t>& good) const;
+  LinkPlan Plan(const std::vector<std::int32_t>& peers,
+                const std::vector<std::int32_t>& good) const;
   void Commit(int rank, const std::string& host, int port, const LinkPlan& plan);
   bool IsWaiting(int rank) const { return waiting_.count(rank) != 0; }
 

@@ -19,9 +19,12 @@ LegacySession::LegacySession(std::uint64_t id, std::shared_ptr<Connection> conn,
       rank_known_(conn_->executor(), asio::steady_timer::time_point::max()) {}
 
 void LegacySession::Start() {
-  asio::co_spawn(conn_->executor(), [self = std::static_pointer_cast<LegacySession>(
-                                         shared_from_this())]() { return self->Run(); },
-                 asio::detached);
+  asio::co_spawn(
+      conn_->executor(),
+      [self = std::static_pointer_cast<LegacySession>(shared_from_this())]() {
+        return self->Run();
+      },
+      asio::detached);
 }
 
 // GCC 12 miscompiles co_await inside ?: expressions, so each read is its own statement.
@@ -52,9 +55,8 @@ asio::awaitable<void> LegacySession::Run() {
     task_id_ = preamble->task_id;
     command_ = preamble->command;
     if (preamble->world_size > 0 && preamble->world_size != n) {
-      s = Status::InvalidInput("worker expects world size " +
-                               std::to_string(preamble->world_size) + ", the job has " +
-                               std::to_string(n));
+      s = Status::InvalidInput("worker expects world size " + std::to_string(preamble->world_size) +
+                               ", the job has " + std::to_string(n));
     }
   }
   if (s.ok()) s = co_await Dispatch(preamble->command);
@@ -158,8 +160,8 @@ asio::awaitable<Status> LegacySession::Negotiate() {
 asio::awaitable<Result<std::int32_t>> LegacySession::ReadInt(const char* field) {
   FlushReply();
   std::int32_t v = 0;
-  Status s = co_await conn_->Read(
-      std::span(reinterpret_cast<std::uint8_t*>(&v), sizeof(v)), timeout_);
+  Status s =
+      co_await conn_->Read(std::span(reinterpret_cast<std::uint8_t*>(&v), sizeof(v)), timeout_);
   if (!s.ok()) co_return s.WithContext(std::string("reading ") + field);
   co_return v;  // native byte order, as rabit sends raw ints
 }
@@ -172,8 +174,8 @@ asio::awaitable<Result<std::string>> LegacySession::ReadString(const char* field
                                std::to_string(n.value()));
   }
   std::string s(static_cast<std::size_t>(n.value()), '\0');
-  Status st = co_await conn_->Read(
-      std::span(reinterpret_cast<std::uint8_t*>(s.data()), s.size()), timeout_);
+  Status st = co_await conn_->Read(std::span(reinterpret_cast<std::uint8_t*>(s.data()), s.size()),
+                                   timeout_);
   if (!st.ok()) co_return st.WithContext(std::string("reading ") + field);
   co_return s;
 }

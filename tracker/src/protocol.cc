@@ -83,8 +83,8 @@ std::string ByteReader::GetString(const char* field, std::uint32_t max_bytes) {
 std::uint32_t ByteReader::GetCount(const char* field, std::size_t min_item_bytes) {
   const std::uint32_t n = GetUInt<std::uint32_t>(field);
   if (ok() && static_cast<std::uint64_t>(n) * min_item_bytes > remaining()) {
-    Fail(std::string("list '") + field + "' claims " + std::to_string(n) +
-         " items but only " + std::to_string(remaining()) + " bytes follow");
+    Fail(std::string("list '") + field + "' claims " + std::to_string(n) + " items but only " +
+         std::to_string(remaining()) + " bytes follow");
     return 0;
   }
   return ok() ? n : 0;
@@ -258,14 +258,22 @@ Result<PeerHello> DecodePeerHello(std::span<const std::uint8_t> payload) {
 
 std::string KindName(Kind kind) {
   switch (kind) {
-    case Kind::kHello: return "Hello";
-    case Kind::kAssign: return "Assign";
-    case Kind::kPrint: return "Print";
-    case Kind::kError: return "Error";
-    case Kind::kShutdown: return "Shutdown";
-    case Kind::kAbort: return "Abort";
-    case Kind::kReject: return "Reject";
-    case Kind::kPeerHello: return "PeerHello";
+    case Kind::kHello:
+      return "Hello";
+    case Kind::kAssign:
+      return "Assign";
+    case Kind::kPrint:
+      return "Print";
+    case Kind::kError:
+      return "Error";
+    case Kind::kShutdown:
+      return "Shutdown";
+    case Kind::kAbort:
+      return "Abort";
+    case Kind::kReject:
+      return "Reject";
+    case Kind::kPeerHello:
+      return "PeerHello";
   }
   return "kind " + std::to_string(static_cast<int>(kind));
 }

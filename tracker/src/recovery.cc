@@ -27,19 +27,22 @@ Status Recovery::OnLost(int rank, bool someone_shut_down) {
 Result<RestartPlacement> Recovery::PlaceRestarted(const proto::Hello& hello,
                                                   const JobRoster& roster) const {
   if (!restarts_allowed()) {
-    return Status::InvalidInput("recover Hello, but restarts are off for this job "
-                                "(treering-submit --local-num-attempt, tracker --max-attempts)");
+    return Status::InvalidInput(
+        "recover Hello, but restarts are off for this job "
+        "(treering-submit --local-num-attempt, tracker --max-attempts)");
   }
   int rank = hello.rank;
   if (rank < 0 && !hello.task_id.empty()) {
     auto known = roster.RankOfTask(hello.task_id);
-    if (!known) return Status::InvalidInput("recover Hello from unknown task '" + hello.task_id + "'");
+    if (!known)
+      return Status::InvalidInput("recover Hello from unknown task '" + hello.task_id + "'");
     rank = *known;
   } else if (rank < 0) {
     for (int r = 0; r < num_workers_ && rank < 0; ++r) {
       if (lost_[r]) rank = r;
     }
-    if (rank < 0) return Status::InvalidInput("recover Hello without rank or task id, and no rank is lost");
+    if (rank < 0)
+      return Status::InvalidInput("recover Hello without rank or task id, and no rank is lost");
   }
   const std::string who = "rank " + std::to_string(rank);
   if (rank >= num_workers_) {

@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "base/status.h"
 #include "job_roster.h"
 #include "tracker/protocol.h"
-#include "base/status.h"
 
 namespace treering::tracker {
 
@@ -30,7 +30,7 @@ class Recovery {
 
   bool restarts_allowed() const { return max_attempts_ > 1; }
   std::uint32_t max_attempts() const { return max_attempts_; }
-  std::uint32_t epoch() const { return epoch_; }  // the last completed epoch
+  std::uint32_t epoch() const { return epoch_; }   // the last completed epoch
   bool collecting() const { return collecting_; }  // epoch() + 1 is open
   bool lost(int rank) const { return lost_[rank]; }
 
@@ -42,8 +42,7 @@ class Recovery {
   // set, else its task id's rank, else (no task id) the lowest lost rank. kInvalidInput for
   // restarts off, an unknown rank or task, a rank that is alive with the same or a newer
   // attempt (a duplicate), or an attempt beyond max_attempts.
-  Result<RestartPlacement> PlaceRestarted(const proto::Hello& hello,
-                                          const JobRoster& roster) const;
+  Result<RestartPlacement> PlaceRestarted(const proto::Hello& hello, const JobRoster& roster) const;
   // `rank` sent a recover Hello in the open epoch (opening it if none is). Returns true when
   // this completes the epoch: epoch() advanced and every rank must get its new Assign.
   bool OnRecoverHello(int rank, std::uint32_t attempt);

@@ -1,9 +1,8 @@
 // TrackerServer: the acceptor and the event loop (shaped like the Asio HTTP server example);
 // everything about the job itself lives in JobCoordinator and the sessions.
-#include "tracker/server.h"
-
 #include "job_coordinator.h"
 #include "session_manager.h"
+#include "tracker/server.h"
 #include "tracker_session.h"
 
 namespace treering {
@@ -40,8 +39,8 @@ asio::awaitable<void> TrackerServer::Impl::AcceptLoop() {
       job->Log("accept failed: " + ec.message());
       continue;
     }
-    sessions.Start(std::make_shared<tracker::TrackerSession>(next_session_id++,
-                                                             std::move(socket), *job, sessions));
+    sessions.Start(std::make_shared<tracker::TrackerSession>(next_session_id++, std::move(socket),
+                                                             *job, sessions));
   }
 }
 

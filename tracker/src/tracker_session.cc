@@ -32,9 +32,12 @@ TrackerSession::TrackerSession(std::uint64_t id, tcp::socket socket, JobCoordina
       hello_timeout_(static_cast<long long>(job.options().hello_timeout_s * 1000)) {}
 
 void TrackerSession::Start() {
-  asio::co_spawn(conn_->executor(), [self = std::static_pointer_cast<TrackerSession>(
-                                                 shared_from_this())]() { return self->Run(); },
-                 asio::detached);
+  asio::co_spawn(
+      conn_->executor(),
+      [self = std::static_pointer_cast<TrackerSession>(shared_from_this())]() {
+        return self->Run();
+      },
+      asio::detached);
 }
 
 std::string TrackerSession::Who() const { return DescribeWorker(rank_, task_id_, conn_->peer()); }

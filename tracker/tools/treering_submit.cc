@@ -1,12 +1,13 @@
 // treering-submit: dmlc-submit for treering. Starts the tracker in this process, launches the
 // workers (local processes, one mpirun, or ssh per task), relays their output with rank
 // prefixes, and exits non-zero when the job fails.
-#include <CLI/CLI.hpp>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <mutex>
 #include <thread>
+
+#include <CLI/CLI.hpp>
 
 #include "../src/launch/launch.h"
 #include "../src/launch/supervisor.h"
@@ -30,7 +31,8 @@ int ParseArgs(int argc, char** argv, launch::SubmitOptions& o) {
   std::vector<std::string> env;
   app.add_option("--cluster", o.cluster, "local, mpi or ssh")
       ->check(CLI::IsMember({"local", "mpi", "ssh"}));
-  app.add_option("--num-workers", o.num_workers, "number of workers")->required()
+  app.add_option("--num-workers", o.num_workers, "number of workers")
+      ->required()
       ->check(CLI::PositiveNumber);
   app.add_option("--host-file", o.host_file, "hosts for mpi / ssh: host[:port] [slots=n]");
   app.add_option("--local-num-attempt", o.local_num_attempt,
@@ -54,8 +56,7 @@ int ParseArgs(int argc, char** argv, launch::SubmitOptions& o) {
   app.add_option("--grace", o.grace_s, "seconds between SIGTERM and SIGKILL on failure");
   app.add_option("--finish-timeout", o.finish_timeout_s,
                  "seconds workers may run on after every rank said shutdown");
-  app.add_option("command", o.command, "worker command and its arguments (after --)")
-      ->required();
+  app.add_option("command", o.command, "worker command and its arguments (after --)")->required();
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -73,8 +74,10 @@ int ParseArgs(int argc, char** argv, launch::SubmitOptions& o) {
   if (o.local_num_attempt > 0 && o.cluster != "local") {
     // mpirun ends the whole job when a rank dies and cannot start a replacement (that needs
     // ULFM, which Debian's Open MPI lacks); ssh tasks are not restarted either.
-    std::fprintf(stderr, "treering-submit: --local-num-attempt needs --cluster local (%s cannot "
-                 "restart a worker; see docs/launcher.md)\n", o.cluster.c_str());
+    std::fprintf(stderr,
+                 "treering-submit: --local-num-attempt needs --cluster local (%s cannot "
+                 "restart a worker; see docs/launcher.md)\n",
+                 o.cluster.c_str());
     return 2;
   }
   return -1;
@@ -102,7 +105,8 @@ class TrackerThread {
   }
   // After the processes are gone the tracker should be done; a bounded wait, never a hang.
   Status Join() {
-    for (int i = 0; i < 100 && !done_; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    for (int i = 0; i < 100 && !done_; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
     if (!done_) server_.Abort("every worker exited, but not every rank said shutdown");
     thread_.join();
     return result_;
@@ -158,14 +162,15 @@ int main(int argc, char** argv) {
   }
   TrackerThread tracker(server, o.finish_timeout_s);
   auto tasks = launch::BuildTasks(o, launch::JobEnv(o, server.port(), t.token));
-  const Status run = tasks.ok() ? RunWorkers(o, std::move(tasks.value()), server, tracker)
-                                : tasks.status();
+  const Status run =
+      tasks.ok() ? RunWorkers(o, std::move(tasks.value()), server, tracker) : tasks.status();
   if (!run.ok()) server.Abort(run.message());
   const Status tracker_result = tracker.Join();
   // The tracker saw the first failure (a dead rank) before its peers exited on Abort, so its
   // reason names the root cause; when the supervisor failed first, it holds that reason too.
   const Status result = !tracker_result.ok() ? tracker_result : run;
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   const std::string outcome = result.ok() ? "succeeded" : "failed: " + result.message();
   std::fprintf(stderr, "[submit] tracker %s:%u; job %s; wall time %.3f s\n", o.host_ip.c_str(),
                static_cast<unsigned>(server.port()), outcome.c_str(), wall);

@@ -1,7 +1,8 @@
 // treering-tracker: runs the tracker alone, for workers started by something else. Prints the
 // worker environment between DMLC_TRACKER_ENV_START / _END, then serves until the job ends.
-#include <CLI/CLI.hpp>
 #include <cstdio>
+
+#include <CLI/CLI.hpp>
 
 #include "../src/launch/launch.h"
 #include "tracker/server.h"
@@ -33,10 +34,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "treering-tracker: %s\n", s.message().c_str());
     return treering::ExitCodeFor(s);
   }
-  std::printf("DMLC_TRACKER_ENV_START\nDMLC_TRACKER_URI=%s\nDMLC_TRACKER_PORT=%u\n"
-              "DMLC_NUM_WORKER=%d\nTREERING_JOB_TOKEN=%s\nDMLC_TRACKER_ENV_END\n",
-              o.host_ip.c_str(), static_cast<unsigned>(server.port()), o.num_workers,
-              o.token.c_str());
+  std::printf(
+      "DMLC_TRACKER_ENV_START\nDMLC_TRACKER_URI=%s\nDMLC_TRACKER_PORT=%u\n"
+      "DMLC_NUM_WORKER=%d\nTREERING_JOB_TOKEN=%s\nDMLC_TRACKER_ENV_END\n",
+      o.host_ip.c_str(), static_cast<unsigned>(server.port()), o.num_workers, o.token.c_str());
   std::fflush(stdout);
   s = server.Wait();
   if (!s.ok()) std::fprintf(stderr, "treering-tracker: job failed: %s\n", s.message().c_str());

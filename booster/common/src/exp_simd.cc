@@ -46,7 +46,6 @@ inline GradientPair LogisticRow(float margin, float y, float w, float scale_pos_
   return {(p - y) * w, std::fmax(p * (1.0f - p), 1e-16f) * w};
 }
 
-
 #if defined(TREERING_EXACT_EXP_SIMD)
 
 // glibc's __exp2f_data: 2^(i/32) with the top bits of i/32 subtracted from the exponent field
@@ -180,23 +179,22 @@ static_assert(sizeof(GradientPair) == 2 * sizeof(float), "GradientPair is stored
 // r = InvLn2N * xd - kd unfused changes two of them (0x1.04845ep+5, -0x1.f8cbb2p+5) and no
 // other float of the range; the other fusions of __expf_fma change none.
 const float kExpHardCases[72] = {
-    -0x1.f8cbb2p+5f, -0x1.c67e98p+5f, -0x1.7bab02p+5f, -0x1.a420f4p+4f, -0x1.aec4d6p+2f,
-    -0x1.013084p+2f, -0x1.d1b46cp+1f, -0x1.bc6008p+0f, -0x1.1f42e8p-1f, -0x1.9deb5cp-2f,
-    -0x1.6f7b5ap-2f, -0x1.5c8c12p-2f, -0x1.299058p-3f, -0x1.7cd34ap-5f, -0x1.e14abp-7f,
-    -0x1.7e5202p-7f, -0x1.d0c364p-8f, -0x1.b15878p-8f, -0x1.af4c76p-9f, -0x1.6f0c72p-9f,
+    -0x1.f8cbb2p+5f,  -0x1.c67e98p+5f,  -0x1.7bab02p+5f,  -0x1.a420f4p+4f,  -0x1.aec4d6p+2f,
+    -0x1.013084p+2f,  -0x1.d1b46cp+1f,  -0x1.bc6008p+0f,  -0x1.1f42e8p-1f,  -0x1.9deb5cp-2f,
+    -0x1.6f7b5ap-2f,  -0x1.5c8c12p-2f,  -0x1.299058p-3f,  -0x1.7cd34ap-5f,  -0x1.e14abp-7f,
+    -0x1.7e5202p-7f,  -0x1.d0c364p-8f,  -0x1.b15878p-8f,  -0x1.af4c76p-9f,  -0x1.6f0c72p-9f,
     -0x1.8eb796p-10f, -0x1.70101ep-10f, -0x1.2437aep-10f, -0x1.927b8ap-11f, -0x1.4a76a8p-11f,
     -0x1.f756ecp-12f, -0x1.4ad55cp-12f, -0x1.bf261ap-14f, -0x1.e981d4p-16f, -0x1.93813ep-16f,
-    -0x1.6a004p-18f, -0x1.2c0016p-19f, -0x1.a80016p-20f, -0x1.600004p-22f, -0x1.400002p-23f,
-    -0x1.800002p-24f, -0x1.8p-24f, -0x1.000002p-25f, -0x1p-25f, -0x1.fffffep-26f,
-    -0x1.fffffcp-26f, 0x1.fffffcp-25f, 0x1.fffffep-25f, 0x1p-24f, 0x1.7ffffep-23f,
-    0x1.bffffap-22f, 0x1.dffff2p-21f, 0x1.efffe2p-20f, 0x1.f7ffc2p-19f, 0x1.fbff82p-18f,
-    0x1.fdff02p-17f, 0x1.fefe02p-16f, 0x1.fd7c0ap-15f, 0x1.fbb822p-14f, 0x1.31c496p-12f,
-    0x1.539bd6p-11f, 0x1.168a2ep-9f, 0x1.6f3234p-9f, 0x1.a024b4p-9f, 0x1.1e827p-8f,
-    0x1.206302p-5f, 0x1.1265dp-4f, 0x1.e1972ap-4f, 0x1.e75bc4p-3f, 0x1.c11ddap-2f,
-    0x1.7c234cp+0f, 0x1.1b318ep+1f, 0x1.287d6ap+1f, 0x1.4c77f2p+2f, 0x1.82586ep+2f,
-    0x1.2e4ed8p+4f, 0x1.04845ep+5f,
+    -0x1.6a004p-18f,  -0x1.2c0016p-19f, -0x1.a80016p-20f, -0x1.600004p-22f, -0x1.400002p-23f,
+    -0x1.800002p-24f, -0x1.8p-24f,      -0x1.000002p-25f, -0x1p-25f,        -0x1.fffffep-26f,
+    -0x1.fffffcp-26f, 0x1.fffffcp-25f,  0x1.fffffep-25f,  0x1p-24f,         0x1.7ffffep-23f,
+    0x1.bffffap-22f,  0x1.dffff2p-21f,  0x1.efffe2p-20f,  0x1.f7ffc2p-19f,  0x1.fbff82p-18f,
+    0x1.fdff02p-17f,  0x1.fefe02p-16f,  0x1.fd7c0ap-15f,  0x1.fbb822p-14f,  0x1.31c496p-12f,
+    0x1.539bd6p-11f,  0x1.168a2ep-9f,   0x1.6f3234p-9f,   0x1.a024b4p-9f,   0x1.1e827p-8f,
+    0x1.206302p-5f,   0x1.1265dp-4f,    0x1.e1972ap-4f,   0x1.e75bc4p-3f,   0x1.c11ddap-2f,
+    0x1.7c234cp+0f,   0x1.1b318ep+1f,   0x1.287d6ap+1f,   0x1.4c77f2p+2f,   0x1.82586ep+2f,
+    0x1.2e4ed8p+4f,   0x1.04845ep+5f,
 };
-
 
 #if defined(TREERING_EXACT_EXP_SIMD)
 namespace {
@@ -228,8 +226,8 @@ TREERING_AVX2 bool ReplicaMatchesLibm() {
 
 bool HaveExactSimdExp() {
 #if defined(TREERING_EXACT_EXP_SIMD)
-  static const bool have = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-                           ReplicaMatchesLibm();
+  static const bool have =
+      __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && ReplicaMatchesLibm();
   return have;
 #else
   return false;
@@ -243,9 +241,8 @@ void ExpFloats(const float* x, std::size_t n, float* out) {
   for (std::size_t i = 0; i < n; ++i) out[i] = std::exp(x[i]);
 }
 
-GradientMaxima LogisticGradientsScalar(const float* margin, const float* label,
-                                       const float* weight, float scale_pos_weight,
-                                       std::size_t n, GradientPair* out) {
+GradientMaxima LogisticGradientsScalar(const float* margin, const float* label, const float* weight,
+                                       float scale_pos_weight, std::size_t n, GradientPair* out) {
   GradientMaxima maxima;
   for (std::size_t i = 0; i < n; ++i) {
     out[i] = LogisticRow(margin[i], label[i], weight ? weight[i] : 1.0f, scale_pos_weight);

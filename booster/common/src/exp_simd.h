@@ -33,8 +33,7 @@ GradientMaxima LogisticGradients(const float* margin, const float* label, const 
                                  float scale_pos_weight, std::size_t n, GradientPair* out);
 
 // The same with the scalar code only (the reference, and the path on CPUs without AVX2 + FMA).
-GradientMaxima LogisticGradientsScalar(const float* margin, const float* label,
-                                       const float* weight, float scale_pos_weight,
-                                       std::size_t n, GradientPair* out);
+GradientMaxima LogisticGradientsScalar(const float* margin, const float* label, const float* weight,
+                                       float scale_pos_weight, std::size_t n, GradientPair* out);
 
 }  // namespace treering::booster

@@ -3,9 +3,9 @@
 #include <algorithm>
 
 #include "base/parallel_for.h"
+#include "booster/work_split.h"
 #include "metric_impl.h"
 #include "rabit/comm.h"
-#include "booster/work_split.h"
 
 namespace treering::booster {
 

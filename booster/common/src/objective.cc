@@ -2,8 +2,8 @@
 
 #include <cstdint>
 
-#include "booster/work_split.h"
 #include "base/parallel_for.h"
+#include "booster/work_split.h"
 #include "objective_impl.h"
 
 namespace treering::booster {

@@ -9,8 +9,8 @@
 #include <emmintrin.h>
 #endif
 
-#include "booster/work_split.h"
 #include "base/parallel_for.h"
+#include "booster/work_split.h"
 #include "exp_simd.h"
 #include "objective_impl.h"
 
@@ -22,9 +22,12 @@ enum class Loss { kSquared, kLogistic, kPoisson };
 class ElementwiseObjective : public Objective {
  public:
   explicit ElementwiseObjective(const ObjectiveConfig& c) : config_(c) {
-    if (c.name == "reg:squarederror") loss_ = Loss::kSquared;
-    else if (c.name == "count:poisson") loss_ = Loss::kPoisson;
-    else loss_ = Loss::kLogistic;
+    if (c.name == "reg:squarederror")
+      loss_ = Loss::kSquared;
+    else if (c.name == "count:poisson")
+      loss_ = Loss::kPoisson;
+    else
+      loss_ = Loss::kLogistic;
   }
 
   const std::string& Name() const override { return config_.name; }
@@ -37,8 +40,8 @@ class ElementwiseObjective : public Objective {
                                     std::to_string(i) + " has " + std::to_string(y));
       }
       if (loss_ == Loss::kPoisson && !(y >= 0.0f)) {
-        return Status::InvalidInput("count:poisson: label must be >= 0, row " +
-                                    std::to_string(i) + " has " + std::to_string(y));
+        return Status::InvalidInput("count:poisson: label must be >= 0, row " + std::to_string(i) +
+                                    " has " + std::to_string(y));
       }
       if (!std::isfinite(y)) {
         return Status::InvalidInput(config_.name + ": label of row " + std::to_string(i) +
@@ -54,8 +57,7 @@ class ElementwiseObjective : public Objective {
   }
 
   GradientMaxima GetGradientAndMaxima(const std::vector<float>& margin, const LabelView& labels,
-                                      int nthread,
-                                      std::vector<GradientPair>* out) const override {
+                                      int nthread, std::vector<GradientPair>* out) const override {
     return Gradients(margin, labels, nthread, out);
   }
 
@@ -64,23 +66,23 @@ class ElementwiseObjective : public Objective {
     // Blocks through ExpFloats (glibc's expf bit for bit, 8 at a time): every round
     // transforms the whole eval set, and one expf call per value was most of that.
     const bool poisson = loss_ == Loss::kPoisson;
-    ParallelForBlocks(static_cast<std::int64_t>(values->size()),
-                      ThreadsFor(values->size(), nthread),
-                      [&](int, std::int64_t begin, std::int64_t end) {
-      constexpr std::int64_t kChunk = 1024;
-      float e[kChunk];
-      for (std::int64_t first = begin; first < end; first += kChunk) {
-        float* v = values->data() + first;
-        const std::size_t n = static_cast<std::size_t>(std::min(kChunk, end - first));
-        if (poisson) {
-          ExpFloats(v, n, v);
-          continue;
-        }
-        for (std::size_t i = 0; i < n; ++i) e[i] = -v[i];
-        ExpFloats(e, n, e);
-        for (std::size_t i = 0; i < n; ++i) v[i] = 1.0f / (1.0f + e[i]);  // Sigmoid's formula
-      }
-    });
+    ParallelForBlocks(
+        static_cast<std::int64_t>(values->size()), ThreadsFor(values->size(), nthread),
+        [&](int, std::int64_t begin, std::int64_t end) {
+          constexpr std::int64_t kChunk = 1024;
+          float e[kChunk];
+          for (std::int64_t first = begin; first < end; first += kChunk) {
+            float* v = values->data() + first;
+            const std::size_t n = static_cast<std::size_t>(std::min(kChunk, end - first));
+            if (poisson) {
+              ExpFloats(v, n, v);
+              continue;
+            }
+            for (std::size_t i = 0; i < n; ++i) e[i] = -v[i];
+            ExpFloats(e, n, e);
+            for (std::size_t i = 0; i < n; ++i) v[i] = 1.0f / (1.0f + e[i]);  // Sigmoid's formula
+          }
+        });
   }
 
   Result<float> ProbToMargin(float base_score) const override {
@@ -109,8 +111,8 @@ class ElementwiseObjective : public Objective {
  private:
   // One contiguous block of rows per thread (the logistic block runs vectorised, see
   // exp_simd.h); the blocks' maxima are combined here, so neither depends on the thread count.
-  GradientMaxima Gradients(const std::vector<float>& margin, const LabelView& labels,
-                           int nthread, std::vector<GradientPair>* out) const {
+  GradientMaxima Gradients(const std::vector<float>& margin, const LabelView& labels, int nthread,
+                           std::vector<GradientPair>* out) const {
     out->resize(margin.size());
     const std::int64_t n = static_cast<std::int64_t>(margin.size());
     const int threads = ResolveThreads(ThreadsFor(margin.size(), nthread));
@@ -127,8 +129,8 @@ class ElementwiseObjective : public Objective {
     return maxima;
   }
 
-  GradientMaxima Block(const float* margin, const float* label, const float* weight,
-                       std::size_t n, GradientPair* out) const {
+  GradientMaxima Block(const float* margin, const float* label, const float* weight, std::size_t n,
+                       GradientPair* out) const {
     if (loss_ == Loss::kLogistic) {
       return LogisticGradients(margin, label, weight, config_.scale_pos_weight, n, out);
     }

@@ -1,11 +1,11 @@
 // multi:softmax / multi:softprob (XGBoost 1.7 multiclass_obj.cu): softmax over the num_class
 // margins of a row, g_k = (p_k - [y == k]) w, h_k = max(2 p_k (1 - p_k) w, 1e-16).
-#include "booster/work_split.h"
 #include <algorithm>
 #include <cmath>
 #include <string>
 
 #include "base/parallel_for.h"
+#include "booster/work_split.h"
 #include "objective_impl.h"
 
 namespace treering::booster {
@@ -34,9 +34,9 @@ class SoftmaxObjective : public Objective {
     for (std::size_t i = 0; i < labels.NumRows(); ++i) {
       const float y = (*labels.label)[i];
       if (!(y >= 0.0f && y < static_cast<float>(k_)) || y != std::floor(y)) {
-        return Status::InvalidInput(name_ + ": label must be an integer in [0, num_class=" +
-                                    std::to_string(k_) + "), row " + std::to_string(i) +
-                                    " has " + std::to_string(y));
+        return Status::InvalidInput(
+            name_ + ": label must be an integer in [0, num_class=" + std::to_string(k_) +
+            "), row " + std::to_string(i) + " has " + std::to_string(y));
       }
     }
     return Status::Ok();

@@ -3,6 +3,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+
 #include <nlohmann/json.hpp>
 
 #include "booster/atomic_file.h"

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "booster/mlp/simd_kernels.h"
 #include "base/parallel_for.h"
+#include "booster/mlp/simd_kernels.h"
 #include "layer_kernels.h"
 
 namespace treering::booster::mlp {

@@ -9,10 +9,10 @@ Status CheckFeatureRange(const data::DMatrix& m, int num_inputs, const std::stri
   for (std::size_t r = 0; r < m.NumRows(); ++r) {
     for (std::uint64_t e = m.row_ptr[r]; e < m.row_ptr[r + 1]; ++e) {
       if (m.index[e] >= static_cast<std::uint32_t>(num_inputs)) {
-        const Status st = Status::InvalidInput(
-            "row " + std::to_string(r + 1) + " uses feature " + std::to_string(m.index[e]) +
-            " but the model has " + std::to_string(num_inputs) + " inputs (0.." +
-            std::to_string(num_inputs - 1) + ")");
+        const Status st = Status::InvalidInput("row " + std::to_string(r + 1) + " uses feature " +
+                                               std::to_string(m.index[e]) + " but the model has " +
+                                               std::to_string(num_inputs) + " inputs (0.." +
+                                               std::to_string(num_inputs - 1) + ")");
         return key.empty() ? st : st.WithContext(key);
       }
     }

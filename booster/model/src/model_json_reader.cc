@@ -2,8 +2,9 @@
 // are read by tree_json_reader.cc.
 #include <cstdlib>
 #include <limits>
-#include <nlohmann/json.hpp>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "booster/atomic_file.h"
 #include "booster/model_io.h"

@@ -68,8 +68,7 @@ std::vector<Bin> DenseBins(const data::DMatrix& dm, const HistogramCuts& cuts, i
 
 }  // namespace
 
-BinnedMatrix BinnedMatrix::Build(const data::DMatrix& dm, const HistogramCuts& cuts,
-                                 int nthread) {
+BinnedMatrix BinnedMatrix::Build(const data::DMatrix& dm, const HistogramCuts& cuts, int nthread) {
   BinnedMatrix m;
   m.num_rows_ = dm.NumRows();
   m.num_features_ = cuts.NumFeatures();

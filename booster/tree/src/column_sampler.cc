@@ -5,10 +5,14 @@
 
 namespace treering::booster {
 
-ColumnSampler::ColumnSampler(std::uint32_t num_features, float bytree, float bylevel,
-                             float bynode, std::uint64_t seed)
-    : num_features_(num_features), bytree_(bytree), bylevel_(bylevel), bynode_(bynode),
-      seed_(seed), rng_(seed) {}
+ColumnSampler::ColumnSampler(std::uint32_t num_features, float bytree, float bylevel, float bynode,
+                             std::uint64_t seed)
+    : num_features_(num_features),
+      bytree_(bytree),
+      bylevel_(bylevel),
+      bynode_(bynode),
+      seed_(seed),
+      rng_(seed) {}
 
 void ColumnSampler::Reseed(std::uint64_t tree_index) {
   std::seed_seq seq{seed_, tree_index};

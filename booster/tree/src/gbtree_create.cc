@@ -39,8 +39,8 @@ Result<std::unique_ptr<GBTreeLearner>> GBTreeLearner::Create(
   for (const auto& name : lparam.eval_metrics) {
     if (auto m = Metric::Create(name); !m.ok()) return m.status().WithKey("eval_metric");
   }
-  return std::make_unique<GBTreeLearner>(std::move(lparam), tparam,
-                                         std::move(objective).value(), comm);
+  return std::make_unique<GBTreeLearner>(std::move(lparam), tparam, std::move(objective).value(),
+                                         comm);
 }
 
 }  // namespace treering::booster

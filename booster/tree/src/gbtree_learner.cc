@@ -4,8 +4,8 @@
 #include <chrono>
 #include <random>
 
-#include "booster/predictor.h"
 #include "base/parallel_for.h"
+#include "booster/predictor.h"
 #include "booster/work_split.h"
 
 namespace treering::booster {
@@ -46,8 +46,7 @@ class CostMeter {
 
 GBTreeLearner::GBTreeLearner(LearnerParam lparam, TreeParam tparam,
                              std::unique_ptr<Objective> objective, rabit::Comm* comm)
-    : lparam_(std::move(lparam)), tparam_(tparam), objective_(std::move(objective)),
-      comm_(comm) {
+    : lparam_(std::move(lparam)), tparam_(tparam), objective_(std::move(objective)), comm_(comm) {
   model_.objective = lparam_.objective;
   model_.num_class = lparam_.num_class;
   model_.base_score = lparam_.base_score;
@@ -202,17 +201,18 @@ void GBTreeLearner::AddLeavesToMargins(const RegTree& tree, int group) {
   ParallelForBlocks(static_cast<std::int64_t>(partition.NumRows(0)),
                     ThreadsFor(partition.NumRows(0), lparam_.nthread),
                     [&](int, std::int64_t begin, std::int64_t end) {
-    const std::uint32_t* lo = all + begin;
-    const std::uint32_t* hi = all + end;
-    auto leaf = std::upper_bound(leaves.begin(), leaves.end(), lo,
-                                 [](const std::uint32_t* p, const LeafRows& l) { return p < l.end; });
-    for (; leaf != leaves.end() && leaf->begin < hi; ++leaf) {
-      const std::uint32_t* r_end = std::min(hi, leaf->end);
-      for (const std::uint32_t* r = std::max(lo, leaf->begin); r != r_end; ++r) {
-        margins[std::size_t(*r) * groups + group] += leaf->value;
-      }
-    }
-  });
+                      const std::uint32_t* lo = all + begin;
+                      const std::uint32_t* hi = all + end;
+                      auto leaf = std::upper_bound(
+                          leaves.begin(), leaves.end(), lo,
+                          [](const std::uint32_t* p, const LeafRows& l) { return p < l.end; });
+                      for (; leaf != leaves.end() && leaf->begin < hi; ++leaf) {
+                        const std::uint32_t* r_end = std::min(hi, leaf->end);
+                        for (const std::uint32_t* r = std::max(lo, leaf->begin); r != r_end; ++r) {
+                          margins[std::size_t(*r) * groups + group] += leaf->value;
+                        }
+                      }
+                    });
 }
 
 void GBTreeLearner::BoostGroup(int group, const std::vector<GradientPair>& all_gpair,
@@ -222,9 +222,8 @@ void GBTreeLearner::BoostGroup(int group, const std::vector<GradientPair>& all_g
   std::vector<GradientPair>& gpair = group_gpair_;
   if (own_copy) {
     gpair.resize(train_->NumRows());
-    ParallelFor(gpair.size(), ThreadsFor(gpair.size(), lparam_.nthread), [&](std::size_t row) {
-      gpair[row] = all_gpair[row * groups + group];
-    });
+    ParallelFor(gpair.size(), ThreadsFor(gpair.size(), lparam_.nthread),
+                [&](std::size_t row) { gpair[row] = all_gpair[row * groups + group]; });
   }
   const std::vector<GradientPair>& group_gpair = own_copy ? gpair : all_gpair;
   // Sampling streams follow the model's own round and tree numbers (not `iter`, which
@@ -234,9 +233,8 @@ void GBTreeLearner::BoostGroup(int group, const std::vector<GradientPair>& all_g
   if (own_copy) SampleRows(round, group, &gpair);
   sampler_->Reseed(model_.trees.size());
   const GradientQuantiser quantiser =
-      maxima != nullptr
-          ? GradientQuantiser::FromLocalMaxima(*maxima, group_gpair.size(), *comm_)
-          : GradientQuantiser::ForGradients(group_gpair, lparam_.nthread, *comm_);
+      maxima != nullptr ? GradientQuantiser::FromLocalMaxima(*maxima, group_gpair.size(), *comm_)
+                        : GradientQuantiser::ForGradients(group_gpair, lparam_.nthread, *comm_);
   RegTree tree = grower_->Grow(group_gpair, quantiser);
   AddLeavesToMargins(tree, group);
   model_.trees.push_back(std::move(tree));
@@ -253,8 +251,8 @@ Status GBTreeLearner::UpdateOneIter(int /*iter*/) {
   // One output group and every row kept: the objective's maxima are the tree's (one pass
   // over the gradients fewer); otherwise each group's gradients are scanned for their own.
   if (objective_->NumGroups() == 1 && tparam_.subsample >= 1.0f) {
-    const GradientMaxima maxima = objective_->GetGradientAndMaxima(
-        train_margins_, Labels(*train_), lparam_.nthread, &gpair_);
+    const GradientMaxima maxima =
+        objective_->GetGradientAndMaxima(train_margins_, Labels(*train_), lparam_.nthread, &gpair_);
     BoostGroup(0, gpair_, &maxima);
   } else {
     objective_->GetGradient(train_margins_, Labels(*train_), lparam_.nthread, &gpair_);

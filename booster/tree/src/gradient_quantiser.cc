@@ -2,7 +2,6 @@
 
 #include <cmath>
 
-
 namespace treering::booster {
 namespace {
 
@@ -28,8 +27,7 @@ GradientQuantiser GradientQuantiser::FromLocalMaxima(GradientMaxima local, std::
   comm.Allreduce<rabit::op::Max>(stats, 2);
   double total_rows = static_cast<double>(rows);
   comm.Allreduce<rabit::op::Sum>(&total_rows, 1);
-  return GradientQuantiser(ScaleFor(stats[0], total_rows + 1),
-                           ScaleFor(stats[1], total_rows + 1));
+  return GradientQuantiser(ScaleFor(stats[0], total_rows + 1), ScaleFor(stats[1], total_rows + 1));
 }
 
 GradientPairInt GlobalSum(GradientPairInt local, rabit::Comm& comm) {

@@ -4,14 +4,14 @@
 
 #include <cmath>
 
+#include "base/parallel_for.h"
 #include "booster/quantile_summary.h"
 #include "booster/radix_sort.h"
-#include "base/parallel_for.h"
 
 namespace treering::booster {
 namespace {
 
-constexpr std::uint32_t kSketchFactor = 8;      // XGBoost's WQSketch::kFactor
+constexpr std::uint32_t kSketchFactor = 8;       // XGBoost's WQSketch::kFactor
 constexpr std::size_t kBlockEntries = 8u << 20;  // bounds the memory of the column copies
 
 std::vector<std::uint64_t> GlobalColumnSizes(const data::DMatrix& dm, std::uint32_t n_feat,

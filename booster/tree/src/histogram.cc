@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "booster/work_split.h"
 #include "base/parallel_for.h"
+#include "booster/work_split.h"
 
 namespace treering::booster {
 namespace {
@@ -65,11 +65,11 @@ GradientPairInt HistogramBuilder::AccumulateRows(const std::vector<GradientPair>
   const std::uint32_t* offsets = m.FeatureOffsets().data();
   switch (m.layout()) {
     case BinnedMatrix::Layout::kDense8:
-      return AccumulateDense(m.Dense8(), m.NumFeatures(), offsets, gpair.data(), quantiser,
-                             begin, end, hist);
+      return AccumulateDense(m.Dense8(), m.NumFeatures(), offsets, gpair.data(), quantiser, begin,
+                             end, hist);
     case BinnedMatrix::Layout::kDense16:
-      return AccumulateDense(m.Dense16(), m.NumFeatures(), offsets, gpair.data(), quantiser,
-                             begin, end, hist);
+      return AccumulateDense(m.Dense16(), m.NumFeatures(), offsets, gpair.data(), quantiser, begin,
+                             end, hist);
     case BinnedMatrix::Layout::kSparse:
       return AccumulateSparse(m.RowPtr(), m.SparseBins(), gpair.data(), quantiser, begin, end,
                               hist);
@@ -112,14 +112,11 @@ std::vector<std::size_t> HistogramBuilder::ShareBounds(const std::vector<RowSpan
 }
 
 // One thread's share [begin, end) of the level's concatenated row lists.
-GradientPairInt HistogramBuilder::AccumulateShare(const std::vector<GradientPair>& gpair,
-                                                  const GradientQuantiser& quantiser,
-                                                  const std::vector<RowSpan>& rows,
-                                                  const std::vector<std::size_t>& prefix,
-                                                  std::size_t begin, std::size_t end,
-                                                  const std::vector<Histogram*>& outs,
-                                                  std::vector<Histogram>* buffers,
-                                                  std::vector<Partial>* partials) const {
+GradientPairInt HistogramBuilder::AccumulateShare(
+    const std::vector<GradientPair>& gpair, const GradientQuantiser& quantiser,
+    const std::vector<RowSpan>& rows, const std::vector<std::size_t>& prefix, std::size_t begin,
+    std::size_t end, const std::vector<Histogram*>& outs, std::vector<Histogram>* buffers,
+    std::vector<Partial>* partials) const {
   GradientPairInt sum;
   std::size_t node = std::upper_bound(prefix.begin(), prefix.end(), begin) - prefix.begin() - 1;
   for (; node < rows.size() && prefix[node] < end; ++node) {
@@ -259,8 +256,7 @@ void HistogramBuilder::AllreduceLevel(const std::vector<Histogram*>& outs) {
     std::copy(outs[i]->begin(), outs[i]->end(), level.begin() + i * total_bins_);
   }
   static_assert(sizeof(GradientPairInt) == 2 * sizeof(std::int64_t));
-  comm_->Allreduce<rabit::op::Sum>(reinterpret_cast<std::int64_t*>(level.data()),
-                                   level.size() * 2);
+  comm_->Allreduce<rabit::op::Sum>(reinterpret_cast<std::int64_t*>(level.data()), level.size() * 2);
   for (std::size_t i = 0; i < outs.size(); ++i) {
     std::copy_n(level.begin() + i * total_bins_, total_bins_, outs[i]->begin());
   }

@@ -28,7 +28,8 @@ namespace {
 
 // Rows walked through a tree together: each step of a walk waits on the last (load the
 // node's feature value, compare, pick a child), so one row at a time leaves the core idle;
-// several independent walks interleaved keep it busy (docs/benchmarks.md, "Measurements behind code comments").
+// several independent walks interleaved keep it busy (docs/benchmarks.md, "Measurements behind code
+// comments").
 constexpr int kLanes = 8;
 constexpr std::size_t kMaxLaneFeatures = 1 << 16;  // 8 lanes x 64 Ki floats = 2 MiB per thread
 
@@ -45,9 +46,9 @@ struct Lanes {
 // address. The branchy walk mispredicted about every other step (left or right is a coin
 // flip).
 struct FlatNode {
-  std::uint32_t feature;    // split feature; 0 for a leaf (read, never used)
-  float cond;               // go left iff value < cond; a leaf's output value
-  std::int32_t child[2];    // [0] right, [1] left; a leaf: itself twice
+  std::uint32_t feature;  // split feature; 0 for a leaf (read, never used)
+  float cond;             // go left iff value < cond; a leaf's output value
+  std::int32_t child[2];  // [0] right, [1] left; a leaf: itself twice
 };
 
 struct FlatTree {
@@ -109,8 +110,7 @@ FlatTree Flatten(const RegTree& tree) {
 // lane's node stays in a register (with a run-time count the node array lived on the stack and
 // every step paid a store-to-load round trip on top of its dependent loads).
 template <int kCount>
-void WalkFlatLanes(const FlatTree& flat, const Lanes& lanes, float* out, int groups,
-                   int group) {
+void WalkFlatLanes(const FlatTree& flat, const Lanes& lanes, float* out, int groups, int group) {
   const FlatNode* nodes = flat.nodes.data();
   const std::uint8_t* default_left = flat.default_left.data();
   const int count = kCount > 0 ? kCount : lanes.count;
@@ -126,8 +126,7 @@ void WalkFlatLanes(const FlatTree& flat, const Lanes& lanes, float* out, int gro
   for (int k = 0; k < count; ++k) out[k * groups + group] += nodes[node[k]].cond;
 }
 
-void AddFlatTreeLanes(const FlatTree& flat, const Lanes& lanes, float* out, int groups,
-                      int group) {
+void AddFlatTreeLanes(const FlatTree& flat, const Lanes& lanes, float* out, int groups, int group) {
   if (lanes.count == kLanes) {
     WalkFlatLanes<kLanes>(flat, lanes, out, groups, group);
   } else {
@@ -158,8 +157,8 @@ void AddTreeLanes(const RegTree& tree, const Lanes& lanes, float* out, int group
 
 }  // namespace
 
-void AddTreeOutputs(const GBTreeModel& model, const data::DMatrix& dm, int tree_begin,
-                    int tree_end, int nthread, std::vector<float>* margins) {
+void AddTreeOutputs(const GBTreeModel& model, const data::DMatrix& dm, int tree_begin, int tree_end,
+                    int nthread, std::vector<float>* margins) {
   if (tree_begin >= tree_end) return;
   const int groups = model.NumGroups();
   // Indices strictly increase within a row, so rows of num_col entries hold features
@@ -181,43 +180,44 @@ void AddTreeOutputs(const GBTreeModel& model, const data::DMatrix& dm, int tree_
     flat[i] = Flatten(tree);
     use_flat[i] = tree.NumNodes() > 0 && flat[i].max_feature < width && flat[i].Balanced();
   });
-  ParallelForBlocks(static_cast<std::int64_t>(dm.NumRows()),
-                    ThreadsFor(dm.NumRows() * std::size_t(tree_end - tree_begin), nthread),
-                    [&](int, std::int64_t begin, std::int64_t end) {
-    std::vector<float> features(dense ? 0 : max_lanes * width, nan);
-    Lanes lanes{};
-    lanes.limit = width;
-    for (std::int64_t first = begin; first < end; first += max_lanes) {
-      lanes.count = static_cast<int>(std::min<std::int64_t>(max_lanes, end - first));
-      for (int k = 0; k < lanes.count; ++k) {
-        const std::int64_t row = first + k;
-        if (dense) {
-          lanes.values[k] = dm.value.data() + dm.row_ptr[row];
-          continue;
+  ParallelForBlocks(
+      static_cast<std::int64_t>(dm.NumRows()),
+      ThreadsFor(dm.NumRows() * std::size_t(tree_end - tree_begin), nthread),
+      [&](int, std::int64_t begin, std::int64_t end) {
+        std::vector<float> features(dense ? 0 : max_lanes * width, nan);
+        Lanes lanes{};
+        lanes.limit = width;
+        for (std::int64_t first = begin; first < end; first += max_lanes) {
+          lanes.count = static_cast<int>(std::min<std::int64_t>(max_lanes, end - first));
+          for (int k = 0; k < lanes.count; ++k) {
+            const std::int64_t row = first + k;
+            if (dense) {
+              lanes.values[k] = dm.value.data() + dm.row_ptr[row];
+              continue;
+            }
+            float* row_features = features.data() + k * width;
+            for (std::uint64_t j = dm.row_ptr[row]; j < dm.row_ptr[row + 1]; ++j) {
+              row_features[dm.index[j]] = dm.value[j];
+            }
+            lanes.values[k] = row_features;
+          }
+          float* out = margins->data() + first * groups;
+          for (int t = tree_begin; t < tree_end; ++t) {
+            if (use_flat[t - tree_begin]) {
+              AddFlatTreeLanes(flat[t - tree_begin], lanes, out, groups, model.tree_info[t]);
+            } else {
+              AddTreeLanes(model.trees[t], lanes, out, groups, model.tree_info[t]);
+            }
+          }
+          if (dense) continue;
+          for (int k = 0; k < lanes.count; ++k) {
+            const std::int64_t row = first + k;
+            for (std::uint64_t j = dm.row_ptr[row]; j < dm.row_ptr[row + 1]; ++j) {
+              features[k * width + dm.index[j]] = nan;
+            }
+          }
         }
-        float* row_features = features.data() + k * width;
-        for (std::uint64_t j = dm.row_ptr[row]; j < dm.row_ptr[row + 1]; ++j) {
-          row_features[dm.index[j]] = dm.value[j];
-        }
-        lanes.values[k] = row_features;
-      }
-      float* out = margins->data() + first * groups;
-      for (int t = tree_begin; t < tree_end; ++t) {
-        if (use_flat[t - tree_begin]) {
-          AddFlatTreeLanes(flat[t - tree_begin], lanes, out, groups, model.tree_info[t]);
-        } else {
-          AddTreeLanes(model.trees[t], lanes, out, groups, model.tree_info[t]);
-        }
-      }
-      if (dense) continue;
-      for (int k = 0; k < lanes.count; ++k) {
-        const std::int64_t row = first + k;
-        for (std::uint64_t j = dm.row_ptr[row]; j < dm.row_ptr[row + 1]; ++j) {
-          features[k * width + dm.index[j]] = nan;
-        }
-      }
-    }
-  });
+      });
 }
 
 }  // namespace treering::booster

@@ -51,9 +51,8 @@ void SplitEvaluator::SetBackward(SplitCandidate* c, float loss_chg, std::uint32_
 // (strictly greater replaces), then the backward scan's first best in ITS order, i.e. the
 // last of equal ones here (greater or equal replaces), taken only if strictly better.
 template <bool kMissing>
-void SplitEvaluator::Scan(const Histogram& hist, GradientPairInt node_sum,
-                          GradientPairInt present, float root_gain, std::uint32_t f,
-                          SplitCandidate* best) const {
+void SplitEvaluator::Scan(const Histogram& hist, GradientPairInt node_sum, GradientPairInt present,
+                          float root_gain, std::uint32_t f, SplitCandidate* best) const {
   const int first = static_cast<int>(cuts_.ptrs[f]);
   const int last = static_cast<int>(cuts_.ptrs[f + 1]) - 1;
   const GradientPairInt missing = node_sum - present;
@@ -101,9 +100,8 @@ SplitCandidate SplitEvaluator::EvaluateFeatureVector(const Histogram& hist,
                                                      std::uint32_t f, float floor) const {
   const std::uint32_t first = cuts_.ptrs[f];
   const int n = static_cast<int>(cuts_.ptrs[f + 1] - first);
-  const ScanConstants k{quantiser_.GradUnit(),        quantiser_.HessUnit(),
-                        param_.reg_alpha,             param_.reg_lambda,
-                        param_.min_child_weight,      root_gain};
+  const ScanConstants k{quantiser_.GradUnit(), quantiser_.HessUnit(),   param_.reg_alpha,
+                        param_.reg_lambda,     param_.min_child_weight, root_gain};
   const ScanPicks picks = VectorSplitScan(hist.data() + first, n, node_sum, k, floor);
   SplitCandidate best;
   auto sum_below = [&](int bin) {  // bins [0, bin) of the feature

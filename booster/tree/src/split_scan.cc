@@ -94,8 +94,8 @@ TREERING_AVX512 inline __m256 ExactLoss(const Sides& s, __mmask8* live, __m256 r
 // Inclusive prefix sum of the 8 lanes.
 TREERING_AVX512 inline __m512i PrefixSum(__m512i x) {
   const __m512i zero = _mm512_setzero_si512();
-  x = _mm512_add_epi64(x, _mm512_maskz_alignr_epi64(0xFF, x, zero, 7));  // + lane i-1
-  x = _mm512_add_epi64(x, _mm512_maskz_alignr_epi64(0xFF, x, zero, 6));  // + lane i-2
+  x = _mm512_add_epi64(x, _mm512_maskz_alignr_epi64(0xFF, x, zero, 7));     // + lane i-1
+  x = _mm512_add_epi64(x, _mm512_maskz_alignr_epi64(0xFF, x, zero, 6));     // + lane i-2
   return _mm512_add_epi64(x, _mm512_maskz_alignr_epi64(0xFF, x, zero, 4));  // + lane i-4
 }
 
@@ -109,7 +109,8 @@ struct LaneBest {
 template <bool kLast>
 TREERING_AVX512 inline void Keep(LaneBest* best, __m256 loss, __mmask8 live, __m256i bins) {
   const __m256 inf = _mm256_set1_ps(std::numeric_limits<float>::infinity());
-  __mmask8 better = _mm256_mask_cmp_ps_mask(live, loss, best->loss, kLast ? _CMP_GE_OQ : _CMP_GT_OQ);
+  __mmask8 better =
+      _mm256_mask_cmp_ps_mask(live, loss, best->loss, kLast ? _CMP_GE_OQ : _CMP_GT_OQ);
   better = _mm256_mask_cmp_ps_mask(better, loss, _mm256_setzero_ps(), _CMP_GT_OQ);
   better = _mm256_mask_cmp_ps_mask(better, loss, inf, _CMP_LT_OQ);  // NeedReplace skips inf
   best->loss = _mm256_mask_mov_ps(best->loss, better, loss);
@@ -134,9 +135,8 @@ TREERING_AVX512 inline void Resolve(const LaneBest& best, float* loss, int* bin)
   }
 }
 
-TREERING_AVX512 ScanPicks ScanAvx512(const GradientPairInt* bins, int n,
-                                     GradientPairInt node_sum, const ScanConstants& k,
-                                     float floor) {
+TREERING_AVX512 ScanPicks ScanAvx512(const GradientPairInt* bins, int n, GradientPairInt node_sum,
+                                     const ScanConstants& k, float floor) {
   static_assert(sizeof(GradientPairInt) == 2 * sizeof(long long) &&
                     offsetof(GradientPairInt, grad) == 0 &&
                     offsetof(GradientPairInt, hess) == sizeof(long long),
@@ -147,8 +147,8 @@ TREERING_AVX512 ScanPicks ScanAvx512(const GradientPairInt* bins, int n,
     __m512i acc = _mm512_setzero_si512();
     for (int i = 0; i < n; i += 4) {
       const int lanes = 2 * std::min(4, n - i);
-      acc = _mm512_add_epi64(acc, _mm512_maskz_loadu_epi64(__mmask8((1u << lanes) - 1),
-                                                           pairs + 2 * i));
+      acc = _mm512_add_epi64(acc,
+                             _mm512_maskz_loadu_epi64(__mmask8((1u << lanes) - 1), pairs + 2 * i));
     }
     alignas(64) long long lanes[8];
     _mm512_store_si512(lanes, acc);
@@ -167,7 +167,8 @@ TREERING_AVX512 ScanPicks ScanAvx512(const GradientPairInt* bins, int n,
   const __m512i idx_g = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14);
   const __m512i idx_h = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
   const __m512i last_lane = _mm512_set1_epi64(7);
-  const __m512i node_g = _mm512_set1_epi64(node_sum.grad), node_h = _mm512_set1_epi64(node_sum.hess);
+  const __m512i node_g = _mm512_set1_epi64(node_sum.grad),
+                node_h = _mm512_set1_epi64(node_sum.hess);
   const __m512i present_g = _mm512_set1_epi64(picks.present.grad);
   const __m512i present_h = _mm512_set1_epi64(picks.present.hess);
   const __m512i missing_g = _mm512_set1_epi64(missing.grad);
@@ -179,10 +180,10 @@ TREERING_AVX512 ScanPicks ScanAvx512(const GradientPairInt* bins, int n,
   __m512i carry_g = _mm512_setzero_si512(), carry_h = _mm512_setzero_si512();
   for (int i0 = 0; i0 < n; i0 += 8) {
     const int count = std::min(8, n - i0);
-    const __m512i a = _mm512_maskz_loadu_epi64(
-        __mmask8((1u << (2 * std::min(count, 4))) - 1), pairs + 2 * i0);
-    const __m512i b = _mm512_maskz_loadu_epi64(
-        __mmask8((1u << (2 * std::max(count - 4, 0))) - 1), pairs + 2 * i0 + 8);
+    const __m512i a =
+        _mm512_maskz_loadu_epi64(__mmask8((1u << (2 * std::min(count, 4))) - 1), pairs + 2 * i0);
+    const __m512i b = _mm512_maskz_loadu_epi64(__mmask8((1u << (2 * std::max(count - 4, 0))) - 1),
+                                               pairs + 2 * i0 + 8);
     const __m512i xg = _mm512_permutex2var_epi64(a, idx_g, b);
     const __m512i xh = _mm512_permutex2var_epi64(a, idx_h, b);
     // An empty bin repeats the previous candidate (both directions): never a candidate.
@@ -205,8 +206,8 @@ TREERING_AVX512 ScanPicks ScanAvx512(const GradientPairInt* bins, int n,
     const __mmask8 f_may = MayReach(f, live, floor_sum, u);
     const __mmask8 r_may = both ? MayReach(r, live, floor_sum, u) : __mmask8(0);
     if ((f_may | r_may) == 0) continue;
-    const __m256i bin = _mm256_add_epi32(_mm256_set1_epi32(i0),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    const __m256i bin =
+        _mm256_add_epi32(_mm256_set1_epi32(i0), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     if (f_may) {
       __mmask8 ok = live;
       const __m256 loss = ExactLoss(f, &ok, root_gain, u);
@@ -238,8 +239,7 @@ TREERING_AVX512 ScanPicks ScanAvx512(const GradientPairInt* bins, int n,
 bool HaveVectorSplitScan() {
 #if defined(TREERING_SPLIT_SCAN_AVX512)
   static const bool have = __builtin_cpu_supports("avx512f") &&
-                           __builtin_cpu_supports("avx512dq") &&
-                           __builtin_cpu_supports("avx512vl");
+                           __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
   return have;
 #else
   return false;

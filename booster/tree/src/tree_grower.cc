@@ -1,7 +1,7 @@
 #include "booster/tree_grower.h"
 
-#include "booster/work_split.h"
 #include "base/parallel_for.h"
+#include "booster/work_split.h"
 #include "expand_queue.h"
 
 namespace treering::booster {
@@ -30,8 +30,13 @@ bool ExpandEntry::IsValid(const TreeParam& param, int num_leaves) const {
 TreeGrower::TreeGrower(const TreeParam& param, const HistogramCuts& cuts,
                        const BinnedMatrix& matrix, ColumnSampler* sampler, int nthread,
                        rabit::Comm* comm)
-    : param_(param), cuts_(cuts), matrix_(matrix), sampler_(sampler), nthread_(nthread),
-      comm_(comm), builder_(&matrix, cuts.TotalBins(), nthread, comm) {}
+    : param_(param),
+      cuts_(cuts),
+      matrix_(matrix),
+      sampler_(sampler),
+      nthread_(nthread),
+      comm_(comm),
+      builder_(&matrix, cuts.TotalBins(), nthread, comm) {}
 
 Histogram& TreeGrower::HistOf(int node) {
   auto it = hists_.find(node);
@@ -225,8 +230,10 @@ RegTree TreeGrower::Grow(const std::vector<GradientPair>& gpair,
     // Parents are released after the evaluation: it derives the siblings from them.
     for (const ExpandEntry& e : batch) ReleaseHist(e.node);
     for (const ExpandEntry& c : evaluated) {
-      if (c.split.loss_chg > kRtEps) queue.Push(c);
-      else ReleaseHist(c.node);
+      if (c.split.loss_chg > kRtEps)
+        queue.Push(c);
+      else
+        ReleaseHist(c.node);
     }
   }
   while (!hists_.empty()) ReleaseHist(hists_.begin()->first);

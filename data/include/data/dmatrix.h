@@ -14,8 +14,8 @@ struct DMatrix {
   std::vector<std::uint64_t> row_ptr{0};
   std::vector<std::uint32_t> index;
   std::vector<float> value;
-  std::vector<float> label;   // one per row
-  std::vector<float> weight;  // one per row, or empty when no row carried a weight (all 1)
+  std::vector<float> label;        // one per row
+  std::vector<float> weight;       // one per row, or empty when no row carried a weight (all 1)
   std::vector<std::uint64_t> qid;  // one per row, or empty when no row carried qid:N
   // 1 + the largest feature index seen locally (0 for no entries). Distributed loaders agree
   // on a global count with an allreduce(max) before training.

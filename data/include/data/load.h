@@ -11,8 +11,8 @@
 #include <cstdint>
 #include <string>
 
-#include "data/dmatrix.h"
 #include "base/status.h"
+#include "data/dmatrix.h"
 
 namespace treering::data {
 

@@ -26,15 +26,32 @@ class Error : public std::runtime_error {
 };
 
 enum class DataType : std::uint8_t {
-  kInt8, kUInt8, kInt16, kUInt16, kInt32, kUInt32, kInt64, kUInt64, kFloat, kDouble
+  kInt8,
+  kUInt8,
+  kInt16,
+  kUInt16,
+  kInt32,
+  kUInt32,
+  kInt64,
+  kUInt64,
+  kFloat,
+  kDouble
 };
 enum class OpKind : std::uint8_t { kSum, kMax, kMin, kBitOR };
 
 namespace op {
-struct Sum { static constexpr OpKind kKind = OpKind::kSum; };
-struct Max { static constexpr OpKind kKind = OpKind::kMax; };
-struct Min { static constexpr OpKind kKind = OpKind::kMin; };
-struct BitOR { static constexpr OpKind kKind = OpKind::kBitOR; };
+struct Sum {
+  static constexpr OpKind kKind = OpKind::kSum;
+};
+struct Max {
+  static constexpr OpKind kKind = OpKind::kMax;
+};
+struct Min {
+  static constexpr OpKind kKind = OpKind::kMin;
+};
+struct BitOR {
+  static constexpr OpKind kKind = OpKind::kBitOR;
+};
 }  // namespace op
 
 // Fills the buffer just before the collective runs. It is called only when the result is not
@@ -46,17 +63,28 @@ std::size_t DataTypeSize(DataType type);
 namespace detail {
 template <typename T>
 constexpr DataType TypeOf() {
-  if constexpr (std::is_same_v<T, float>) return DataType::kFloat;
-  else if constexpr (std::is_same_v<T, double>) return DataType::kDouble;
-  else if constexpr (std::is_integral_v<T> && std::is_signed_v<T> && sizeof(T) == 1) return DataType::kInt8;
-  else if constexpr (std::is_integral_v<T> && !std::is_signed_v<T> && sizeof(T) == 1) return DataType::kUInt8;
-  else if constexpr (std::is_integral_v<T> && std::is_signed_v<T> && sizeof(T) == 2) return DataType::kInt16;
-  else if constexpr (std::is_integral_v<T> && !std::is_signed_v<T> && sizeof(T) == 2) return DataType::kUInt16;
-  else if constexpr (std::is_integral_v<T> && std::is_signed_v<T> && sizeof(T) == 4) return DataType::kInt32;
-  else if constexpr (std::is_integral_v<T> && !std::is_signed_v<T> && sizeof(T) == 4) return DataType::kUInt32;
-  else if constexpr (std::is_integral_v<T> && std::is_signed_v<T> && sizeof(T) == 8) return DataType::kInt64;
-  else if constexpr (std::is_integral_v<T> && !std::is_signed_v<T> && sizeof(T) == 8) return DataType::kUInt64;
-  else static_assert(sizeof(T) == 0, "rabit: unsupported element type");
+  if constexpr (std::is_same_v<T, float>)
+    return DataType::kFloat;
+  else if constexpr (std::is_same_v<T, double>)
+    return DataType::kDouble;
+  else if constexpr (std::is_integral_v<T> && std::is_signed_v<T> && sizeof(T) == 1)
+    return DataType::kInt8;
+  else if constexpr (std::is_integral_v<T> && !std::is_signed_v<T> && sizeof(T) == 1)
+    return DataType::kUInt8;
+  else if constexpr (std::is_integral_v<T> && std::is_signed_v<T> && sizeof(T) == 2)
+    return DataType::kInt16;
+  else if constexpr (std::is_integral_v<T> && !std::is_signed_v<T> && sizeof(T) == 2)
+    return DataType::kUInt16;
+  else if constexpr (std::is_integral_v<T> && std::is_signed_v<T> && sizeof(T) == 4)
+    return DataType::kInt32;
+  else if constexpr (std::is_integral_v<T> && !std::is_signed_v<T> && sizeof(T) == 4)
+    return DataType::kUInt32;
+  else if constexpr (std::is_integral_v<T> && std::is_signed_v<T> && sizeof(T) == 8)
+    return DataType::kInt64;
+  else if constexpr (std::is_integral_v<T> && !std::is_signed_v<T> && sizeof(T) == 8)
+    return DataType::kUInt64;
+  else
+    static_assert(sizeof(T) == 0, "rabit: unsupported element type");
 }
 }  // namespace detail
 

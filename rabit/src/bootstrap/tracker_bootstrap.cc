@@ -22,8 +22,7 @@ Topology TopologyOf(const proto::Assign& assign) {
 // Both sides send PeerHello first, then check the other's token, epoch and rank.
 Result<int> ShakeHands(TcpSocket& sock, const BootstrapConfig& config, int rank,
                        std::uint32_t epoch, Deadline deadline) {
-  Status sent =
-      sock.SendAll(proto::Encode(proto::PeerHello{config.token, rank, epoch}), deadline);
+  Status sent = sock.SendAll(proto::Encode(proto::PeerHello{config.token, rank, epoch}), deadline);
   if (!sent.ok()) return sent;
   auto frame = ReadProtoFrame(sock, deadline);
   if (!frame.ok()) return frame.status();
@@ -46,8 +45,8 @@ Result<int> ShakeHands(TcpSocket& sock, const BootstrapConfig& config, int rank,
 Status DialPeers(const proto::Assign& assign, const BootstrapConfig& config, Deadline deadline,
                  std::vector<Link>* links) {
   for (const proto::PeerAddress& peer : assign.connect_to) {
-    const std::string where = "rank " + std::to_string(peer.rank) + " at " + peer.host + ":" +
-                              std::to_string(peer.port);
+    const std::string where =
+        "rank " + std::to_string(peer.rank) + " at " + peer.host + ":" + std::to_string(peer.port);
     auto sock = TcpSocket::ConnectWithRetry(peer.host, peer.port, deadline);
     if (!sock.ok()) return sock.status().WithContext("dialling " + where);
     auto rank = ShakeHands(sock.value(), config, assign.rank, assign.epoch, deadline);
@@ -74,8 +73,8 @@ Status AcceptPeers(TcpSocket& listener, const proto::Assign& assign, const Topol
     if (!rank.ok()) return rank.status().WithContext("handshake with an accepted peer");
     const int r = rank.value();
     const bool known = std::find(expected.begin(), expected.end(), r) != expected.end();
-    const bool duplicate = std::any_of(links->begin(), links->end(),
-                                       [r](const Link& l) { return l.peer == r; });
+    const bool duplicate =
+        std::any_of(links->begin(), links->end(), [r](const Link& l) { return l.peer == r; });
     if (!known || duplicate || r <= topo.rank) {
       return Status::Protocol("rank " + std::to_string(r) + " dialled rank " +
                               std::to_string(topo.rank) + " but is not a neighbour expected to");
@@ -88,8 +87,8 @@ Status AcceptPeers(TcpSocket& listener, const proto::Assign& assign, const Topol
 // A first start sends command start; a restarted worker (attempt > 0) and a survivor relinking
 // send recover, the survivor with its rank, the restarted worker with -1 (the tracker maps its
 // task id to its old rank).
-proto::Hello MakeHello(const BootstrapConfig& config, const std::string& host,
-                       std::uint16_t port, int rank) {
+proto::Hello MakeHello(const BootstrapConfig& config, const std::string& host, std::uint16_t port,
+                       int rank) {
   proto::Hello hello;
   hello.token = config.token;
   hello.task_id = config.task_id;
@@ -129,8 +128,8 @@ Result<Bootstrapped> BootstrapThroughTracker(const BootstrapConfig& config) {
   if (!listener.ok()) return listener.status().WithContext("opening the peer listener");
   auto tracker = TrackerClient::Connect(config.tracker_host, config.tracker_port, deadline);
   if (!tracker.ok()) return tracker.status();
-  const std::string host = config.advertised_host.empty() ? tracker.value()->LocalAddress()
-                                                          : config.advertised_host;
+  const std::string host =
+      config.advertised_host.empty() ? tracker.value()->LocalAddress() : config.advertised_host;
   auto assign = tracker.value()->Join(MakeHello(config, host, listener->port(), -1), deadline);
   if (!assign.ok()) return assign.status();
   auto links = LinkAsAssigned(listener.value(), assign.value(), config, deadline);
@@ -159,8 +158,9 @@ Result<LinkSet> RelinkThroughTracker(TrackerClient* tracker, const BootstrapConf
     // never complete: give up on it after link_timeout_seconds and ask for the next one.
     const Deadline link_deadline = std::min(deadline, DeadlineAfter(config.link_timeout_seconds));
     auto links = LinkAsAssigned(listener.value(), assign.value(), config, link_deadline);
-    const bool link_failure = !links.ok() && (links.status().code() == treering::StatusCode::kNetwork ||
-                                              links.status().code() == treering::StatusCode::kTimeout);
+    const bool link_failure =
+        !links.ok() && (links.status().code() == treering::StatusCode::kNetwork ||
+                        links.status().code() == treering::StatusCode::kTimeout);
     if (!link_failure || Clock::now() >= deadline) return links;
   }
 }

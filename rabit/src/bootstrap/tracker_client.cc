@@ -12,8 +12,8 @@ Status AbortedBy(const std::string& who, const std::string& reason) {
 
 }  // namespace
 
-Result<std::pair<proto::FrameHeader, std::vector<std::uint8_t>>> ReadProtoFrame(
-    TcpSocket& socket, Deadline deadline) {
+Result<std::pair<proto::FrameHeader, std::vector<std::uint8_t>>> ReadProtoFrame(TcpSocket& socket,
+                                                                                Deadline deadline) {
   std::vector<std::uint8_t> head(proto::kHeaderBytes);
   Status got = socket.RecvAll(head, deadline);
   if (!got.ok()) return got;
@@ -53,7 +53,8 @@ Result<proto::Assign> TrackerClient::Join(const proto::Hello& hello, Deadline de
   auto frame = ReadFrame(deadline);
   if (!frame.ok()) return frame.status().WithContext("waiting for the rank assignment");
   switch (frame->header.kind) {
-    case proto::Kind::kAssign: return proto::DecodeAssign(frame->payload);
+    case proto::Kind::kAssign:
+      return proto::DecodeAssign(frame->payload);
     case proto::Kind::kReject: {
       auto reject = proto::DecodeReject(frame->payload);
       if (!reject.ok()) return reject.status();
@@ -72,7 +73,8 @@ Result<proto::Assign> TrackerClient::Join(const proto::Hello& hello, Deadline de
 
 Status TrackerClient::OnReadable() {
   auto frame = ReadFrame(DeadlineAfter(kSendSeconds));
-  if (!frame.ok()) return Status::Aborted("lost the tracker connection: " + frame.status().message());
+  if (!frame.ok())
+    return Status::Aborted("lost the tracker connection: " + frame.status().message());
   if (frame->header.kind != proto::Kind::kAbort) {
     return Status::Protocol("unexpected frame kind " +
                             std::to_string(static_cast<int>(frame->header.kind)) +

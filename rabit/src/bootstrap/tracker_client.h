@@ -16,8 +16,8 @@ namespace rabit::transport {
 class TrackerClient final : public AbortWatch {
  public:
   // Dials the tracker, retrying until `deadline` (workers may start before the tracker listens).
-  static Result<std::unique_ptr<TrackerClient>> Connect(const std::string& host,
-                                                        std::uint16_t port, Deadline deadline);
+  static Result<std::unique_ptr<TrackerClient>> Connect(const std::string& host, std::uint16_t port,
+                                                        Deadline deadline);
 
   // Sends Hello and waits for Assign; Reject or Abort become kAborted with the tracker's reason.
   Result<treering::proto::Assign> Join(const treering::proto::Hello& hello, Deadline deadline);

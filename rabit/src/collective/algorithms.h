@@ -54,7 +54,8 @@ treering::Status RingAllgather(Exchange& ex, const Topology& topo, std::uint8_t*
 // The pairwise exchanges (pair, pair halving, halving-doubling) stage incoming bytes in a small
 // circular window, reduced while still in cache, and send at most kSendAheadBytes beyond what
 // has arrived, so sending, receiving and reducing overlap (unpaced, one rank pushes its whole
-// message before the other reduces anything; both sizes measured (docs/benchmarks.md, "Measurements behind code comments")).
+// message before the other reduces anything; both sizes measured (docs/benchmarks.md, "Measurements
+// behind code comments")).
 constexpr std::size_t kExchangeWindowBytes = 256 * 1024;
 constexpr std::size_t kSendAheadBytes = 128 * 1024;
 

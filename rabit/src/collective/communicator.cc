@@ -5,8 +5,9 @@ namespace rabit::transport {
 Communicator::Communicator(LinkSet links, CollectiveOptions options, AbortWatch* abort_watch)
     : links_(std::move(links)), options_(options), abort_watch_(abort_watch) {}
 
-treering::Result<std::unique_ptr<Communicator>> Communicator::Create(
-    LinkSet links, CollectiveOptions options, AbortWatch* abort_watch) {
+treering::Result<std::unique_ptr<Communicator>> Communicator::Create(LinkSet links,
+                                                                     CollectiveOptions options,
+                                                                     AbortWatch* abort_watch) {
   std::unique_ptr<Communicator> comm(new Communicator(std::move(links), options, abort_watch));
   treering::Status learnt = comm->LearnTree();
   if (!learnt.ok()) return learnt.WithContext("learning the tree topology");
@@ -107,9 +108,9 @@ treering::Status Communicator::Allgather(std::uint64_t seq, void* buf,
                                          const std::vector<std::size_t>& slice_bytes) {
   if (!failure_.ok()) return failure_;
   if (slice_bytes.size() != static_cast<std::size_t>(world())) {
-    return treering::Status::InvalidInput(
-        "Allgather: " + std::to_string(slice_bytes.size()) + " slice sizes given for a world of " +
-        std::to_string(world()));
+    return treering::Status::InvalidInput("Allgather: " + std::to_string(slice_bytes.size()) +
+                                          " slice sizes given for a world of " +
+                                          std::to_string(world()));
   }
   if (world() == 1) return treering::Status::Ok();
   std::vector<std::size_t> offsets(slice_bytes.size() + 1, 0);

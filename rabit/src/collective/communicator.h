@@ -57,8 +57,9 @@ class Communicator {
   // Takes over the links and learns the whole tree (one Allgather of every rank's parent, op
   // #0), which Broadcast needs to know where data comes from. Every rank of the LinkSet's world
   // must call it at the same time.
-  static treering::Result<std::unique_ptr<Communicator>> Create(
-      LinkSet links, CollectiveOptions options, AbortWatch* abort_watch = nullptr);
+  static treering::Result<std::unique_ptr<Communicator>> Create(LinkSet links,
+                                                                CollectiveOptions options,
+                                                                AbortWatch* abort_watch = nullptr);
 
   int rank() const { return links_.topology().rank; }
   int world() const { return links_.topology().world; }

@@ -66,8 +66,8 @@ void Start(Exchange& ex, HalvingState& st) {
 void Advance(Exchange& ex, HalvingState& st) {
   for (;;) {
     const Step& s = st.steps[st.current];
-    const bool received = s.reduce ? st.in.Advance(s.peer->recv, *st.spec)
-                                   : s.peer->recv.done == s.recv.bytes;
+    const bool received =
+        s.reduce ? st.in.Advance(s.peer->recv, *st.spec) : s.peer->recv.done == s.recv.bytes;
     s.peer->send.limit = PacedSendLimit(s.send.bytes, s.peer->recv.done, s.recv.bytes);
     if (!received || s.peer->send.done < s.send.bytes || st.current == 3) return;
     ++st.current;  // the next step sends what this one completed

@@ -31,8 +31,8 @@ struct PairHalvingState {
   std::size_t own_bytes = 0;    // this rank's half: reduced here
   std::size_t other_begin = 0;  // the peer's half: sent raw, then received final
   std::size_t other_bytes = 0;
-  WindowedReduction own;        // stage 1: the peer's copy of our half
-  bool gathering = false;       // stage 2: receiving the peer's final half
+  WindowedReduction own;   // stage 1: the peer's copy of our half
+  bool gathering = false;  // stage 2: receiving the peer's final half
 };
 
 void StartGather(Exchange& ex, PairHalvingState& st) {
@@ -53,8 +53,8 @@ void Advance(Exchange& ex, PairHalvingState& st, const ReduceSpec& spec) {
     peer.send.limit = raw;
     return;
   }
-  const std::size_t results = PacedSendLimit(st.own_bytes, st.gathering ? peer.recv.done : 0,
-                                             st.other_bytes);
+  const std::size_t results =
+      PacedSendLimit(st.own_bytes, st.gathering ? peer.recv.done : 0, st.other_bytes);
   peer.send.limit = st.other_bytes + std::min(st.own.reduced, results);
 }
 

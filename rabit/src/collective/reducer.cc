@@ -45,9 +45,12 @@ ReduceFn Ordered(OperandOrder order) {
 template <typename T>
 treering::Result<ReduceFn> ForOp(OpKind op, OperandOrder order) {
   switch (op) {
-    case OpKind::kSum: return Ordered<T, OpKind::kSum>(order);
-    case OpKind::kMax: return Ordered<T, OpKind::kMax>(order);
-    case OpKind::kMin: return Ordered<T, OpKind::kMin>(order);
+    case OpKind::kSum:
+      return Ordered<T, OpKind::kSum>(order);
+    case OpKind::kMax:
+      return Ordered<T, OpKind::kMax>(order);
+    case OpKind::kMin:
+      return Ordered<T, OpKind::kMin>(order);
     case OpKind::kBitOR:
       if constexpr (std::is_integral_v<T>) {
         return Ordered<T, OpKind::kBitOR>(order);
@@ -63,16 +66,26 @@ treering::Result<ReduceFn> ForOp(OpKind op, OperandOrder order) {
 
 treering::Result<ReduceFn> SelectReducer(DataType type, OpKind op, OperandOrder order) {
   switch (type) {
-    case DataType::kInt8: return ForOp<std::int8_t>(op, order);
-    case DataType::kUInt8: return ForOp<std::uint8_t>(op, order);
-    case DataType::kInt16: return ForOp<std::int16_t>(op, order);
-    case DataType::kUInt16: return ForOp<std::uint16_t>(op, order);
-    case DataType::kInt32: return ForOp<std::int32_t>(op, order);
-    case DataType::kUInt32: return ForOp<std::uint32_t>(op, order);
-    case DataType::kInt64: return ForOp<std::int64_t>(op, order);
-    case DataType::kUInt64: return ForOp<std::uint64_t>(op, order);
-    case DataType::kFloat: return ForOp<float>(op, order);
-    case DataType::kDouble: return ForOp<double>(op, order);
+    case DataType::kInt8:
+      return ForOp<std::int8_t>(op, order);
+    case DataType::kUInt8:
+      return ForOp<std::uint8_t>(op, order);
+    case DataType::kInt16:
+      return ForOp<std::int16_t>(op, order);
+    case DataType::kUInt16:
+      return ForOp<std::uint16_t>(op, order);
+    case DataType::kInt32:
+      return ForOp<std::int32_t>(op, order);
+    case DataType::kUInt32:
+      return ForOp<std::uint32_t>(op, order);
+    case DataType::kInt64:
+      return ForOp<std::int64_t>(op, order);
+    case DataType::kUInt64:
+      return ForOp<std::uint64_t>(op, order);
+    case DataType::kFloat:
+      return ForOp<float>(op, order);
+    case DataType::kDouble:
+      return ForOp<double>(op, order);
   }
   return treering::Status::InvalidInput("unknown data type " +
                                         std::to_string(static_cast<int>(type)));

@@ -5,8 +5,8 @@
 
 #include <cstddef>
 
-#include "rabit/rabit.h"
 #include "base/status.h"
+#include "rabit/rabit.h"
 
 namespace rabit::transport {
 

@@ -32,19 +32,19 @@ struct RingState {
   std::size_t bytes = 0;
   Channel* prev = nullptr;
   Channel* next = nullptr;
-  std::size_t first_segment = 0;     // len(r+1): sent before anything is reduced
-  std::size_t own_segment = 0;       // len(r)
-  std::size_t scatter_send = 0;      // outgoing bytes of the reduce-scatter lap
-  std::size_t gather_send = 0;       // outgoing bytes of the allgather lap
-  std::size_t scatter_recv = 0;      // incoming partial sums
-  std::size_t gather_recv = 0;       // incoming final values
-  std::size_t recv_begin = 0;        // circular offset of incoming stream position 0
-  std::size_t gather_begin = 0;      // circular offset where the allgather input starts
+  std::size_t first_segment = 0;  // len(r+1): sent before anything is reduced
+  std::size_t own_segment = 0;    // len(r)
+  std::size_t scatter_send = 0;   // outgoing bytes of the reduce-scatter lap
+  std::size_t gather_send = 0;    // outgoing bytes of the allgather lap
+  std::size_t scatter_recv = 0;   // incoming partial sums
+  std::size_t gather_recv = 0;    // incoming final values
+  std::size_t recv_begin = 0;     // circular offset of incoming stream position 0
+  std::size_t gather_begin = 0;   // circular offset where the allgather input starts
   // Incoming stream positions where a segment ends. Reduction must reach each of them without
   // waiting for a whole chunk: the next segment only comes once the sender forwarded this one.
   std::vector<std::size_t> segment_ends;
-  std::size_t reduced = 0;           // incoming partial-sum bytes reduced into buf
-  bool gathering = false;            // incoming stream now carries final values
+  std::size_t reduced = 0;  // incoming partial-sum bytes reduced into buf
+  bool gathering = false;   // incoming stream now carries final values
 };
 
 RingState Plan(const Topology& topo, std::uint8_t* buf, const std::vector<std::size_t>& off,
@@ -109,8 +109,8 @@ void Advance(Exchange& ex, RingState& st, const ReduceSpec& spec) {
     ReduceArrived(st, spec);
     if (st.reduced == st.scatter_recv) {
       st.gathering = true;
-      ex.SetRecv(st.next, Flow{st.buf, st.bytes, st.gather_begin, st.gather_recv,
-                               st.gather_recv, 0});
+      ex.SetRecv(st.next,
+                 Flow{st.buf, st.bytes, st.gather_begin, st.gather_recv, st.gather_recv, 0});
     }
   }
   st.prev->send.limit = SendLimit(st);
@@ -130,8 +130,7 @@ treering::Status RingAllreduce(Exchange& ex, const Topology& topo, std::uint8_t*
   const int r = topo.rank, n = topo.world;
   ex.SetSend(st.prev, Flow{buf, bytes, off[(r + 1) % n], st.scatter_send + st.gather_send,
                            st.first_segment, 0});
-  ex.SetRecv(st.next, Flow{st.incoming, bytes, st.recv_begin, st.scatter_recv,
-                           st.scatter_recv, 0});
+  ex.SetRecv(st.next, Flow{st.incoming, bytes, st.recv_begin, st.scatter_recv, st.scatter_recv, 0});
   return ex.Run([&] { Advance(ex, st, spec); });
 }
 

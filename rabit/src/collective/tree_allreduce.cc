@@ -67,8 +67,8 @@ void ForwardResult(TreeReduceState& st) {
 
 std::size_t ReducibleBytes(std::size_t arrived, std::size_t total, const ReduceSpec& spec) {
   if (arrived >= total) return total;
-  const std::size_t chunk = std::max(spec.element_bytes,
-                                     spec.chunk_bytes / spec.element_bytes * spec.element_bytes);
+  const std::size_t chunk =
+      std::max(spec.element_bytes, spec.chunk_bytes / spec.element_bytes * spec.element_bytes);
   return arrived / chunk * chunk;
 }
 

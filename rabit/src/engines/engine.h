@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "rabit/rabit.h"
 #include "base/status.h"
+#include "rabit/rabit.h"
 
 namespace rabit::engine {
 

@@ -32,8 +32,10 @@ treering::Result<std::unique_ptr<Engine>> CreateEngine(const ParamList& params) 
   auto parsed = ReadEngineParams(params);
   if (!parsed.ok()) return parsed.status();
   switch (Resolve(parsed.value())) {
-    case EngineChoice::kSocket: return SocketEngine::Start(parsed.value());
-    case EngineChoice::kRobust: return StartRobustEngine(parsed.value());
+    case EngineChoice::kSocket:
+      return SocketEngine::Start(parsed.value());
+    case EngineChoice::kRobust:
+      return StartRobustEngine(parsed.value());
     case EngineChoice::kMpi:
       if (!MpiEngineAvailable()) {
         return Status::InvalidInput(
@@ -43,7 +45,8 @@ treering::Result<std::unique_ptr<Engine>> CreateEngine(const ParamList& params) 
       }
       return CreateMpiEngine(parsed.value());
     case EngineChoice::kSingle:
-    case EngineChoice::kAuto: break;
+    case EngineChoice::kAuto:
+      break;
   }
   return std::unique_ptr<Engine>(std::make_unique<SingleEngine>());
 }

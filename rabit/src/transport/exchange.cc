@@ -43,9 +43,7 @@ std::string Seconds(double s) {
 }  // namespace
 
 bool Channel::SendPending() const { return header_sent < kHeader || send.done < send.total; }
-bool Channel::RecvPending() const {
-  return header_received < kHeader || recv.done < recv.total;
-}
+bool Channel::RecvPending() const { return header_received < kHeader || recv.done < recv.total; }
 bool Channel::CanSend() const {
   // Our header waits for our first data bytes on this link (one packet, one wake-up for the
   // peer) unless no data will follow or the exchange is about to block.
@@ -191,8 +189,8 @@ treering::Status Exchange::CheckHeader(const Channel& ch) const {
                                       " sent bytes that are not an op header (out of step)");
   }
   if (*theirs == header_) return treering::Status::Ok();
-  return treering::Status::Protocol(
-      "collective mismatch: " + MismatchMessage(options_.rank, header_, ch.peer(), *theirs));
+  return treering::Status::Protocol("collective mismatch: " +
+                                    MismatchMessage(options_.rank, header_, ch.peer(), *theirs));
 }
 
 treering::Status Exchange::WaitForIo() {
@@ -204,12 +202,16 @@ treering::Status Exchange::WaitForIo() {
   Deadline deadline = now + 2 * timeout;
   for (Channel& ch : channels_) {
     // A direction blocked by our own progress (not by this peer) restarts its clock.
-    if (ch.CanRecv()) deadline = std::min(deadline, ch.recv_quiet_since + RecvPatience(ch));
-    else ch.recv_quiet_since = now;
-    if (ch.CanSend()) deadline = std::min(deadline, ch.send_quiet_since + timeout);
-    else ch.send_quiet_since = now;
-    const short events = static_cast<short>((ch.CanRecv() ? POLLIN : 0) |
-                                            (ch.CanSend() ? POLLOUT : 0));
+    if (ch.CanRecv())
+      deadline = std::min(deadline, ch.recv_quiet_since + RecvPatience(ch));
+    else
+      ch.recv_quiet_since = now;
+    if (ch.CanSend())
+      deadline = std::min(deadline, ch.send_quiet_since + timeout);
+    else
+      ch.send_quiet_since = now;
+    const short events =
+        static_cast<short>((ch.CanRecv() ? POLLIN : 0) | (ch.CanSend() ? POLLOUT : 0));
     if (events != 0) fds.push_back({ch.link->socket.fd(), events, 0});
   }
   AbortWatch* watch = options_.abort_watch;
@@ -247,11 +249,13 @@ treering::Status Exchange::TimeoutError(Clock::time_point now) const {
     }
     if (ch.CanSend() && now - ch.send_quiet_since >= timeout) add(stuck, ch.peer());
   }
-  std::string what = OpName() + ": no progress within rabit_timeout (" +
-                     Seconds(options_.timeout_seconds) + ")";
-  if (!absent.empty()) what += "; " + absent + " never started this op (frozen, dead or far behind?)";
-  if (!silent.empty()) what += "; " + silent + " started it but sent no data for " +
-                               Seconds(2 * options_.timeout_seconds);
+  std::string what =
+      OpName() + ": no progress within rabit_timeout (" + Seconds(options_.timeout_seconds) + ")";
+  if (!absent.empty())
+    what += "; " + absent + " never started this op (frozen, dead or far behind?)";
+  if (!silent.empty())
+    what +=
+        "; " + silent + " started it but sent no data for " + Seconds(2 * options_.timeout_seconds);
   if (!stuck.empty()) what += "; " + stuck + " accepted no data";
   return treering::Status::Timeout(what);
 }

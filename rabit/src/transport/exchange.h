@@ -72,9 +72,9 @@ class AbortWatch {
 
 struct ExchangeOptions {
   int rank = 0;
-  double timeout_seconds = 300;   // longest wait without any byte moving
+  double timeout_seconds = 300;  // longest wait without any byte moving
   AbortWatch* abort_watch = nullptr;
-  int spin_microseconds = 50;     // busy-retry this long after the last progress before poll()
+  int spin_microseconds = 50;  // busy-retry this long after the last progress before poll()
 };
 
 class Exchange {

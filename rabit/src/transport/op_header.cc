@@ -33,32 +33,45 @@ std::uint32_t ShapeHash(const std::vector<std::size_t>& slice_bytes) {
 
 const char* DataTypeName(DataType type) {
   switch (type) {
-    case DataType::kInt8: return "int8";
-    case DataType::kUInt8: return "uint8";
-    case DataType::kInt16: return "int16";
-    case DataType::kUInt16: return "uint16";
-    case DataType::kInt32: return "int32";
-    case DataType::kUInt32: return "uint32";
-    case DataType::kInt64: return "int64";
-    case DataType::kUInt64: return "uint64";
-    case DataType::kFloat: return "float";
-    case DataType::kDouble: return "double";
+    case DataType::kInt8:
+      return "int8";
+    case DataType::kUInt8:
+      return "uint8";
+    case DataType::kInt16:
+      return "int16";
+    case DataType::kUInt16:
+      return "uint16";
+    case DataType::kInt32:
+      return "int32";
+    case DataType::kUInt32:
+      return "uint32";
+    case DataType::kInt64:
+      return "int64";
+    case DataType::kUInt64:
+      return "uint64";
+    case DataType::kFloat:
+      return "float";
+    case DataType::kDouble:
+      return "double";
   }
   return "unknown-type";
 }
 
 const char* OpKindName(OpKind op) {
   switch (op) {
-    case OpKind::kSum: return "sum";
-    case OpKind::kMax: return "max";
-    case OpKind::kMin: return "min";
-    case OpKind::kBitOR: return "bitor";
+    case OpKind::kSum:
+      return "sum";
+    case OpKind::kMax:
+      return "max";
+    case OpKind::kMin:
+      return "min";
+    case OpKind::kBitOR:
+      return "bitor";
   }
   return "unknown-op";
 }
 
-OpHeader OpHeader::ForAllreduce(std::uint64_t seq, DataType dtype, OpKind op,
-                                std::uint64_t bytes) {
+OpHeader OpHeader::ForAllreduce(std::uint64_t seq, DataType dtype, OpKind op, std::uint64_t bytes) {
   OpHeader h;
   h.kind = CollectiveKind::kAllreduce;
   h.dtype = dtype;
@@ -116,8 +129,8 @@ std::string OpHeader::Describe() const {
   const std::string size = std::to_string(bytes) + " B";
   switch (kind) {
     case CollectiveKind::kAllreduce:
-      return std::string("Allreduce(") + OpKindName(op) + ", " + DataTypeName(dtype) + ", " +
-             size + ")";
+      return std::string("Allreduce(") + OpKindName(op) + ", " + DataTypeName(dtype) + ", " + size +
+             ")";
     case CollectiveKind::kBroadcast:
       return "Broadcast(root " + std::to_string(root) + ", " + size + ")";
     case CollectiveKind::kAllgather:

@@ -9,8 +9,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <climits>
 #include <cstring>
 #include <thread>
@@ -60,8 +60,8 @@ int MillisecondsLeft(Deadline deadline) {
 }
 
 Deadline DeadlineAfter(double seconds) {
-  return Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                            std::chrono::duration<double>(seconds));
+  return Clock::now() +
+         std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
 }
 
 TcpSocket& TcpSocket::operator=(TcpSocket&& other) noexcept {
@@ -105,8 +105,8 @@ Result<TcpSocket> TcpSocket::Connect(const std::string& host, std::uint16_t port
   if (!addr.ok()) return addr.status();
   TcpSocket sock(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
   if (!sock.valid()) return Status::Network("socket: " + ErrnoText(errno));
-  if (::connect(sock.fd(), reinterpret_cast<const sockaddr*>(&addr.value()), sizeof(sockaddr_in))
-      != 0) {
+  if (::connect(sock.fd(), reinterpret_cast<const sockaddr*>(&addr.value()), sizeof(sockaddr_in)) !=
+      0) {
     if (errno != EINPROGRESS) {
       return Status::Network("connect to " + Endpoint(host, port) + ": " + ErrnoText(errno));
     }
@@ -115,7 +115,8 @@ Result<TcpSocket> TcpSocket::Connect(const std::string& host, std::uint16_t port
     int err = 0;
     socklen_t len = sizeof(err);
     getsockopt(sock.fd(), SOL_SOCKET, SO_ERROR, &err, &len);
-    if (err != 0) return Status::Network("connect to " + Endpoint(host, port) + ": " + ErrnoText(err));
+    if (err != 0)
+      return Status::Network("connect to " + Endpoint(host, port) + ": " + ErrnoText(err));
   }
   Status blocking = sock.SetNonBlocking(false);
   if (!blocking.ok()) return blocking;
@@ -168,9 +169,12 @@ Status TcpSocket::TuneForCollectives(int buffer_bytes) {
 Status TcpSocket::SendAll(std::span<const std::uint8_t> bytes, Deadline deadline) {
   std::size_t sent = 0;
   while (sent < bytes.size()) {
-    const ssize_t n = ::send(fd_, bytes.data() + sent, bytes.size() - sent,
-                             MSG_NOSIGNAL | MSG_DONTWAIT);
-    if (n > 0) { sent += static_cast<std::size_t>(n); continue; }
+    const ssize_t n =
+        ::send(fd_, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (n > 0) {
+      sent += static_cast<std::size_t>(n);
+      continue;
+    }
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
       Status ready = WaitReady(fd_, POLLOUT, deadline, "send");
@@ -186,7 +190,10 @@ Status TcpSocket::RecvAll(std::span<std::uint8_t> bytes, Deadline deadline) {
   std::size_t got = 0;
   while (got < bytes.size()) {
     const ssize_t n = ::recv(fd_, bytes.data() + got, bytes.size() - got, MSG_DONTWAIT);
-    if (n > 0) { got += static_cast<std::size_t>(n); continue; }
+    if (n > 0) {
+      got += static_cast<std::size_t>(n);
+      continue;
+    }
     if (n == 0) return Status::Network("connection closed by the remote side");
     if (errno == EINTR) continue;
     if (errno == EAGAIN || errno == EWOULDBLOCK) {

@@ -53,8 +53,8 @@ class TcpSocket {
   Status SendAll(std::span<const std::uint8_t> bytes, Deadline deadline);
   Status RecvAll(std::span<std::uint8_t> bytes, Deadline deadline);
 
-  std::uint16_t port() const;             // local port
-  std::string LocalAddress() const;       // local IPv4 address as text
+  std::uint16_t port() const;        // local port
+  std::string LocalAddress() const;  // local IPv4 address as text
   bool valid() const { return fd_ >= 0; }
   int fd() const { return fd_; }
   int Release();

@@ -62,14 +62,14 @@ struct FrameHeader {
 };
 
 struct Hello {
-  std::string token;         // the job token (TREERING_JOB_TOKEN); must equal the tracker's
-  std::string task_id;       // DMLC_TASK_ID; "" when none (then ranks follow arrival order)
+  std::string token;    // the job token (TREERING_JOB_TOKEN); must equal the tracker's
+  std::string task_id;  // DMLC_TASK_ID; "" when none (then ranks follow arrival order)
   Command command = Command::kStart;
-  std::int32_t rank = -1;    // a known rank (recover), else -1
+  std::int32_t rank = -1;  // a known rank (recover), else -1
   std::int32_t world_size = -1;
-  std::uint32_t attempt = 0; // DMLC_NUM_ATTEMPT: how many times this task was restarted
-  std::string host;          // address peers should dial: the worker's own choice (NAT-safe)
-  std::uint16_t port = 0;    // the worker's listening port for peer links
+  std::uint32_t attempt = 0;  // DMLC_NUM_ATTEMPT: how many times this task was restarted
+  std::string host;           // address peers should dial: the worker's own choice (NAT-safe)
+  std::uint16_t port = 0;     // the worker's listening port for peer links
 };
 
 struct PeerAddress {
@@ -81,20 +81,28 @@ struct PeerAddress {
 struct Assign {
   std::int32_t rank = -1;
   std::int32_t world_size = 0;
-  std::int32_t parent = -1;                    // -1 for the tree root (rank 0)
-  std::vector<std::int32_t> tree_neighbours;   // parent first (if any), then children
-  std::int32_t ring_prev = -1;                 // -1 when world_size == 1
+  std::int32_t parent = -1;                   // -1 for the tree root (rank 0)
+  std::vector<std::int32_t> tree_neighbours;  // parent first (if any), then children
+  std::int32_t ring_prev = -1;                // -1 when world_size == 1
   std::int32_t ring_next = -1;
-  std::vector<PeerAddress> connect_to;         // neighbours with a lower rank: dial these
-  std::uint32_t num_accept = 0;                // neighbours with a higher rank dial us
-  std::uint32_t epoch = 0;                     // 0 at bootstrap, e after the e-th recovery
+  std::vector<PeerAddress> connect_to;  // neighbours with a lower rank: dial these
+  std::uint32_t num_accept = 0;         // neighbours with a higher rank dial us
+  std::uint32_t epoch = 0;              // 0 at bootstrap, e after the e-th recovery
 };
 
-struct Print { std::string message; };
-struct ErrorReport { std::string message; };
+struct Print {
+  std::string message;
+};
+struct ErrorReport {
+  std::string message;
+};
 struct Shutdown {};
-struct Abort { std::string reason; };
-struct Reject { std::string reason; };
+struct Abort {
+  std::string reason;
+};
+struct Reject {
+  std::string reason;
+};
 struct PeerHello {
   std::string token;
   std::int32_t rank = -1;

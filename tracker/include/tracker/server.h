@@ -1,8 +1,8 @@
 // The tracker: rendezvous of a job's workers. It assigns ranks in one batch, tells every worker
 // its topology and whom to dial, forwards prints, watches each worker's control connection and
 // aborts the whole job when a worker dies or reports an error (or, with restarts allowed, waits
-// for the dead worker's restart and has every rank relink: a recovery epoch). Speaks the native protocol
-// (protocol.h) and, for XGBoost 1.7's own workers, the legacy dmlc/rabit protocol.
+// for the dead worker's restart and has every rank relink: a recovery epoch). Speaks the native
+// protocol (protocol.h) and, for XGBoost 1.7's own workers, the legacy dmlc/rabit protocol.
 //
 // Threads: Start() and port() from any one thread; Wait() runs the event loop on the calling
 // thread until the job ends; Stop() and Abort() may be called from any thread at any time.
@@ -47,8 +47,8 @@ class TrackerServer {
   // Serves until every rank said Shutdown (Ok) or the job failed: then the Status names the
   // rank that died or reported an error, or the timeout that passed.
   Status Wait();
-  void Stop();                           // ends the job now: Wait returns kAborted
-  void Abort(const std::string& reason); // fails the job: every worker gets Abort(reason)
+  void Stop();                            // ends the job now: Wait returns kAborted
+  void Abort(const std::string& reason);  // fails the job: every worker gets Abort(reason)
 
  private:
   struct Impl;

@@ -36,8 +36,7 @@ std::vector<char*> CStrings(std::vector<std::string>& strings) {
 }
 
 // Runs in the forked child: only async-signal-safe calls until exec.
-[[noreturn]] void ExecChild(int out_w, int err_w, char** argv, char** envp,
-                           const cpu_set_t* cpus) {
+[[noreturn]] void ExecChild(int out_w, int err_w, char** argv, char** envp, const cpu_set_t* cpus) {
   ::setpgid(0, 0);
   ::dup2(out_w, STDOUT_FILENO);
   ::dup2(err_w, STDERR_FILENO);

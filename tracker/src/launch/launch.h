@@ -17,14 +17,14 @@ struct SubmitOptions {
   std::string cluster = "local";  // local | mpi | ssh
   int num_workers = 0;
   std::string host_file;
-  int local_num_attempt = 0;  // how many times a failed local worker is restarted
+  int local_num_attempt = 0;       // how many times a failed local worker is restarted
   double recovery_timeout_s = 60;  // a recovery epoch must complete within this
   std::string host_ip = "127.0.0.1";
   std::string log_level = "INFO";
-  EnvList env;                // --env K=V, passed to every worker
+  EnvList env;  // --env K=V, passed to every worker
   std::string ssh_command = "ssh -o StrictHostKeyChecking=no";
   std::vector<std::string> command;
-  double grace_s = 5;         // SIGTERM -> SIGKILL delay when the job fails
+  double grace_s = 5;             // SIGTERM -> SIGKILL delay when the job fails
   double finish_timeout_s = 300;  // workers may run on this long after the job succeeded
   std::string bind_to = "core";   // local workers: core (pinned to CPU shares) | none
 };
@@ -36,7 +36,7 @@ struct Host {
 
 // One process the supervisor runs (and may restart): argv for attempt k, extra environment.
 struct Task {
-  std::string label;          // output prefix, "[rank 3] "; "" for none
+  std::string label;  // output prefix, "[rank 3] "; "" for none
   std::vector<std::string> argv;
   EnvList env;
   int max_restarts = 0;

@@ -105,8 +105,10 @@ void Supervisor::PumpOutput(int timeout_ms) {
   std::vector<pollfd> fds;
   std::vector<Stream> streams;
   for (Slot& s : slots_) {
-    if (s.child.out_fd >= 0) fds.push_back({s.child.out_fd, POLLIN, 0}), streams.push_back({&s, false});
-    if (s.child.err_fd >= 0) fds.push_back({s.child.err_fd, POLLIN, 0}), streams.push_back({&s, true});
+    if (s.child.out_fd >= 0)
+      fds.push_back({s.child.out_fd, POLLIN, 0}), streams.push_back({&s, false});
+    if (s.child.err_fd >= 0)
+      fds.push_back({s.child.err_fd, POLLIN, 0}), streams.push_back({&s, true});
   }
   for (Slot& s : slots_) {
     if (s.running && s.child.exit_fd >= 0) fds.push_back({s.child.exit_fd, POLLIN, 0});
@@ -133,9 +135,8 @@ void Supervisor::ReadStream(const Stream& stream) {
     return;
   }
   LineBuffer& lines = stream.is_err ? slot.err : slot.out;
-  lines.Feed(buf, static_cast<std::size_t>(n), [&](const std::string& line) {
-    hooks_.emit(slot.task.label + line, stream.is_err);
-  });
+  lines.Feed(buf, static_cast<std::size_t>(n),
+             [&](const std::string& line) { hooks_.emit(slot.task.label + line, stream.is_err); });
 }
 
 void Supervisor::ReapChildren() {
@@ -160,7 +161,8 @@ void Supervisor::OnExit(Slot& slot, int code) {
                     std::to_string(slot.attempt) + " of " + std::to_string(slot.task.max_restarts),
                 true);
     // The old pipes may still hold output; drain them before the new child takes the slot.
-    for (int i = 0; i < 20 && (slot.child.out_fd >= 0 || slot.child.err_fd >= 0); ++i) PumpOutput(5);
+    for (int i = 0; i < 20 && (slot.child.out_fd >= 0 || slot.child.err_fd >= 0); ++i)
+      PumpOutput(5);
     return StartTask(slot);
   }
   const std::string who = slot.task.label.empty() ? "the worker command " : slot.task.label;

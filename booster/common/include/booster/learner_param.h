@@ -13,12 +13,12 @@ struct LearnerParam {
   bool objective_set = false;
   int num_class = 0;
   bool num_class_set = false;
-  float base_score = 0.5f;    // user-space value (a probability for logistic objectives)
+  float base_score = 0.5f;  // user-space value (a probability for logistic objectives)
   bool base_score_set = false;
   std::vector<std::string> eval_metrics;  // repeatable key, config order; empty = default
   bool disable_default_eval_metric = false;
   float scale_pos_weight = 1.0f;
-  int nthread = 0;            // 0 = all cores
+  int nthread = 0;  // 0 = all cores
   int seed = 0;
   int verbosity = 1;
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "booster/objective.h"
 #include "base/status.h"
+#include "booster/objective.h"
 #include "rabit/comm.h"
 
 namespace treering::booster {

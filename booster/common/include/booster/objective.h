@@ -63,8 +63,8 @@ class Objective {
   // Rejects labels the objective cannot learn from (e.g. a logistic label outside [0, 1]).
   virtual Status CheckLabels(const LabelView& labels) const = 0;
   // margin: NumGroups() values per row. out: one pair per margin value (row-major).
-  virtual void GetGradient(const std::vector<float>& margin, const LabelView& labels,
-                           int nthread, std::vector<GradientPair>* out) const = 0;
+  virtual void GetGradient(const std::vector<float>& margin, const LabelView& labels, int nthread,
+                           std::vector<GradientPair>* out) const = 0;
   // GetGradient (the same pairs) that also returns the maxima over all of `out` (every group),
   // taken while the objective has the values at hand, so a caller can skip its own pass. They
   // describe the pairs as returned: rows a caller later drops (subsampling) still count. The

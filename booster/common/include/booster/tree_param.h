@@ -11,8 +11,8 @@ namespace treering::booster {
 enum class GrowPolicy { kDepthWise, kLossGuide };
 
 struct TreeParam {
-  float eta = 0.3f;               // learning_rate
-  float min_split_loss = 0.0f;    // gamma
+  float eta = 0.3f;             // learning_rate
+  float min_split_loss = 0.0f;  // gamma
   int max_depth = 6;
   int max_leaves = 0;
   float min_child_weight = 1.0f;
@@ -22,8 +22,8 @@ struct TreeParam {
   float colsample_bytree = 1.0f;
   float colsample_bylevel = 1.0f;
   float colsample_bynode = 1.0f;
-  float reg_lambda = 1.0f;        // lambda
-  float reg_alpha = 0.0f;         // alpha
+  float reg_lambda = 1.0f;  // lambda
+  float reg_alpha = 0.0f;   // alpha
   int max_bin = 256;
   GrowPolicy grow_policy = GrowPolicy::kDepthWise;
 

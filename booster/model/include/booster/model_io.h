@@ -14,8 +14,8 @@
 #include <string_view>
 #include <vector>
 
-#include "booster/tree_model.h"
 #include "base/status.h"
+#include "booster/tree_model.h"
 
 namespace treering::booster {
 

@@ -11,15 +11,15 @@
 namespace treering::booster {
 
 struct RegTree {
-  std::vector<std::int32_t> left;         // -1 for a leaf
-  std::vector<std::int32_t> right;        // -1 for a leaf
-  std::vector<std::int32_t> parent;       // -1 for the root (JSON writes 2147483647)
-  std::vector<std::uint32_t> split_index; // feature id; 0 for a leaf
-  std::vector<float> split_cond;          // internal: go left iff value < split_cond; leaf: value
-  std::vector<std::uint8_t> default_left; // 1: a missing value goes left
-  std::vector<float> base_weight;         // node weight w without eta
-  std::vector<float> loss_change;         // split gain; 0 for a leaf
-  std::vector<float> sum_hess;            // hessian sum (cover)
+  std::vector<std::int32_t> left;          // -1 for a leaf
+  std::vector<std::int32_t> right;         // -1 for a leaf
+  std::vector<std::int32_t> parent;        // -1 for the root (JSON writes 2147483647)
+  std::vector<std::uint32_t> split_index;  // feature id; 0 for a leaf
+  std::vector<float> split_cond;           // internal: go left iff value < split_cond; leaf: value
+  std::vector<std::uint8_t> default_left;  // 1: a missing value goes left
+  std::vector<float> base_weight;          // node weight w without eta
+  std::vector<float> loss_change;          // split gain; 0 for a leaf
+  std::vector<float> sum_hess;             // hessian sum (cover)
 
   int NumNodes() const { return static_cast<int>(left.size()); }
   bool IsLeaf(int node) const { return left[node] < 0; }
@@ -41,12 +41,12 @@ struct RegTree {
 
 struct GBTreeModel {
   std::string objective = "reg:squarederror";  // XGBoost objective name
-  float base_score = 0.5f;   // user-facing value as saved in JSON (a probability for logistic)
+  float base_score = 0.5f;  // user-facing value as saved in JSON (a probability for logistic)
   std::uint64_t num_feature = 0;
-  int num_class = 0;         // 0 unless multi-class (then K >= 2)
+  int num_class = 0;  // 0 unless multi-class (then K >= 2)
   float scale_pos_weight = 1.0f;
   std::vector<RegTree> trees;
-  std::vector<int> tree_info;  // output group (class) of each tree, round-major
+  std::vector<int> tree_info;                     // output group (class) of each tree, round-major
   std::map<std::string, std::string> attributes;  // e.g. best_iteration, best_score
   // XGBoost's learner_model_param.boost_from_average ("1" unless the user set base_score).
   bool boost_from_average = true;

@@ -55,9 +55,12 @@ class BinnedMatrix {
   // Bin of (row, feature) counted from the feature's first bin; -1 when the value is missing.
   int LocalBin(std::size_t row, std::uint32_t feature) const {
     switch (layout_) {
-      case Layout::kDense8: return dense8_[row * num_features_ + feature];
-      case Layout::kDense16: return dense16_[row * num_features_ + feature];
-      case Layout::kSparse: break;
+      case Layout::kDense8:
+        return dense8_[row * num_features_ + feature];
+      case Layout::kDense16:
+        return dense16_[row * num_features_ + feature];
+      case Layout::kSparse:
+        break;
     }
     // Branch-free lower_bound over the row's sorted feature ids.
     const std::uint64_t first = source_->row_ptr[row];
@@ -84,7 +87,7 @@ class BinnedMatrix {
   std::vector<std::uint8_t> dense8_columns_;
   std::vector<std::uint16_t> dense16_;
   std::vector<std::uint32_t> sparse_bins_;
-  std::vector<std::uint64_t> column_ptr_;   // CSC copy of the sparse layout
+  std::vector<std::uint64_t> column_ptr_;  // CSC copy of the sparse layout
   std::vector<std::uint32_t> column_rows_;
   std::vector<std::uint16_t> column_bins_;
   const data::DMatrix* source_ = nullptr;

@@ -60,7 +60,9 @@ class GradientQuantiser {
                                            rabit::Comm& comm);
   // Scales are powers of two, so multiplying by their inverses is exact (and no division).
   GradientQuantiser(double grad_scale, double hess_scale)
-      : grad_scale_(grad_scale), hess_scale_(hess_scale), grad_unit_(1.0 / grad_scale),
+      : grad_scale_(grad_scale),
+        hess_scale_(hess_scale),
+        grad_unit_(1.0 / grad_scale),
         hess_unit_(1.0 / hess_scale) {}
 
   // Inline: the histogram kernel quantises each row's pair as it reads it (two conversions

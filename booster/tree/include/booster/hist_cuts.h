@@ -10,8 +10,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "data/dmatrix.h"
 #include "base/status.h"
+#include "data/dmatrix.h"
 #include "rabit/comm.h"
 
 namespace treering::booster {

@@ -38,9 +38,8 @@ class HistogramBuilder {
   // written directly by the thread whose share holds its first row, and the parts of a node
   // cut between shares that other threads hold go through private buffers (at most one per
   // thread), added afterwards with the bins split between the threads.
-  GradientPairInt Build(const std::vector<GradientPair>& gpair,
-                        const GradientQuantiser& quantiser, const std::vector<RowSpan>& rows,
-                        const std::vector<Histogram*>& outs);
+  GradientPairInt Build(const std::vector<GradientPair>& gpair, const GradientQuantiser& quantiser,
+                        const std::vector<RowSpan>& rows, const std::vector<Histogram*>& outs);
   // The root: `all` must be every row 0..n-1 in order (a fresh RowPartition's node 0). The
   // same result as Build({all}, {out}); on sparse data built feature by feature from the
   // column copy, see histogram.cc.
@@ -50,8 +49,7 @@ class HistogramBuilder {
   // `threads` shares: positions 0 = b[0] <= ... <= b[threads] = prefix.back(). Equal row
   // counts on dense data, equal stored entries on sparse data.
   std::vector<std::size_t> ShareBounds(const std::vector<RowSpan>& rows,
-                                       const std::vector<std::size_t>& prefix,
-                                       int threads) const;
+                                       const std::vector<std::size_t>& prefix, int threads) const;
   // outs[i] = parents[i] - children[i], bin by bin, all pairs in one parallel region. Used
   // when distributed; a single process derives siblings inside the split evaluation.
   void Subtract(const std::vector<const Histogram*>& parents,

@@ -12,8 +12,8 @@ namespace treering::booster {
 
 // Adds the outputs of trees [tree_begin, tree_end) to `margins` (NumGroups() values per row,
 // row-major, already sized and holding the starting margins).
-void AddTreeOutputs(const GBTreeModel& model, const data::DMatrix& dm, int tree_begin,
-                    int tree_end, int nthread, std::vector<float>* margins);
+void AddTreeOutputs(const GBTreeModel& model, const data::DMatrix& dm, int tree_begin, int tree_end,
+                    int nthread, std::vector<float>* margins);
 
 // The leaf a dense feature vector (NaN = missing) reaches in `tree`.
 int LeafOf(const RegTree& tree, const std::vector<float>& features);

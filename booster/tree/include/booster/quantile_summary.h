@@ -9,9 +9,9 @@
 namespace treering::booster {
 
 struct SummaryEntry {
-  float rmin = 0;   // weight of values strictly smaller than `value` (lower bound)
-  float rmax = 0;   // weight of values <= `value` (upper bound)
-  float wmin = 0;   // weight of `value` itself
+  float rmin = 0;  // weight of values strictly smaller than `value` (lower bound)
+  float rmax = 0;  // weight of values <= `value` (upper bound)
+  float wmin = 0;  // weight of `value` itself
   float value = 0;
   float RMinNext() const { return rmin + wmin; }
   float RMaxPrev() const { return rmax - wmin; }

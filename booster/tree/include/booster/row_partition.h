@@ -3,13 +3,13 @@
 // so the order, and hence every later sum, is independent of the thread count.
 #pragma once
 
-#include "booster/work_split.h"
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
-#include "booster/histogram.h"
 #include "base/parallel_for.h"
+#include "booster/histogram.h"
+#include "booster/work_split.h"
 
 namespace treering::booster {
 

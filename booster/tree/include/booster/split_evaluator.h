@@ -121,8 +121,7 @@ class SplitEvaluator {
   // nodes and histograms; each scans a round-robin share of the pairs and one AllgatherV
   // combines the per-node winners, so every rank returns the single-process result (no
   // input may then ask for a derivation: each rank would fill only its share).
-  std::vector<SplitCandidate> EvaluateNodes(const std::vector<NodeInput>& nodes,
-                                            int nthread) const;
+  std::vector<SplitCandidate> EvaluateNodes(const std::vector<NodeInput>& nodes, int nthread) const;
 
  private:
   static double ThresholdL1(double g, double alpha) {
@@ -132,17 +131,17 @@ class SplitEvaluator {
   }
   // `floor`: a loss_chg another feature of the node reaches (the vector scan skips bins
   // that cannot reach it; the node's winner is the same).
-  SplitCandidate EvaluateFeature(const Histogram& hist, GradientPairInt node_sum,
-                                 float root_gain, std::uint32_t f, float floor) const;
+  SplitCandidate EvaluateFeature(const Histogram& hist, GradientPairInt node_sum, float root_gain,
+                                 std::uint32_t f, float floor) const;
   SplitCandidate EvaluateFeatureVector(const Histogram& hist, GradientPairInt node_sum,
                                        float root_gain, std::uint32_t f, float floor) const;
   template <bool kMissing>
   void Scan(const Histogram& hist, GradientPairInt node_sum, GradientPairInt present,
             float root_gain, std::uint32_t f, SplitCandidate* best) const;
-  void SetForward(SplitCandidate* c, float loss_chg, std::uint32_t f, int i,
-                  GradientPairInt left, GradientPairInt node_sum) const;
-  void SetBackward(SplitCandidate* c, float loss_chg, std::uint32_t f, int i,
-                   GradientPairInt left, GradientPairInt right) const;
+  void SetForward(SplitCandidate* c, float loss_chg, std::uint32_t f, int i, GradientPairInt left,
+                  GradientPairInt node_sum) const;
+  void SetBackward(SplitCandidate* c, float loss_chg, std::uint32_t f, int i, GradientPairInt left,
+                   GradientPairInt right) const;
 
   const TreeParam& param_;
   const HistogramCuts& cuts_;

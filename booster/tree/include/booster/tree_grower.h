@@ -62,9 +62,9 @@ class TreeGrower {
   // Per-tree state.
   const std::vector<GradientPair>* gpair_ = nullptr;
   const SplitEvaluator* evaluator_ = nullptr;
-  std::map<int, Histogram> hists_;          // nodes whose histogram is still needed
-  std::vector<Histogram> spare_hists_;      // released buffers, reused by HistOf
-  std::map<int, GradientPairInt> sums_;     // gradient sum of every node
+  std::map<int, Histogram> hists_;       // nodes whose histogram is still needed
+  std::vector<Histogram> spare_hists_;   // released buffers, reused by HistOf
+  std::map<int, GradientPairInt> sums_;  // gradient sum of every node
   // Siblings whose histogram the next evaluation derives (parent - built), single process.
   struct Derivation {
     int parent, built;

@@ -1,7 +1,6 @@
 #include "engines/mpi/mpi_engine.h"
 
 #include <mpi.h>
-
 #include <stdlib.h>
 
 #include <algorithm>
@@ -13,26 +12,40 @@ namespace {
 
 MPI_Datatype MpiType(DataType type) {
   switch (type) {
-    case DataType::kInt8: return MPI_INT8_T;
-    case DataType::kUInt8: return MPI_UINT8_T;
-    case DataType::kInt16: return MPI_INT16_T;
-    case DataType::kUInt16: return MPI_UINT16_T;
-    case DataType::kInt32: return MPI_INT32_T;
-    case DataType::kUInt32: return MPI_UINT32_T;
-    case DataType::kInt64: return MPI_INT64_T;
-    case DataType::kUInt64: return MPI_UINT64_T;
-    case DataType::kFloat: return MPI_FLOAT;
-    case DataType::kDouble: return MPI_DOUBLE;
+    case DataType::kInt8:
+      return MPI_INT8_T;
+    case DataType::kUInt8:
+      return MPI_UINT8_T;
+    case DataType::kInt16:
+      return MPI_INT16_T;
+    case DataType::kUInt16:
+      return MPI_UINT16_T;
+    case DataType::kInt32:
+      return MPI_INT32_T;
+    case DataType::kUInt32:
+      return MPI_UINT32_T;
+    case DataType::kInt64:
+      return MPI_INT64_T;
+    case DataType::kUInt64:
+      return MPI_UINT64_T;
+    case DataType::kFloat:
+      return MPI_FLOAT;
+    case DataType::kDouble:
+      return MPI_DOUBLE;
   }
   return MPI_DATATYPE_NULL;
 }
 
 MPI_Op MpiOp(OpKind op) {
   switch (op) {
-    case OpKind::kSum: return MPI_SUM;
-    case OpKind::kMax: return MPI_MAX;
-    case OpKind::kMin: return MPI_MIN;
-    case OpKind::kBitOR: return MPI_BOR;
+    case OpKind::kSum:
+      return MPI_SUM;
+    case OpKind::kMax:
+      return MPI_MAX;
+    case OpKind::kMin:
+      return MPI_MIN;
+    case OpKind::kBitOR:
+      return MPI_BOR;
   }
   return MPI_OP_NULL;
 }
@@ -74,10 +87,10 @@ class MpiEngine final : public Engine {
     auto* bytes = static_cast<std::uint8_t*>(buf);
     for (std::size_t done = 0; done < count;) {
       const std::size_t piece = std::min(kMaxPiece, count - done);
-      Status s = Check(MPI_Allreduce(MPI_IN_PLACE, bytes + done * DataTypeSize(type),
-                                     static_cast<int>(piece), MpiType(type), MpiOp(op),
-                                     MPI_COMM_WORLD),
-                       "MPI_Allreduce");
+      Status s =
+          Check(MPI_Allreduce(MPI_IN_PLACE, bytes + done * DataTypeSize(type),
+                              static_cast<int>(piece), MpiType(type), MpiOp(op), MPI_COMM_WORLD),
+                "MPI_Allreduce");
       if (!s.ok()) return s;
       done += piece;
     }
@@ -92,9 +105,9 @@ class MpiEngine final : public Engine {
     auto* data = static_cast<std::uint8_t*>(buf);
     for (std::size_t done = 0; done < bytes;) {
       const std::size_t piece = std::min<std::size_t>(INT_MAX, bytes - done);
-      Status s = Check(MPI_Bcast(data + done, static_cast<int>(piece), MPI_BYTE, root,
-                                 MPI_COMM_WORLD),
-                       "MPI_Bcast");
+      Status s =
+          Check(MPI_Bcast(data + done, static_cast<int>(piece), MPI_BYTE, root, MPI_COMM_WORLD),
+                "MPI_Bcast");
       if (!s.ok()) return s;
       done += piece;
     }

@@ -18,8 +18,9 @@ Status SingleEngine::Allreduce(void*, std::size_t, DataType, OpKind, const Prepa
 }
 
 Status SingleEngine::Broadcast(void*, std::size_t, int root) {
-  if (root != 0) return Status::InvalidInput("Broadcast: root " + std::to_string(root) +
-                                             " is not a rank of a world of size 1");
+  if (root != 0)
+    return Status::InvalidInput("Broadcast: root " + std::to_string(root) +
+                                " is not a rank of a world of size 1");
   return Status::Ok();
 }
 

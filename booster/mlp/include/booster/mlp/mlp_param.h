@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "booster/learner.h"  // ParamDoc
 #include "base/status.h"
+#include "booster/learner.h"  // ParamDoc
 
 namespace treering::booster::mlp {
 

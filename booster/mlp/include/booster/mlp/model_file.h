@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
+#include "base/status.h"
 #include "booster/mlp/mlp_param.h"
 #include "booster/mlp/network.h"
 #include "booster/mlp/trainer.h"
-#include "base/status.h"
 
 namespace treering::booster::mlp {
 

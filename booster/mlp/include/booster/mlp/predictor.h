@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
+#include "base/status.h"
 #include "booster/mlp/network.h"
 #include "data/dmatrix.h"
-#include "base/status.h"
 
 namespace treering::booster::mlp {
 

@@ -18,11 +18,11 @@
 #include <span>
 #include <vector>
 
-#include "rabit/comm.h"
 #include "booster/mlp/gradient_buckets.h"
 #include "booster/mlp/network.h"
 #include "booster/mlp/optimizer.h"
 #include "data/dmatrix.h"
+#include "rabit/comm.h"
 
 namespace treering::booster::mlp {
 
