@@ -98,6 +98,9 @@ def test_bad_input_is_one_line_exit_2():
             f.write("booster = mlp\nobjective = multi:softmax\nnum_class = 3\nbatch_size = 0\n")
         data = make_data(d, 50, "train.libsvm", 3)
         expect_user_error(d, [conf, "data=" + data], "mlp.conf:4", "batch_size", "'0'")
+        with open(conf, "w") as f:
+            f.write("booster = mlp\nobjective = multi:softmax\nnum_class = 3\neval_metric = nope\n")
+        expect_user_error(d, [conf, "data=" + data], "mlp.conf:4", "eval_metric", "'nope'")
         expect_user_error(d, ["/dev/null", "booster=mlp", "num_class=3", "hidden_layer=8",
                               "data=" + data], "hidden_layer", "did you mean 'hidden_layers'")
         expect_user_error(d, ["/dev/null", "booster=mlp", "data=" + data], "num_class")

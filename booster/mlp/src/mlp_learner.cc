@@ -31,7 +31,8 @@ Result<std::unique_ptr<MlpLearner>> MlpLearner::Create(
   std::vector<std::unique_ptr<Metric>> metrics;
   for (const std::string& n : names) {
     auto metric = Metric::Create(n);
-    if (!metric.ok()) return metric.status().WithContext("eval_metric");
+    // The message names eval_metric; the key lets the CLI point at its config line.
+    if (!metric.ok()) return metric.status().WithKey("eval_metric");
     metrics.push_back(std::move(metric.value()));
   }
   return std::make_unique<MlpLearner>(std::move(param.value()), std::move(objective.value()),

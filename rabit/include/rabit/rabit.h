@@ -49,13 +49,6 @@ std::string GetProcessorName();
 void TrackerPrint(const std::string& msg);
 
 // --- collectives: the same calls as on rabit::DefaultComm() ---------------------------------
-namespace detail {
-inline void AllreduceBytes(void* buf, std::size_t count, DataType type, OpKind op,
-                           const PrepareFn& prepare) {
-  DefaultComm().AllreduceBytes(buf, count, type, op, prepare);
-}
-}  // namespace detail
-
 template <typename Op, typename T>
 void Allreduce(T* buf, std::size_t count, const PrepareFn& prepare = nullptr) {
   DefaultComm().Allreduce<Op>(buf, count, prepare);
