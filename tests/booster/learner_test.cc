@@ -143,7 +143,7 @@ TEST(Learner, TrainingMarginsEqualPredictionAndContinuedTrainingMatches) {
   // mlogloss from the cached (leaf-updated) margins equals the one from a fresh walk.
   const double cached = full->EvalOneIter(3)->at(0).value;
   std::vector<float> prob;
-  ASSERT_TRUE(full->Predict(&dm, false, &prob).ok());
+  ASSERT_TRUE(full->Predict(&dm, {}, &prob).ok());
   double loss = 0;
   for (std::size_t r = 0; r < dm.NumRows(); ++r) {
     loss -= std::log(prob[r * 3 + static_cast<int>(dm.label[r])]);
@@ -245,7 +245,7 @@ TEST(Learner, PredictionEqualsOneRowWalkDenseSparseAndNarrow) {
       data::DMatrix wide = WithFeatureAt(dm, 70000);
       for (data::DMatrix* data : {&dm, &narrow, &wide}) {
         std::vector<float> margins;
-        ASSERT_TRUE(learner->Predict(data, true, &margins).ok());
+        ASSERT_TRUE(learner->Predict(data, {.output_margin = true}, &margins).ok());
         EXPECT_EQ(margins, WalkOneRowAtATime(model, *data));
       }
     }
