@@ -201,6 +201,29 @@ def test_model_file_names_as_xgboost_cli():
         assert model_files(run_dir) == ["0003.model"], model_files(run_dir)
 
 
+def test_flags_and_line_ends_as_xgboost_cli():
+    """-V / --version / -h / --help exit 0 with text on stdout; a config with CR-only line ends
+    (XGBoost's ConfigParser turns CR into LF) trains the same model in both."""
+    need_xgboost_cli()
+    for flag in ("-V", "--version", "-h", "--help"):
+        for program in (t.treering_bin(), "xgboost"):
+            proc = t.run([program, flag])
+            assert proc.stdout.strip(), "%s %s printed nothing on stdout" % (program, flag)
+    with t.TempDir() as d:
+        train_path, test_path = make_data(d, "binary")
+        conf = os.path.join(d, "cr.conf")
+        with open(conf, "w", newline="") as f:
+            f.write("# old Mac line ends\robjective = binary:logistic\rtree_method = hist\r"
+                    "num_round = 3\rdata = \"%s?format=libsvm\"\r" % train_path)
+        preds = []
+        for program in (t.treering_bin(), "xgboost"):
+            model = os.path.join(d, "cr.%s.json" % os.path.basename(program))
+            t.run([program, conf, "model_out=" + model], cwd=d)
+            preds.append(predict(program, d, model, test_path))
+        from interop_test import max_diff
+        assert max_diff(preds[0], preds[1]) <= 1e-6
+
+
 # demo/CLI/binary_classification/mushroom.conf and demo/CLI/regression/machine.conf, with this
 # test's data: (data prefix, objective, save_period, eval_train).
 DEMOS = [("binary", "binary:logistic", 2, 1), ("regression", "reg:squarederror", 0, 0)]
@@ -303,4 +326,5 @@ def run_demo(kind, conf_text):
 if __name__ == "__main__":
     t.need_xgboost_python()  # numpy for the data
     t.main([test_dumps_equal_xgboost_cli_for_both_trainers, test_prediction_options_as_xgboost_cli,
-            test_model_file_names_as_xgboost_cli, test_demo_style_configs_through_both_programs])
+            test_model_file_names_as_xgboost_cli, test_flags_and_line_ends_as_xgboost_cli,
+            test_demo_style_configs_through_both_programs])
