@@ -297,3 +297,40 @@ TEST(LearnerDocs, EveryParameterIsDocumented) {
 
 }  // namespace
 }  // namespace treering::booster
+
+namespace treering::booster {
+namespace {
+
+// iteration_begin / iteration_end (XGBoost's LayerToTree): rounds [b, e) are trees
+// [b * K, e * K); the first k rounds of a 4-round model predict what a k-round model predicts
+// (a tree does not depend on later ones), margins of disjoint ranges add up, and a range
+// beyond the model is a user error.
+TEST(Learner, IterationRangeSelectsRounds) {
+  data::DMatrix dm = MakeSynthetic({.task = Task::kMulticlass3});
+  const Params params = {{"objective", "multi:softprob"}, {"num_class", "3"}};
+  auto four = Train(params, dm, 4);
+  auto two = Train(params, dm, 2);
+  std::vector<float> first_two, reference, all, tail, head;
+  ASSERT_TRUE(four->Predict(&dm, {.iteration_end = 2}, &first_two).ok());
+  ASSERT_TRUE(two->Predict(&dm, {}, &reference).ok());
+  EXPECT_EQ(first_two, reference);
+  ASSERT_TRUE(four->Predict(&dm, {.output_margin = true}, &all).ok());
+  ASSERT_TRUE(four->Predict(&dm, {.output_margin = true, .iteration_end = 1}, &head).ok());
+  ASSERT_TRUE(
+      four->Predict(&dm, {.output_margin = true, .iteration_begin = 1, .iteration_end = 4}, &tail)
+          .ok());
+  std::vector<float> base;
+  ASSERT_TRUE(four->Predict(&dm, {.output_margin = true, .iteration_begin = 4}, &base).ok());
+  ASSERT_EQ(all.size(), head.size());
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    EXPECT_NEAR(head[i] + tail[i] - base[i], all[i], 1e-5) << i;  // base margin counted twice
+  }
+  std::vector<float> out;
+  const Status beyond = four->Predict(&dm, {.iteration_end = 5}, &out);
+  EXPECT_EQ(beyond.code(), StatusCode::kInvalidInput);
+  EXPECT_NE(beyond.message().find("4 rounds"), std::string::npos) << beyond.message();
+  EXPECT_FALSE(four->Predict(&dm, {.iteration_begin = 3, .iteration_end = 2}, &out).ok());
+}
+
+}  // namespace
+}  // namespace treering::booster
