@@ -85,7 +85,8 @@ asio::awaitable<Status> LegacySession::Dispatch(const std::string& command) {
       command == "print" || command == "shutdown" || command == "start" || command == "recover";
   if (!known) co_return Status::Protocol("unknown command '" + command.substr(0, 64) + "'");
   if (command == "start" && rank_ < 0) co_return co_await Start(false);
-  // Everything else acts on a claimed rank, which must be believable (docs/security.md).
+  // Everything else acts on a claimed rank, which must be believable (docs/protocol.md, Legacy
+  // protocol).
   Status claim = job_.CheckLegacyClaim(rank_, conn_->remote_ip());
   if (!claim.ok()) co_return claim.WithContext("refused '" + command + "'");
   claim_verified_ = true;

@@ -29,7 +29,7 @@ struct TrackerOptions {
   // token; even when on, a legacy client can never act on a job of native workers.
   bool legacy = false;
   // Connections that have not said a verified Hello (or a legacy preamble) yet: at most this
-  // many; a new one pushes out the oldest (docs/security.md).
+  // many; a new one pushes out the oldest (docs/protocol.md, Limits).
   std::size_t max_anonymous_connections = 256;
   // Fault tolerance (docs/fault-tolerance.md). With max_attempts > 1 a native worker whose
   // connection drops is "lost", not fatal: the job waits for its restart (attempt < max) and
