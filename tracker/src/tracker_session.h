@@ -31,7 +31,8 @@ class TrackerSession : public Session {
 
  private:
   asio::awaitable<void> Run();
-  asio::awaitable<Result<Frame>> ReadFrame(std::vector<std::uint8_t> prefix, Millis first_wait);
+  asio::awaitable<Result<Frame>> ReadFrame(std::vector<std::uint8_t> prefix, Millis first_wait,
+                                           std::uint64_t max_payload = proto::kMaxPayload);
   asio::awaitable<Status> Admit(std::array<std::uint8_t, 4> magic);
   Status CheckHello(const proto::Hello& hello) const;
   Status Handle(const Frame& frame);

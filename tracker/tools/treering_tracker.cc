@@ -14,6 +14,9 @@ int main(int argc, char** argv) {
   app.add_option("--host-ip", o.host_ip, "address to bind and advertise (IPv4 or IPv6)");
   app.add_option("--port", o.port, "port to listen on (0: any free port)");
   app.add_option("--token", o.token, "job token (default: random)");
+  app.add_flag("--legacy", o.legacy,
+               "also accept dmlc/rabit workers (XGBoost 1.7's CLI); that dialect has no token, "
+               "so it is off by default and never acts on a job of native workers");
   app.add_option("--bootstrap-timeout", o.bootstrap_timeout_s, "seconds for all workers to join");
   app.add_option("--max-attempts", o.max_attempts,
                  "attempts per task; > 1 lets a restarted worker rejoin (recovery epochs)")
