@@ -175,8 +175,18 @@ else
   skip "8. --cluster mpi: mpirun (the peer, Debian package openmpi-bin) is not on PATH"
 fi
 
-# 9. The standalone tracker prints the worker environment and exits 0 after the job.
-timeout 60 "$TRACKER" --num-workers 2 --token secret >"$WORK/trk.out" 2>"$WORK/trk.err" &
+# 9. The standalone tracker prints the worker environment and exits 0 after the job. The token
+# comes from a 0600 file (not the command line, where every local user can read it); a token
+# file others can read is refused before the tracker listens.
+printf 'secret\n' >"$WORK/token"
+chmod 644 "$WORK/token"
+"$TRACKER" --num-workers 2 --token-file "$WORK/token" >"$WORK/trk0.out" 2>"$WORK/trk0.err"
+trk_rc=$?
+[ "$trk_rc" = 2 ] || fail "tracker with a world-readable token file: exit code $trk_rc"
+grep -q "readable by group or others" "$WORK/trk0.err" || fail "token file: $(cat "$WORK/trk0.err")"
+grep -q DMLC_TRACKER_ENV_START "$WORK/trk0.out" && fail "tracker started with a readable token file"
+chmod 600 "$WORK/token"
+timeout 60 "$TRACKER" --num-workers 2 --token-file "$WORK/token" >"$WORK/trk.out" 2>"$WORK/trk.err" &
 trk=$!
 for _ in $(seq 100); do grep -q DMLC_TRACKER_ENV_END "$WORK/trk.out" && break; sleep 0.1; done
 env_lines=$(sed -n '/DMLC_TRACKER_ENV_START/,/DMLC_TRACKER_ENV_END/p' "$WORK/trk.out" | grep =)
