@@ -95,9 +95,12 @@ def test_wide_index_within_the_limit():
 
 
 def test_row_without_label_is_located():
+    """XGBoost's syntax reads "3:1 4:2" as label 3, weight 1: in an unweighted file the row
+    breaks the all-or-none weight rule and is reported with its line."""
     with t.TempDir() as d:
         data = write(d, "rows.libsvm", "1 0:1 2:1\n0 1:2\n3:1 4:2\n1 2:1\n")
-        code, err, _ = run_measured(train_args(data), d)
+        # Regression: on main, label 3 with weight 1 trained silently.
+        code, err, _ = run_measured(train_args(data, "objective=reg:squarederror"), d)
         expect_one_line(code, err, ["rows.libsvm:3:1", "row has a weight", "rows.libsvm:1:1",
                                     "got '3:1'"])
 
