@@ -29,9 +29,9 @@ Status ProbeDirectory(const fs::path& dir, const std::string& where) {
   }
   std::string name = (dir / ".treering-write-check.XXXXXX").string();
   const int fd = ::mkstemp(name.data());
-  if (fd < 0) {
-    return Status::InvalidInput(where + "cannot create a file in " + dir.string() + ": " +
-                                std::strerror(errno));
+  if (fd < 0) {  // permissions, a read-only or full file system: not the config's fault
+    return Status::IoError(where + "cannot create a file in " + dir.string() + ": " +
+                           std::strerror(errno));
   }
   ::close(fd);
   ::unlink(name.c_str());

@@ -20,8 +20,10 @@ struct OutputTarget {
 
 // A collective: every rank calls it with the same targets. Rank 0 checks that each file's
 // directory exists and takes a new file (a temporary created and removed there; the final file
-// is neither created nor truncated) and that no file path is a directory. kInvalidInput
-// "KEY = PATH: why" on every rank when rank 0's check fails.
+// is neither created nor truncated) and that no file path is a directory. On every rank when
+// rank 0's check fails: kInvalidInput "KEY = PATH: why" for a path that cannot be right (no such
+// directory, a file where a directory should be), kIoError when the directory exists but takes
+// no new file (permissions, read-only or full file system), as data/ sorts its errors.
 Status CheckOutputsWritable(const std::vector<OutputTarget>& targets);
 
 }  // namespace treering::cli
