@@ -1,11 +1,13 @@
 // task=dump: model_in as text, JSON or dot (XGBoost's dump layout), features named by fmap when
 // given, to name_dump; a learner without trees says so.
+#include "output_check.h"
 #include "task_support.h"
 #include "tasks.h"
 
 namespace treering::cli {
 
 Status RunDump(const CliOptions& options) {
+  if (Status st = CheckOutputsWritable({{"name_dump", options.name_dump}}); !st.ok()) return st;
   booster::DumpSpec spec{options.dump_format, options.dump_stats, {}};
   if (!options.fmap.empty()) {  // read first: XGBoost's CLI reads the map before the model
     auto fmap = booster::FeatureMap::Read(options.fmap);

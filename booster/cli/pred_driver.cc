@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "booster/number_format.h"
+#include "output_check.h"
 #include "rabit/rabit.h"
 #include "task_support.h"
 #include "tasks.h"
@@ -15,6 +16,7 @@
 namespace treering::cli {
 
 Status RunPredict(const CliOptions& options) {
+  if (Status st = CheckOutputsWritable({{"name_pred", options.name_pred}}); !st.ok()) return st;
   auto learner = CreateLearnerFromConfig(options);
   if (!learner.ok()) return learner.status();
   booster::Learner& model = *learner.value();

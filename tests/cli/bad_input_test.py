@@ -141,14 +141,20 @@ def test_model_dir_that_is_a_file():
 
 
 def test_unwritable_output_is_a_runtime_failure():
-    """An output directory that vanished is not the config's fault: exit 1, one line."""
+    """An output directory that exists but takes no file is not the config's fault: exit 1, one
+    line. (One that does not exist is a bad name_pred, found before the work starts: exit 2,
+    tests/cli/input_checks_test.py.)"""
     with t.TempDir() as d:
         _, test = data_files(d)
+        locked = os.path.join(d, "locked")
+        os.mkdir(locked, 0o500)
+        if os.geteuid() == 0:  # root writes in a 0500 directory; sysfs refuses even root
+            locked = "/sys"
+        output = os.path.join(locked, "p.txt")
         proc = t.run([t.treering_bin(), "/dev/null", "task=pred", "model_in=" + t.SAMPLE_MODEL,
-                      "test:data=" + test, "name_pred=" + os.path.join(d, "gone", "p.txt")],
-                     check=False)
+                      "test:data=" + test, "name_pred=" + output], check=False)
         assert proc.returncode == 1, (proc.returncode, proc.stderr)
-        assert len(proc.stderr.strip().splitlines()) == 1 and "gone/p.txt" in proc.stderr
+        assert len(proc.stderr.strip().splitlines()) == 1 and output in proc.stderr, proc.stderr
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@
 #include "base/parallel_for.h"
 #include "booster/predictor.h"
 #include "booster/work_split.h"
+#include "feature_budget.h"
 
 namespace treering::booster {
 namespace {
@@ -124,6 +125,8 @@ Status GBTreeLearner::SetTrainData(data::DMatrix* train) {
   if (Status s = ResolveMetrics(); !s.ok()) return s;
   std::uint64_t num_feature = std::max<std::uint64_t>(train->num_col, model_.num_feature);
   comm_->Allreduce<rabit::op::Max>(&num_feature, 1);
+  // Narrowed to 32 bits below: a count over the limit used to wrap (2^32 -> 0, then SIGSEGV).
+  if (Status s = CheckFeatureBudget(num_feature, *comm_); !s.ok()) return s;
   model_.num_feature = num_feature;
   std::int64_t seed = lparam_.seed;
   comm_->Broadcast(&seed, sizeof(seed), 0);
