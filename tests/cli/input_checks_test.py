@@ -94,6 +94,28 @@ def test_wide_index_within_the_limit():
         print("index 1e5: trained, peak RSS %.1f MiB" % rss)
 
 
+def test_wide_index_mlp_network_budget():
+    """booster=mlp sizes its first layer by the feature count (inputs x 256 weights, each kept
+    ~32-40 bytes deep): a 3-row file with index 2e6 used 16.5 GB and ran 173 s. Under a 2 GiB
+    address-space limit it is refused at once naming the input count and the memory needed,
+    while index 1e4 trains."""
+    with t.TempDir() as d:
+        mlp = ["booster=mlp", "epochs=1", "nthread=1"]
+        data = write(d, "wide.libsvm", "1 0:1\n0 1:2 2000000:1\n1 2:1\n")
+        args = [t.treering_bin(), "/dev/null", "data=" + data, "model_out=m.mlp",
+                "objective=binary:logistic"] + mlp
+        code, err, rss = run_measured(args, d, limit_as=2 << 30)
+        expect_one_line(code, err, ["data = " + data, "2000001 inputs", "15626 MiB",
+                                    "hidden_layers"])
+        assert rss < 300, "peak RSS %.0f MiB before the refusal" % rss
+        print("mlp, index 2e6 under ulimit -v 2 GiB: exit 2, peak RSS %.1f MiB" % rss)
+        data = write(d, "wide.libsvm", "1 0:1\n0 1:2 10000:1\n1 2:1\n")
+        code, err, rss = run_measured(args[:2] + ["data=" + data] + args[3:], d,
+                                      limit_as=2 << 30)
+        assert code == 0, err
+        print("mlp, index 1e4: trained, peak RSS %.1f MiB" % rss)
+
+
 def test_row_without_label_is_located():
     """XGBoost's syntax reads "3:1 4:2" as label 3, weight 1: in an unweighted file the row
     breaks the all-or-none weight rule and is reported with its line."""
@@ -198,6 +220,7 @@ def test_two_workers_parts_disagree_on_weights():
 if __name__ == "__main__":
     t.main([test_feature_index_over_the_limit_fails_at_parse_time,
             test_wide_index_within_the_limit,
+            test_wide_index_mlp_network_budget,
             test_row_without_label_is_located,
             test_empty_training_data_fails,
             test_outputs_checked_before_training,

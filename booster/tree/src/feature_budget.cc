@@ -1,50 +1,11 @@
 #include "feature_budget.h"
 
-#include <sys/resource.h>
-
-#include <cstdio>
-#include <cstdlib>
-#include <fstream>
-#include <limits>
 #include <string>
 
+#include "base/memory_budget.h"
 #include "data/dmatrix.h"
 
 namespace treering::booster {
-namespace {
-
-constexpr std::uint64_t kUnknown = std::numeric_limits<std::uint64_t>::max();
-
-// A "Key:   123 kB" line of a /proc file, in bytes; kUnknown when absent.
-std::uint64_t ProcKilobytes(const char* file, const std::string& key) {
-  std::ifstream in(file);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind(key, 0) == 0) return std::strtoull(line.c_str() + key.size(), nullptr, 10) << 10;
-  }
-  return kUnknown;
-}
-
-// What this process may still allocate: the machine's available memory, or less when an
-// address-space limit (ulimit -v) leaves less room beside what is mapped already.
-std::uint64_t AvailableBytes() {
-  std::uint64_t available = ProcKilobytes("/proc/meminfo", "MemAvailable:");
-  rlimit limit{};
-  if (::getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
-    const std::uint64_t mapped = ProcKilobytes("/proc/self/status", "VmSize:");
-    const std::uint64_t room = mapped < limit.rlim_cur ? limit.rlim_cur - mapped : 0;
-    if (mapped != kUnknown && room < available) available = room;
-  }
-  return available;
-}
-
-std::string Mebibytes(std::uint64_t bytes) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.0f MiB", static_cast<double>(bytes) / (1 << 20));
-  return text;
-}
-
-}  // namespace
 
 Status CheckFeatureBudget(std::uint64_t num_feature, rabit::Comm& comm) {
   if (num_feature > data::kMaxFeatures) {  // data is checked at parse time; model_in is not
@@ -52,7 +13,7 @@ Status CheckFeatureBudget(std::uint64_t num_feature, rabit::Comm& comm) {
                                 "limit of " + std::to_string(data::kMaxFeatures) +
                                 " features (docs/data.md)");
   }
-  std::uint64_t available = AvailableBytes();
+  std::uint64_t available = AvailableMemoryBytes();
   comm.Allreduce<rabit::op::Min>(&available, 1);
   const std::uint64_t needed = num_feature * kHistBytesPerFeature;
   if (needed <= available) return Status::Ok();
