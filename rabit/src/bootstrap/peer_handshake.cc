@@ -47,8 +47,9 @@ Result<int> Accept(TcpSocket& sock, const PeerAuth& me, std::span<const int> can
   if (!payload.ok()) return payload.status();
   auto hello = proto::DecodePeerHello(payload.value());
   if (!hello.ok()) return hello.status();
-  const proto::PeerTranscript t{hello->nonce, nonce.value(), me.epoch, hello->rank, me.rank};
-  // The proof first: nothing an unauthenticated peer claims is worth an error message.
+  // Verified over the epoch it claims, so a job member's dial left over from an older epoch is
+  // told apart from a stranger; the proof first: an unauthenticated claim is worth nothing.
+  const proto::PeerTranscript t{hello->nonce, nonce.value(), hello->epoch, hello->rank, me.rank};
   if (!proto::SameMac(hello->proof, proto::PeerProof(me.token, proto::Prover::kDialler, t))) {
     return Status::Protocol("wrong proof of the job token (claims rank " +
                             std::to_string(hello->rank) + ", epoch " +
