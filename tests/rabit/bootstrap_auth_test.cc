@@ -164,8 +164,8 @@ bool HungUp(TcpSocket& sock) {
 }
 
 // Strangers knock on rank 0's peer port while it waits for rank 1: one reads the challenge and
-// hangs up, one sends an HTTP request, one answers with a proof made from a wrong token, one
-// with the right token but another epoch (a dial left over from an older epoch). Each is
+// stays silent, one hangs up, one sends an HTTP request, one answers with a proof made from a wrong
+// token, one with the right token but another epoch (a dial left over from an older epoch). Each is
 // dropped, none learns more than a random nonce, and rank 1's real link is still made.
 TEST(BootstrapAuthTest, StrangersAtThePeerPortAreDroppedAndTheJobCompletes) {
   ScriptedTracker tracker("127.0.0.1");
@@ -175,6 +175,11 @@ TEST(BootstrapAuthTest, StrangersAtThePeerPortAreDroppedAndTheJobCompletes) {
   ASSERT_TRUE(first.ok() && second.ok());
   const proto::Hello& h0 = first->task_id == "0" ? first.value() : second.value();
   ASSERT_TRUE(tracker.SendAssign("0", AssignFor(0, h0.host, h0.port)).ok());
+
+  // One stays connected and silent: the worker gives up on it after 5 s and goes on.
+  auto lingering = Dial(h0.host, h0.port);
+  ASSERT_TRUE(lingering.ok());
+  ReadChallenge(lingering.value());
 
   auto silent = Dial(h0.host, h0.port);
   ASSERT_TRUE(silent.ok());
