@@ -1,5 +1,6 @@
 #include "fake_client.h"
 
+#include <arpa/inet.h>
 #include <netdb.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -22,7 +23,8 @@ void FakeClient::Close() {
   unread_.reset();
 }
 
-Status FakeClient::Connect(const std::string& host, std::uint16_t port) {
+Status FakeClient::Connect(const std::string& host, std::uint16_t port,
+                           const std::string& source_ip) {
   addrinfo hints{};
   hints.ai_socktype = SOCK_STREAM;
   addrinfo* res = nullptr;
@@ -30,6 +32,15 @@ Status FakeClient::Connect(const std::string& host, std::uint16_t port) {
     return Status::Network("cannot resolve " + host);
   }
   fd_ = ::socket(res->ai_family, SOCK_STREAM, 0);
+  if (fd_ >= 0 && !source_ip.empty()) {
+    sockaddr_in local{};
+    local.sin_family = AF_INET;
+    if (::inet_pton(AF_INET, source_ip.c_str(), &local.sin_addr) != 1 ||
+        ::bind(fd_, reinterpret_cast<sockaddr*>(&local), sizeof(local)) != 0) {
+      freeaddrinfo(res);
+      return Status::Network("cannot bind the client to " + source_ip);
+    }
+  }
   const int rc = fd_ < 0 ? -1 : ::connect(fd_, res->ai_addr, res->ai_addrlen);
   freeaddrinfo(res);
   if (rc != 0) return Status::Network(std::string("connect: ") + std::strerror(errno));

@@ -25,7 +25,8 @@ class FakeClient {
   FakeClient(FakeClient&& other) noexcept;
   FakeClient& operator=(FakeClient&&) = delete;
 
-  Status Connect(const std::string& host, std::uint16_t port);
+  // `source_ip` (optional) binds the local end first, e.g. 127.0.0.2 to look like another host.
+  Status Connect(const std::string& host, std::uint16_t port, const std::string& source_ip = "");
   Status SendRaw(const std::vector<std::uint8_t>& bytes);
   Status RecvRaw(void* buffer, std::size_t n, double timeout_s);
   Result<Frame> ReadFrame(double timeout_s = 10);

@@ -1,5 +1,7 @@
 // The tracker must survive every kind of bad client (each is logged and dropped or rejected)
 // and still serve the real job that runs alongside them.
+#include <thread>
+
 #include <gtest/gtest.h>
 
 #include "fake_client.h"
@@ -146,6 +148,55 @@ TEST(TrackerBadInputTest, GarbageFromARankedWorkerFailsTheJobNamingIt) {
   const Status s = t.Result(10);
   EXPECT_NE(s.message().find("rank 1"), std::string::npos) << s.message();
   EXPECT_NE(s.message().find("magic"), std::string::npos) << s.message();
+}
+
+// Before its Hello is verified a connection may not make the tracker allocate more than a Hello
+// needs: a header announcing 1 MiB (the limit for a joined worker) is refused at once.
+TEST(TrackerBadInputTest, AnOversizedHelloIsRefusedBeforeItsPayload) {
+  RunningTracker t(Options(1));
+  FakeClient big = Connected(t);
+  auto hello = HelloBytes(kToken, "0");
+  hello.resize(proto::kHeaderBytes);
+  const std::uint64_t announced = proto::kMaxPayload;
+  for (int i = 0; i < 8; ++i) hello[8 + i] = static_cast<std::uint8_t>(announced >> (8 * i));
+  ASSERT_TRUE(big.SendRaw(hello).ok());  // and never the payload: no waiting for it either
+  const std::string reason = RejectReason(big);
+  EXPECT_NE(reason.find("1048576 payload bytes"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("4096"), std::string::npos) << reason;
+  EXPECT_TRUE(big.WaitClosed(5));
+  FakeClient worker = Connected(t);
+  ASSERT_TRUE(worker.SendRaw(HelloBytes(kToken, "0")).ok());
+  ASSERT_TRUE(worker.ReadAssign().ok());
+  ASSERT_TRUE(worker.SendRaw(proto::Encode(proto::Shutdown{})).ok());
+  EXPECT_TRUE(t.Result(10).ok());
+}
+
+// Connections without a Hello are capped; the oldest is dropped for a newcomer, so a flood of
+// silent connections neither grows without bound nor keeps the real workers out.
+TEST(TrackerBadInputTest, SilentConnectionsAreCappedOldestDroppedFirst) {
+  TrackerOptions o = Options(2);
+  o.hello_timeout_s = 10;  // the cap, not the deadline, must be what closes them
+  o.max_anonymous_connections = 3;
+  RunningTracker t(o);
+  std::vector<FakeClient> silent;
+  for (int i = 0; i < 3; ++i) {
+    silent.push_back(Connected(t));
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));  // accepted in this order
+  }
+  EXPECT_FALSE(silent[0].WaitClosed(0.2));
+  silent.push_back(Connected(t));
+  EXPECT_TRUE(silent[0].WaitClosed(2));
+  EXPECT_FALSE(silent[1].WaitClosed(0.2));
+  // The real workers push out older silent ones and then, with verified Hellos, do not count.
+  std::vector<FakeClient> workers;
+  for (const char* id : {"0", "1"}) {
+    workers.push_back(Connected(t));
+    ASSERT_TRUE(workers.back().SendRaw(HelloBytes(kToken, id)).ok());
+  }
+  for (auto& w : workers) ASSERT_TRUE(w.ReadAssign().ok());
+  for (int i = 0; i < 3; ++i) silent.push_back(Connected(t));
+  for (auto& w : workers) ASSERT_TRUE(w.SendRaw(proto::Encode(proto::Shutdown{})).ok());
+  EXPECT_TRUE(t.Result(10).ok());
 }
 
 }  // namespace

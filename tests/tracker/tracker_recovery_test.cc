@@ -192,7 +192,9 @@ TEST(TrackerRecoveryTest, SurvivorMayNotRecoverAsAnotherRank) {
 // Legacy (XGBoost 1.7) workers relink with their own "recover" command; a native recover Hello
 // cannot put their job into an epoch it could never complete.
 TEST(TrackerRecoveryTest, NativeRecoverHelloIsRefusedInALegacyJob) {
-  RunningTracker t(Options(2, 3));
+  TrackerOptions o = Options(2, 3);
+  o.legacy = true;
+  RunningTracker t(o);
   std::vector<FakeClient> legacy(2);
   for (int i = 0; i < 2; ++i) {
     ASSERT_TRUE(legacy[i].Connect("127.0.0.1", t.port()).ok());

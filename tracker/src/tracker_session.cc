@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "admission.h"
 #include "legacy_session.h"
 
 namespace treering::tracker {
@@ -52,11 +53,13 @@ asio::awaitable<void> TrackerSession::Run() {
   if (ReadLe32(magic) == proto::kLegacyMagic && job_.options().legacy) {
     handed_over_ = true;
     sessions_.Remove(id());
-    sessions_.Start(std::make_shared<LegacySession>(id(), conn_, job_, sessions_));
+    sessions_.StartAnonymous(std::make_shared<LegacySession>(id(), conn_, job_, sessions_),
+                             job_.options().max_anonymous_connections);
     co_return;
   }
   s = co_await Admit(magic);
   if (!s.ok()) co_return Refuse(s.message());
+  sessions_.Identified(id());
   while (conn_->open()) {
     auto frame = co_await ReadFrame({}, kNoDeadline);
     s = frame.ok() ? Handle(frame.value()) : frame.status();
@@ -68,7 +71,8 @@ asio::awaitable<void> TrackerSession::Run() {
 // Reads one frame; `prefix` holds bytes already read. Waiting for the first byte may take
 // `first_wait` (kNoDeadline: forever); the rest must follow within the hello deadline.
 asio::awaitable<Result<Frame>> TrackerSession::ReadFrame(std::vector<std::uint8_t> prefix,
-                                                         Millis first_wait) {
+                                                         Millis first_wait,
+                                                         std::uint64_t max_payload) {
   std::vector<std::uint8_t> header = std::move(prefix);
   if (header.empty()) {
     header.resize(1);
@@ -81,6 +85,11 @@ asio::awaitable<Result<Frame>> TrackerSession::ReadFrame(std::vector<std::uint8_
   if (!s.ok()) co_return s;
   auto h = proto::DecodeHeader(header);
   if (!h.ok()) co_return h.status();
+  if (h->payload_bytes > max_payload) {
+    co_return Status::Protocol(proto::KindName(h->kind) + " announces " +
+                               std::to_string(h->payload_bytes) + " payload bytes, over the " +
+                               std::to_string(max_payload) + " allowed before the Hello");
+  }
   Frame frame{h.value(), std::vector<std::uint8_t>(h->payload_bytes)};
   s = co_await conn_->Read(frame.payload, hello_timeout_);
   if (!s.ok()) co_return s;
@@ -93,7 +102,7 @@ asio::awaitable<Status> TrackerSession::Admit(std::array<std::uint8_t, 4> magic)
                                    ? "legacy clients are disabled"
                                    : DescribeJunk(magic));
   }
-  auto frame = co_await ReadFrame({magic.begin(), magic.end()}, hello_timeout_);
+  auto frame = co_await ReadFrame({magic.begin(), magic.end()}, hello_timeout_, kMaxHelloPayload);
   if (!frame.ok()) co_return frame.status();
   if (frame->header.kind != proto::Kind::kHello) {
     co_return Status::Protocol("expected Hello, got " + proto::KindName(frame->header.kind));

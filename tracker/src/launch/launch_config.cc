@@ -88,6 +88,13 @@ std::string RandomToken() {
   return out.str();
 }
 
+bool IsLegacyWorker(const std::vector<std::string>& command) {
+  if (command.empty()) return false;
+  const std::string& program = command.front();
+  const auto slash = program.rfind('/');
+  return program.substr(slash == std::string::npos ? 0 : slash + 1) == "xgboost";
+}
+
 EnvList JobEnv(const SubmitOptions& o, std::uint16_t tracker_port, const std::string& token) {
   EnvList env{{"DMLC_TRACKER_URI", o.host_ip},
               {"DMLC_TRACKER_PORT", std::to_string(tracker_port)},
@@ -95,7 +102,7 @@ EnvList JobEnv(const SubmitOptions& o, std::uint16_t tracker_port, const std::st
               {"DMLC_NUM_SERVER", "0"},
               {"DMLC_ROLE", "worker"},
               {"DMLC_JOB_CLUSTER", o.cluster},
-              {"TREERING_JOB_TOKEN", token}};
+              {kTokenVariable, token}};
   // Workers pick the fault-tolerant engine when they can be restarted (docs/fault-tolerance.md).
   if (o.local_num_attempt > 0) {
     env.emplace_back("TREERING_MAX_ATTEMPTS", std::to_string(o.local_num_attempt + 1));
