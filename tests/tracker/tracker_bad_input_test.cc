@@ -155,7 +155,7 @@ TEST(TrackerBadInputTest, GarbageFromARankedWorkerFailsTheJobNamingIt) {
 TEST(TrackerBadInputTest, AnOversizedHelloIsRefusedBeforeItsPayload) {
   RunningTracker t(Options(1));
   FakeClient big = Connected(t);
-  auto hello = HelloBytes(kToken, "0");
+  auto hello = HelloBytes("0");
   hello.resize(proto::kHeaderBytes);
   const std::uint64_t announced = proto::kMaxPayload;
   for (int i = 0; i < 8; ++i) hello[8 + i] = static_cast<std::uint8_t>(announced >> (8 * i));
@@ -165,7 +165,7 @@ TEST(TrackerBadInputTest, AnOversizedHelloIsRefusedBeforeItsPayload) {
   EXPECT_NE(reason.find("4096"), std::string::npos) << reason;
   EXPECT_TRUE(big.WaitClosed(5));
   FakeClient worker = Connected(t);
-  ASSERT_TRUE(worker.SendRaw(HelloBytes(kToken, "0")).ok());
+  ASSERT_TRUE(worker.SendHello(kToken, "0", "127.0.0.1", 9999).ok());
   ASSERT_TRUE(worker.ReadAssign().ok());
   ASSERT_TRUE(worker.SendRaw(proto::Encode(proto::Shutdown{})).ok());
   EXPECT_TRUE(t.Result(10).ok());
@@ -191,7 +191,7 @@ TEST(TrackerBadInputTest, SilentConnectionsAreCappedOldestDroppedFirst) {
   std::vector<FakeClient> workers;
   for (const char* id : {"0", "1"}) {
     workers.push_back(Connected(t));
-    ASSERT_TRUE(workers.back().SendRaw(HelloBytes(kToken, id)).ok());
+    ASSERT_TRUE(workers.back().SendHello(kToken, id, "127.0.0.1", 9999).ok());
   }
   for (auto& w : workers) ASSERT_TRUE(w.ReadAssign().ok());
   for (int i = 0; i < 3; ++i) silent.push_back(Connected(t));

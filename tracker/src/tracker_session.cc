@@ -140,7 +140,7 @@ asio::awaitable<Status> TrackerSession::Authenticate(std::span<const std::uint8_
   auto nonce = proto::NewNonce();
   if (!nonce.ok()) co_return nonce.status();
   conn_->Send(proto::Encode(proto::Challenge{nonce.value()}), hello_timeout_);
-  auto frame = co_await ReadFrame({}, hello_timeout_);
+  auto frame = co_await ReadFrame({}, hello_timeout_, kMaxHelloPayload);
   if (!frame.ok()) co_return frame.status();
   if (frame->header.kind != proto::Kind::kProof) {
     co_return Status::Protocol("expected Proof, got " + proto::KindName(frame->header.kind));
