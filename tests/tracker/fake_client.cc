@@ -12,11 +12,15 @@ namespace treering::testing {
 
 FakeClient::~FakeClient() { Close(); }
 
-FakeClient::FakeClient(FakeClient&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+FakeClient::FakeClient(FakeClient&& other) noexcept
+    : fd_(other.fd_), unread_(std::move(other.unread_)) {
+  other.fd_ = -1;
+}
 
 void FakeClient::Close() {
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
+  unread_.reset();
 }
 
 Status FakeClient::Connect(const std::string& host, std::uint16_t port,
@@ -73,6 +77,11 @@ Status FakeClient::RecvRaw(void* buffer, std::size_t n, double timeout_s) {
 }
 
 Result<Frame> FakeClient::ReadFrame(double timeout_s) {
+  if (unread_) {
+    Frame f = std::move(*unread_);
+    unread_.reset();
+    return f;
+  }
   std::vector<std::uint8_t> header(proto::kHeaderBytes);
   Status s = RecvRaw(header.data(), header.size(), timeout_s);
   if (!s.ok()) return s;
@@ -99,12 +108,41 @@ bool FakeClient::WaitClosed(double timeout_s) {
 Status FakeClient::SendHello(const std::string& token, const std::string& task_id,
                              const std::string& host, std::uint16_t port, std::int32_t world_size) {
   proto::Hello h;
-  h.token = token;
   h.task_id = task_id;
   h.host = host;
   h.port = port;
   h.world_size = world_size;
-  return SendRaw(proto::Encode(h));
+  return SayHello(h, token);
+}
+
+Status FakeClient::SayHello(proto::Hello hello, const std::string& token) {
+  hello.nonce.fill(0x5a);  // any nonce will do for a test client
+  const std::vector<std::uint8_t> frame = proto::Encode(hello);
+  const auto payload = std::span<const std::uint8_t>(frame).subspan(proto::kHeaderBytes);
+  Status s = SendRaw(frame);
+  if (!s.ok()) return s;
+  auto challenge = ReadFrame();
+  if (!challenge.ok()) return challenge.status();
+  if (challenge->header.kind != proto::Kind::kChallenge) {
+    unread_ = std::move(challenge.value());
+    return Status::Ok();
+  }
+  const proto::Nonce nonce = proto::DecodeChallenge(challenge->payload)->nonce;
+  s = SendRaw(proto::Encode(
+      proto::Proof{proto::HelloProof(token, proto::Prover::kWorker, nonce, payload)}));
+  if (!s.ok()) return s;
+  auto proof = ReadFrame();
+  if (!proof.ok()) return proof.status();
+  if (proof->header.kind != proto::Kind::kProof) {
+    unread_ = std::move(proof.value());
+    return Status::Ok();
+  }
+  const auto mac = proto::DecodeProof(proof->payload);
+  if (!mac.ok() || !proto::SameMac(mac->mac, proto::HelloProof(token, proto::Prover::kTracker,
+                                                               nonce, payload))) {
+    return Status::Protocol("the tracker's Proof does not verify");
+  }
+  return Status::Ok();
 }
 
 Result<proto::Assign> FakeClient::ReadAssign(double timeout_s) {

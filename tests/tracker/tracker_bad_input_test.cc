@@ -34,9 +34,8 @@ FakeClient Connected(RunningTracker& t) {
   return c;
 }
 
-std::vector<std::uint8_t> HelloBytes(const std::string& token, const std::string& task) {
+std::vector<std::uint8_t> HelloBytes(const std::string& task) {
   proto::Hello h;
-  h.token = token;
   h.task_id = task;
   h.host = "127.0.0.1";
   h.port = 9999;
@@ -63,16 +62,17 @@ TEST(TrackerBadInputTest, JunkClientsAreDroppedAndTheJobStillRuns) {
   ASSERT_TRUE(garbage.SendRaw({0xde, 0xad, 0xbe, 0xef, 1, 2, 3}).ok());
   const std::string get = "GET / HTTP/1.1\r\nHost: x\r\n\r\n";
   ASSERT_TRUE(http.SendRaw({get.begin(), get.end()}).ok());
-  auto bad_magic = HelloBytes(kToken, "9");
+  auto bad_magic = HelloBytes("9");
   bad_magic[0] = 'X';
   ASSERT_TRUE(magic.SendRaw(bad_magic).ok());
-  // A wrong version and a wrong token get a Reject naming the problem.
+  // A wrong version (1: a worker that would send the token) and a wrong token get a Reject
+  // naming the problem.
   FakeClient version = Connected(t), token = Connected(t);
-  auto v2 = HelloBytes(kToken, "8");
-  v2[4] = 2;
-  ASSERT_TRUE(version.SendRaw(v2).ok());
-  ASSERT_TRUE(token.SendRaw(HelloBytes("wrong", "7")).ok());
-  EXPECT_NE(RejectReason(version).find("version 2"), std::string::npos);
+  auto v1 = HelloBytes("8");
+  v1[4] = 1;
+  ASSERT_TRUE(version.SendRaw(v1).ok());
+  ASSERT_TRUE(token.SendHello("wrong", "7", "127.0.0.1", 9999).ok());
+  EXPECT_NE(RejectReason(version).find("version 1"), std::string::npos);
   EXPECT_NE(RejectReason(token).find("token"), std::string::npos);
   EXPECT_TRUE(garbage.WaitClosed(5));
   EXPECT_TRUE(http.WaitClosed(5));
@@ -80,9 +80,9 @@ TEST(TrackerBadInputTest, JunkClientsAreDroppedAndTheJobStillRuns) {
 
   std::vector<FakeClient> workers;
   workers.push_back(Connected(t));
-  ASSERT_TRUE(workers[0].SendRaw(HelloBytes(kToken, "0")).ok());
+  ASSERT_TRUE(workers[0].SendHello(kToken, "0", "127.0.0.1", 9999).ok());
   workers.push_back(Connected(t));
-  ASSERT_TRUE(workers[1].SendRaw(HelloBytes(kToken, "1")).ok());
+  ASSERT_TRUE(workers[1].SendHello(kToken, "1", "127.0.0.1", 9999).ok());
   EXPECT_TRUE(RunRealJob(t, workers).ok());
 }
 
@@ -90,7 +90,7 @@ TEST(TrackerBadInputTest, SilentAndHalfSentClientsTimeOutOrAreForgotten) {
   RunningTracker t(Options(2));
   FakeClient silent = Connected(t);
   FakeClient half = Connected(t);
-  auto hello = HelloBytes(kToken, "0");
+  auto hello = HelloBytes("0");
   hello.resize(hello.size() - 3);
   ASSERT_TRUE(half.SendRaw(hello).ok());  // stalls mid-message: the hello deadline closes it
   FakeClient vanishing = Connected(t);
@@ -101,15 +101,15 @@ TEST(TrackerBadInputTest, SilentAndHalfSentClientsTimeOutOrAreForgotten) {
 
   // A queued worker that leaves before the batch is forgotten; its task id is free again.
   FakeClient early = Connected(t);
-  ASSERT_TRUE(early.SendRaw(HelloBytes(kToken, "0")).ok());
+  ASSERT_TRUE(early.SendHello(kToken, "0", "127.0.0.1", 9999).ok());
   early.Close();
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
 
   std::vector<FakeClient> workers;
   workers.push_back(Connected(t));
-  ASSERT_TRUE(workers[0].SendRaw(HelloBytes(kToken, "0")).ok());
+  ASSERT_TRUE(workers[0].SendHello(kToken, "0", "127.0.0.1", 9999).ok());
   workers.push_back(Connected(t));
-  ASSERT_TRUE(workers[1].SendRaw(HelloBytes(kToken, "1")).ok());
+  ASSERT_TRUE(workers[1].SendHello(kToken, "1", "127.0.0.1", 9999).ok());
   EXPECT_TRUE(RunRealJob(t, workers).ok());
 }
 
@@ -117,16 +117,16 @@ TEST(TrackerBadInputTest, DuplicateTaskIdAndLateWorkerAreRejected) {
   RunningTracker t(Options(2));
   std::vector<FakeClient> workers;
   workers.push_back(Connected(t));
-  ASSERT_TRUE(workers[0].SendRaw(HelloBytes(kToken, "0")).ok());
+  ASSERT_TRUE(workers[0].SendHello(kToken, "0", "127.0.0.1", 9999).ok());
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   FakeClient twin = Connected(t);
-  ASSERT_TRUE(twin.SendRaw(HelloBytes(kToken, "0")).ok());
+  ASSERT_TRUE(twin.SendHello(kToken, "0", "127.0.0.1", 9999).ok());
   EXPECT_NE(RejectReason(twin).find("duplicate task id '0'"), std::string::npos);
   workers.push_back(Connected(t));
-  ASSERT_TRUE(workers[1].SendRaw(HelloBytes(kToken, "1")).ok());
+  ASSERT_TRUE(workers[1].SendHello(kToken, "1", "127.0.0.1", 9999).ok());
   for (auto& w : workers) ASSERT_TRUE(w.ReadAssign().ok());
   FakeClient late = Connected(t);
-  ASSERT_TRUE(late.SendRaw(HelloBytes(kToken, "2")).ok());
+  ASSERT_TRUE(late.SendHello(kToken, "2", "127.0.0.1", 9999).ok());
   EXPECT_NE(RejectReason(late).find("already has its 2 workers"), std::string::npos);
   // A second Shutdown on the same connection is logged and ignored.
   ASSERT_TRUE(workers[0].SendRaw(proto::Encode(proto::Shutdown{})).ok());
@@ -141,7 +141,7 @@ TEST(TrackerBadInputTest, GarbageFromARankedWorkerFailsTheJobNamingIt) {
   std::vector<FakeClient> workers;
   for (const char* id : {"0", "1"}) {
     workers.push_back(Connected(t));
-    ASSERT_TRUE(workers.back().SendRaw(HelloBytes(kToken, id)).ok());
+    ASSERT_TRUE(workers.back().SendHello(kToken, id, "127.0.0.1", 9999).ok());
   }
   for (auto& w : workers) ASSERT_TRUE(w.ReadAssign().ok());
   ASSERT_TRUE(workers[1].SendRaw(std::vector<std::uint8_t>(16, 0xab)).ok());
@@ -155,7 +155,7 @@ TEST(TrackerBadInputTest, GarbageFromARankedWorkerFailsTheJobNamingIt) {
 TEST(TrackerBadInputTest, AnOversizedHelloIsRefusedBeforeItsPayload) {
   RunningTracker t(Options(1));
   FakeClient big = Connected(t);
-  auto hello = HelloBytes(kToken, "0");
+  auto hello = HelloBytes("0");
   hello.resize(proto::kHeaderBytes);
   const std::uint64_t announced = proto::kMaxPayload;
   for (int i = 0; i < 8; ++i) hello[8 + i] = static_cast<std::uint8_t>(announced >> (8 * i));
@@ -165,7 +165,7 @@ TEST(TrackerBadInputTest, AnOversizedHelloIsRefusedBeforeItsPayload) {
   EXPECT_NE(reason.find("4096"), std::string::npos) << reason;
   EXPECT_TRUE(big.WaitClosed(5));
   FakeClient worker = Connected(t);
-  ASSERT_TRUE(worker.SendRaw(HelloBytes(kToken, "0")).ok());
+  ASSERT_TRUE(worker.SendHello(kToken, "0", "127.0.0.1", 9999).ok());
   ASSERT_TRUE(worker.ReadAssign().ok());
   ASSERT_TRUE(worker.SendRaw(proto::Encode(proto::Shutdown{})).ok());
   EXPECT_TRUE(t.Result(10).ok());
@@ -191,7 +191,7 @@ TEST(TrackerBadInputTest, SilentConnectionsAreCappedOldestDroppedFirst) {
   std::vector<FakeClient> workers;
   for (const char* id : {"0", "1"}) {
     workers.push_back(Connected(t));
-    ASSERT_TRUE(workers.back().SendRaw(HelloBytes(kToken, id)).ok());
+    ASSERT_TRUE(workers.back().SendHello(kToken, id, "127.0.0.1", 9999).ok());
   }
   for (auto& w : workers) ASSERT_TRUE(w.ReadAssign().ok());
   for (int i = 0; i < 3; ++i) silent.push_back(Connected(t));

@@ -110,7 +110,9 @@ asio::awaitable<Status> TrackerSession::Admit(std::array<std::uint8_t, 4> magic)
   auto hello = proto::DecodeHello(frame->payload);
   if (!hello.ok()) co_return hello.status();
   task_id_ = hello->task_id;
-  Status s = CheckHello(hello.value());
+  Status s = co_await Authenticate(frame->payload);
+  if (!s.ok()) co_return s;
+  s = CheckHello(hello.value());
   if (!s.ok()) co_return s;
   if (hello->command == proto::Command::kRecover && job_.roster().assigned()) {
     // A restarted worker: it takes over its old rank and waits for the epoch's Assign.
@@ -131,8 +133,32 @@ asio::awaitable<Status> TrackerSession::Admit(std::array<std::uint8_t, 4> magic)
   co_return Status::Ok();
 }
 
+// Challenge-response (tracker/auth.h): the worker proves it knows the token over our fresh
+// nonce and its Hello, then we prove it over the same transcript. Nothing is checked or said
+// about the job before the proof, and the token itself is never sent.
+asio::awaitable<Status> TrackerSession::Authenticate(std::span<const std::uint8_t> hello_payload) {
+  auto nonce = proto::NewNonce();
+  if (!nonce.ok()) co_return nonce.status();
+  conn_->Send(proto::Encode(proto::Challenge{nonce.value()}), hello_timeout_);
+  auto frame = co_await ReadFrame({}, hello_timeout_, kMaxHelloPayload);
+  if (!frame.ok()) co_return frame.status();
+  if (frame->header.kind != proto::Kind::kProof) {
+    co_return Status::Protocol("expected Proof, got " + proto::KindName(frame->header.kind));
+  }
+  auto proof = proto::DecodeProof(frame->payload);
+  if (!proof.ok()) co_return proof.status();
+  const std::string& token = job_.options().token;
+  const proto::Mac expected =
+      proto::HelloProof(token, proto::Prover::kWorker, nonce.value(), hello_payload);
+  if (!proto::SameMac(proof->mac, expected)) co_return Status::Protocol("wrong job token");
+  const proto::Mac ours =
+      proto::HelloProof(token, proto::Prover::kTracker, nonce.value(), hello_payload);
+  conn_->Send(proto::Encode(proto::Proof{ours}), hello_timeout_);
+  co_return Status::Ok();
+}
+
+// The connection is authenticated when this runs (a later Hello rides the same connection).
 Status TrackerSession::CheckHello(const proto::Hello& hello) const {
-  if (hello.token != job_.options().token) return Status::Protocol("wrong job token");
   if (hello.command != proto::Command::kStart && hello.command != proto::Command::kRecover) {
     return Status::Protocol("unknown Hello command " + std::to_string(int(hello.command)));
   }
