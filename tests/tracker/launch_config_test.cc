@@ -15,6 +15,16 @@
 namespace treering::launch {
 namespace {
 
+// The job token is an HMAC key: 256 bits from the CSPRNG, always 64 hex digits (the old one was
+// four unpadded 32-bit words: 128 bits at most, and of varying length).
+TEST(RandomTokenTest, Is256BitsOfHexAndFreshEachTime) {
+  const std::string a = launch::RandomToken();
+  const std::string b = launch::RandomToken();
+  ASSERT_EQ(a.size(), 64u) << a;
+  EXPECT_EQ(a.find_first_not_of("0123456789abcdef"), std::string::npos) << a;
+  EXPECT_NE(a, b);
+}
+
 TEST(HostFileTest, PortsSlotsCommentsAndIpv6) {
   auto hosts = ParseHostFile("# cluster\nnode-a slots=2\n\n  node-b:2222  # ssh port\n::1\n");
   ASSERT_TRUE(hosts.ok()) << hosts.status().message();
