@@ -221,6 +221,36 @@ TEST(BootstrapAuthTest, StrangersAtThePeerPortAreDroppedAndTheJobCompletes) {
   EXPECT_FALSE(Contains(tracker.received(), kToken));
 }
 
+// Silent strangers cost the real peer nothing: each handshake runs on its own thread, so 40 of
+// them holding connections open (more than the 32 handshake slots: the oldest are cancelled) do
+// not delay rank 1's link. Handled one at a time, as before, each held the accept loop for 5 s
+// and the job missed its 30 s deadline.
+TEST(BootstrapAuthTest, SilentStrangersDoNotDelayTheRealPeer) {
+  ScriptedTracker tracker("127.0.0.1");
+  Worker w0("127.0.0.1", tracker.port(), 0), w1("127.0.0.1", tracker.port(), 1);
+  auto first = tracker.Admit();
+  auto second = tracker.Admit();
+  ASSERT_TRUE(first.ok() && second.ok());
+  const proto::Hello& h0 = first->task_id == "0" ? first.value() : second.value();
+  ASSERT_TRUE(tracker.SendAssign("0", AssignFor(0, h0.host, h0.port)).ok());
+  std::vector<TcpSocket> strangers;
+  for (int i = 0; i < 40; ++i) {
+    auto s = Dial(h0.host, h0.port);
+    ASSERT_TRUE(s.ok());
+    strangers.push_back(std::move(s.value()));
+  }
+  const auto start = std::chrono::steady_clock::now();
+  ASSERT_TRUE(tracker.SendAssign("1", AssignFor(1, h0.host, h0.port)).ok());
+  w0.thread.join();
+  w1.thread.join();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(w0.error, "");
+  EXPECT_EQ(w1.error, "");
+  EXPECT_EQ(w0.sum, 3);
+  EXPECT_LT(seconds, 2.0) << "the real peer waited behind the strangers";
+}
+
 // Linux routes all of 127.0.0.0/8 to loopback; false where this sandbox does not.
 bool SecondLoopbackAddressWorks() {
   auto any = TcpSocket::Listen("0.0.0.0", 0);

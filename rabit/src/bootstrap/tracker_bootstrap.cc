@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "bootstrap/peer_acceptor.h"
 #include "bootstrap/peer_handshake.h"
 
 namespace rabit::transport {
@@ -21,10 +22,6 @@ Topology TopologyOf(const proto::Assign& assign) {
   t.ring_next = assign.ring_next;
   return t;
 }
-
-// A stranger that connects to the peer port and stays silent holds the accept loop this long
-// at most; real peers wait in the listen backlog meanwhile (their own deadline is the job's).
-constexpr double kAcceptedHandshakeSeconds = 5;
 
 PeerAuth AuthFor(const BootstrapConfig& config, const proto::Assign& assign) {
   return PeerAuth{config.token, assign.rank, assign.epoch};
@@ -54,9 +51,8 @@ std::vector<int> ExpectedDiallers(const Topology& topo) {
   return expected;
 }
 
-// Accepts until every expected dialler is linked. A connection that fails the handshake (a port
-// scanner, a process of another job, a dial left over from an older epoch) is logged on stderr
-// and dropped; only the deadline ends the wait, naming the ranks that never came.
+// Accepts until every expected dialler is linked; strangers are logged and dropped
+// (peer_acceptor.h), only the deadline ends the wait.
 Status AcceptPeers(TcpSocket& listener, const proto::Assign& assign, const Topology& topo,
                    const BootstrapConfig& config, Deadline deadline, std::vector<Link>* links) {
   std::vector<int> waiting = ExpectedDiallers(topo);
@@ -65,26 +61,8 @@ Status AcceptPeers(TcpSocket& listener, const proto::Assign& assign, const Topol
                             " peers dial rank " + std::to_string(topo.rank) + ", its topology " +
                             std::to_string(waiting.size()));
   }
-  while (!waiting.empty()) {
-    auto sock = listener.Accept(deadline);
-    if (!sock.ok()) {
-      std::string ranks;
-      for (int r : waiting) ranks += (ranks.empty() ? "" : ", ") + std::to_string(r);
-      return sock.status().WithContext("waiting for rank(s) " + ranks + " to dial rank " +
-                                       std::to_string(topo.rank));
-    }
-    const Deadline shake = std::min(deadline, DeadlineAfter(kAcceptedHandshakeSeconds));
-    auto rank =
-        ShakeHands(sock.value(), LinkSide::kAccept, AuthFor(config, assign), waiting, shake);
-    if (!rank.ok()) {
-      std::fprintf(stderr, "rank %d: ignored a peer connection from %s: %s\n", topo.rank,
-                   sock->RemoteEndpoint().c_str(), rank.status().message().c_str());
-      continue;
-    }
-    waiting.erase(std::find(waiting.begin(), waiting.end(), rank.value()));
-    links->push_back(Link{rank.value(), std::move(sock.value())});
-  }
-  return Status::Ok();
+  return AcceptExpectedPeers(listener, std::move(waiting), AuthFor(config, assign), deadline,
+                             links);
 }
 
 // A first start sends command start; a restarted worker (attempt > 0) and a survivor relinking
