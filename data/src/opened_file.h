@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,9 +16,14 @@
 
 namespace treering::data::detail {
 
+class HttpRangeReader;
+
+// A local path is read with pread and may be shared between threads. An http:// URL is read
+// by Range requests over one keep-alive connection (http_range_reader.h): open one per thread.
 class OpenedFile {
  public:
-  static Result<OpenedFile> Open(const std::string& path);
+  // `version` is the ETag a remote file must still have (empty: any, and for local files).
+  static Result<OpenedFile> Open(const std::string& path, const std::string& version = "");
   OpenedFile(OpenedFile&& other) noexcept;
   OpenedFile& operator=(OpenedFile&& other) noexcept;
   OpenedFile(const OpenedFile&) = delete;
@@ -29,9 +35,10 @@ class OpenedFile {
   const std::string& path() const { return path_; }
 
  private:
-  OpenedFile(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
+  OpenedFile(int fd, std::string path);
   int fd_ = -1;
   std::string path_;
+  std::unique_ptr<HttpRangeReader> remote_;  // set for http:// files
 };
 
 // Smallest line start >= `offset` in a file of `size` bytes: offset itself when it is 0 or
