@@ -181,6 +181,10 @@ bool DataServer::Impl::ServeOne(const TcpSocket& socket, std::vector<char>* buff
       const std::size_t used = parser.put(boost::asio::buffer(*buffer), ec);
       buffer->erase(buffer->begin(), buffer->begin() + static_cast<std::ptrdiff_t>(used));
       if (parser.is_header_done()) break;
+      if (ec == http::error::header_limit) {
+        Reject(dup(socket.fd()), 431, "request header too large");
+        return false;
+      }
       if (ec && ec != http::error::need_more) {
         Reject(dup(socket.fd()), 400, "malformed request");
         if (options.access_log) std::fprintf(stderr, "%s - 400 malformed request\n", peer.c_str());
@@ -197,16 +201,20 @@ bool DataServer::Impl::ServeOne(const TcpSocket& socket, std::vector<char>* buff
     buffer->insert(buffer->end(), block, block + *got);
   }
   const auto& req = parser.get();
-  if (!parser.is_done() || parser.chunked()) {  // a body: this server takes none
+  // This server takes no request body: a GET with one is refused, any other method gets its
+  // 405 below; either way the connection closes rather than reading the body.
+  const bool has_body = !parser.is_done() || parser.chunked();
+  if (has_body && (req.method() == http::verb::get || req.method() == http::verb::head)) {
     Reject(dup(socket.fd()), 413, "request bodies are not accepted");
     return false;
   }
   DataRequest request{std::string(req.method_string()), std::string(req.target()),
                       std::string(req[http::field::range]), std::string(req[http::field::if_match]),
                       std::string(req[http::field::authorization])};
+  if (options.test_on_request) options.test_on_request(request.method, request.target);
   DataResponse response = handler.Handle(request);
   std::uint64_t sent = 0;
-  const bool keep_alive = req.keep_alive();
+  const bool keep_alive = req.keep_alive() && !has_body;
   const Status s = SendResponse(socket, &response, keep_alive, &sent);
   if (options.access_log) {
     const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -34,6 +35,8 @@ struct DataServerOptions {
   // (closing the connection), to exercise the workers' resume.
   std::uint64_t test_drop_after = 0;
   int test_drop_count = 0;
+  // Tests only: called with the method and target of each request before it is answered.
+  std::function<void(const std::string& method, const std::string& target)> test_on_request;
 };
 
 class DataServer {
