@@ -14,6 +14,7 @@
 
 #include <atomic>
 #include <climits>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <list>
@@ -154,6 +155,12 @@ void DataServer::Impl::ReapFinished(bool all) {
 }
 
 void DataServer::Impl::Serve(Connection* connection) {
+  // sendfile to a client that went away raises SIGPIPE (it has no MSG_NOSIGNAL): blocked in
+  // this thread it stays pending and sendfile returns EPIPE, whatever the host program does.
+  sigset_t pipe;
+  sigemptyset(&pipe);
+  sigaddset(&pipe, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe, nullptr);
   TcpSocket socket(connection->fd);
   const std::string peer = PeerName(connection->fd);
   std::vector<char> buffer;

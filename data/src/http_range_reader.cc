@@ -236,14 +236,14 @@ Status HttpRangeReader::ReadAt(std::uint64_t offset, char* buffer, std::size_t n
       if (part < want) return Status::Ok();  // end of file
       continue;
     }
-    if (part > 0) attempt = 0;  // progress: the connection broke mid-body, resume from here
-    if (!IsRetryable(s) || attempt + 1 >= static_cast<int>(std::size(kRetryDelaysMs))) {
-      return IsRetryable(s)
-                 ? Status(StatusCode::kIoError,
-                          s.message() + " (after " + std::to_string(attempt + 1) + " attempts)")
-                 : s;
+    // Progress (the connection broke mid-body) starts the count again: resume at once from
+    // the last byte received.
+    attempt = part > 0 ? 0 : attempt + 1;
+    if (!IsRetryable(s)) return s;
+    if (attempt >= static_cast<int>(std::size(kRetryDelaysMs))) {
+      return Status(StatusCode::kIoError,
+                    s.message() + " (after " + std::to_string(attempt) + " attempts)");
     }
-    ++attempt;
     socket_.Close();
     std::this_thread::sleep_for(std::chrono::milliseconds(kRetryDelaysMs[attempt]));
   }
