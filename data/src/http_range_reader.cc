@@ -167,9 +167,8 @@ Result<RemoteFileInfo> HttpRangeReader::Stat() {
   }
 }
 
-Status HttpRangeReader::TryRange(std::uint64_t offset, char* buffer, std::size_t n,
-                                 std::size_t* got) {
-  *got = 0;
+Status HttpRangeReader::StartRange(std::uint64_t first, std::uint64_t last) {
+  stream_left_ = 0;
   if (!socket_.open()) {
     Result<TcpSocket> socket =
         ConnectTcp(parsed_.host, parsed_.port, Clock::now() + kConnectTimeout);
@@ -177,25 +176,24 @@ Status HttpRangeReader::TryRange(std::uint64_t offset, char* buffer, std::size_t
     socket_ = std::move(*socket);
     pending_.clear();
   }
-  const std::string range =
-      "bytes=" + std::to_string(offset) + "-" + std::to_string(offset + n - 1);
+  const std::string range = "bytes=" + std::to_string(first) + "-" + std::to_string(last);
   const std::string head = RequestHead("GET", range);
-  const Clock::time_point deadline = Clock::now() + kRequestTimeout;
-  if (Status s = socket_.SendAll(head.data(), head.size(), deadline); !s.ok()) {
+  if (Status s = socket_.SendAll(head.data(), head.size(), Clock::now() + kRequestTimeout);
+      !s.ok()) {
     return s.WithContext(url_);
   }
   Reply reply;
   if (Status s = ReadReplyHeader(&reply); !s.ok()) return s;
-  if (reply.status == 416) {  // offset at or past the end: nothing to read
+  if (reply.status == 416) {  // `first` at or past the end: nothing to read
     socket_.Close();
     return Status::Ok();
   }
-  if (reply.status != 206 && !(reply.status == 200 && offset == 0)) {
+  if (reply.status != 206 && !(reply.status == 200 && first == 0)) {
     socket_.Close();
     return HttpError(reply.status, reply.reason);
   }
-  std::uint64_t first = 0;
-  if (reply.status == 206 && (!ContentRangeFirst(reply.content_range, &first) || first != offset)) {
+  std::uint64_t begin = 0;
+  if (reply.status == 206 && (!ContentRangeFirst(reply.content_range, &begin) || begin != first)) {
     socket_.Close();
     return Status::Network(url_ + ": reply for the wrong range: '" + reply.content_range + "'");
   }
@@ -203,25 +201,51 @@ Status HttpRangeReader::TryRange(std::uint64_t offset, char* buffer, std::size_t
     socket_.Close();
     return Status::IoError(url_ + ": the server sent no Content-Length");
   }
-  const std::size_t want =
-      static_cast<std::size_t>(std::min<std::uint64_t>(n, reply.content_length));
+  stream_pos_ = first;
+  stream_left_ = reply.content_length;
+  stream_keep_alive_ = reply.keep_alive;
+  return Status::Ok();
+}
+
+Status HttpRangeReader::TryRange(std::uint64_t offset, char* buffer, std::size_t n,
+                                 std::size_t* got) {
+  *got = 0;
+  if (stream_left_ == 0 || stream_pos_ != offset) {
+    if (stream_left_ > 0) socket_.Close();  // the rest of that reply is not wanted
+    const std::uint64_t end = std::max<std::uint64_t>(offset + n, window_end_);
+    if (Status s = StartRange(offset, end - 1); !s.ok()) return s;
+    if (stream_left_ == 0) return Status::Ok();  // end of file
+  }
+  const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(n, stream_left_));
   const std::size_t from_pending = std::min(want, pending_.size());
   std::memcpy(buffer, pending_.data(), from_pending);
   pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(from_pending));
   *got = from_pending;
+  const Clock::time_point deadline = Clock::now() + kRequestTimeout;
+  Status status = Status::Ok();
   while (*got < want) {
     Result<std::size_t> r = socket_.RecvSome(buffer + *got, want - *got, deadline);
     if (!r.ok() || *r == 0) {
-      socket_.Close();
-      return r.ok() ? Status::Network(url_ + ": connection closed after " + std::to_string(*got) +
-                                      " of " + std::to_string(want) + " bytes")
-                    : r.status().WithContext(url_);
+      status = r.ok() ? Status::Network(url_ + ": the connection closed " +
+                                        std::to_string(stream_left_ - *got) +
+                                        " bytes before the end of the reply")
+                      : r.status().WithContext(url_);
+      break;
     }
     *got += *r;
   }
-  if (!reply.keep_alive || want != reply.content_length) socket_.Close();
-  return Status::Ok();
+  stream_pos_ += *got;
+  stream_left_ -= *got;
+  if (!status.ok()) {
+    socket_.Close();
+    stream_left_ = 0;
+  } else if (stream_left_ == 0 && !stream_keep_alive_) {
+    socket_.Close();
+  }
+  return status;
 }
+
+void HttpRangeReader::WillRead(std::uint64_t end) { window_end_ = end; }
 
 Status HttpRangeReader::ReadAt(std::uint64_t offset, char* buffer, std::size_t n,
                                std::size_t* got) {
@@ -233,7 +257,7 @@ Status HttpRangeReader::ReadAt(std::uint64_t offset, char* buffer, std::size_t n
     Status s = TryRange(offset + *got, buffer + *got, want, &part);
     *got += part;
     if (s.ok()) {
-      if (part < want) return Status::Ok();  // end of file
+      if (part == 0) return Status::Ok();  // end of file
       continue;
     }
     // Progress (the connection broke mid-body) starts the count again: resume at once from

@@ -33,8 +33,13 @@ class HttpRangeReader {
   // HEAD: the file's size and ETag.
   Result<RemoteFileInfo> Stat();
 
-  // Reads up to n bytes at `offset`; *got < n only at end of file.
+  // Reads up to n bytes at `offset`; *got < n only at end of file. Reads that follow each other
+  // are served from one reply, which covers up to the end given to WillRead.
   Status ReadAt(std::uint64_t offset, char* buffer, std::size_t n, std::size_t* got);
+
+  // The next reads go in order up to `end`: ask for all of it in one request, so a chunk costs
+  // one round trip instead of one per block (each costs milliseconds on a busy machine).
+  void WillRead(std::uint64_t end);
 
  private:
   struct Reply;
@@ -46,6 +51,7 @@ class HttpRangeReader {
 
   std::string RequestHead(const char* method, const std::string& range) const;
   Status ReadReplyHeader(Reply* reply);
+  Status StartRange(std::uint64_t first, std::uint64_t last);
   Status TryRange(std::uint64_t offset, char* buffer, std::size_t n, std::size_t* got);
   Result<RemoteFileInfo> TryStat();
   Status HttpError(unsigned status, const std::string& reason) const;
@@ -55,7 +61,11 @@ class HttpRangeReader {
   std::string token_;
   std::string etag_;
   TcpSocket socket_;
-  std::vector<char> pending_;  // bytes received after a reply's header, not yet consumed
+  std::vector<char> pending_;      // bytes received after a reply's header, not yet consumed
+  std::uint64_t stream_pos_ = 0;   // file offset of the open reply's next body byte
+  std::uint64_t stream_left_ = 0;  // body bytes of the open reply not yet read
+  bool stream_keep_alive_ = false;
+  std::uint64_t window_end_ = 0;  // from WillRead
 };
 
 // Whether a failed request is worth another attempt (connection trouble, 5xx), as opposed to

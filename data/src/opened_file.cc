@@ -60,6 +60,10 @@ Status OpenedFile::ReadAt(std::uint64_t offset, char* buffer, std::size_t n,
   return Status::Ok();
 }
 
+void OpenedFile::WillRead(std::uint64_t end) const {
+  if (remote_) remote_->WillRead(end);
+}
+
 Result<std::uint64_t> NextLineStart(const OpenedFile& file, std::uint64_t size,
                                     std::uint64_t offset) {
   if (offset == 0 || offset >= size) return std::min(offset, size);

@@ -33,6 +33,8 @@ class OpenedFile {
   // Reads up to n bytes at `offset`; *got < n only at end of file.
   Status ReadAt(std::uint64_t offset, char* buffer, std::size_t n, std::size_t* got) const;
   const std::string& path() const { return path_; }
+  // Reads in order up to `end` follow: a remote file asks for them in one request.
+  void WillRead(std::uint64_t end) const;
 
  private:
   OpenedFile(int fd, std::string path);
@@ -54,6 +56,7 @@ Result<std::uint64_t> NextLineStart(const OpenedFile& file, std::uint64_t size,
 template <typename OnLines>
 Status ForEachLineBlock(const OpenedFile& file, std::uint64_t begin, std::uint64_t end,
                         std::vector<char>& buffer, OnLines&& on_lines) {
+  file.WillRead(end);
   std::size_t carry = 0;  // bytes of an unfinished line kept at the front of the buffer
   std::uint64_t pos = begin;
   while (pos < end) {
