@@ -28,7 +28,7 @@ scratch=$(mktemp -d)
 "$bin" serve "$(dirname "$file")" --port 0 > "$scratch/serve.out" 2> /dev/null &
 server=$!
 trap 'kill $server 2> /dev/null; wait $server 2> /dev/null; rm -rf "$scratch"' EXIT
-for _ in $(seq 50); do grep -q serving "$scratch/serve.out" && break; sleep 0.1; done
+for _ in $(seq 50); do grep -qs serving "$scratch/serve.out" && break; sleep 0.1; done
 base=$(sed -n 's/^serving .* at \(http:.*\)$/\1/p' "$scratch/serve.out")
 url=$base$(basename "$file")
 bytes=$(stat -c %s "$file")
