@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <random>
 #include <string>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -346,6 +347,43 @@ TEST(HttpServer, SurvivesGarbageAndBoundsHeaders) {
   close(fd);
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(3));
   EXPECT_EQ(StatusLine(RawExchange(server->port(), good)), "HTTP/1.1 206 Partial Content");
+}
+
+// Connections beyond the limit get 503 and are closed; the server answers again once one of
+// the held connections goes.
+TEST(HttpServer, BoundsConnections) {
+  TempDir dir;
+  dir.Write("f", "1 0:1\n");
+  DataServerOptions options = ServeOptions(dir.path());
+  options.max_connections = 2;
+  auto server = StartServer(options);
+  const std::string good = "GET /f HTTP/1.1\r\nHost: x\r\n\r\n";
+  // Each held connection has had one request answered (so it was accepted) and stays open.
+  auto open_held = [&] {
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(server->port());
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    EXPECT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+    EXPECT_EQ(send(fd, good.data(), good.size(), MSG_NOSIGNAL), static_cast<ssize_t>(good.size()));
+    char reply[512];
+    pollfd p{fd, POLLIN, 0};
+    EXPECT_EQ(poll(&p, 1, 5000), 1);
+    EXPECT_GT(recv(fd, reply, sizeof reply, 0), 0);
+    return fd;
+  };
+  const int a = open_held();
+  const int b = open_held();
+  EXPECT_EQ(StatusLine(RawExchange(server->port(), good)), "HTTP/1.1 503 Service Unavailable");
+  close(a);
+  close(b);
+  std::string status;  // the server notices the closes and reaps within ~200 ms
+  for (int i = 0; i < 50 && status != "HTTP/1.1 200 OK"; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    status = StatusLine(RawExchange(server->port(), good));
+  }
+  EXPECT_EQ(status, "HTTP/1.1 200 OK");
 }
 
 }  // namespace
