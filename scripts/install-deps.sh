@@ -17,6 +17,7 @@ packages=(
   xgboost python3-xgboost python3-numpy     # reference peer for tests and benchmarks
   dataset-fashion-mnist                     # demo and benchmark data
   time procps                               # /usr/bin/time -v for peak memory in benchmarks
+  curl                                      # bench/data/http_load.sh: the HTTP transfer ceiling
   libopenblas-dev                           # GEMM of the MLP learner (docs/mlp.md: measured vs Eigen)
   python3-torch                             # PyTorch 1.13: peer of the MLP learner (tests/mlp, bench/mlp)
 )

@@ -73,7 +73,8 @@ void TwoPassLoader::ForEachChunk(OnText&& on_text) {
     ThreadState& state = states_[t];
     for (std::size_t i = next_chunk++; i < chunks_.size(); i = next_chunk++) {
       const Chunk& chunk = chunks_[i];
-      Result<OpenedFile> file = OpenedFile::Open(input_.files[chunk.file].path);
+      const SourceFile& source = input_.files[chunk.file];
+      Result<OpenedFile> file = OpenedFile::Open(source.path, source.version);
       if (!file.ok()) {
         outcomes_[i].io = file.status();
         continue;
@@ -129,7 +130,8 @@ Status TwoPassLoader::FirstError() const {
     const ChunkOutcome& o = outcomes_[i];
     if (!o.parse_failed) continue;
     const std::string& path = input_.files[chunks_[i].file].path;
-    Result<std::string> where = LocateOffset(path, o.failure.offset);
+    const std::string& version = input_.files[chunks_[i].file].version;
+    Result<std::string> where = LocateOffset(path, o.failure.offset, version);
     if (!where.ok()) return where.status();
     const std::string message = *where + ": " + o.failure.message;
     return o.failure.internal ? Status::Internal(message) : Status::InvalidInput(message);

@@ -11,6 +11,7 @@
 
 #include "../src/launch/launch.h"
 #include "../src/launch/supervisor.h"
+#include "data_serving.h"
 #include "tracker/server.h"
 
 namespace {
@@ -26,7 +27,7 @@ void EmitLine(const std::string& line, bool to_stderr) {
   std::fflush(f);
 }
 
-int ParseArgs(int argc, char** argv, launch::SubmitOptions& o) {
+int ParseArgs(int argc, char** argv, launch::SubmitOptions& o, launch::ServeDataArgs& serve) {
   CLI::App app{"treering-submit: launch a distributed treering / XGBoost job"};
   std::vector<std::string> env;
   app.add_option("--cluster", o.cluster, "local, mpi or ssh")
@@ -59,6 +60,7 @@ int ParseArgs(int argc, char** argv, launch::SubmitOptions& o) {
   app.add_option("--grace", o.grace_s, "seconds between SIGTERM and SIGKILL on failure");
   app.add_option("--finish-timeout", o.finish_timeout_s,
                  "seconds workers may run on after every rank said shutdown");
+  launch::AddServeDataOptions(app, &serve);
   app.add_option("command", o.command, "worker command and its arguments (after --)")->required();
   try {
     app.parse(argc, argv);
@@ -148,7 +150,8 @@ Status RunWorkers(const launch::SubmitOptions& o, std::vector<launch::Task> task
 
 int main(int argc, char** argv) {
   launch::SubmitOptions o;
-  if (int rc = ParseArgs(argc, argv, o); rc >= 0) return rc;
+  launch::ServeDataArgs serve_data;
+  if (int rc = ParseArgs(argc, argv, o, serve_data); rc >= 0) return rc;
   const auto started = std::chrono::steady_clock::now();
   TrackerOptions t;
   t.num_workers = o.num_workers;
@@ -167,6 +170,14 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "treering-submit: %s\n", s.message().c_str());
     return ExitCodeFor(s);
   }
+  std::string data_url;
+  auto data_server =
+      launch::StartJobDataServer(serve_data, o.host_ip, o.log_level == "DEBUG", &o.env, &data_url);
+  if (!data_server.ok()) {
+    std::fprintf(stderr, "treering-submit: %s\n", data_server.status().message().c_str());
+    return ExitCodeFor(data_server.status());
+  }
+  if (*data_server) EmitLine("[submit] serving " + serve_data.dir + " at " + data_url + "/", true);
   TrackerThread tracker(server, o.finish_timeout_s);
   auto tasks = launch::BuildTasks(o, launch::JobEnv(o, server.port(), t.token));
   const Status run =
