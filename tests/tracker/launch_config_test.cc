@@ -194,6 +194,34 @@ TEST(BuildTasksTest, TheTokenIsOnNoCommandLine) {
   }
 }
 
+// --serve-data's bearer token is as secret as the job token: over ssh it also arrives on stdin,
+// second line, and is on no command line.
+TEST(BuildTasksTest, TheDataTokenIsOnNoCommandLine) {
+  const std::string token = "job-token-4242", data_token = "data-token-7373";
+  const std::string path = ::testing::TempDir() + "/treering_hosts_data_token";
+  std::ofstream(path) << "n1\n";
+  for (const char* cluster : {"local", "mpi", "ssh"}) {
+    SubmitOptions o = Opts(cluster);
+    o.host_file = path;
+    EnvList env = JobEnv(o, 9091, token);
+    env.emplace_back(kDataTokenVariable, data_token);
+    auto tasks = BuildTasks(o, env);
+    ASSERT_TRUE(tasks.ok()) << cluster << ": " << tasks.status().message();
+    for (const Task& t : *tasks) {
+      for (const std::string& arg : t.argv) {
+        EXPECT_EQ(arg.find(data_token), std::string::npos) << cluster << " argv: " << arg;
+      }
+    }
+    if (std::string(cluster) == "ssh") {
+      const Task& first = tasks->front();
+      EXPECT_EQ(first.stdin_data, token + "\n" + data_token + "\n");
+      EXPECT_NE(first.argv.back().find("read -r TREERING_DATA_TOKEN && export TREERING_DATA_TOKEN"),
+                std::string::npos)
+          << first.argv.back();
+    }
+  }
+}
+
 TEST(LegacyWorkerTest, XgboostCliIsDetectedByItsProgramName) {
   EXPECT_TRUE(IsLegacyWorker({"xgboost", "train.conf"}));
   EXPECT_TRUE(IsLegacyWorker({"/usr/bin/xgboost", "train.conf"}));

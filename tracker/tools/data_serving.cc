@@ -24,7 +24,7 @@ Result<std::unique_ptr<data::DataServer>> StartJobDataServer(const ServeDataArgs
   if (!server.ok()) return server.status().WithContext("--serve-data " + args.dir);
   const bool v6 = host_ip.find(':') != std::string::npos;
   *url = "http://" + (v6 ? "[" + host_ip + "]" : host_ip) + ":" + std::to_string((*server)->port());
-  env->emplace_back("TREERING_DATA_TOKEN", options.token);
+  env->emplace_back(kDataTokenVariable, options.token);
   env->emplace_back("TREERING_DATA_URL", *url);
   return std::move(*server);
 }

@@ -58,6 +58,8 @@ std::string RandomToken();
 // The environment variable holding the job token. It never appears on a command line: local
 // workers inherit it, mpirun exports it with `-x NAME`, ssh reads it from stdin.
 inline constexpr char kTokenVariable[] = "TREERING_JOB_TOKEN";
+// The bearer token of the `--serve-data` HTTP server (docs/data.md), as secret as the job token.
+inline constexpr char kDataTokenVariable[] = "TREERING_DATA_TOKEN";
 // True when the worker command is a dmlc/rabit (legacy dialect) worker: its program's basename
 // is `xgboost`, XGBoost's own CLI. Anything else needs --legacy (docs/launcher.md).
 bool IsLegacyWorker(const std::vector<std::string>& command);

@@ -68,14 +68,32 @@ std::string CurrentDir() {
   return ::getcwd(buf, sizeof(buf)) ? std::string(buf) : std::string(".");
 }
 
-// `read -r TOKEN && export TOKEN && cd DIR && export K=V ... && COMMAND`, every piece
-// shell-quoted for the remote shell. The token's value is not in it: it arrives on stdin.
+// Variables whose values must be on no command line (other local users read /proc/PID/cmdline,
+// on both ends of ssh): the job token and the data server's token. They travel on ssh's stdin,
+// one line each, in this order; the job token's line is always there (empty when unset).
+bool IsSecret(const std::string& name) {
+  return name == kTokenVariable || name == kDataTokenVariable;
+}
+
+std::vector<std::string> SecretsToSend(const EnvList& env) {
+  std::vector<std::string> names{kTokenVariable};
+  for (const auto& [k, v] : env) {
+    if (k == kDataTokenVariable) names.push_back(k);
+  }
+  return names;
+}
+
+// `read -r SECRET && export SECRET && ... && cd DIR && export K=V ... && COMMAND`, every piece
+// shell-quoted for the remote shell. The secrets' values are not in it: they arrive on stdin.
 std::string RemoteScript(const SubmitOptions& o, const EnvList& env) {
-  std::string script = std::string("read -r ") + kTokenVariable + " && export " + kTokenVariable +
-                       " && cd " + ShellQuote(CurrentDir()) + " && export";
+  std::string script;
+  for (const std::string& name : SecretsToSend(env)) {
+    script.append("read -r ").append(name).append(" && export ").append(name).append(" && ");
+  }
+  script += "cd " + ShellQuote(CurrentDir()) + " && export";
   // Appends, not `" " + x`: that form trips GCC 12's -Wrestrict false positive.
   for (const auto& [k, v] : env) {
-    if (k == kTokenVariable) continue;
+    if (IsSecret(k)) continue;
     script.append(" ").append(k).append("=").append(ShellQuote(v));
   }
   script += " &&";
@@ -83,11 +101,15 @@ std::string RemoteScript(const SubmitOptions& o, const EnvList& env) {
   return script;
 }
 
-std::string TokenLine(const EnvList& env) {
-  for (const auto& [k, v] : env) {
-    if (k == kTokenVariable) return v + "\n";
+std::string SecretLines(const EnvList& env) {
+  std::string lines;
+  for (const std::string& name : SecretsToSend(env)) {
+    for (const auto& [k, v] : env) {
+      if (k == name) lines += v;
+    }
+    lines += "\n";
   }
-  return "\n";  // no token: the remote `read` still gets its line
+  return lines;
 }
 
 Result<std::vector<Task>> SshTasks(const SubmitOptions& o, const EnvList& env) {
@@ -102,7 +124,7 @@ Result<std::vector<Task>> SshTasks(const SubmitOptions& o, const EnvList& env) {
     EnvList task_env = env;
     task_env.emplace_back("DMLC_TASK_ID", std::to_string(i));
     task_env.emplace_back("DMLC_NODE_HOST", h.name);
-    Task t{Label(i), ssh, {}, 0, false, {}, TokenLine(env), SIGTERM};
+    Task t{Label(i), ssh, {}, 0, false, {}, SecretLines(env), SIGTERM};
     t.argv.insert(t.argv.end(), {"-p", std::to_string(h.port), h.name, RemoteScript(o, task_env)});
     tasks.push_back(std::move(t));
   }
