@@ -197,8 +197,9 @@ struct Scratch {
 };
 
 // Adds one row's contributions to out[groups x columns] (zero on entry) as XGBoost's
-// PredictContribution: per class, each tree into a zeroed buffer, then added; the bias gets
-// base_margin. Only the columns a tree can touch are added and re-zeroed (the others stay 0).
+// PredictContribution: per class, each TreeSHAP tree into a zeroed buffer, then added; the bias
+// gets base_margin. Only the columns a tree can touch are added and re-zeroed (the others stay
+// 0).
 void RowContributions(const Ensemble& e, const float* row, const ShapRequest& request,
                       Condition condition, Scratch* s, float* out) {
   const std::size_t bias = e.columns - 1;
@@ -208,11 +209,13 @@ void RowContributions(const Ensemble& e, const float* row, const ShapRequest& re
     for (const ExplainedTree& t : e.trees) {
       if (t.group != gid) continue;
       if (request.approximate) {
-        ApproxContributions(t, row, phi, bias);
-      } else {
-        if (condition.sign == 0) phi[bias] += t.mean_values[0];
-        ShapWalk(*t.tree, row, phi, condition).Run(s->path.data());
+        // A handful of additions per tree: straight into the sums (XGBoost's per-tree buffer
+        // changes only the last bits, and cost as much as the walk).
+        ApproxContributions(t, row, contribs, bias);
+        continue;
       }
+      if (condition.sign == 0) phi[bias] += t.mean_values[0];
+      ShapWalk(*t.tree, row, phi, condition).Run(s->path.data());
       for (std::uint32_t f : t.features) {
         contribs[f] += phi[f];
         phi[f] = 0;
