@@ -42,7 +42,11 @@ const ParamTable<O>& CliTable() {
   static const ParamTable<O> kTable(
       {
           EnumField("task", &O::task,
-                    {{"train", Task::kTrain}, {"pred", Task::kPred}, {"dump", Task::kDump}}, ""),
+                    {{"train", Task::kTrain},
+                     {"pred", Task::kPred},
+                     {"dump", Task::kDump},
+                     {"importance", Task::kImportance}},
+                    ""),
           ChoiceField("booster", &O::booster, {"gbtree", "mlp"},
                       "mlp is the neural sync-SGD learner (its keys: docs/mlp.md, --help)"),
           StringField("data", &O::data,
@@ -74,6 +78,19 @@ const ParamTable<O>& CliTable() {
                    "task=pred uses rounds before this one; 0: every round"),
           IntField("ntree_limit", &O::ntree_limit, 0, kMaxRounds,
                    "deprecated (XGBoost): iteration_end = ntree_limit when not 0"),
+          BoolField("pred_leaf", &O::pred_leaf,
+                    "task=pred writes each row's leaf id in every tree (rows x trees)"),
+          BoolField("pred_contribs", &O::pred_contribs,
+                    "task=pred writes SHAP contributions: per class, one per feature, bias last"),
+          BoolField("approx_contribs", &O::approx_contribs,
+                    "pred_contribs / pred_interactions by Saabas' approximation"),
+          BoolField("pred_interactions", &O::pred_interactions,
+                    "task=pred writes SHAP interaction values: per class, (F+1) x (F+1)"),
+          ChoiceField("importance_type", &O::importance_type,
+                      {"weight", "gain", "cover", "total_gain", "total_cover"},
+                      "task=importance: the score of each feature (XGBoost's get_score)"),
+          StringField("name_importance", &O::name_importance,
+                      "task=importance output: `name<TAB>score` lines; stdout prints them"),
           StringField("name_dump", &O::name_dump, "dump file (task=dump)"),
           EnumField("dump_format", &O::dump_format,
                     {{"text", booster::DumpFormat::kText},
@@ -81,9 +98,10 @@ const ParamTable<O>& CliTable() {
                      {"dot", booster::DumpFormat::kDot}},
                     ""),
           BoolField("dump_stats", &O::dump_stats, "include gain and cover in dumps (text, json)"),
-          StringField("fmap", &O::fmap,
-                      "feature map for task=dump: lines `index name type`, type i, q, int, float "
-                      "(docs/cli.md)")
+          StringField(
+              "fmap", &O::fmap,
+              "feature map for task=dump and task=importance: lines `index name type`, type i, q, "
+              "int, float (docs/cli.md)")
               .Alias("name_fmap"),
           ChoiceField("dsplit", &O::dsplit, {"auto", "row", "col"},
                       "data split: rows are always split when distributed; col is not supported"),
@@ -111,8 +129,8 @@ const ParamTable<O>& CliTable() {
 // key keeps its default.
 bool IsUnset(const std::string& key, const std::string& value) {
   static const std::set<std::string> kPathKeys = {
-      "data",      "train_path", "test:data", "test_path", "model_in", "model_out",
-      "model_dir", "name_pred",  "name_dump", "fmap",      "name_fmap"};
+      "data",      "train_path", "test:data", "test_path", "model_in",  "model_out",
+      "model_dir", "name_pred",  "name_dump", "fmap",      "name_fmap", "name_importance"};
   return value == "NULL" && kPathKeys.count(key) != 0;
 }
 
@@ -179,9 +197,19 @@ Status CheckComplete(const CliOptions& o) {
     return Status::InvalidInput("config: task=pred needs test:data = <data to predict>");
   }
   if (o.task != Task::kTrain && o.model_in.empty()) {
+    const char* task = o.task == Task::kPred   ? "pred"
+                       : o.task == Task::kDump ? "dump"
+                                               : "importance";
+    return Status::InvalidInput("config: task=" + std::string(task) +
+                                " needs model_in = <model.json>");
+  }
+  if (int(o.pred_leaf) + int(o.pred_contribs) + int(o.pred_interactions) > 1) {
     return Status::InvalidInput(
-        "config: task=" + std::string(o.task == Task::kPred ? "pred" : "dump") +
-        " needs model_in = <model.json>");
+        "config: pred_leaf, pred_contribs and pred_interactions are different outputs; set one");
+  }
+  if (o.approx_contribs && !o.pred_contribs && !o.pred_interactions) {
+    return Status::InvalidInput(
+        "config: approx_contribs = 1 needs pred_contribs = 1 or pred_interactions = 1");
   }
   if (o.dsplit == "col") {
     return Status::InvalidInput(

@@ -42,6 +42,8 @@ Status RunTask(const cli::CliOptions& options) {
       return cli::RunPredict(options);
     case cli::Task::kDump:
       return cli::RunDump(options);
+    case cli::Task::kImportance:
+      return cli::RunImportance(options);
   }
   return Status::Internal("unknown task");
 }

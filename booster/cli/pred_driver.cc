@@ -5,6 +5,8 @@
 // every row. Either way rank 0 writes one file equal to a single process's. iteration_begin /
 // iteration_end pick rounds as XGBoost's CLI does; ntree_limit (deprecated there, with a warning)
 // sets iteration_end, trees per class being rounds here (num_parallel_tree is 1).
+// pred_leaf / pred_contribs / pred_interactions write XGBoost's Predict output for those flags
+// instead, flattened row-major, one value per line as XGBoost's CLI writes any prediction.
 #include <vector>
 
 #include "booster/number_format.h"
@@ -14,6 +16,16 @@
 #include "tasks.h"
 
 namespace treering::cli {
+namespace {
+
+booster::PredictOutput OutputOf(const CliOptions& options) {
+  if (options.pred_leaf) return booster::PredictOutput::kLeaf;
+  if (options.pred_contribs) return booster::PredictOutput::kContribs;
+  if (options.pred_interactions) return booster::PredictOutput::kInteractions;
+  return booster::PredictOutput::kValue;
+}
+
+}  // namespace
 
 Status RunPredict(const CliOptions& options) {
   if (Status st = CheckOutputsWritable({{"name_pred", options.name_pred}}); !st.ok()) return st;
@@ -26,7 +38,8 @@ Status RunPredict(const CliOptions& options) {
   auto test = LoadMatrix("test:data", options.test_data, options.nthread, shard);
   if (!test.ok()) return test.status();
   booster::PredictOptions request{options.pred_margin, options.iteration_begin,
-                                  options.iteration_end};
+                                  options.iteration_end, OutputOf(options),
+                                  options.approx_contribs};
   if (options.ntree_limit != 0) {
     request.iteration_end = options.ntree_limit;
     LogRank0(options, 1,

@@ -95,7 +95,7 @@ TEST(CliParams, BadValuesNameKeyAndRange) {
   EXPECT_EQ(ErrorOf(Entries({{"data", "a"}, {"num_round", "-1"}})),
             "t.conf:2: num_round = -1: expected an integer in [0, 100000000]");
   EXPECT_EQ(ErrorOf(Entries({{"task", "predict"}})),
-            "t.conf:1: task = predict: expected one of train, pred, dump");
+            "t.conf:1: task = predict: expected one of train, pred, dump, importance");
   EXPECT_EQ(ErrorOf(Entries({{"dump_format", "svg"}})),
             "t.conf:1: dump_format = svg: expected one of text, json, dot");
   EXPECT_EQ(ErrorOf(Entries({{"pred_margin", "yes"}})),
@@ -251,6 +251,34 @@ TEST(CliParams, StdoutPredictionsTurnOffSnapshots) {  // XGBoost's CLIParam::Con
                         LearnerDocs());
   ASSERT_TRUE(o.ok()) << o.status().message();
   EXPECT_EQ(o->save_period, 0);
+}
+
+TEST(CliParams, ExplanationOutputsOneAtATime) {
+  EXPECT_EQ(ErrorOf(Entries({{"task", "pred"},
+                             {"model_in", "m.json"},
+                             {"test:data", "t.txt"},
+                             {"pred_leaf", "1"},
+                             {"pred_interactions", "1"}})),
+            "config: pred_leaf, pred_contribs and pred_interactions are different outputs; set "
+            "one");
+  EXPECT_EQ(ErrorOf(Entries({{"task", "pred"},
+                             {"model_in", "m.json"},
+                             {"test:data", "t.txt"},
+                             {"approx_contribs", "1"}})),
+            "config: approx_contribs = 1 needs pred_contribs = 1 or pred_interactions = 1");
+  auto ok = BuildOptions(Entries({{"task", "pred"},
+                                  {"model_in", "m.json"},
+                                  {"test:data", "t.txt"},
+                                  {"pred_contribs", "1"},
+                                  {"approx_contribs", "1"}}),
+                         LearnerDocs());
+  ASSERT_TRUE(ok.ok()) << ok.status().message();
+  EXPECT_TRUE(ok->pred_contribs && ok->approx_contribs && !ok->pred_leaf);
+  EXPECT_EQ(ErrorOf(Entries({{"task", "importance"}})),
+            "config: task=importance needs model_in = <model.json>");
+  EXPECT_EQ(ErrorOf(Entries({{"importance_type", "entropy"}})),
+            "t.conf:1: importance_type = entropy: expected one of weight, gain, cover, "
+            "total_gain, total_cover");
 }
 
 }  // namespace

@@ -91,6 +91,11 @@ Status MlpLearner::Predict(data::DMatrix* dm, const PredictOptions& options,
     return Status::InvalidInput(
         "config: iteration_begin / iteration_end / ntree_limit select trees; booster=mlp has none");
   }
+  if (options.output != PredictOutput::kValue) {
+    return Status::InvalidInput(
+        "config: pred_leaf / pred_contribs / pred_interactions explain trees; booster=mlp has "
+        "none");
+  }
   std::optional<MlpModel> trained;
   if (trainer_) trained = Snapshot();
   if (!trained && !loaded_) return Status::Internal("Predict without a model");

@@ -302,6 +302,7 @@ Status GBTreeLearner::Predict(data::DMatrix* dm, const PredictOptions& options,
         "config: iteration range [" + std::to_string(options.iteration_begin) + ", " +
         std::to_string(end) + ") is not within the model's " + std::to_string(rounds) + " rounds");
   }
+  if (options.output != PredictOutput::kValue) return Explain(*dm, options, end, out);
   const int per_round = model_.NumGroups();
   *out = BaseMargins(dm->NumRows());
   AddTreeOutputs(model_, *dm, options.iteration_begin * per_round, end * per_round, lparam_.nthread,

@@ -19,6 +19,7 @@
 // * Same params + same data => byte-identical model file, whatever the thread count.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
@@ -56,6 +57,14 @@ struct RoundPlan {
   int rounds = 0;       // rounds this job runs (fewer when early stopping ends it)
   int save_period = 0;  // a snapshot after round r when (r + 1) % save_period == 0; 0: none
 };
+// What task=pred computes per row (XGBoost's Learner::Predict flags); layouts are XGBoost's,
+// row-major (docs/cli.md, "Prediction outputs").
+enum class PredictOutput {
+  kValue,         // predictions (or margins): 1 or num_class per row
+  kLeaf,          // pred_leaf: the leaf's node id in each tree, trees in model order
+  kContribs,      // pred_contribs: per class, F feature contributions then the bias
+  kInteractions,  // pred_interactions: per class, an (F+1) x (F+1) matrix, bias last
+};
 // task=pred's choices (XGBoost's Learner::Predict arguments).
 struct PredictOptions {
   bool output_margin = false;  // raw margins
@@ -63,6 +72,13 @@ struct PredictOptions {
   // A range beyond the model's rounds is kInvalidInput.
   int iteration_begin = 0;
   int iteration_end = 0;
+  PredictOutput output = PredictOutput::kValue;
+  bool approx_contribs = false;  // kContribs / kInteractions by Saabas' path attribution
+};
+// One feature's importance (task=importance), as XGBoost's Booster.get_score reports it.
+struct FeatureScore {
+  std::uint32_t feature;
+  float score;
 };
 // Why a model file is loaded: continuing training needs a model that fits the params (the MLP
 // checks its architecture); prediction takes the model as it is.
@@ -152,6 +168,12 @@ class Learner {
   // caller adds its key and file).
   virtual Status Predict(data::DMatrix* dm, const PredictOptions& options,
                          std::vector<float>* out) const = 0;
+  // task=importance: features the model splits on, by index, scored by `type` (weight, gain,
+  // cover, total_gain or total_cover; checked by the CLI). A learner without trees says so.
+  virtual Result<std::vector<FeatureScore>> FeatureImportance(const std::string& type) const {
+    (void)type;
+    return Status::InvalidInput("task=importance needs a tree model (booster=gbtree)");
+  }
 };
 
 }  // namespace treering::booster

@@ -58,6 +58,8 @@ class GBTreeLearner : public Learner {
   TimingReport Timing() const override { return timing_; }
   Status Predict(data::DMatrix* dm, const PredictOptions& options,
                  std::vector<float>* out) const override;
+  // Learner: leaf indices, SHAP values and feature importance (gbtree_explain.cc).
+  Result<std::vector<FeatureScore>> FeatureImportance(const std::string& type) const override;
 
   // Learner: XGBoost 1.7 JSON files, task=dump, rabit checkpoints (gbtree_files.cc).
   Status LoadModelFile(const std::string& path, ModelUse use) override;
@@ -91,6 +93,9 @@ class GBTreeLearner : public Learner {
   void BoostGroup(int group, const std::vector<GradientPair>& all_gpair,
                   const GradientMaxima* maxima);
   void AddLeavesToMargins(const RegTree& tree, int group);
+  // Predict's pred_leaf / pred_contribs / pred_interactions, trees of rounds [0, end).
+  Status Explain(const data::DMatrix& dm, const PredictOptions& options, int end,
+                 std::vector<float>* out) const;
 
   LearnerParam lparam_;
   TreeParam tparam_;
