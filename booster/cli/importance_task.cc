@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "booster/feature_map.h"
+#include "output_check.h"
 #include "task_support.h"
 #include "tasks.h"
 
@@ -28,6 +29,9 @@ std::string ImportanceLines(const std::vector<booster::FeatureScore>& scores,
 }  // namespace
 
 Status RunImportance(const CliOptions& options) {
+  if (Status st = CheckOutputsWritable({{"name_importance", options.name_importance}}); !st.ok()) {
+    return st;
+  }
   booster::FeatureMap fmap;
   if (!options.fmap.empty()) {
     auto read = booster::FeatureMap::Read(options.fmap);

@@ -154,7 +154,8 @@ def test_outputs_checked_before_training():
             assert time.time() - start < 10
         code, err, _ = run_measured(train_args(data), d)
         assert code == 0, err
-        for task, key in [("pred", "name_pred"), ("dump", "name_dump")]:
+        for task, key in [("pred", "name_pred"), ("dump", "name_dump"),
+                          ("importance", "name_importance")]:
             code, err, _ = run_measured(
                 [t.treering_bin(), "/dev/null", "task=" + task, "model_in=m.json",
                  "test:data=" + data, key + "=typo/out.txt"], d)
