@@ -19,6 +19,8 @@ Topology TopologyOf(const proto::Assign& assign) {
   return t;
 }
 
+}  // namespace
+
 // Both sides send PeerHello first, then check the other's token, epoch and rank.
 Result<int> ShakeHands(TcpSocket& sock, const BootstrapConfig& config, int rank,
                        std::uint32_t epoch, Deadline deadline) {
@@ -41,6 +43,8 @@ Result<int> ShakeHands(TcpSocket& sock, const BootstrapConfig& config, int rank,
   }
   return hello->rank;
 }
+
+namespace {
 
 Status DialPeers(const proto::Assign& assign, const BootstrapConfig& config, Deadline deadline,
                  std::vector<Link>* links) {

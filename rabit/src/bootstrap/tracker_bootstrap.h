@@ -41,6 +41,11 @@ struct Bootstrapped {
   std::uint32_t epoch = 0;
 };
 
+// The peer handshake on a freshly dialled or accepted link: both sides send PeerHello {token,
+// rank, epoch} and check the other's; returns the peer's rank. Also used for message links.
+Result<int> ShakeHands(TcpSocket& sock, const BootstrapConfig& config, int rank,
+                       std::uint32_t epoch, Deadline deadline);
+
 Result<Bootstrapped> BootstrapThroughTracker(const BootstrapConfig& config);
 
 // Survivor side of a recovery epoch: after a link failure (every old link already closed),
