@@ -47,9 +47,12 @@ void AnySourceAndTags() {
   const int rank = rabit::GetRank(), world = rabit::GetWorldSize();
   if (rank != 0) {
     const std::int32_t mine[2] = {rank, -rank};
-    rabit::Send(mine, 2, 0, 11);  // tag 11 first, tag 12 second...
+    rabit::Request first = rabit::Isend(mine, 2, 0, 11);  // tag 11 first, tag 12 second...
     const std::int32_t later = 100 + rank;
     rabit::Send(&later, 1, 0, 12);
+    while (!first.Test()) {
+    }
+    Expect(first.Wait() == 0, "Isend's peer");
     return;
   }
   std::set<int> seen;
