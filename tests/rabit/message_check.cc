@@ -82,7 +82,8 @@ void PairExchange(std::uint64_t seed) {
     std::vector<T> got(n);
     // Both ways at once: each posts its receive and sends before waiting.
     rabit::Request in = rabit::Irecv(got.data(), n, partner, 5);
-    rabit::Send(mine.data(), n, partner, 5);
+    rabit::Request out = rabit::Isend(mine.data(), n, partner, 5);
+    Expect(out.Wait() == partner, "Isend's destination");
     Expect(in.Wait() == partner, "source");
     Expect(got == RankData<T>(partner, seed, n), "pair exchange of " + std::to_string(bytes));
   }

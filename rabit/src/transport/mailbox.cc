@@ -245,6 +245,9 @@ treering::Result<int> Mailbox::Wait(Ticket ticket) {
     }
     auto progressed = Progress();
     if (!progressed.ok()) return Fail(progressed.status());
+    // A closed link completes requests (with an error) without moving a byte: never block
+    // before looking at the request again.
+    if (request.done) continue;
     const auto now = Clock::now();
     if (progressed.value()) {
       quiet_since = now;

@@ -109,7 +109,7 @@ class MpiMessages final : public transport::PointToPoint {
     Status s = Check(MPI_Isend(buf, n.value(), MpiType(type), dest, tag, MPI_COMM_WORLD, &request),
                      "MPI_Isend to rank " + std::to_string(dest));
     if (!s.ok()) return s;
-    return Keep(request, type, -1);
+    return Keep(request, type, -1, dest);
   }
   Result<transport::Ticket> Irecv(void* buf, std::size_t count, DataType type, int source,
                                   int tag) override {
@@ -120,7 +120,7 @@ class MpiMessages final : public transport::PointToPoint {
         MPI_Irecv(buf, n.value(), MpiType(type), MpiSource(source), tag, MPI_COMM_WORLD, &request),
         "MPI_Irecv from " + Who(source));
     if (!s.ok()) return s;
-    return Keep(request, type, n.value());
+    return Keep(request, type, n.value(), source);
   }
   Result<int> Wait(transport::Ticket ticket) override {
     auto it = pending_.find(ticket);
@@ -130,7 +130,7 @@ class MpiMessages final : public transport::PointToPoint {
     MPI_Status status;
     Status s = Check(MPI_Wait(&p.request, &status), "MPI_Wait on rank " + std::to_string(rank_));
     if (!s.ok()) return s;
-    return p.recv_count < 0 ? 0 : Matched(status, p.type, p.recv_count);
+    return p.recv_count < 0 ? p.peer : Matched(status, p.type, p.recv_count);
   }
   Result<int> Test(transport::Ticket ticket) override {
     auto it = pending_.find(ticket);
@@ -142,7 +142,7 @@ class MpiMessages final : public transport::PointToPoint {
     if (flag == 0) return -1;
     Pending p = it->second;
     pending_.erase(it);
-    return p.recv_count < 0 ? 0 : Matched(status, p.type, p.recv_count);
+    return p.recv_count < 0 ? p.peer : Matched(status, p.type, p.recv_count);
   }
 
  private:
@@ -150,13 +150,14 @@ class MpiMessages final : public transport::PointToPoint {
     MPI_Request request;
     DataType type;
     int recv_count;  // -1 for a send
+    int peer;        // a send's destination (a receive's source comes from its status)
   };
   static int MpiSource(int source) { return source == kAnySource ? MPI_ANY_SOURCE : source; }
   static std::string Who(int source) {
     return source == kAnySource ? "any rank" : "rank " + std::to_string(source);
   }
-  transport::Ticket Keep(MPI_Request request, DataType type, int recv_count) {
-    pending_[next_] = Pending{request, type, recv_count};
+  transport::Ticket Keep(MPI_Request request, DataType type, int recv_count, int peer) {
+    pending_[next_] = Pending{request, type, recv_count, peer};
     return next_++;
   }
   Result<int> Matched(const MPI_Status& status, DataType type, int expected) const {
