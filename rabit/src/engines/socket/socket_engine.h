@@ -49,8 +49,9 @@ class SocketEngine final : public Engine {
   Status Shutdown() override;
 
  private:
-  // Op #1 on the collective links exchanges the message links' addresses.
-  static constexpr std::uint64_t kMessageLinkSeq = 1;
+  // The message links' addresses go round as a second op #0 (after the tree discovery), so the
+  // program's collectives keep their numbers (1, 2, ...) in error messages.
+  static constexpr std::uint64_t kMessageLinkSeq = 0;
 
   SocketEngine(std::unique_ptr<transport::TrackerClient> tracker,
                std::unique_ptr<transport::Communicator> comm,
@@ -64,8 +65,7 @@ class SocketEngine final : public Engine {
   std::unique_ptr<transport::TrackerClient> tracker_;
   std::unique_ptr<transport::Communicator> comm_;
   std::unique_ptr<transport::Mailbox> messages_;
-  // op #0 is the Communicator's own tree discovery, op #1 the message-link addresses
-  std::uint64_t sequence_ = kMessageLinkSeq;
+  std::uint64_t sequence_ = 0;  // op #0: the tree discovery and the message-link addresses
   int version_ = 0;
   bool reported_ = false;
   bool shut_down_ = false;
