@@ -11,6 +11,7 @@ packages=(
   openmpi-bin libopenmpi-dev                # MPI engine, mpirun
   libomp-dev                                # OpenMP (g++ uses libgomp; clang builds use libomp)
   libcli11-dev nlohmann-json3-dev           # command lines, model JSON
+  libssl-dev                                # libcrypto: HMAC-SHA256 handshakes, nonces (tracker/auth.h)
   libgtest-dev googletest                   # tests
   clang libclang-rt-14-dev                  # libFuzzer build of the parser fuzz target
   xgboost python3-xgboost python3-numpy     # reference peer for tests and benchmarks

@@ -33,9 +33,13 @@ struct CliOptions {
   int save_period = 0;
   std::string name_pred = "pred.txt";
   bool pred_margin = false;
+  int ntree_limit = 0;  // XGBoost's deprecated spelling of iteration_end (trees per class)
+  int iteration_begin = 0, iteration_end = 0;  // rounds [begin, end) predict; end 0: all
   std::string name_dump = "dump.txt";
   booster::DumpFormat dump_format = booster::DumpFormat::kText;
   bool dump_stats = false;
+  std::string fmap;             // feature map for dumps (name_fmap)
+  std::string dsplit = "auto";  // auto | row (col is refused)
   int nthread = 0;
   int verbosity = 1;
   int early_stopping_rounds = 0;     // 0: off

@@ -15,6 +15,7 @@
 #include "libsvm_parser.h"
 #include "matrix_layout.h"
 #include "opened_file.h"
+#include "weight_rule.h"
 
 namespace treering::data {
 namespace detail {
@@ -45,6 +46,9 @@ class TwoPassLoader {
 
   Status Count(std::vector<ChunkCounts>* counts);
   Status Fill(std::vector<CsrCursor>* cursors);
+  Status CheckWeights(const std::vector<CsrCursor>& cursors) const {
+    return CheckWeightsAllOrNone(input_, chunks_, cursors);
+  }
 
  private:
   template <typename OnText>
@@ -169,6 +173,7 @@ Result<DMatrix> Load(const std::string& uri, const LoadOptions& options, LoadSta
   DMatrix matrix;
   std::vector<CsrCursor> cursors = LayOutMatrix(counts, threads, &matrix);
   if (Status s = loader.Fill(&cursors); !s.ok()) return s;
+  if (Status s = loader.CheckWeights(cursors); !s.ok()) return s;
   for (const CsrCursor& c : cursors) matrix.num_col = std::max(matrix.num_col, c.num_col);
   return matrix;
 }

@@ -52,6 +52,9 @@ int ParseArgs(int argc, char** argv, launch::SubmitOptions& o) {
                  "the pair exchange for small messages at 2 workers); none = leave placement "
                  "to the OS")
       ->check(CLI::IsMember({"core", "none"}));
+  app.add_flag("--legacy", o.legacy,
+               "the workers speak the token-less dmlc/rabit dialect (on by itself when the "
+               "command's program is named xgboost; see docs/launcher.md)");
   app.add_option("--ssh-command", o.ssh_command, "ssh program and options");
   app.add_option("--grace", o.grace_s, "seconds between SIGTERM and SIGKILL on failure");
   app.add_option("--finish-timeout", o.finish_timeout_s,
@@ -155,6 +158,10 @@ int main(int argc, char** argv) {
   t.max_attempts = static_cast<std::uint32_t>(o.local_num_attempt) + 1;
   t.recovery_timeout_s = o.recovery_timeout_s;
   t.print = [](const std::string& m) { EmitLine(m, false); };
+  t.legacy = o.legacy || launch::IsLegacyWorker(o.command);
+  if (t.legacy && !o.legacy) {
+    EmitLine("[submit] the command is XGBoost's CLI: accepting dmlc/rabit (legacy) workers", true);
+  }
   TrackerServer server(t);
   if (Status s = server.Start(); !s.ok()) {
     std::fprintf(stderr, "treering-submit: %s\n", s.message().c_str());

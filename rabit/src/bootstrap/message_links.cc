@@ -1,7 +1,9 @@
 #include "bootstrap/message_links.h"
 
-#include <algorithm>
 #include <cstring>
+
+#include "bootstrap/peer_acceptor.h"
+#include "bootstrap/peer_handshake.h"
 
 namespace rabit::transport {
 namespace {
@@ -46,10 +48,11 @@ Result<std::vector<Link>> LinkMessagePeers(Communicator& comm, std::uint64_t seq
                                            std::uint32_t epoch) {
   const Deadline deadline = DeadlineAfter(config.timeout_seconds);
   const int rank = comm.rank();
-  auto listener = TcpSocket::Listen(0);
+  auto listener = OpenPeerListener(host);
   if (!listener.ok()) return listener.status().WithContext("opening the message-link listener");
   auto addresses = ExchangeAddresses(comm, seq, host, listener->port());
   if (!addresses.ok()) return addresses.status();
+  const PeerAuth me{config.token, rank, epoch};
   std::vector<Link> links;
   for (int peer = 0; peer < rank; ++peer) {
     const Address& a = addresses.value()[peer];
@@ -57,31 +60,18 @@ Result<std::vector<Link>> LinkMessagePeers(Communicator& comm, std::uint64_t seq
                               ":" + std::to_string(a.port);
     auto sock = TcpSocket::ConnectWithRetry(a.host, a.port, deadline);
     if (!sock.ok()) return sock.status().WithContext("dialling " + where);
-    auto got = ShakeHands(sock.value(), config, rank, epoch, deadline);
+    const int want[] = {peer};
+    auto got = ShakeHands(sock.value(), LinkSide::kDial, me, want, deadline);
     if (!got.ok()) return got.status().WithContext("handshake with " + where);
-    if (got.value() != peer) {
-      return Status::Protocol("dialled " + where + " but it says it is rank " +
-                              std::to_string(got.value()));
-    }
     links.push_back(Link{peer, std::move(sock.value())});
   }
-  for (int i = rank + 1; i < comm.world(); ++i) {
-    auto sock = listener->Accept(deadline);
-    if (!sock.ok()) {
-      return sock.status().WithContext("rank " + std::to_string(rank) + " waiting for " +
-                                       std::to_string(comm.world() - i) +
-                                       " higher rank(s) to dial its message link");
-    }
-    auto got = ShakeHands(sock.value(), config, rank, epoch, deadline);
-    if (!got.ok()) return got.status().WithContext("message-link handshake");
-    const int r = got.value();
-    const bool duplicate =
-        std::any_of(links.begin(), links.end(), [r](const Link& l) { return l.peer == r; });
-    if (r <= rank || r >= comm.world() || duplicate) {
-      return Status::Protocol("rank " + std::to_string(r) + " dialled rank " +
-                              std::to_string(rank) + "'s message link but was not expected to");
-    }
-    links.push_back(Link{r, std::move(sock.value())});
+  std::vector<int> higher;
+  for (int r = rank + 1; r < comm.world(); ++r) higher.push_back(r);
+  if (!higher.empty()) {
+    Status accepted =
+        AcceptExpectedPeers(listener.value(), std::move(higher), me, deadline, &links);
+    if (!accepted.ok())
+      return accepted.WithContext("rank " + std::to_string(rank) + " accepting message links");
   }
   for (Link& link : links) {
     Status tuned = link.socket.TuneForCollectives(config.socket_buffer_bytes);

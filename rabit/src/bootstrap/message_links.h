@@ -3,11 +3,11 @@
 //
 // Why every pair, and why at start rather than on first use: the collective links cannot carry
 // messages (mailbox.h), so even tree and ring neighbours need a second link; and the peer
-// handshake (ShakeHands) is blocking and symmetric, so two ranks dialling each other on demand
-// at the same moment would each wait for the other's reply while neither accepts. At start all
-// ranks are in the same call and link in an order that cannot wait in a cycle (each rank dials
-// every lower rank, then accepts every higher one; rank 0 only accepts), and a rank that cannot
-// be reached fails Init instead of a Send hours later. The cost is world - 1 sockets per rank
+// handshake (peer_handshake.h) blocks the dialler until the peer accepts, so a rank dialling on
+// demand would wait on a peer busy computing (or dialling it back). At start all ranks are in
+// the same call and link in an order that cannot wait in a cycle (each rank dials every lower
+// rank, then accepts every higher one; rank 0 only accepts), and a rank that cannot be reached
+// fails Init instead of a Send hours later. The cost is world - 1 sockets per rank
 // and one Allgather of the listening addresses over the collective links (no tracker change).
 #pragma once
 

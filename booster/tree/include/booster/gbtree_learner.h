@@ -47,7 +47,7 @@ class GBTreeLearner : public Learner {
   const GBTreeModel& Model() const { return model_; }
 
   // Trees read each row alone, so ranks may predict their own shards.
-  LearnerTraits Traits() const override { return {"json", true, true}; }
+  LearnerTraits Traits() const override { return {"model", true, true}; }
 
   // Learner: training and prediction (gbtree_learner.cc). Trees never rewrite the data.
   Status SetTrainData(data::DMatrix* train) override;
@@ -56,15 +56,15 @@ class GBTreeLearner : public Learner {
   Result<std::vector<EvalResult>> EvalOneIter(int iter) override;
   RoundCost LastRoundCost() const override { return round_cost_; }
   TimingReport Timing() const override { return timing_; }
-  Status Predict(data::DMatrix* dm, bool output_margin, std::vector<float>* out) const override;
+  Status Predict(data::DMatrix* dm, const PredictOptions& options,
+                 std::vector<float>* out) const override;
 
   // Learner: XGBoost 1.7 JSON files, task=dump, rabit checkpoints (gbtree_files.cc).
   Status LoadModelFile(const std::string& path, ModelUse use) override;
   Result<std::string> SerializeModel() const override;
   void SetAttributes(const std::map<std::string, std::string>& attributes) override;
   int RoundsInModel() const override { return model_.NumRounds(); }
-  Result<std::string> DumpModelFile(const std::string& path, DumpFormat format,
-                                    bool with_stats) const override;
+  Result<std::string> DumpModelFile(const std::string& path, const DumpSpec& spec) const override;
   void SaveCheckpoint(std::string* out) const override;
   Status RestoreCheckpoint(std::string_view bytes) override;
 
