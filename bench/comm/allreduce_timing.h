@@ -1,4 +1,5 @@
-// The measuring method shared by the treering and Open MPI allreduce benchmarks, so both sides
+// The measuring method shared by the treering and Open MPI benchmarks (allreduce, ping-pong,
+// reduce / gather / scatter), so both sides
 // are timed the same way: per message size, 3 warm-up calls, then timed calls for >= 0.3 s (at
 // least 5); each call follows a barrier and is timed alone; a call's time is the max over
 // ranks; the median call time is reported with algbw = bytes / median (GB/s = 1e9 B/s).
@@ -29,30 +30,31 @@ inline std::vector<std::size_t> SizesFromArgs(int argc, char** argv) {
   return sizes;
 }
 
-// Comm provides: int rank(); void Barrier(); void AllreduceSum(float*, size_t);
-//                void MaxOverRanks(double*, size_t).
-template <typename Comm>
-double TimedCall(Comm& comm, std::vector<float>& buf) {
+// Comm provides: int rank(); void Barrier(); void MaxOverRanks(double*, size_t).
+// An op (made per size by make_op(bytes)) provides Reset() (untimed, before every call) and
+// operator()() (the timed call). A call's time is divided by `per_call` (2 turns a ping-pong
+// round trip into the one-way time reported).
+template <typename Comm, typename Op>
+double TimedCall(Comm& comm, Op& op) {
+  op.Reset();
   comm.Barrier();
   const double t0 = Now();
-  comm.AllreduceSum(buf.data(), buf.size());
+  op();
   return Now() - t0;
 }
 
-template <typename Comm>
-void MeasureAll(Comm& comm, const char* label, const std::vector<std::size_t>& sizes) {
+template <typename Comm, typename MakeOp>
+void MeasureEach(Comm& comm, const char* label, const std::vector<std::size_t>& sizes,
+                 MakeOp make_op, double per_call = 1.0) {
   if (comm.rank() == 0) std::printf("# %s\n# bytes iters median_us algbw_GBps\n", label);
   for (std::size_t bytes : sizes) {
-    std::vector<float> buf(std::max<std::size_t>(1, bytes / sizeof(float)), 1.0f);
+    auto op = make_op(bytes);
     double warm = 0;
-    for (int i = 0; i < 3; ++i) warm = TimedCall(comm, buf);
+    for (int i = 0; i < 3; ++i) warm = TimedCall(comm, op);
     comm.MaxOverRanks(&warm, 1);
     const int iters = std::clamp(static_cast<int>(std::ceil(0.3 / std::max(warm, 1e-7))), 5, 20000);
     std::vector<double> t(iters);
-    for (int i = 0; i < iters; ++i) {
-      std::fill(buf.begin(), buf.end(), 1.0f);  // keep values finite
-      t[i] = TimedCall(comm, buf);
-    }
+    for (int i = 0; i < iters; ++i) t[i] = TimedCall(comm, op) / per_call;
     comm.MaxOverRanks(t.data(), t.size());
     if (comm.rank() == 0) {
       std::nth_element(t.begin(), t.begin() + iters / 2, t.end());
@@ -61,6 +63,20 @@ void MeasureAll(Comm& comm, const char* label, const std::vector<std::size_t>& s
       std::fflush(stdout);
     }
   }
+}
+
+// Allreduce (float sum, in place); Comm also provides AllreduceSum(float*, size_t).
+template <typename Comm>
+void MeasureAll(Comm& comm, const char* label, const std::vector<std::size_t>& sizes) {
+  struct AllreduceOp {
+    Comm* comm;
+    std::vector<float> buf;
+    void Reset() { std::fill(buf.begin(), buf.end(), 1.0f); }  // keep values finite
+    void operator()() { comm->AllreduceSum(buf.data(), buf.size()); }
+  };
+  MeasureEach(comm, label, sizes, [&comm](std::size_t bytes) {
+    return AllreduceOp{&comm, std::vector<float>(std::max<std::size_t>(1, bytes / sizeof(float)))};
+  });
 }
 
 }  // namespace treering::bench

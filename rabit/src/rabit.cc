@@ -50,7 +50,66 @@ class EngineComm final : public Comm {
     Check(TheEngine()->Allgather(buf, slice_bytes), "Allgather");
   }
 
+  // Messages are not collectives: they are not counted in CommStats.
+  std::uint64_t IsendBytes(const void* buf, std::size_t count, DataType type, int dest,
+                           int tag) override {
+    return Value(Messages("Isend")->Isend(buf, count, type, dest, tag), "Isend");
+  }
+  std::uint64_t IrecvBytes(void* buf, std::size_t count, DataType type, int source,
+                           int tag) override {
+    return Value(Messages("Irecv")->Irecv(buf, count, type, source, tag), "Irecv");
+  }
+  int WaitRequest(std::uint64_t ticket) override {
+    return Value(Messages("Wait")->Wait(ticket), "Wait");
+  }
+  int TestRequest(std::uint64_t ticket) override {
+    return Value(Messages("Test")->Test(ticket), "Test");
+  }
+  void SendBytes(const void* buf, std::size_t count, DataType type, int dest, int tag) override {
+    Check(Messages("Send")->Send(buf, count, type, dest, tag), "Send");
+  }
+  int RecvBytes(void* buf, std::size_t count, DataType type, int source, int tag) override {
+    return Value(Messages("Recv")->Recv(buf, count, type, source, tag), "Recv");
+  }
+
+  void Barrier() override {
+    const Timer timer(&stats_, 0);
+    Check(TheEngine()->Barrier(), "Barrier");
+  }
+  void ReduceBytes(void* buf, std::size_t count, DataType type, OpKind op, int root) override {
+    const Timer timer(&stats_, count * DataTypeSize(type));
+    Check(TheEngine()->Reduce(buf, count, type, op, root), "Reduce");
+  }
+  void GatherBytes(const void* send, void* recv, const std::vector<std::size_t>& slice_bytes,
+                   int root) override {
+    const Timer timer(&stats_, Total(slice_bytes));
+    Check(TheEngine()->Gather(send, recv, slice_bytes, root), "Gather");
+  }
+  void ScatterBytes(const void* send, void* recv, const std::vector<std::size_t>& slice_bytes,
+                    int root) override {
+    const Timer timer(&stats_, Total(slice_bytes));
+    Check(TheEngine()->Scatter(send, recv, slice_bytes, root), "Scatter");
+  }
+
  private:
+  static transport::PointToPoint* Messages(const char* call) {
+    transport::PointToPoint* p2p = TheEngine()->Messages();
+    if (p2p == nullptr) {
+      throw Error(std::string("rabit ") + call + ": " + TheEngine()->NoMessagesReason());
+    }
+    return p2p;
+  }
+  template <typename T>
+  static T Value(const treering::Result<T>& result, const char* call) {
+    Check(result.status(), call);
+    return result.value();
+  }
+  static std::size_t Total(const std::vector<std::size_t>& slice_bytes) {
+    std::size_t total = 0;
+    for (const std::size_t b : slice_bytes) total += b;
+    return total;
+  }
+
   // Adds one collective's wall time and payload to the stats when it returns (or throws).
   class Timer {
    public:

@@ -7,6 +7,10 @@
 // Allgather), as in rabit.h: a new backend implements three functions, not one per type.
 // Contract (every implementation): blocking; called by every rank in the same order with the
 // same counts; a collective that cannot complete throws rabit::Error naming the op and peer.
+// Point-to-point messages (Send/Recv/Isend/Irecv) and the rooted collectives (Reduce, Gather,
+// Scatter and their V forms) are typed the same way over untyped entry points with defaults:
+// a Comm without messages throws rabit::Error from Send/Recv, and its rooted collectives fall
+// back to Allreduce/Allgather/Broadcast (docs/collectives.md, "Point-to-point messages").
 #pragma once
 
 #include <algorithm>
@@ -16,6 +20,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace rabit {
@@ -99,6 +104,37 @@ struct CommStats {
   std::uint64_t calls = 0;
 };
 
+// Receive from whichever rank's message matches first (MPI_ANY_SOURCE).
+inline constexpr int kAnySource = -1;
+
+class Comm;
+
+// A non-blocking Isend or Irecv in flight (MPI_Request). Its buffer must stay untouched (send)
+// or unread (receive) until Wait returns or Test returns true. Move-only; destroying one that
+// is not complete waits for it (errors are then lost: Wait explicitly).
+class Request {
+ public:
+  Request() = default;
+  Request(Request&& other) noexcept { *this = std::move(other); }
+  Request& operator=(Request&& other) noexcept;
+  Request(const Request&) = delete;
+  Request& operator=(const Request&) = delete;
+  ~Request();
+
+  // Blocks until the message has moved; returns the peer: the source rank of a receive (useful
+  // with kAnySource), the destination of a send. Throws rabit::Error naming both ranks.
+  int Wait();
+  // True once complete (Wait then returns at once). Moves bytes that are ready; never blocks.
+  bool Test();
+
+ private:
+  friend class Comm;
+  Request(Comm* comm, std::uint64_t ticket) : comm_(comm), ticket_(ticket) {}
+  Comm* comm_ = nullptr;  // null: complete (or empty)
+  std::uint64_t ticket_ = 0;
+  int peer_ = -1;
+};
+
 class Comm {
  public:
   virtual ~Comm() = default;
@@ -137,6 +173,66 @@ class Comm {
   template <typename T>
   std::vector<T> AllgatherV(const std::vector<T>& mine, std::vector<std::size_t>* counts = nullptr);
 
+  // --- point-to-point (MPI semantics; buffering rule in docs/collectives.md) ---------------
+  // Messages from one rank with one tag arrive in the order they were sent (non-overtaking).
+  // A receive matches a message of the same element type and count only: anything else is an
+  // error naming both ranks. Tags are >= 0 (negative tags are the rooted collectives' own).
+  // Send returns once the message is on its way: the receiver need not have called Recv.
+  template <typename T>
+  void Send(const T* buf, std::size_t count, int dest, int tag) {
+    CheckTag(tag);
+    SendBytes(buf, count, detail::TypeOf<T>(), dest, tag);
+  }
+  // Blocks until a message from `source` (or kAnySource) with `tag` has arrived in buf;
+  // returns its source rank.
+  template <typename T>
+  int Recv(T* buf, std::size_t count, int source, int tag) {
+    CheckTag(tag);
+    return RecvBytes(buf, count, detail::TypeOf<T>(), source, tag);
+  }
+  template <typename T>
+  Request Isend(const T* buf, std::size_t count, int dest, int tag) {
+    CheckTag(tag);
+    return Request(this, IsendBytes(buf, count, detail::TypeOf<T>(), dest, tag));
+  }
+  template <typename T>
+  Request Irecv(T* buf, std::size_t count, int source, int tag) {
+    CheckTag(tag);
+    return Request(this, IrecvBytes(buf, count, detail::TypeOf<T>(), source, tag));
+  }
+  // Returns once every rank has called it.
+  virtual void Barrier();
+
+  // --- rooted collectives (every rank calls them in the same order, like the others) -------
+  // On root: buf[i] = Op over ranks of buf[i]. Other ranks' buf is left as it was.
+  template <typename Op, typename T>
+  void Reduce(T* buf, std::size_t count, int root) {
+    static_assert(Op::kKind != OpKind::kBitOR || std::is_integral_v<T>, "BitOR needs integers");
+    ReduceBytes(buf, count, detail::TypeOf<T>(), Op::kKind, root);
+  }
+  // root's recv gets every rank's `count` elements of send, in rank order (world * count);
+  // recv is only used on root (may be null elsewhere).
+  template <typename T>
+  void Gather(const T* send, std::size_t count, T* recv, int root) {
+    GatherBytes(send, recv, std::vector<std::size_t>(WorldSize(), count * sizeof(T)), root);
+  }
+  // Rank r sends counts[r] elements (the same counts on every rank); root's recv gets them in
+  // rank order.
+  template <typename T>
+  void GatherV(const T* send, const std::vector<std::size_t>& counts, T* recv, int root) {
+    GatherBytes(send, recv, BytesOf<T>(counts), root);
+  }
+  // Rank r's recv gets elements [r * count, (r + 1) * count) of root's send.
+  template <typename T>
+  void Scatter(const T* send, std::size_t count, T* recv, int root) {
+    ScatterBytes(send, recv, std::vector<std::size_t>(WorldSize(), count * sizeof(T)), root);
+  }
+  // Rank r's recv gets counts[r] elements of root's send, slices in rank order.
+  template <typename T>
+  void ScatterV(const T* send, const std::vector<std::size_t>& counts, T* recv, int root) {
+    ScatterBytes(send, recv, BytesOf<T>(counts), root);
+  }
+
   // Prints msg on the tracker's console; without a tracker, on stdout.
   virtual void TrackerPrint(const std::string& msg) = 0;
   // What this handle's collectives have cost so far (zero where nobody counts).
@@ -147,6 +243,34 @@ class Comm {
                               const PrepareFn& prepare) = 0;
   virtual void BroadcastBytes(void* buf, std::size_t bytes, int root) = 0;
   virtual void AllgatherBytes(void* buf, const std::vector<std::size_t>& slice_bytes) = 0;
+
+  // Point-to-point entry points; a ticket names one request of this Comm. The defaults throw
+  // rabit::Error (this Comm has no messages); Send/Recv default to Isend/Irecv + Wait.
+  virtual std::uint64_t IsendBytes(const void* buf, std::size_t count, DataType type, int dest,
+                                   int tag);
+  virtual std::uint64_t IrecvBytes(void* buf, std::size_t count, DataType type, int source,
+                                   int tag);
+  // Returns the peer (as Request::Wait); TestRequest returns -1 while pending.
+  virtual int WaitRequest(std::uint64_t ticket);
+  virtual int TestRequest(std::uint64_t ticket);
+  virtual void SendBytes(const void* buf, std::size_t count, DataType type, int dest, int tag);
+  virtual int RecvBytes(void* buf, std::size_t count, DataType type, int source, int tag);
+  // Rooted collectives; slice_bytes[r] is rank r's part (the same vector on every rank). The
+  // defaults run Allreduce / Allgather / Broadcast on copies (correct, not cheap).
+  virtual void ReduceBytes(void* buf, std::size_t count, DataType type, OpKind op, int root);
+  virtual void GatherBytes(const void* send, void* recv,
+                           const std::vector<std::size_t>& slice_bytes, int root);
+  virtual void ScatterBytes(const void* send, void* recv,
+                            const std::vector<std::size_t>& slice_bytes, int root);
+
+ private:
+  static void CheckTag(int tag);
+  template <typename T>
+  static std::vector<std::size_t> BytesOf(const std::vector<std::size_t>& counts) {
+    std::vector<std::size_t> bytes(counts.size());
+    for (std::size_t r = 0; r < counts.size(); ++r) bytes[r] = counts[r] * sizeof(T);
+    return bytes;
+  }
 };
 
 // The handle on the process's engine (chosen by rabit::Init; a world of one before Init and

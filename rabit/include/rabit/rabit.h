@@ -69,6 +69,51 @@ std::vector<T> AllgatherV(const std::vector<T>& mine, std::vector<std::size_t>* 
   return DefaultComm().AllgatherV(mine, counts);
 }
 
+// Rooted collectives (every rank calls them, in the same order as the others): see comm.h.
+template <typename Op, typename T>
+void Reduce(T* buf, std::size_t count, int root) {
+  DefaultComm().Reduce<Op>(buf, count, root);
+}
+template <typename T>
+void Gather(const T* send, std::size_t count, T* recv, int root) {
+  DefaultComm().Gather(send, count, recv, root);
+}
+template <typename T>
+void GatherV(const T* send, const std::vector<std::size_t>& counts, T* recv, int root) {
+  DefaultComm().GatherV(send, counts, recv, root);
+}
+template <typename T>
+void Scatter(const T* send, std::size_t count, T* recv, int root) {
+  DefaultComm().Scatter(send, count, recv, root);
+}
+template <typename T>
+void ScatterV(const T* send, const std::vector<std::size_t>& counts, T* recv, int root) {
+  DefaultComm().ScatterV(send, counts, recv, root);
+}
+inline void Barrier() { DefaultComm().Barrier(); }
+
+// --- point-to-point (MPI semantics; buffering and engines in docs/collectives.md) -----------
+// Send returns once the message is on its way (the receiver need not be in Recv yet); Recv
+// returns the source rank (src may be kAnySource). Messages from one rank with one tag arrive
+// in order; a Recv of another type or count than the matching Send fails naming both ranks.
+// The robust engine (restarts on) refuses them with rabit::Error.
+template <typename T>
+void Send(const T* buf, std::size_t count, int dest, int tag) {
+  DefaultComm().Send(buf, count, dest, tag);
+}
+template <typename T>
+int Recv(T* buf, std::size_t count, int src, int tag) {
+  return DefaultComm().Recv(buf, count, src, tag);
+}
+template <typename T>
+Request Isend(const T* buf, std::size_t count, int dest, int tag) {
+  return DefaultComm().Isend(buf, count, dest, tag);
+}
+template <typename T>
+Request Irecv(T* buf, std::size_t count, int src, int tag) {
+  return DefaultComm().Irecv(buf, count, src, tag);
+}
+
 // What the collectives above have cost since the process started (DefaultComm().Stats()).
 CommStats GetCommStats();
 

@@ -50,3 +50,31 @@ treering::Result<std::vector<LinkSet>> BuildLoopbackLinks(int world, int buffer_
 }
 
 }  // namespace rabit::transport
+
+namespace rabit::transport {
+
+treering::Result<std::vector<std::vector<Link>>> BuildLoopbackMessageLinks(int world) {
+  std::vector<std::vector<Link>> links(world);
+  const Deadline deadline = DeadlineAfter(30);
+  for (int low = 0; low < world; ++low) {
+    auto listener = TcpSocket::Listen(0);
+    if (!listener.ok()) return listener.status();
+    for (int high = low + 1; high < world; ++high) {
+      auto dialled = TcpSocket::Connect("127.0.0.1", listener->port(), deadline);
+      if (!dialled.ok()) return dialled.status();
+      auto accepted = listener->Accept(deadline);
+      if (!accepted.ok()) return accepted.status();
+      links[high].push_back(Link{low, std::move(dialled.value())});
+      links[low].push_back(Link{high, std::move(accepted.value())});
+    }
+  }
+  for (auto& rank_links : links) {
+    for (Link& link : rank_links) {
+      treering::Status tuned = link.socket.TuneForCollectives(0);
+      if (!tuned.ok()) return tuned;
+    }
+  }
+  return links;
+}
+
+}  // namespace rabit::transport

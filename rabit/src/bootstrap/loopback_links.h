@@ -16,3 +16,11 @@ Topology HeapTopology(int rank, int world);
 treering::Result<std::vector<LinkSet>> BuildLoopbackLinks(int world, int buffer_bytes = 0);
 
 }  // namespace rabit::transport
+
+namespace rabit::transport {
+
+// Message links for point-to-point tests: out[r] holds rank r's link to every other rank
+// (mailbox.h), sockets tuned like the collective links.
+treering::Result<std::vector<std::vector<Link>>> BuildLoopbackMessageLinks(int world);
+
+}  // namespace rabit::transport

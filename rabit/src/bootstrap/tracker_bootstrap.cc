@@ -100,6 +100,8 @@ Result<LinkSet> LinkAsAssigned(TcpSocket& listener, const proto::Assign& assign,
   return LinkSet(topo, std::move(links));
 }
 
+}  // namespace
+
 // Binds the advertised address, so the peer port is open only where peers are told to dial (a
 // loopback job stays on loopback). An address that is not this machine's (NAT, a container's
 // published address) cannot be bound: then every interface of its family, said on stderr.
@@ -113,6 +115,8 @@ Result<TcpSocket> OpenPeerListener(const std::string& host) {
                listener.status().message().c_str(), any.c_str());
   return TcpSocket::Listen(any, 0);
 }
+
+namespace {
 
 std::string AdvertisedHost(const BootstrapConfig& config, const TrackerClient& tracker) {
   return config.advertised_host.empty() ? tracker.LocalAddress() : config.advertised_host;

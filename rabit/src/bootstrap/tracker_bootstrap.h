@@ -45,6 +45,10 @@ struct Bootstrapped {
   std::uint32_t epoch = 0;
 };
 
+// A listener for peers on `host` (the advertised address), or on every interface of its family
+// when that address cannot be bound (said on stderr). Also used for the message links.
+Result<TcpSocket> OpenPeerListener(const std::string& host);
+
 Result<Bootstrapped> BootstrapThroughTracker(const BootstrapConfig& config);
 
 // Survivor side of a recovery epoch: after a link failure (every old link already closed),

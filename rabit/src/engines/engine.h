@@ -8,7 +8,9 @@
 #include <vector>
 
 #include "base/status.h"
+#include "collective/scratch.h"
 #include "rabit/rabit.h"
+#include "transport/point_to_point.h"
 
 namespace rabit::engine {
 
@@ -33,6 +35,20 @@ class Engine {
   virtual Status Allgather(void* buf, const std::vector<std::size_t>& slice_bytes) = 0;
   virtual Status TrackerPrint(const std::string& msg) = 0;
 
+  // Point-to-point messages (rabit.h's Send/Recv/Isend/Irecv), or nullptr when this engine has
+  // none; NoMessagesReason() then says why (the robust engine refuses them).
+  virtual transport::PointToPoint* Messages() { return nullptr; }
+  virtual std::string NoMessagesReason() const { return "this engine has no point-to-point"; }
+  // The defaults: Barrier is an Allreduce of one byte; Reduce/Gather/Scatter run the binomial
+  // trees over Messages(), or (no messages) Allreduce/Allgather/Broadcast on copies, which the
+  // robust engine can replay. slice_bytes[r] is rank r's part.
+  virtual Status Barrier();
+  virtual Status Reduce(void* buf, std::size_t count, DataType type, OpKind op, int root);
+  virtual Status Gather(const void* send, void* recv, const std::vector<std::size_t>& slice_bytes,
+                        int root);
+  virtual Status Scatter(const void* send, void* recv, const std::vector<std::size_t>& slice_bytes,
+                         int root);
+
   // Fault tolerance hooks; engines without it keep no state and return version 0.
   virtual Result<int> LoadCheckPoint(Serializable* global, Serializable* local) = 0;
   virtual Status CheckPoint(const Serializable* global, const Serializable* local) = 0;
@@ -40,6 +56,9 @@ class Engine {
 
   // Says goodbye to the tracker and closes links; called once by Finalize().
   virtual Status Shutdown() = 0;
+
+ private:
+  transport::ScratchArena rooted_scratch_;  // the binomial trees' buffers
 };
 
 // Chooses and starts the engine for these parameters (see rabit.h for the rules).

@@ -7,6 +7,7 @@
 #include <climits>
 #include <cstdio>
 #include <string>
+#include <unordered_map>
 
 namespace rabit::engine {
 namespace {
@@ -61,6 +62,122 @@ Status Check(int rc, const std::string& what) {
 
 // MPI counts are int: larger messages go in pieces of at most this many elements.
 constexpr std::size_t kMaxPiece = INT_MAX / 8;
+
+// Counts as MPI's int, or kInvalidInput naming the call (messages here are at most 2^31 - 1
+// elements; the socket engine has no such limit).
+Result<int> MpiCount(std::size_t count, const char* call) {
+  if (count > static_cast<std::size_t>(INT_MAX)) {
+    return Status::InvalidInput(std::string(call) + ": the MPI engine sends at most 2^31 - 1 " +
+                                "elements per message, got " + std::to_string(count));
+  }
+  return static_cast<int>(count);
+}
+
+// Point-to-point as MPI's own calls. A receive that gets another count than it asked for fails
+// naming both ranks, as the socket engine's does (MPI itself only refuses longer messages).
+class MpiMessages final : public transport::PointToPoint {
+ public:
+  // MPI is initialised before the engine (and this) is made.
+  MpiMessages() {
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+    MPI_Comm_size(MPI_COMM_WORLD, &world_);
+  }
+  int rank() const override { return rank_; }
+  int world() const override { return world_; }
+
+  Status Send(const void* buf, std::size_t count, DataType type, int dest, int tag) override {
+    auto n = MpiCount(count, "Send");
+    if (!n.ok()) return n.status();
+    return Check(
+        MPI_Send(buf, n.value(), MpiType(type), dest, tag, MPI_COMM_WORLD),
+        "MPI_Send to rank " + std::to_string(dest) + " from rank " + std::to_string(rank_));
+  }
+  Result<int> Recv(void* buf, std::size_t count, DataType type, int source, int tag) override {
+    auto n = MpiCount(count, "Recv");
+    if (!n.ok()) return n.status();
+    MPI_Status status;
+    Status s = Check(
+        MPI_Recv(buf, n.value(), MpiType(type), MpiSource(source), tag, MPI_COMM_WORLD, &status),
+        "MPI_Recv on rank " + std::to_string(rank_) + " from " + Who(source));
+    if (!s.ok()) return s;
+    return Matched(status, type, n.value());
+  }
+  Result<transport::Ticket> Isend(const void* buf, std::size_t count, DataType type, int dest,
+                                  int tag) override {
+    auto n = MpiCount(count, "Isend");
+    if (!n.ok()) return n.status();
+    MPI_Request request;
+    Status s = Check(MPI_Isend(buf, n.value(), MpiType(type), dest, tag, MPI_COMM_WORLD, &request),
+                     "MPI_Isend to rank " + std::to_string(dest));
+    if (!s.ok()) return s;
+    return Keep(request, type, -1, dest);
+  }
+  Result<transport::Ticket> Irecv(void* buf, std::size_t count, DataType type, int source,
+                                  int tag) override {
+    auto n = MpiCount(count, "Irecv");
+    if (!n.ok()) return n.status();
+    MPI_Request request;
+    Status s = Check(
+        MPI_Irecv(buf, n.value(), MpiType(type), MpiSource(source), tag, MPI_COMM_WORLD, &request),
+        "MPI_Irecv from " + Who(source));
+    if (!s.ok()) return s;
+    return Keep(request, type, n.value(), source);
+  }
+  Result<int> Wait(transport::Ticket ticket) override {
+    auto it = pending_.find(ticket);
+    if (it == pending_.end()) return Status::InvalidInput("unknown message request");
+    Pending p = it->second;
+    pending_.erase(it);
+    MPI_Status status;
+    Status s = Check(MPI_Wait(&p.request, &status), "MPI_Wait on rank " + std::to_string(rank_));
+    if (!s.ok()) return s;
+    return p.recv_count < 0 ? p.peer : Matched(status, p.type, p.recv_count);
+  }
+  Result<int> Test(transport::Ticket ticket) override {
+    auto it = pending_.find(ticket);
+    if (it == pending_.end()) return Status::InvalidInput("unknown message request");
+    int flag = 0;
+    MPI_Status status;
+    Status s = Check(MPI_Test(&it->second.request, &flag, &status), "MPI_Test");
+    if (!s.ok()) return s;
+    if (flag == 0) return -1;
+    Pending p = it->second;
+    pending_.erase(it);
+    return p.recv_count < 0 ? p.peer : Matched(status, p.type, p.recv_count);
+  }
+
+ private:
+  struct Pending {
+    MPI_Request request;
+    DataType type;
+    int recv_count;  // -1 for a send
+    int peer;        // a send's destination (a receive's source comes from its status)
+  };
+  static int MpiSource(int source) { return source == kAnySource ? MPI_ANY_SOURCE : source; }
+  static std::string Who(int source) {
+    return source == kAnySource ? "any rank" : "rank " + std::to_string(source);
+  }
+  transport::Ticket Keep(MPI_Request request, DataType type, int recv_count, int peer) {
+    pending_[next_] = Pending{request, type, recv_count, peer};
+    return next_++;
+  }
+  Result<int> Matched(const MPI_Status& status, DataType type, int expected) const {
+    int got = 0;
+    MPI_Get_count(&status, MpiType(type), &got);
+    if (got != expected) {
+      return Status::InvalidInput("rank " + std::to_string(rank_) + " posted a receive of " +
+                                  std::to_string(expected) + " elements but rank " +
+                                  std::to_string(status.MPI_SOURCE) + " sent " +
+                                  std::to_string(got) + " (type and count must match)");
+    }
+    return status.MPI_SOURCE;
+  }
+
+  int rank_ = 0;
+  int world_ = 1;
+  std::unordered_map<transport::Ticket, Pending> pending_;
+  transport::Ticket next_ = 1;
+};
 
 class MpiEngine final : public Engine {
  public:
@@ -134,6 +251,57 @@ class MpiEngine final : public Engine {
                  "MPI_Allgatherv");
   }
 
+  transport::PointToPoint* Messages() override { return &messages_; }
+  Status Barrier() override { return Check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"); }
+
+  Status Reduce(void* buf, std::size_t count, DataType type, OpKind op, int root) override {
+    Status valid = RootedCheck("Reduce", root, nullptr);
+    if (!valid.ok()) return valid;
+    if (op == OpKind::kBitOR && (type == DataType::kFloat || type == DataType::kDouble)) {
+      return Status::InvalidInput("BitOR is defined for integer types only");
+    }
+    auto n = MpiCount(count, "Reduce");
+    if (!n.ok()) return n.status();
+    const bool at_root = rank_ == root;
+    return Check(MPI_Reduce(at_root ? MPI_IN_PLACE : buf, at_root ? buf : nullptr, n.value(),
+                            MpiType(type), MpiOp(op), root, MPI_COMM_WORLD),
+                 "MPI_Reduce");
+  }
+
+  Status Gather(const void* send, void* recv, const std::vector<std::size_t>& slice_bytes,
+                int root) override {
+    Status valid = RootedCheck("Gather", root, &slice_bytes);
+    if (!valid.ok()) return valid;
+    std::vector<int> counts, displs;
+    Status laid = Layout(slice_bytes, &counts, &displs);
+    if (!laid.ok()) return laid;
+    if (Uniform(slice_bytes)) {
+      return Check(MPI_Gather(send, counts[rank_], MPI_BYTE, recv, counts[rank_], MPI_BYTE, root,
+                              MPI_COMM_WORLD),
+                   "MPI_Gather");
+    }
+    return Check(MPI_Gatherv(send, counts[rank_], MPI_BYTE, recv, counts.data(), displs.data(),
+                             MPI_BYTE, root, MPI_COMM_WORLD),
+                 "MPI_Gatherv");
+  }
+
+  Status Scatter(const void* send, void* recv, const std::vector<std::size_t>& slice_bytes,
+                 int root) override {
+    Status valid = RootedCheck("Scatter", root, &slice_bytes);
+    if (!valid.ok()) return valid;
+    std::vector<int> counts, displs;
+    Status laid = Layout(slice_bytes, &counts, &displs);
+    if (!laid.ok()) return laid;
+    if (Uniform(slice_bytes)) {
+      return Check(MPI_Scatter(send, counts[rank_], MPI_BYTE, recv, counts[rank_], MPI_BYTE, root,
+                               MPI_COMM_WORLD),
+                   "MPI_Scatter");
+    }
+    return Check(MPI_Scatterv(send, counts.data(), displs.data(), MPI_BYTE, recv, counts[rank_],
+                              MPI_BYTE, root, MPI_COMM_WORLD),
+                 "MPI_Scatterv");
+  }
+
   // There is no tracker under mpirun: each rank writes its own line and mpirun forwards it.
   // The lines look as the tracker prints them for the socket engine: rank 0's verbatim (its
   // evaluation lines are compared with XGBoost's), every other rank's behind "[rank R] ".
@@ -154,6 +322,35 @@ class MpiEngine final : public Engine {
   }
   int VersionNumber() const override { return version_; }
 
+  Status RootedCheck(const char* call, int root, const std::vector<std::size_t>* slices) const {
+    if (root < 0 || root >= world_) {
+      return Status::InvalidInput(std::string(call) + ": root " + std::to_string(root) +
+                                  " is not a rank of a world of size " + std::to_string(world_));
+    }
+    if (slices != nullptr && slices->size() != static_cast<std::size_t>(world_)) {
+      return Status::InvalidInput(std::string(call) + ": expected one count per rank");
+    }
+    return Status::Ok();
+  }
+  static bool Uniform(const std::vector<std::size_t>& slices) {
+    return std::all_of(slices.begin(), slices.end(),
+                       [&](std::size_t b) { return b == slices.front(); });
+  }
+  static Status Layout(const std::vector<std::size_t>& slices, std::vector<int>* counts,
+                       std::vector<int>* displs) {
+    std::size_t offset = 0;
+    for (std::size_t b : slices) {
+      if (offset + b > INT_MAX) {
+        return Status::InvalidInput(
+            "Gather/Scatter: the MPI engine handles at most 2 GiB in total");
+      }
+      counts->push_back(static_cast<int>(b));
+      displs->push_back(static_cast<int>(offset));
+      offset += b;
+    }
+    return Status::Ok();
+  }
+
   Status Shutdown() override {
     int finalized = 0;
     MPI_Finalized(&finalized);
@@ -166,6 +363,7 @@ class MpiEngine final : public Engine {
   int rank_ = 0;
   int world_ = 1;
   int version_ = 0;
+  MpiMessages messages_;
 };
 
 }  // namespace

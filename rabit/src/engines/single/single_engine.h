@@ -3,6 +3,7 @@
 #pragma once
 
 #include "engines/engine.h"
+#include "transport/mailbox.h"
 
 namespace rabit::engine {
 
@@ -16,6 +17,8 @@ class SingleEngine final : public Engine {
   Status Broadcast(void*, std::size_t, int root) override;
   Status Allgather(void*, const std::vector<std::size_t>& slice_bytes) override;
   Status TrackerPrint(const std::string& msg) override;
+  // Messages to self only, copied in memory (MPI's world of one does the same).
+  transport::PointToPoint* Messages() override { return &messages_; }
 
   Result<int> LoadCheckPoint(Serializable* global, Serializable* local) override;
   Status CheckPoint(const Serializable* global, const Serializable* local) override;
@@ -26,6 +29,7 @@ class SingleEngine final : public Engine {
   // A world of one cannot lose a peer, but the version still counts checkpoints so that a
   // program written for the robust engine sees the same numbers here.
   int version_ = 0;
+  transport::Mailbox messages_{transport::MailboxOptions{}, {}};
 };
 
 }  // namespace rabit::engine

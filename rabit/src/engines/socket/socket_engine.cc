@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include "bootstrap/message_links.h"
 #include "bootstrap/tracker_bootstrap.h"
 
 namespace rabit::engine {
@@ -46,7 +47,23 @@ treering::Result<std::unique_ptr<Engine>> SocketEngine::Start(const EngineParams
     (void)tracker->ReportError(comm.status().message());
     return comm.status();
   }
-  return std::unique_ptr<Engine>(new SocketEngine(std::move(tracker), std::move(comm.value())));
+  const std::string host =
+      config.advertised_host.empty() ? tracker->LocalAddress() : config.advertised_host;
+  auto message_links =
+      transport::LinkMessagePeers(*comm.value(), kMessageLinkSeq, host, config, boot->epoch);
+  if (!message_links.ok()) {
+    (void)tracker->ReportError(message_links.status().message());
+    return message_links.status();
+  }
+  transport::MailboxOptions mailbox;
+  mailbox.rank = comm.value()->rank();
+  mailbox.world = comm.value()->world();
+  mailbox.timeout_seconds = options.timeout_seconds;
+  mailbox.abort_watch = tracker.get();
+  mailbox.spin_microseconds = options.spin_microseconds;
+  auto messages = std::make_unique<transport::Mailbox>(mailbox, std::move(message_links.value()));
+  return std::unique_ptr<Engine>(
+      new SocketEngine(std::move(tracker), std::move(comm.value()), std::move(messages)));
 }
 
 std::string SocketEngine::ProcessorName() const {
@@ -77,6 +94,20 @@ Status SocketEngine::Allgather(void* buf, const std::vector<std::size_t>& slice_
   return Report(comm_->Allgather(++sequence_, buf, slice_bytes));
 }
 
+Status SocketEngine::Reduce(void* buf, std::size_t count, DataType type, OpKind op, int root) {
+  return Report(Engine::Reduce(buf, count, type, op, root));
+}
+
+Status SocketEngine::Gather(const void* send, void* recv,
+                            const std::vector<std::size_t>& slice_bytes, int root) {
+  return Report(Engine::Gather(send, recv, slice_bytes, root));
+}
+
+Status SocketEngine::Scatter(const void* send, void* recv,
+                             const std::vector<std::size_t>& slice_bytes, int root) {
+  return Report(Engine::Scatter(send, recv, slice_bytes, root));
+}
+
 Status SocketEngine::TrackerPrint(const std::string& msg) { return tracker_->Print(msg); }
 
 Result<int> SocketEngine::LoadCheckPoint(Serializable*, Serializable*) { return version_; }
@@ -89,6 +120,7 @@ Status SocketEngine::CheckPoint(const Serializable*, const Serializable*) {
 Status SocketEngine::Shutdown() {
   if (shut_down_) return Status::Ok();
   shut_down_ = true;
+  messages_->Close();
   comm_->Close();
   return tracker_->Shutdown();
 }

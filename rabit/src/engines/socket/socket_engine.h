@@ -13,6 +13,7 @@
 #include "collective/communicator.h"
 #include "engine_params.h"
 #include "engines/engine.h"
+#include "transport/mailbox.h"
 
 namespace rabit::engine {
 
@@ -34,6 +35,13 @@ class SocketEngine final : public Engine {
   Status Broadcast(void* buf, std::size_t bytes, int root) override;
   Status Allgather(void* buf, const std::vector<std::size_t>& slice_bytes) override;
   Status TrackerPrint(const std::string& msg) override;
+  // Messages go over their own link per pair of ranks (bootstrap/message_links.h).
+  transport::PointToPoint* Messages() override { return messages_.get(); }
+  Status Reduce(void* buf, std::size_t count, DataType type, OpKind op, int root) override;
+  Status Gather(const void* send, void* recv, const std::vector<std::size_t>& slice_bytes,
+                int root) override;
+  Status Scatter(const void* send, void* recv, const std::vector<std::size_t>& slice_bytes,
+                 int root) override;
 
   Result<int> LoadCheckPoint(Serializable* global, Serializable* local) override;
   Status CheckPoint(const Serializable* global, const Serializable* local) override;
@@ -41,9 +49,14 @@ class SocketEngine final : public Engine {
   Status Shutdown() override;
 
  private:
+  // The message links' addresses go round as a second op #0 (after the tree discovery), so the
+  // program's collectives keep their numbers (1, 2, ...) in error messages.
+  static constexpr std::uint64_t kMessageLinkSeq = 0;
+
   SocketEngine(std::unique_ptr<transport::TrackerClient> tracker,
-               std::unique_ptr<transport::Communicator> comm)
-      : tracker_(std::move(tracker)), comm_(std::move(comm)) {
+               std::unique_ptr<transport::Communicator> comm,
+               std::unique_ptr<transport::Mailbox> messages)
+      : tracker_(std::move(tracker)), comm_(std::move(comm)), messages_(std::move(messages)) {
     comm_->SetFailureHook([this](const Status& status) { (void)Report(status); });
   }
   // Tells the tracker about a failed collective (best effort) and passes the status on.
@@ -51,7 +64,8 @@ class SocketEngine final : public Engine {
 
   std::unique_ptr<transport::TrackerClient> tracker_;
   std::unique_ptr<transport::Communicator> comm_;
-  std::uint64_t sequence_ = 0;  // op #0 is the Communicator's own tree discovery
+  std::unique_ptr<transport::Mailbox> messages_;
+  std::uint64_t sequence_ = 0;  // op #0: the tree discovery and the message-link addresses
   int version_ = 0;
   bool reported_ = false;
   bool shut_down_ = false;

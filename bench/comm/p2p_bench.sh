@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Ping-pong (Send/Recv) and Reduce / Gather / Scatter of treering's socket engine vs Open MPI over
+# TCP on loopback, run round-robin ROUNDS times; prints per benchmark and size the median over
+# rounds of each side's median call time, GB/s and the ratios. Both sides use
+# bench/comm/p2p_timing.h (which uses allreduce_timing.h's MeasureEach): ping-pong reports the
+# one-way time (half the round trip).
+#   usage: bench/comm/p2p_bench.sh [BUILD_DIR=build] [ROUNDS=3] [extra rabit k=v ...]
+# BENCHES="pingpong:2 reduce:4 gather:4 scatter:4" (default) chooses benchmark:np pairs.
+# Placement as allreduce_bench.sh: treering-submit --bind-to core, mpirun's default binding.
+set -euo pipefail
+build=${1:-build}
+rounds=${2:-3}
+shift $(( $# < 2 ? $# : 2 ))
+extra=("$@")
+ours=$build/bin/rabit_p2p_bench
+theirs=$build/bin/mpi_p2p_bench
+submit=$build/bin/treering-submit
+benches=${BENCHES:-pingpong:2 reduce:4 gather:4 scatter:4}
+for f in "$ours" "$theirs" "$submit"; do
+  [ -x "$f" ] || { echo "missing $f (build targets rabit_p2p_bench mpi_p2p_bench treering-submit)"; exit 2; }
+done
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+for bench in $benches; do
+  what=${bench%:*} np=${bench#*:}
+  for ((r = 1; r <= rounds; r++)); do
+    "$submit" --cluster local --num-workers "$np" -- "$ours" "$what" "${extra[@]}" 2>&1 \
+      | sed -n 's/^\[rank 0\] \([0-9]\)/\1/p' > "$out/ours.$what.$r"
+    mpirun --oversubscribe -np "$np" --mca btl tcp,self --mca btl_tcp_if_include lo \
+      "$theirs" "$what" 2>&1 | grep -E '^[0-9]' > "$out/mpi.$what.$r"
+  done
+done
+
+echo "# $(date -u +%FT%TZ) load: $(cut -d' ' -f1-3 /proc/loadavg); rounds=$rounds; rabit args: ${extra[*]:-(defaults)}"
+echo "# Open MPI: --mca btl tcp,self --mca btl_tcp_if_include lo; treering-submit --bind-to core"
+for bench in $benches; do
+  what=${bench%:*} np=${bench#*:}
+  echo
+  echo "$what np=$np"
+  printf "%10s %12s %12s %10s %10s %9s %9s\n" bytes ours_us mpi_us ours_GBps mpi_GBps t_ratio bw_ratio
+  { cat "$out"/ours."$what".* | awk '{print "ours", $1, $3}'
+    cat "$out"/mpi."$what".* | awk '{print "mpi", $1, $3}'; } > "$out/all.$what"
+  sort -k1,1 -k2,2n -k3,3g "$out/all.$what" | awk '
+    { key = $1 " " $2; v[key, ++n[key]] = $3; sizes[$2] = 1 }
+    END {
+      for (k in n) { m = n[k]; med[k] = (m % 2) ? v[k, (m + 1) / 2] : (v[k, m / 2] + v[k, m / 2 + 1]) / 2 }
+      for (s in sizes) {
+        o = med["ours " s]; p = med["mpi " s]
+        if (o == "" || p == "") continue
+        printf "%10d %12.2f %12.2f %10.4f %10.4f %9.2f %9.2f\n", s, o, p, s / o / 1e3, s / p / 1e3, o / p, p / o
+      }
+    }' | sort -n
+done
+echo
+echo "# t_ratio = ours/MPI median time (ping-pong latency goal at 4 B: <= 1.2); bw_ratio = MPI"
+echo "# time/ours (bandwidth goal from 1 MiB: >= 1.0). GB/s = 1e9 B/s of message bytes."

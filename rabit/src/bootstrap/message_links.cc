@@ -1,0 +1,83 @@
+#include "bootstrap/message_links.h"
+
+#include <cstring>
+
+#include "bootstrap/peer_acceptor.h"
+#include "bootstrap/peer_handshake.h"
+
+namespace rabit::transport {
+namespace {
+
+// One rank's listening address in the Allgather: NUL-padded host, then the port (LE).
+constexpr std::size_t kHostBytes = 64;
+constexpr std::size_t kSlotBytes = kHostBytes + 2;
+
+struct Address {
+  std::string host;
+  std::uint16_t port;
+};
+
+Result<std::vector<Address>> ExchangeAddresses(Communicator& comm, std::uint64_t seq,
+                                               const std::string& host, std::uint16_t port) {
+  if (host.size() >= kHostBytes) {
+    return Status::InvalidInput("message links: host name '" + host + "' is longer than " +
+                                std::to_string(kHostBytes - 1) + " bytes");
+  }
+  const int world = comm.world();
+  std::vector<std::uint8_t> slots(kSlotBytes * world, 0);
+  std::uint8_t* mine = slots.data() + kSlotBytes * comm.rank();
+  std::memcpy(mine, host.data(), host.size());
+  mine[kHostBytes] = static_cast<std::uint8_t>(port & 0xff);
+  mine[kHostBytes + 1] = static_cast<std::uint8_t>(port >> 8);
+  Status gathered = comm.Allgather(seq, slots.data(), std::vector<std::size_t>(world, kSlotBytes));
+  if (!gathered.ok()) return gathered.WithContext("exchanging message-link addresses");
+  std::vector<Address> out(world);
+  for (int r = 0; r < world; ++r) {
+    const auto* slot = reinterpret_cast<const char*>(slots.data() + kSlotBytes * r);
+    out[r].host.assign(slot, strnlen(slot, kHostBytes - 1));
+    out[r].port = static_cast<std::uint16_t>(slots[kSlotBytes * r + kHostBytes] |
+                                             (slots[kSlotBytes * r + kHostBytes + 1] << 8));
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<std::vector<Link>> LinkMessagePeers(Communicator& comm, std::uint64_t seq,
+                                           const std::string& host, const BootstrapConfig& config,
+                                           std::uint32_t epoch) {
+  const Deadline deadline = DeadlineAfter(config.timeout_seconds);
+  const int rank = comm.rank();
+  auto listener = OpenPeerListener(host);
+  if (!listener.ok()) return listener.status().WithContext("opening the message-link listener");
+  auto addresses = ExchangeAddresses(comm, seq, host, listener->port());
+  if (!addresses.ok()) return addresses.status();
+  const PeerAuth me{config.token, rank, epoch};
+  std::vector<Link> links;
+  for (int peer = 0; peer < rank; ++peer) {
+    const Address& a = addresses.value()[peer];
+    const std::string where = "rank " + std::to_string(peer) + "'s message link at " + a.host +
+                              ":" + std::to_string(a.port);
+    auto sock = TcpSocket::ConnectWithRetry(a.host, a.port, deadline);
+    if (!sock.ok()) return sock.status().WithContext("dialling " + where);
+    const int want[] = {peer};
+    auto got = ShakeHands(sock.value(), LinkSide::kDial, me, want, deadline);
+    if (!got.ok()) return got.status().WithContext("handshake with " + where);
+    links.push_back(Link{peer, std::move(sock.value())});
+  }
+  std::vector<int> higher;
+  for (int r = rank + 1; r < comm.world(); ++r) higher.push_back(r);
+  if (!higher.empty()) {
+    Status accepted =
+        AcceptExpectedPeers(listener.value(), std::move(higher), me, deadline, &links);
+    if (!accepted.ok())
+      return accepted.WithContext("rank " + std::to_string(rank) + " accepting message links");
+  }
+  for (Link& link : links) {
+    Status tuned = link.socket.TuneForCollectives(config.socket_buffer_bytes);
+    if (!tuned.ok()) return tuned;
+  }
+  return links;
+}
+
+}  // namespace rabit::transport

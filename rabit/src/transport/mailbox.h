@@ -1,0 +1,138 @@
+// Mailbox: point-to-point messages (rabit's Send/Recv/Isend/Irecv) over one TCP link per pair
+// of ranks. These message links are not the collective links: a collective's stream is a strict
+// sequence of op headers and data that every algorithm reads without framing, so a message on
+// it would be taken for the next op. The links are made once at bootstrap for every pair
+// (bootstrap/message_links.h says why not on demand).
+//
+// Progress is driven from the calling thread, as Exchange does for collectives: Isend queues and
+// writes what the kernel takes at once; Wait/Test move bytes on every link from one poll()
+// loop. While the caller waits for anything, every link is read: a message whose Recv is posted
+// lands straight in its buffer, any other is kept in memory until its Recv comes (MPI's
+// "unexpected" queue). So a Send completes once the kernel has taken its bytes, whether or not
+// the receiver has posted the Recv, provided the receiver is inside some Mailbox call (or the
+// message fits the socket buffers); two ranks sending each other large messages at once both
+// complete. Matching is MPI's: by (source, tag) in posting / arrival order, so messages from one
+// source with one tag are never overtaken. A matched message of another type or count fails the
+// receive with a message naming both ranks and is consumed (the stream stays in step).
+//
+// Errors: a peer that closes its link in the middle of a message, a socket failure or no byte
+// moving for `timeout_seconds` fail the Mailbox for good (every later call returns the same
+// Status, naming the peer). A peer that closed its link between messages (it finished) fails
+// only receives from it and sends to it. Not thread-safe: one thread at a time.
+#pragma once
+
+#include <array>
+#include <deque>
+#include <list>
+#include <unordered_map>
+#include <vector>
+
+#include "transport/exchange.h"
+#include "transport/message_header.h"
+#include "transport/point_to_point.h"
+
+namespace rabit::transport {
+
+struct MailboxOptions {
+  int rank = 0;
+  int world = 1;
+  double timeout_seconds = 300;  // longest wait without any byte moving on any message link
+  AbortWatch* abort_watch = nullptr;
+  int spin_microseconds = 50;  // busy-retry this long after the last progress before poll()
+};
+
+class Mailbox final : public PointToPoint {
+ public:
+  // links: at most one per other rank (non-blocking sockets); a rank without one cannot be
+  // sent to or received from. Messages to this rank itself are copied in memory.
+  Mailbox(MailboxOptions options, std::vector<Link> links);
+
+  int rank() const override { return options_.rank; }
+  int world() const override { return options_.world; }
+  treering::Result<Ticket> Isend(const void* buf, std::size_t count, DataType type, int dest,
+                                 int tag) override;
+  treering::Result<Ticket> Irecv(void* buf, std::size_t count, DataType type, int source,
+                                 int tag) override;
+  treering::Result<int> Wait(Ticket ticket) override;
+  treering::Result<int> Test(Ticket ticket) override;
+
+  // Closes every message link (shutdown).
+  void Close();
+
+ private:
+  struct RequestState {
+    bool done = false;
+    int peer = -1;  // source of a receive (kAnySource until matched), destination of a send
+    bool is_send = false;
+    MessageHeader header;  // what was sent / what the receive expects
+    treering::Status error;
+  };
+  struct PostedRecv {
+    Ticket ticket;
+    std::uint8_t* buf;
+    int source;
+    MessageHeader expect;
+  };
+  // A message that arrived (or is arriving) before its receive was posted.
+  struct Unexpected {
+    int source;
+    MessageHeader header;
+    std::vector<std::uint8_t> data;
+    bool complete = false;
+    Ticket bound = 0;  // a receive matched it while it was still arriving
+    std::uint8_t* bound_buf = nullptr;
+    bool orphaned = false;  // matched by a receive of another type/count: dropped on arrival
+  };
+  struct OutMessage {
+    Ticket ticket;
+    std::array<std::uint8_t, MessageHeader::kBytes> header;
+    const std::uint8_t* data;
+    std::size_t bytes;
+    std::size_t sent = 0;  // header and payload
+  };
+  struct Peer {
+    int rank = -1;
+    TcpSocket socket;
+    bool closed = false;
+    std::deque<OutMessage> out;
+    std::array<std::uint8_t, MessageHeader::kBytes> header_in{};
+    std::size_t header_got = 0;
+    MessageHeader incoming;
+    std::uint8_t* into = nullptr;  // where the payload lands; null: discarded
+    std::size_t got = 0;
+    Ticket recv_ticket = 0;               // the posted receive it lands in, or
+    Unexpected* unexpected = nullptr;     // the unexpected message it fills
+    std::vector<std::uint8_t> discarded;  // scratch for a refused payload
+  };
+
+  Ticket NewRequest(bool is_send, int peer, const MessageHeader& header);
+  treering::Result<int> Take(Ticket ticket);
+  bool OnlySelfCouldSend(const RequestState& request) const;
+  void Complete(Ticket ticket, int peer, treering::Status error = treering::Status::Ok());
+  Peer* PeerOf(int rank);
+  treering::Status CheckRank(int rank, const char* role) const;
+  void SendToSelf(Ticket ticket, const std::uint8_t* data, const MessageHeader& header);
+  bool MatchUnexpected(Ticket ticket, std::uint8_t* buf, int source, const MessageHeader& expect);
+  std::string Mismatch(const MessageHeader& expect, int source, const MessageHeader& got) const;
+  std::string Describe(const RequestState& request) const;
+
+  treering::Result<bool> Progress();
+  treering::Result<bool> PumpSend(Peer& peer);
+  treering::Result<bool> PumpRecv(Peer& peer);
+  treering::Status StartPayload(Peer& peer);
+  void FinishPayload(Peer& peer);
+  treering::Status OnClosed(Peer& peer);
+  void FailIfNoSenderLeft();
+  treering::Status WaitForIo(Ticket ticket, Clock::time_point quiet_since);
+  treering::Status Fail(treering::Status status);
+
+  MailboxOptions options_;
+  std::vector<Peer> peers_;
+  std::unordered_map<Ticket, RequestState> requests_;
+  std::list<PostedRecv> posted_;
+  std::list<Unexpected> unexpected_;
+  Ticket next_ticket_ = 1;
+  treering::Status failed_;
+};
+
+}  // namespace rabit::transport
