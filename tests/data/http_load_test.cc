@@ -31,7 +31,7 @@ using testing::TempDir;
 std::string RandomLibsvm(std::uint64_t seed, std::size_t rows) {
   std::mt19937_64 rng(seed);
   testing::RowOptions options;
-  options.weight_probability = 0.2;
+  options.weight_probability = 1;  // every row or none: XGBoost's rule (docs/data.md)
   return testing::LibsvmText(testing::RandomRows(rng, rows, options), testing::Spelling{}, rng);
 }
 
