@@ -72,6 +72,10 @@ class LittleEndianReader {
       return "";
     }
     std::string s(in_.substr(pos_, n));
+    if (!IsValidUtf8(s)) {
+      Fail(std::string(what) + " is not valid UTF-8");
+      return "";
+    }
     pos_ += n;
     return s;
   }
@@ -201,8 +205,11 @@ json TakeObjective(const std::string& name, json* attributes, LittleEndianReader
   const auto it = attributes->find("objective");
   if (it != attributes->end()) {
     objective = json::parse(it->get<std::string>(), nullptr, /*allow_exceptions=*/false);
-    if (!objective.is_object()) r->Fail("attribute \"objective\" is not a JSON object");
     attributes->erase(it);
+    if (!objective.is_object()) {
+      r->Fail("attribute \"objective\" is not a JSON object");
+      return json::object();
+    }
   }
   attributes->erase("metrics");
   objective["name"] = name;

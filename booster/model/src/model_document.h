@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -15,6 +16,10 @@ namespace treering::booster {
 // `doc` is {"learner": {...}, "version": [...]} as XGBoost 1.7 writes it; errors name `source`
 // and the JSON path of the bad field.
 Result<GBTreeModel> ModelFromDocument(const nlohmann::json& doc, const std::string& source);
+
+// True when `s` is well-formed UTF-8: strings read from UBJSON or binary files must be, or
+// the model could not be saved as JSON and loaded back.
+bool IsValidUtf8(std::string_view s);
 
 // What every writer checks first (kInvalidInput): one tree_info entry per tree, a finite
 // base_score, and trees whose node arrays agree in length and hold finite numbers.

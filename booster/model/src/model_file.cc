@@ -2,11 +2,13 @@
 // content when loading (as XGBoost's Learner::LoadModel(Stream*)), so a file named without
 // the "right" extension still loads.
 #include <cctype>
+#include <cstdint>
 #include <filesystem>
 
 #include "booster/atomic_file.h"
 #include "booster/model_formats.h"
 #include "booster/model_io.h"
+#include "model_document.h"
 
 namespace treering::booster {
 
@@ -55,7 +57,9 @@ Result<std::string> SerializeModelAs(const GBTreeModel& model, ModelFormat forma
   }
 }
 
-Result<GBTreeModel> ParseModel(std::string_view bytes, const std::string& source) {
+namespace {
+
+Result<GBTreeModel> ParseDetected(std::string_view bytes, const std::string& source) {
   switch (DetectModelFormat(bytes, source)) {
     case ModelFormat::kJson:
       return ModelFromJson(bytes, source);
@@ -64,6 +68,61 @@ Result<GBTreeModel> ParseModel(std::string_view bytes, const std::string& source
     default:
       return ModelFromLegacyBinary(bytes, source);
   }
+}
+
+// Messages quote names taken from the file; a control byte in one must not break the
+// one-line rule or reach the terminal raw.
+std::string OneLine(const std::string& message) {
+  std::string out;
+  for (const char c : message) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7F) {
+      const char* digits = "0123456789abcdef";
+      out += {'\\', 'x', digits[u >> 4], digits[u & 15]};
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+bool IsValidUtf8(std::string_view s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    std::size_t n = 0;
+    std::uint32_t cp = 0;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    } else if ((c & 0xE0) == 0xC0) {
+      n = 1, cp = c & 0x1F;
+    } else if ((c & 0xF0) == 0xE0) {
+      n = 2, cp = c & 0x0F;
+    } else if ((c & 0xF8) == 0xF0) {
+      n = 3, cp = c & 0x07;
+    } else {
+      return false;
+    }
+    if (s.size() - i <= n) return false;
+    for (std::size_t k = 1; k <= n; ++k) {
+      const auto cc = static_cast<unsigned char>(s[i + k]);
+      if ((cc & 0xC0) != 0x80) return false;
+      cp = cp << 6 | (cc & 0x3F);
+    }
+    // Overlong forms, surrogates and values past U+10FFFF are refused, as JSON parsers do.
+    static constexpr std::uint32_t kMin[] = {0, 0x80, 0x800, 0x10000};
+    if (cp < kMin[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    i += n + 1;
+  }
+  return true;
+}
+
+Result<GBTreeModel> ParseModel(std::string_view bytes, const std::string& source) {
+  auto model = ParseDetected(bytes, source);
+  if (model.ok()) return model;
+  return Status(model.status().code(), OneLine(model.status().message()));
 }
 
 Status SaveModelByExtension(const GBTreeModel& model, const std::string& path) {

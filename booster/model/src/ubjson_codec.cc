@@ -4,6 +4,8 @@
 #include <limits>
 #include <type_traits>
 
+#include "model_document.h"
+
 namespace treering::booster::ubjson {
 namespace {
 
@@ -110,6 +112,7 @@ class Decoder {
     std::size_t n = 0;
     if (Status st = Count(1, &n, "string length"); !st.ok()) return st;
     s->assign(in_.data() + pos_, n);
+    if (!IsValidUtf8(*s)) return Error("a string is not valid UTF-8");
     pos_ += n;
     return Status::Ok();
   }
