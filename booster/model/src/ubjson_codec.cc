@@ -65,28 +65,28 @@ class Decoder {
   Status Marker(char* c, const char* reading) { return Read(c, reading); }
 
   // An integer after its marker; false in *is_int when the marker is not an integer type.
-  Status Integer(char marker, std::int64_t* v, bool* is_int) {
+  Status Integer(char marker, std::int64_t* v, bool* is_int, const char* what) {
     *is_int = true;
     switch (marker) {
       case 'i':
-        return ReadAs<std::int8_t>(v);
+        return ReadAs<std::int8_t>(v, what);
       case 'U':
-        return ReadAs<std::uint8_t>(v);
+        return ReadAs<std::uint8_t>(v, what);
       case 'I':
-        return ReadAs<std::int16_t>(v);
+        return ReadAs<std::int16_t>(v, what);
       case 'l':
-        return ReadAs<std::int32_t>(v);
+        return ReadAs<std::int32_t>(v, what);
       case 'L':
-        return ReadAs<std::int64_t>(v);
+        return ReadAs<std::int64_t>(v, what);
       default:
         *is_int = false;
         return Status::Ok();
     }
   }
   template <typename T>
-  Status ReadAs(std::int64_t* v) {
+  Status ReadAs(std::int64_t* v, const char* what) {
     T x{};
-    Status st = Read(&x, "an integer");
+    Status st = Read(&x, what);
     *v = x;
     return st;
   }
@@ -97,7 +97,7 @@ class Decoder {
     if (Status st = Marker(&marker, what); !st.ok()) return st;
     std::int64_t v = 0;
     bool is_int = false;
-    if (Status st = Integer(marker, &v, &is_int); !st.ok()) return st;
+    if (Status st = Integer(marker, &v, &is_int, what); !st.ok()) return st;
     if (!is_int) return Error(std::string("expected an integer ") + what);
     const std::size_t left = in_.size() - pos_;
     if (v < 0 || static_cast<std::uint64_t>(v) > left / min_size) {
@@ -215,7 +215,7 @@ class Decoder {
     if (Status st = Marker(&marker, "a value"); !st.ok()) return st;
     std::int64_t i = 0;
     bool is_int = false;
-    if (Status st = Integer(marker, &i, &is_int); !st.ok() || is_int) {
+    if (Status st = Integer(marker, &i, &is_int, "an integer"); !st.ok() || is_int) {
       *out = i;
       return st;
     }
