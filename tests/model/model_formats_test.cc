@@ -126,6 +126,22 @@ TEST(ModelFormats, LegacyBinaryFollowsXgboostLayout) {
             std::string::npos);
 }
 
+// XGBoost's CLI writes contain_eval_metrics = 1 and a "metrics" attribute into .model files.
+TEST(ModelFormats, CliMetricsSurviveInBinaryOnly) {
+  GBTreeModel model = SmallModel();
+  model.eval_metrics = "auc;logloss;";
+  const std::string b = ModelToLegacyBinary(model).value();
+  EXPECT_EQ(U32At(b, 4 + 16), 1u);  // contain_eval_metrics
+  auto back = ModelFromLegacyBinary(b, "m.model");
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ(back->eval_metrics, "auc;logloss;");
+  EXPECT_EQ(back->attributes, model.attributes);  // not an attribute once loaded
+  EXPECT_EQ(ModelToLegacyBinary(back.value()).value(), b);
+  auto json = ModelFromJson(ModelToJson(back.value()).value(), "m.json");
+  ASSERT_TRUE(json.ok());
+  EXPECT_EQ(json->eval_metrics, "");  // XGBoost's JSON has no place for it either
+}
+
 TEST(ModelFormats, UbjsonUsesXgboostMarkers) {
   const std::string b = ModelToUbjson(SmallModel()).value();
   EXPECT_EQ(b.substr(0, 10), std::string("{L\0\0\0\0\0\0\0\x07", 10));

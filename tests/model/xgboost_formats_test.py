@@ -138,7 +138,35 @@ def test_json_ubjson_binary_json_chain_is_byte_identical():
                 "a different model"
 
 
+def test_xgboost_cli_model_files():
+    """The xgboost CLI's NNNN.model snapshots (contain_eval_metrics and a "metrics" attribute)
+    are rewritten byte for byte, and the CLI predicts treering's .model files as treering does."""
+    import shutil
+    if shutil.which("xgboost") is None:
+        t.skip("the xgboost CLI is not installed")
+    with t.TempDir() as d:
+        train, test = make_data(d, "binary")
+        conf = os.path.join(d, "train.conf")
+        with open(conf, "w") as f:
+            f.write("objective = binary:logistic\nmax_depth = 3\neta = 0.3\nnum_round = 4\n"
+                    "save_period = 2\neval_metric = auc\ndata = \"%s?format=libsvm\"\n"
+                    "eval[test] = \"%s?format=libsvm\"\n" % (train, test))
+        t.run(["xgboost", conf, "model_dir=" + d], cwd=d)
+        for snapshot in ("0002.model", "0004.model"):
+            theirs = os.path.join(d, snapshot)
+            ours = rewrite(d, train, theirs, os.path.join(d, "ours.model"))
+            assert read(ours) == read(theirs), snapshot + " rewritten differs"
+        model = os.path.join(d, "tr.model")
+        t.run([t.treering_bin(), "/dev/null", "data=" + train, "objective=binary:logistic",
+               "max_depth=3", "num_round=4", "eval_metric=auc", "model_out=" + model], cwd=d)
+        pred = os.path.join(d, "xgb-pred.txt")
+        t.run(["xgboost", conf, "task=pred", "model_in=" + model,
+               "test:data=%s?format=libsvm" % test, "name_pred=" + pred], cwd=d)
+        diff = max_diff(treering_predict(d, model, test), t.read_values(pred))
+        assert diff <= 1e-5, "xgboost CLI on treering's .model: max diff %g" % diff
+
+
 if __name__ == "__main__":
     t.need_xgboost_python()
     t.main([test_treering_predicts_and_rewrites_xgboost_files, test_xgboost_loads_treering_files,
-            test_json_ubjson_binary_json_chain_is_byte_identical])
+            test_json_ubjson_binary_json_chain_is_byte_identical, test_xgboost_cli_model_files])

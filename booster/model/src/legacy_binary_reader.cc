@@ -198,8 +198,8 @@ json ReadAttributes(LittleEndianReader* r) {
   return attributes;
 }
 
-// XGBoost >= 1.0 keeps the objective's JSON config as the "objective" attribute; "metrics" is
-// a training setting, dropped on load as XGBoost does.
+// XGBoost >= 1.0 keeps the objective's JSON config as the "objective" attribute. "metrics" is
+// a training setting XGBoost's CLI stores; it is not an attribute once loaded.
 json TakeObjective(const std::string& name, json* attributes, LittleEndianReader* r) {
   json objective = json::object();
   const auto it = attributes->find("objective");
@@ -211,7 +211,6 @@ json TakeObjective(const std::string& name, json* attributes, LittleEndianReader
       return json::object();
     }
   }
-  attributes->erase("metrics");
   objective["name"] = name;
   return objective;
 }
@@ -250,7 +249,15 @@ Result<GBTreeModel> ModelFromLegacyBinary(std::string_view bytes, const std::str
   if (bytes.substr(0, 4) == kMagic) reader.Skip(4, "the header");
   auto doc = ReadDocument(&reader);
   if (!doc.ok()) return doc.status();
-  return ModelFromDocument(doc.value(), source);
+  auto& attributes = doc.value()["learner"]["attributes"];
+  std::string metrics;
+  if (const auto it = attributes.find("metrics"); it != attributes.end()) {
+    metrics = it->get<std::string>();
+    attributes.erase(it);
+  }
+  auto model = ModelFromDocument(doc.value(), source);
+  if (model.ok()) model->eval_metrics = std::move(metrics);
+  return model;
 }
 
 }  // namespace treering::booster

@@ -47,7 +47,7 @@ void WriteLearnerParam(const GBTreeModel& model, LittleEndianWriter* w) {
   w->U32(static_cast<std::uint32_t>(model.num_feature));
   w->I32(model.num_class);
   w->I32(1);  // contain_extra_attrs: the objective travels as an attribute
-  w->I32(0);  // contain_eval_metrics
+  w->I32(model.eval_metrics.empty() ? 0 : 1);  // contain_eval_metrics
   w->U32(kWrittenMajor);
   w->U32(kWrittenMinor);
   w->U32(1);  // num_target
@@ -113,6 +113,7 @@ Result<std::string> ModelToLegacyBinary(const GBTreeModel& model) {
   for (const int group : model.tree_info) w.I32(group);
   std::map<std::string, std::string> attributes = model.attributes;
   attributes["objective"] = ObjectiveJson(model);
+  if (!model.eval_metrics.empty()) attributes["metrics"] = model.eval_metrics;
   w.U64(attributes.size());
   for (const auto& [key, value] : attributes) {
     w.String(key);
