@@ -106,7 +106,7 @@ LearnerHeader ReadLearnerParam(LittleEndianReader* r) {
   r->I32("contain_eval_metrics");
   const std::uint32_t major = r->U32("major_version");
   r->U32("minor_version");
-  std::uint32_t num_target = r->U32("num_target");
+  const std::uint32_t num_target = r->U32("num_target");
   const std::int32_t boost_from_average = r->I32("boost_from_average");
   r->Skip(4 * kLearnerReservedInts, "reserved");
   if (major == 0) {
