@@ -158,7 +158,11 @@ TEST(ModelFormats, ExtensionPicksTheSaveFormat) {
   EXPECT_EQ(ModelFormatForPath("dir.json/m.ubj"), ModelFormat::kUbjson);
   EXPECT_EQ(ModelFormatForPath("0010.model"), ModelFormat::kLegacyBinary);
   EXPECT_EQ(ModelFormatForPath("model"), ModelFormat::kLegacyBinary);
-  EXPECT_EQ(ModelFormatForPath("m.JSON"), ModelFormat::kLegacyBinary);  // as XGBoost
+  // XGBoost lower-cases the path and splits it at its last '.', directories included.
+  EXPECT_EQ(ModelFormatForPath("m.JSON"), ModelFormat::kJson);
+  EXPECT_EQ(ModelFormatForPath("M.Ubj"), ModelFormat::kUbjson);
+  EXPECT_EQ(ModelFormatForPath(".json"), ModelFormat::kJson);
+  EXPECT_EQ(ModelFormatForPath("dir.json/model"), ModelFormat::kLegacyBinary);
 }
 
 TEST(ModelFormats, LoadingLooksAtTheBytesFirst) {

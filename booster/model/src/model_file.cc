@@ -3,7 +3,7 @@
 // the "right" extension still loads.
 #include <cctype>
 #include <cstdint>
-#include <filesystem>
+#include <string>
 
 #include "booster/atomic_file.h"
 #include "booster/model_formats.h"
@@ -12,10 +12,15 @@
 
 namespace treering::booster {
 
+// XGBoost's common::FileExtension: the whole path lower-cased, after its last '.' ("M.JSON" is
+// JSON; "dir.json/model" has the extension "json/model", so it is binary).
 ModelFormat ModelFormatForPath(const std::string& path) {
-  const std::string ext = std::filesystem::path(path).extension().string();
-  if (ext == ".json") return ModelFormat::kJson;
-  if (ext == ".ubj") return ModelFormat::kUbjson;
+  const std::size_t dot = path.rfind('.');
+  if (dot == std::string::npos) return ModelFormat::kLegacyBinary;
+  std::string ext = path.substr(dot + 1);
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (ext == "json") return ModelFormat::kJson;
+  if (ext == "ubj") return ModelFormat::kUbjson;
   return ModelFormat::kLegacyBinary;
 }
 

@@ -18,7 +18,8 @@ namespace treering::booster {
 
 enum class ModelFormat { kJson, kUbjson, kLegacyBinary };
 
-// By extension, as XGBoost's save_model: ".json", ".ubj", anything else legacy binary.
+// By extension, as XGBoost's save_model (XGBoosterSaveModel): ".json", ".ubj" (any case),
+// anything else legacy binary.
 ModelFormat ModelFormatForPath(const std::string& path);
 // What `bytes` hold, by their first bytes; `path`'s extension decides when they do not say.
 ModelFormat DetectModelFormat(std::string_view bytes, const std::string& path);
