@@ -11,11 +11,13 @@ packages=(
   openmpi-bin libopenmpi-dev                # MPI engine, mpirun
   libomp-dev                                # OpenMP (g++ uses libgomp; clang builds use libomp)
   libcli11-dev nlohmann-json3-dev           # command lines, model JSON
+  libssl-dev                                # libcrypto: HMAC-SHA256 handshakes, nonces (tracker/auth.h)
   libgtest-dev googletest                   # tests
   clang libclang-rt-14-dev                  # libFuzzer build of the parser fuzz target
   xgboost python3-xgboost python3-numpy     # reference peer for tests and benchmarks
   dataset-fashion-mnist                     # demo and benchmark data
   time procps                               # /usr/bin/time -v for peak memory in benchmarks
+  curl                                      # bench/data/http_load.sh: the HTTP transfer ceiling
   libopenblas-dev                           # GEMM of the MLP learner (docs/mlp.md: measured vs Eigen)
   python3-torch                             # PyTorch 1.13: peer of the MLP learner (tests/mlp, bench/mlp)
 )

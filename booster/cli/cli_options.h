@@ -13,7 +13,7 @@ namespace treering::cli {
 
 using KeyValues = std::vector<std::pair<std::string, std::string>>;
 
-enum class Task { kTrain, kPred, kDump };
+enum class Task { kTrain, kPred, kDump, kImportance };
 
 struct EvalSetSpec {
   std::string name;  // eval[NAME]: the prefix of its metrics ("test-auc")
@@ -33,9 +33,18 @@ struct CliOptions {
   int save_period = 0;
   std::string name_pred = "pred.txt";
   bool pred_margin = false;
+  int ntree_limit = 0;  // XGBoost's deprecated spelling of iteration_end (trees per class)
+  int iteration_begin = 0, iteration_end = 0;  // rounds [begin, end) predict; end 0: all
+  // What task=pred writes instead of predictions (at most one; docs/cli.md).
+  bool pred_leaf = false, pred_contribs = false, pred_interactions = false;
+  bool approx_contribs = false;            // with pred_contribs / pred_interactions: Saabas
+  std::string importance_type = "weight";  // task=importance
+  std::string name_importance = "importance.txt";
   std::string name_dump = "dump.txt";
   booster::DumpFormat dump_format = booster::DumpFormat::kText;
   bool dump_stats = false;
+  std::string fmap;             // feature map for dumps (name_fmap)
+  std::string dsplit = "auto";  // auto | row (col is refused)
   int nthread = 0;
   int verbosity = 1;
   int early_stopping_rounds = 0;     // 0: off

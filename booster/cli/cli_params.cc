@@ -42,7 +42,11 @@ const ParamTable<O>& CliTable() {
   static const ParamTable<O> kTable(
       {
           EnumField("task", &O::task,
-                    {{"train", Task::kTrain}, {"pred", Task::kPred}, {"dump", Task::kDump}}, ""),
+                    {{"train", Task::kTrain},
+                     {"pred", Task::kPred},
+                     {"dump", Task::kDump},
+                     {"importance", Task::kImportance}},
+                    ""),
           ChoiceField("booster", &O::booster, {"gbtree", "mlp"},
                       "mlp is the neural sync-SGD learner (its keys: docs/mlp.md, --help)"),
           StringField("data", &O::data,
@@ -55,23 +59,52 @@ const ParamTable<O>& CliTable() {
           IntField("num_round", &O::num_round, 0, kMaxRounds,
                    "boosting rounds; 0 loads the data and writes the untrained model"),
           StringField("model_in", &O::model_in,
-                      "JSON model to continue training from (train), predict (pred) or dump "
-                      "(dump) with"),
+                      "model to continue training from (train), predict (pred) or dump (dump) "
+                      "with"),
           StringField("model_out", &O::model_out,
-                      "final model file (JSON); default model_dir/<rounds as %04d>.json"),
+                      "final model file; default model_dir/<rounds as %04d>.model (.mlp for "
+                      "booster=mlp); NULL: not set"),
           StringField("model_dir", &O::model_dir,
                       "directory for snapshots and the default model file (created if missing)"),
           IntField("save_period", &O::save_period, 0, kMaxRounds,
-                   "also save model_dir/%04d.json after every k rounds (0: final only)"),
+                   "also save model_dir/%04d.model after every k rounds (0: final only)"),
           StringField("name_pred", &O::name_pred,
                       "prediction file (task=pred); stdout prints the predictions"),
           BoolField("pred_margin", &O::pred_margin,
                     "raw margins instead of transformed predictions"),
+          IntField("iteration_begin", &O::iteration_begin, 0, kMaxRounds,
+                   "first boosting round used by task=pred"),
+          IntField("iteration_end", &O::iteration_end, 0, kMaxRounds,
+                   "task=pred uses rounds before this one; 0: every round"),
+          IntField("ntree_limit", &O::ntree_limit, 0, kMaxRounds,
+                   "deprecated (XGBoost): iteration_end = ntree_limit when not 0"),
+          BoolField("pred_leaf", &O::pred_leaf,
+                    "task=pred writes each row's leaf id in every tree (rows x trees)"),
+          BoolField("pred_contribs", &O::pred_contribs,
+                    "task=pred writes SHAP contributions: per class, one per feature, bias last"),
+          BoolField("approx_contribs", &O::approx_contribs,
+                    "pred_contribs / pred_interactions by Saabas' approximation"),
+          BoolField("pred_interactions", &O::pred_interactions,
+                    "task=pred writes SHAP interaction values: per class, (F+1) x (F+1)"),
+          ChoiceField("importance_type", &O::importance_type,
+                      {"weight", "gain", "cover", "total_gain", "total_cover"},
+                      "task=importance: the score of each feature (XGBoost's get_score)"),
+          StringField("name_importance", &O::name_importance,
+                      "task=importance output: `name<TAB>score` lines; stdout prints them"),
           StringField("name_dump", &O::name_dump, "dump file (task=dump)"),
           EnumField("dump_format", &O::dump_format,
-                    {{"text", booster::DumpFormat::kText}, {"json", booster::DumpFormat::kJson}},
+                    {{"text", booster::DumpFormat::kText},
+                     {"json", booster::DumpFormat::kJson},
+                     {"dot", booster::DumpFormat::kDot}},
                     ""),
-          BoolField("dump_stats", &O::dump_stats, "include gain and cover in dumps"),
+          BoolField("dump_stats", &O::dump_stats, "include gain and cover in dumps (text, json)"),
+          StringField(
+              "fmap", &O::fmap,
+              "feature map for task=dump and task=importance: lines `index name type`, type i, q, "
+              "int, float (docs/cli.md)")
+              .Alias("name_fmap"),
+          ChoiceField("dsplit", &O::dsplit, {"auto", "row", "col"},
+                      "data split: rows are always split when distributed; col is not supported"),
           IntField("nthread", &O::nthread, 0, kMaxThreads,
                    "threads for loading and the learner; 0 = all cores"),
           IntField("verbosity", &O::verbosity, 0, 3,
@@ -90,6 +123,15 @@ const ParamTable<O>& CliTable() {
       },
       CliWording);
   return kTable;
+}
+
+// XGBoost's config templates write "NULL" for a path that is not set (`model_out = NULL`): such a
+// key keeps its default.
+bool IsUnset(const std::string& key, const std::string& value) {
+  static const std::set<std::string> kPathKeys = {
+      "data",      "train_path", "test:data", "test_path", "model_in",  "model_out",
+      "model_dir", "name_pred",  "name_dump", "fmap",      "name_fmap", "name_importance"};
+  return value == "NULL" && kPathKeys.count(key) != 0;
 }
 
 // "eval[NAME]" -> NAME; empty when `key` is not of that form.
@@ -132,8 +174,9 @@ Status ApplyEntry(const ConfigEntry& e, const std::set<std::string>& learner_key
     AddEvalSet(name, e.value, o);
     return Status::Ok();
   }
-  if (CliTable().Find(e.key) != nullptr) {
-    return CliTable().Set(o, e.key, e.value).WithContext(e.origin);
+  if (const ParamField<O>* field = CliTable().Find(e.key); field != nullptr) {
+    const std::string& value = IsUnset(e.key, e.value) ? field->default_value : e.value;
+    return CliTable().Set(o, e.key, value).WithContext(e.origin);
   }
   if (rabit::IsParamKey(e.key)) {
     // rabit checks its keys now, so a typo points at its line instead of failing in Init.
@@ -154,9 +197,24 @@ Status CheckComplete(const CliOptions& o) {
     return Status::InvalidInput("config: task=pred needs test:data = <data to predict>");
   }
   if (o.task != Task::kTrain && o.model_in.empty()) {
+    const char* task = o.task == Task::kPred   ? "pred"
+                       : o.task == Task::kDump ? "dump"
+                                               : "importance";
+    return Status::InvalidInput("config: task=" + std::string(task) +
+                                " needs model_in = <model.json>");
+  }
+  if (int(o.pred_leaf) + int(o.pred_contribs) + int(o.pred_interactions) > 1) {
     return Status::InvalidInput(
-        "config: task=" + std::string(o.task == Task::kPred ? "pred" : "dump") +
-        " needs model_in = <model.json>");
+        "config: pred_leaf, pred_contribs and pred_interactions are different outputs; set one");
+  }
+  if (o.approx_contribs && !o.pred_contribs && !o.pred_interactions) {
+    return Status::InvalidInput(
+        "config: approx_contribs = 1 needs pred_contribs = 1 or pred_interactions = 1");
+  }
+  if (o.dsplit == "col") {
+    return Status::InvalidInput(
+        "config: dsplit = col: column-split data is not supported; use dsplit = row (what a "
+        "distributed job does anyway) or leave dsplit unset");
   }
   if (o.task == Task::kTrain && o.early_stopping_rounds > 0 && o.evals.empty() && !o.eval_train) {
     return Status::InvalidInput(
@@ -183,6 +241,7 @@ Result<CliOptions> BuildOptions(const std::vector<ConfigEntry>& entries,
   }
   Status st = CheckComplete(options);
   if (!st.ok()) return st;
+  if (options.name_pred == "stdout") options.save_period = 0;  // XGBoost's CLIParam::Configure
   return options;
 }
 

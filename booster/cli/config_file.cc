@@ -85,9 +85,15 @@ Result<std::vector<ConfigEntry>> ParseConfigText(std::string_view text, const st
   int line_no = 0;
   while (!text.empty()) {
     ++line_no;
-    const auto eol = text.find('\n');
+    // Lines end with LF, CRLF or a lone CR (XGBoost's ConfigParser turns every CR into LF).
+    const auto eol = text.find_first_of("\r\n");
     const std::string_view line = text.substr(0, eol);
-    text = eol == std::string_view::npos ? std::string_view{} : text.substr(eol + 1);
+    std::size_t next = eol == std::string_view::npos ? text.size() : eol + 1;
+    if (eol != std::string_view::npos && text[eol] == '\r' && next < text.size() &&
+        text[next] == '\n') {
+      ++next;
+    }
+    text = text.substr(next);
     const std::string_view trimmed = Trim(line);
     if (trimmed.empty() || trimmed.front() == '#') continue;
     auto entry = ParseLine(line, source + ":" + std::to_string(line_no));

@@ -42,6 +42,8 @@ Status RunTask(const cli::CliOptions& options) {
       return cli::RunPredict(options);
     case cli::Task::kDump:
       return cli::RunDump(options);
+    case cli::Task::kImportance:
+      return cli::RunImportance(options);
   }
   return Status::Internal("unknown task");
 }
@@ -79,7 +81,8 @@ int main(int argc, char** argv) {
   app.add_option("pairs", pairs, "key=value settings added after the file's (later wins)");
   app.footer(cli::HelpText(cli::CliParamDocs(), cli::LearnerParamDocs(cli::kDefaultBooster)) +
              cli::OtherLearnersHelpText());
-  app.set_version_flag("--version", "treering 0.1.0 (XGBoost 1.7 model format)");
+  // -V as XGBoost's CLI (cli_main.cc accepts -V and --version).
+  app.set_version_flag("-V,--version", "treering 0.1.0 (XGBoost 1.7 model format)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

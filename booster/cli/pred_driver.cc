@@ -2,17 +2,33 @@
 // (%.9g, as XGBoost's setprecision(9)), K values per row for multi:softprob and multi-class
 // margins. Distributed, a learner that predicts rows one by one (the trees) gets each rank's
 // shard and the shards are gathered in rank order (= file order); otherwise every rank predicts
-// every row. Either way rank 0 writes one file equal to a single process's.
+// every row. Either way rank 0 writes one file equal to a single process's. iteration_begin /
+// iteration_end pick rounds as XGBoost's CLI does; ntree_limit (deprecated there, with a warning)
+// sets iteration_end, trees per class being rounds here (num_parallel_tree is 1).
+// pred_leaf / pred_contribs / pred_interactions write XGBoost's Predict output for those flags
+// instead, flattened row-major, one value per line as XGBoost's CLI writes any prediction.
 #include <vector>
 
 #include "booster/number_format.h"
+#include "output_check.h"
 #include "rabit/rabit.h"
 #include "task_support.h"
 #include "tasks.h"
 
 namespace treering::cli {
+namespace {
+
+booster::PredictOutput OutputOf(const CliOptions& options) {
+  if (options.pred_leaf) return booster::PredictOutput::kLeaf;
+  if (options.pred_contribs) return booster::PredictOutput::kContribs;
+  if (options.pred_interactions) return booster::PredictOutput::kInteractions;
+  return booster::PredictOutput::kValue;
+}
+
+}  // namespace
 
 Status RunPredict(const CliOptions& options) {
+  if (Status st = CheckOutputsWritable({{"name_pred", options.name_pred}}); !st.ok()) return st;
   auto learner = CreateLearnerFromConfig(options);
   if (!learner.ok()) return learner.status();
   booster::Learner& model = *learner.value();
@@ -21,8 +37,17 @@ Status RunPredict(const CliOptions& options) {
   const bool shard = model.Traits().predicts_shards && rabit::IsDistributed();
   auto test = LoadMatrix("test:data", options.test_data, options.nthread, shard);
   if (!test.ok()) return test.status();
+  booster::PredictOptions request{options.pred_margin, options.iteration_begin,
+                                  options.iteration_end, OutputOf(options),
+                                  options.approx_contribs};
+  if (options.ntree_limit != 0) {
+    request.iteration_end = options.ntree_limit;
+    LogRank0(options, 1,
+             "WARNING: `ntree_limit` is deprecated, use `iteration_begin` and `iteration_end` "
+             "instead.");
+  }
   std::vector<float> predictions;
-  st = model.Predict(&test.value(), options.pred_margin, &predictions);
+  st = model.Predict(&test.value(), request, &predictions);
   if (!st.ok()) return st.WithContext("test:data = " + options.test_data);
   // Shards are consecutive row ranges in rank order, so rank order is row order.
   if (shard) predictions = rabit::AllgatherV(predictions);

@@ -10,12 +10,14 @@
 
 #include "eval_report.h"
 #include "model_output.h"
+#include "output_check.h"
 #include "rabit/rabit.h"
 #include "sync_check.h"
 #include "task_support.h"
 #include "tasks.h"
 #include "timing_report.h"
 #include "train_checkpoint.h"
+#include "train_parts_check.h"
 
 namespace treering::cli {
 namespace {
@@ -56,7 +58,7 @@ Status SaveModel(TrainJob* j, const std::string& path) {
 }
 
 // The learner from the config, model_in, and the rounds to run. model_dir is created here
-// when files will go there, so a bad directory fails before the data is read.
+// when files will go there, and the outputs probed, so a bad path fails before the data is read.
 Status SetUpLearner(TrainJob* j) {
   const CliOptions& o = j->options;
   auto learner = CreateLearnerFromConfig(o);
@@ -74,7 +76,8 @@ Status SetUpLearner(TrainJob* j) {
   j->plan = j->learner->PlanRounds(o.num_round, o.save_period);
   j->start_round = j->learner->RoundsInModel();
   const bool dir_used = j->plan.save_period > 0 || o.model_out.empty();
-  return dir_used ? PrepareModelDir(o.model_dir) : Status::Ok();
+  return CheckOutputsWritable(
+      {{"model_dir", dir_used ? o.model_dir : "", true}, {"model_out", o.model_out, false}});
 }
 
 // "eval[NAME] = the training file" evaluates on the training matrix itself: no second copy.
@@ -84,6 +87,7 @@ Status LoadDatasets(TrainJob* j) {
   auto train = LoadMatrix("data", o.data, o.nthread, /*shard=*/true);
   if (!train.ok()) return train.status();
   j->train = std::move(train.value());
+  if (Status st = CheckTrainingParts(o, j->train); !st.ok()) return st;
   for (const EvalSetSpec& e : o.evals) {
     if (e.uri == o.data) {
       j->eval_data.push_back(nullptr);

@@ -21,7 +21,7 @@ Status AddFileChunk(const SourceFile& source, std::size_t file_index, ByteRange 
   if (global.end <= source.offset || global.begin >= file_end) return Status::Ok();
   const std::uint64_t local_begin = std::max(global.begin, source.offset) - source.offset;
   const std::uint64_t local_end = std::min(global.end, file_end) - source.offset;
-  Result<OpenedFile> file = OpenedFile::Open(source.path);
+  Result<OpenedFile> file = OpenedFile::Open(source.path, source.version);
   if (!file.ok()) return file.status();
   Result<std::uint64_t> begin = NextLineStart(*file, source.size, local_begin);
   if (!begin.ok()) return begin.status();

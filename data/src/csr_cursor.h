@@ -48,6 +48,17 @@ struct CsrCursor {
   std::uint64_t entries = 0;
   std::uint64_t num_col = 0;  // 1 + largest feature index written
 
+  // The chunk's first row with label:weight and first row without (file offset of the label
+  // and the label token), for the loader's all-or-none rule: a row missing its label reads
+  // "3:1 4:2" as label 3 with weight 1, so a lone weighted row is more often a bug than intent.
+  struct RowMark {
+    bool seen = false;
+    std::uint64_t offset = 0;
+    std::string token;
+  };
+  RowMark first_weighted;
+  RowMark first_unweighted;
+
   void EndRow() { row_end[rows++] = first_entry + entries; }
   void SetRowExtras(bool has_weight, float w, bool has_qid, std::uint64_t q) {
     if (weight != nullptr) weight[rows] = has_weight ? w : 1.0f;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "data/dmatrix.h"
 #include "number_parse.h"
 #include "text_scan.h"
 
@@ -74,6 +75,12 @@ bool ParseCsvLine(const char* line, const char* line_end, std::uint64_t label_co
   ForEachCell(line, line_end, [&](const Cell& cell, std::uint64_t column) {
     if (column == label_column) {
       return ok = has_label = ParseCell(cell, line_end, "label", &label, failure, bad);
+    }
+    if (feature == kMaxFeatures) {
+      *bad = cell.begin;
+      failure->message = "more than " + std::to_string(kMaxFeatures) +
+                         " feature columns on the line (the limit, docs/data.md)";
+      return ok = false;
     }
     float value;
     if (!cell.empty()) {

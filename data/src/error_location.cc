@@ -7,8 +7,9 @@
 
 namespace treering::data::detail {
 
-Result<std::string> LocateOffset(const std::string& path, std::uint64_t offset) {
-  Result<OpenedFile> file = OpenedFile::Open(path);
+Result<std::string> LocateOffset(const std::string& path, std::uint64_t offset,
+                                 const std::string& version) {
+  Result<OpenedFile> file = OpenedFile::Open(path, version);
   if (!file.ok()) return file.status();
   std::vector<char> block(1 << 20);
   std::uint64_t line = 1;

@@ -10,6 +10,8 @@
 namespace treering::data::detail {
 
 // "path:LINE:COL" with a 1-based line and a 1-based byte column of `offset`.
-Result<std::string> LocateOffset(const std::string& path, std::uint64_t offset);
+// `version`: an http:// file's ETag (opened_file.h); empty for a local file.
+Result<std::string> LocateOffset(const std::string& path, std::uint64_t offset,
+                                 const std::string& version = "");
 
 }  // namespace treering::data::detail

@@ -11,6 +11,8 @@
 #include <cstring>
 #include <string_view>
 
+#include "http_range_reader.h"
+
 namespace treering::data::detail {
 namespace {
 
@@ -109,10 +111,21 @@ Result<std::uint64_t> CheckReadableFile(const std::string& path) {
   return static_cast<std::uint64_t>(info.st_size);
 }
 
+Status AddRemoteFile(const std::string& url, InputSpec* spec) {
+  Result<HttpRangeReader> reader = HttpRangeReader::Create(url);
+  if (!reader.ok()) return reader.status();
+  Result<RemoteFileInfo> info = reader->Stat();
+  if (!info.ok()) return info.status();
+  spec->files.push_back(SourceFile{url, info->size, spec->total_bytes, info->etag});
+  spec->total_bytes += info->size;
+  return Status::Ok();
+}
+
 Status AddFile(const std::string& path, InputSpec* spec) {
+  if (IsHttpUri(path)) return AddRemoteFile(path, spec);
   Result<std::uint64_t> size = CheckReadableFile(path);
   if (!size.ok()) return size.status();
-  spec->files.push_back(SourceFile{path, *size, spec->total_bytes});
+  spec->files.push_back(SourceFile{path, *size, spec->total_bytes, ""});
   spec->total_bytes += *size;
   return Status::Ok();
 }
@@ -120,7 +133,7 @@ Status AddFile(const std::string& path, InputSpec* spec) {
 Status AddPaths(const std::string& uri, const std::string& path_list, InputSpec* spec) {
   for (const std::string& item : Split(path_list, ',')) {
     if (item.empty()) return Status::InvalidInput(uri + ": empty file name in the list");
-    if (!HasGlobCharacters(item)) {
+    if (!HasGlobCharacters(item) || IsHttpUri(item)) {
       if (Status s = AddFile(item, spec); !s.ok()) return s;
       continue;
     }

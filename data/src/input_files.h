@@ -16,6 +16,7 @@ struct SourceFile {
   std::string path;
   std::uint64_t size = 0;
   std::uint64_t offset = 0;  // where this file starts in the concatenation of all files
+  std::string version;       // an http:// file's ETag, which every later read must match
 };
 
 struct InputSpec {
@@ -31,7 +32,8 @@ struct InputSpec {
 };
 
 // Splits off and checks the "?key=value&..." options, expands globs and comma lists, and checks
-// that every file exists, is a regular file and can be opened for reading.
+// that every file exists, is a regular file and can be opened for reading. An http:// item is
+// asked for its size and ETag (HEAD); globs do not apply to it.
 Result<InputSpec> ResolveInput(const std::string& uri);
 
 }  // namespace treering::data::detail

@@ -2,9 +2,9 @@
 // message the user sees. Runs once per failed load, so clarity beats speed here.
 #include <cctype>
 #include <cstring>
-#include <limits>
 #include <string>
 
+#include "data/dmatrix.h"
 #include "libsvm_line.h"
 #include "number_parse.h"
 #include "text_scan.h"
@@ -38,7 +38,7 @@ std::string DescribeLabel(const char* at, const char* end) {
   return message.empty() ? "expected label[:weight], got " + token : message;
 }
 
-std::string DescribeEntry(const char* at, const char* end) {
+std::string DescribeEntry(const char* at, const char* end, int index_base) {
   const std::string token = QuoteToken(at, end);
   const char* p = at;
   if (*p == '-' && p + 1 != end && std::isdigit(static_cast<unsigned char>(p[1]))) {
@@ -49,9 +49,10 @@ std::string DescribeEntry(const char* at, const char* end) {
     return "feature index must be an integer, got " + token;
   }
   std::uint64_t index;
-  const std::uint64_t max = std::numeric_limits<std::uint32_t>::max();
+  const std::uint64_t max = kMaxFeatures - 1 + static_cast<std::uint64_t>(index_base);
   if (p != at && ParseUnsigned(at, p, max, &index) == nullptr) {
-    return "feature index out of range (largest is " + std::to_string(max) + "), got " + token;
+    return "feature index over the limit of " + std::to_string(max) + " (at most " +
+           std::to_string(kMaxFeatures) + " features, docs/data.md), got " + token;
   }
   if (p != at && p != end && *p == ':') {
     float value;
@@ -78,7 +79,7 @@ std::string DescribeLineError(LineError* error, const char* line_end, int index_
     case LineProblem::kQid:
       return "expected qid:N with N an unsigned integer, got " + QuoteToken(at, line_end);
     case LineProblem::kEntry:
-      return DescribeEntry(at, line_end);
+      return DescribeEntry(at, line_end, index_base);
     case LineProblem::kZeroOneBased:
       return "feature index 0 with indexing_mode=1 (1-based indices start at 1), got " +
              QuoteToken(at, line_end);

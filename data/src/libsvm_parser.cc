@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 
+#include "data/dmatrix.h"
 #include "libsvm_line.h"
 #include "number_parse.h"
 #include "text_scan.h"
@@ -12,7 +13,7 @@
 namespace treering::data::detail {
 namespace {
 
-constexpr std::uint64_t kMaxIndex = std::numeric_limits<std::uint32_t>::max();
+constexpr std::uint64_t kMaxIndex = kMaxFeatures - 1;  // as stored (0-based)
 
 inline bool EndsToken(const char* p, const char* end) {
   return p == end || IsBlank(*p) || *p == '#';
@@ -81,7 +82,7 @@ inline const char* ParseIndexColon(const char* p, std::uint64_t* index) {
   const char* start = p;
   std::uint64_t v = 0;
   while (IsDigit(*p)) v = v * 10 + static_cast<unsigned>(*p++ - '0');
-  if (p == start || p - start > 10 || *p != ':') return nullptr;  // > 10 digits: > 2^32
+  if (p == start || p - start > 10 || *p != ':') return nullptr;  // > 10 digits: > 2^33
   *index = v;
   return p + 1;
 }
@@ -173,7 +174,8 @@ bool LibsvmParser::Parse(std::string_view text, std::uint64_t offset, CsrCursor*
   for (const char* line = p; line < end; line = p + 1) {
     p = LineEnd(line, end);
     LineError error;
-    if (!ParseLine(line, p, cursor, &error)) {
+    const auto line_offset = offset + static_cast<std::uint64_t>(line - text.data());
+    if (!ParseLine(line, p, line_offset, cursor, &error)) {
       failure->message = DescribeLineError(&error, p, index_base_);
       failure->offset = offset + static_cast<std::uint64_t>(error.at - text.data());
       failure->internal = error.problem == LineProblem::kCountMismatch;
@@ -183,16 +185,21 @@ bool LibsvmParser::Parse(std::string_view text, std::uint64_t offset, CsrCursor*
   return true;
 }
 
-bool LibsvmParser::ParseLine(const char* line, const char* end, CsrCursor* cursor,
-                             LineError* error) {
+bool LibsvmParser::ParseLine(const char* line, const char* end, std::uint64_t line_offset,
+                             CsrCursor* cursor, LineError* error) {
   if (const void* hash = std::memchr(line, '#', static_cast<std::size_t>(end - line))) {
     end = static_cast<const char*>(hash);
   }
   const char* p = SkipBlanks(line, end);
   if (p == end) return true;  // blank or comment-only line
   RowHeader header;
+  const char* label = p;
   p = ParseRowHeader(p, end, xgboost_floats_, &header, error);
   if (p == nullptr) return false;
+  CsrCursor::RowMark& mark = header.has_weight ? cursor->first_weighted : cursor->first_unweighted;
+  if (!mark.seen) {
+    mark = {true, line_offset + static_cast<std::uint64_t>(label - line), QuoteToken(label, end)};
+  }
   if (cursor->rows == cursor->row_capacity)
     return *error = {LineProblem::kCountMismatch, line}, false;
   const std::uint64_t row_begin = cursor->entries;

@@ -29,7 +29,8 @@ class LibsvmParser {
   bool Parse(std::string_view text, std::uint64_t offset, CsrCursor* cursor, ParseFailure* failure);
 
  private:
-  bool ParseLine(const char* line, const char* end, CsrCursor* cursor, LineError* error);
+  bool ParseLine(const char* line, const char* end, std::uint64_t line_offset, CsrCursor* cursor,
+                 LineError* error);
   bool SortRow(std::uint64_t row_begin, CsrCursor* cursor, LineError* error);
 
   int index_base_;

@@ -15,6 +15,7 @@
 #include "libsvm_parser.h"
 #include "matrix_layout.h"
 #include "opened_file.h"
+#include "weight_rule.h"
 
 namespace treering::data {
 namespace detail {
@@ -45,6 +46,9 @@ class TwoPassLoader {
 
   Status Count(std::vector<ChunkCounts>* counts);
   Status Fill(std::vector<CsrCursor>* cursors);
+  Status CheckWeights(const std::vector<CsrCursor>& cursors) const {
+    return CheckWeightsAllOrNone(input_, chunks_, cursors);
+  }
 
  private:
   template <typename OnText>
@@ -69,7 +73,8 @@ void TwoPassLoader::ForEachChunk(OnText&& on_text) {
     ThreadState& state = states_[t];
     for (std::size_t i = next_chunk++; i < chunks_.size(); i = next_chunk++) {
       const Chunk& chunk = chunks_[i];
-      Result<OpenedFile> file = OpenedFile::Open(input_.files[chunk.file].path);
+      const SourceFile& source = input_.files[chunk.file];
+      Result<OpenedFile> file = OpenedFile::Open(source.path, source.version);
       if (!file.ok()) {
         outcomes_[i].io = file.status();
         continue;
@@ -125,7 +130,8 @@ Status TwoPassLoader::FirstError() const {
     const ChunkOutcome& o = outcomes_[i];
     if (!o.parse_failed) continue;
     const std::string& path = input_.files[chunks_[i].file].path;
-    Result<std::string> where = LocateOffset(path, o.failure.offset);
+    const std::string& version = input_.files[chunks_[i].file].version;
+    Result<std::string> where = LocateOffset(path, o.failure.offset, version);
     if (!where.ok()) return where.status();
     const std::string message = *where + ": " + o.failure.message;
     return o.failure.internal ? Status::Internal(message) : Status::InvalidInput(message);
@@ -169,6 +175,7 @@ Result<DMatrix> Load(const std::string& uri, const LoadOptions& options, LoadSta
   DMatrix matrix;
   std::vector<CsrCursor> cursors = LayOutMatrix(counts, threads, &matrix);
   if (Status s = loader.Fill(&cursors); !s.ok()) return s;
+  if (Status s = loader.CheckWeights(cursors); !s.ok()) return s;
   for (const CsrCursor& c : cursors) matrix.num_col = std::max(matrix.num_col, c.num_col);
   return matrix;
 }

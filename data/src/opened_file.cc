@@ -8,22 +8,36 @@
 #include <cstring>
 #include <utility>
 
+#include "http_range_reader.h"
+
 namespace treering::data::detail {
 
-Result<OpenedFile> OpenedFile::Open(const std::string& path) {
+OpenedFile::OpenedFile(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
+
+Result<OpenedFile> OpenedFile::Open(const std::string& path, const std::string& version) {
+  if (IsHttpUri(path)) {
+    Result<HttpRangeReader> reader = HttpRangeReader::Create(path, version);
+    if (!reader.ok()) return reader.status();
+    OpenedFile file(-1, path);
+    file.remote_ = std::make_unique<HttpRangeReader>(std::move(*reader));
+    return file;
+  }
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return Status::IoError(path + ": cannot open: " + std::strerror(errno));
   return OpenedFile(fd, path);
 }
 
 OpenedFile::OpenedFile(OpenedFile&& other) noexcept
-    : fd_(std::exchange(other.fd_, -1)), path_(std::move(other.path_)) {}
+    : fd_(std::exchange(other.fd_, -1)),
+      path_(std::move(other.path_)),
+      remote_(std::move(other.remote_)) {}
 
 OpenedFile& OpenedFile::operator=(OpenedFile&& other) noexcept {
   if (this != &other) {
     if (fd_ >= 0) close(fd_);
     fd_ = std::exchange(other.fd_, -1);
     path_ = std::move(other.path_);
+    remote_ = std::move(other.remote_);
   }
   return *this;
 }
@@ -34,6 +48,7 @@ OpenedFile::~OpenedFile() {
 
 Status OpenedFile::ReadAt(std::uint64_t offset, char* buffer, std::size_t n,
                           std::size_t* got) const {
+  if (remote_) return remote_->ReadAt(offset, buffer, n, got);
   *got = 0;
   while (*got < n) {
     const ssize_t r = pread(fd_, buffer + *got, n - *got, static_cast<off_t>(offset + *got));
@@ -43,6 +58,10 @@ Status OpenedFile::ReadAt(std::uint64_t offset, char* buffer, std::size_t n,
     *got += static_cast<std::size_t>(r);
   }
   return Status::Ok();
+}
+
+void OpenedFile::WillRead(std::uint64_t end) const {
+  if (remote_) remote_->WillRead(end);
 }
 
 Result<std::uint64_t> NextLineStart(const OpenedFile& file, std::uint64_t size,

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,9 +16,14 @@
 
 namespace treering::data::detail {
 
+class HttpRangeReader;
+
+// A local path is read with pread and may be shared between threads. An http:// URL is read
+// by Range requests over one keep-alive connection (http_range_reader.h): open one per thread.
 class OpenedFile {
  public:
-  static Result<OpenedFile> Open(const std::string& path);
+  // `version` is the ETag a remote file must still have (empty: any, and for local files).
+  static Result<OpenedFile> Open(const std::string& path, const std::string& version = "");
   OpenedFile(OpenedFile&& other) noexcept;
   OpenedFile& operator=(OpenedFile&& other) noexcept;
   OpenedFile(const OpenedFile&) = delete;
@@ -27,11 +33,14 @@ class OpenedFile {
   // Reads up to n bytes at `offset`; *got < n only at end of file.
   Status ReadAt(std::uint64_t offset, char* buffer, std::size_t n, std::size_t* got) const;
   const std::string& path() const { return path_; }
+  // Reads in order up to `end` follow: a remote file asks for them in one request.
+  void WillRead(std::uint64_t end) const;
 
  private:
-  OpenedFile(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
+  OpenedFile(int fd, std::string path);
   int fd_ = -1;
   std::string path_;
+  std::unique_ptr<HttpRangeReader> remote_;  // set for http:// files
 };
 
 // Smallest line start >= `offset` in a file of `size` bytes: offset itself when it is 0 or
@@ -47,6 +56,7 @@ Result<std::uint64_t> NextLineStart(const OpenedFile& file, std::uint64_t size,
 template <typename OnLines>
 Status ForEachLineBlock(const OpenedFile& file, std::uint64_t begin, std::uint64_t end,
                         std::vector<char>& buffer, OnLines&& on_lines) {
+  file.WillRead(end);
   std::size_t carry = 0;  // bytes of an unfinished line kept at the front of the buffer
   std::uint64_t pos = begin;
   while (pos < end) {

@@ -1,5 +1,6 @@
 // treering-data: inspect a data URI with the same loader training uses.
 //   treering-data info URI [--part P --nparts N --nthread T]
+//   treering-data serve DIR [--port P] [--host-ip A] [--token-file F]   (data_serve.h)
 // prints one "key: value" line per fact on stdout. On bad input it prints one line on stderr,
 // nothing on stdout, and exits with code 2 (1 for I/O or internal errors).
 #include <chrono>
@@ -9,6 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "data/load.h"
+#include "data_serve.h"
 #include "label_summary.h"
 
 namespace {
@@ -61,6 +63,8 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   info->add_option("--nparts", args.load.nparts, "number of parts")->check(CLI::PositiveNumber);
   info->add_option("--nthread", args.load.nthread, "parser threads (0: all cores)");
+  ServeArgs serve_args;
+  CLI::App* serve = AddServeCommand(app, &serve_args);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -69,6 +73,7 @@ int main(int argc, char** argv) {
     std::cerr << "treering-data: " << e.what() << "\n";
     return 2;
   }
+  if (serve->parsed()) return RunServe(serve_args);
   try {
     return RunInfo(args);
   } catch (const std::exception& e) {  // out of memory while loading, or a bug

@@ -89,7 +89,8 @@ TEST_P(LearnerInterface, CheckpointContinuesTheUninterruptedRun) {
 TEST_P(LearnerInterface, RoundCostAndTraits) {
   auto learner = Trained(1);
   EXPECT_GT(learner->LastRoundCost().comp_s, 0.0);
-  EXPECT_EQ(learner->Traits().model_suffix, GetParam().name == "mlp" ? "mlp" : "json");
+  EXPECT_EQ(learner->Traits().model_suffix,
+            GetParam().name == "mlp" ? "mlp" : "model");  // XGBoost CLI's NNNN.model
   // gbtree: num_round more rounds from 0; mlp: up to `epochs` (4), numbered on from 1.
   const RoundPlan plan = learner->PlanRounds(/*num_round=*/10, /*save_period=*/2);
   EXPECT_EQ(plan.first, GetParam().name == "mlp" ? 1 : 0);

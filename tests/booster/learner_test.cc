@@ -143,7 +143,7 @@ TEST(Learner, TrainingMarginsEqualPredictionAndContinuedTrainingMatches) {
   // mlogloss from the cached (leaf-updated) margins equals the one from a fresh walk.
   const double cached = full->EvalOneIter(3)->at(0).value;
   std::vector<float> prob;
-  ASSERT_TRUE(full->Predict(&dm, false, &prob).ok());
+  ASSERT_TRUE(full->Predict(&dm, {}, &prob).ok());
   double loss = 0;
   for (std::size_t r = 0; r < dm.NumRows(); ++r) {
     loss -= std::log(prob[r * 3 + static_cast<int>(dm.label[r])]);
@@ -245,7 +245,7 @@ TEST(Learner, PredictionEqualsOneRowWalkDenseSparseAndNarrow) {
       data::DMatrix wide = WithFeatureAt(dm, 70000);
       for (data::DMatrix* data : {&dm, &narrow, &wide}) {
         std::vector<float> margins;
-        ASSERT_TRUE(learner->Predict(data, true, &margins).ok());
+        ASSERT_TRUE(learner->Predict(data, {.output_margin = true}, &margins).ok());
         EXPECT_EQ(margins, WalkOneRowAtATime(model, *data));
       }
     }
@@ -293,6 +293,43 @@ TEST(LearnerDocs, EveryParameterIsDocumented) {
   for (const auto& p : GBTreeLearner::Params()) {
     EXPECT_NE(doc.find(p.key), std::string::npos) << p.key << " missing from docs/learner.md";
   }
+}
+
+}  // namespace
+}  // namespace treering::booster
+
+namespace treering::booster {
+namespace {
+
+// iteration_begin / iteration_end (XGBoost's LayerToTree): rounds [b, e) are trees
+// [b * K, e * K); the first k rounds of a 4-round model predict what a k-round model predicts
+// (a tree does not depend on later ones), margins of disjoint ranges add up, and a range
+// beyond the model is a user error.
+TEST(Learner, IterationRangeSelectsRounds) {
+  data::DMatrix dm = MakeSynthetic({.task = Task::kMulticlass3});
+  const Params params = {{"objective", "multi:softprob"}, {"num_class", "3"}};
+  auto four = Train(params, dm, 4);
+  auto two = Train(params, dm, 2);
+  std::vector<float> first_two, reference, all, tail, head;
+  ASSERT_TRUE(four->Predict(&dm, {.iteration_end = 2}, &first_two).ok());
+  ASSERT_TRUE(two->Predict(&dm, {}, &reference).ok());
+  EXPECT_EQ(first_two, reference);
+  ASSERT_TRUE(four->Predict(&dm, {.output_margin = true}, &all).ok());
+  ASSERT_TRUE(four->Predict(&dm, {.output_margin = true, .iteration_end = 1}, &head).ok());
+  ASSERT_TRUE(
+      four->Predict(&dm, {.output_margin = true, .iteration_begin = 1, .iteration_end = 4}, &tail)
+          .ok());
+  std::vector<float> base;
+  ASSERT_TRUE(four->Predict(&dm, {.output_margin = true, .iteration_begin = 4}, &base).ok());
+  ASSERT_EQ(all.size(), head.size());
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    EXPECT_NEAR(head[i] + tail[i] - base[i], all[i], 1e-5) << i;  // base margin counted twice
+  }
+  std::vector<float> out;
+  const Status beyond = four->Predict(&dm, {.iteration_end = 5}, &out);
+  EXPECT_EQ(beyond.code(), StatusCode::kInvalidInput);
+  EXPECT_NE(beyond.message().find("4 rounds"), std::string::npos) << beyond.message();
+  EXPECT_FALSE(four->Predict(&dm, {.iteration_begin = 3, .iteration_end = 2}, &out).ok());
 }
 
 }  // namespace

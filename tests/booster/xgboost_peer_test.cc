@@ -116,7 +116,7 @@ TEST_P(XgboostPeerTest, SameTreesAndMargins) {
     ExpectSameTree(ours.trees[t], theirs->trees[t], c.name + " tree " + std::to_string(t));
   }
   std::vector<float> margin;
-  ASSERT_TRUE((*learner)->Predict(&test, true, &margin).ok());
+  ASSERT_TRUE((*learner)->Predict(&test, {.output_margin = true}, &margin).ok());
   const std::vector<float> want = ReadFloats(dir / "xgb-margin.txt");
   ASSERT_EQ(margin.size(), want.size());
   for (std::size_t i = 0; i < want.size(); ++i) {

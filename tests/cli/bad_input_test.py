@@ -119,6 +119,20 @@ def test_bad_data_line_names_file_and_line():
                           output="m.json")
 
 
+def test_bad_feature_map_names_file_and_line():
+    with t.TempDir() as d:
+        fmap = os.path.join(d, "featmap.txt")
+        for text, needles in (("0 a i\n1 b quantity\n", ["featmap.txt:2", "type 'quantity'"]),
+                              ("0 a i\n2 b q\n", ["featmap.txt:2", "index '2': expected 1"]),
+                              ("0 a\n", ["featmap.txt:1", "`index name type`"])):
+            with open(fmap, "w") as f:
+                f.write(text)
+            expect_user_error(d, ["task=dump", "model_in=" + t.SAMPLE_MODEL, "fmap=" + fmap],
+                              needles, output="dump.txt")
+        expect_user_error(d, ["task=dump", "model_in=" + t.SAMPLE_MODEL, "fmap=nope.txt"],
+                          ["fmap", "nope.txt"], output="dump.txt")
+
+
 def test_model_dir_that_is_a_file():
     with t.TempDir() as d:
         train, _ = data_files(d)
@@ -127,19 +141,26 @@ def test_model_dir_that_is_a_file():
 
 
 def test_unwritable_output_is_a_runtime_failure():
-    """An output directory that vanished is not the config's fault: exit 1, one line."""
+    """An output directory that exists but takes no file is not the config's fault: exit 1, one
+    line. (One that does not exist is a bad name_pred, found before the work starts: exit 2,
+    tests/cli/input_checks_test.py.)"""
     with t.TempDir() as d:
         _, test = data_files(d)
+        locked = os.path.join(d, "locked")
+        os.mkdir(locked, 0o500)
+        if os.geteuid() == 0:  # root writes in a 0500 directory; sysfs refuses even root
+            locked = "/sys"
+        output = os.path.join(locked, "p.txt")
         proc = t.run([t.treering_bin(), "/dev/null", "task=pred", "model_in=" + t.SAMPLE_MODEL,
-                      "test:data=" + test, "name_pred=" + os.path.join(d, "gone", "p.txt")],
-                     check=False)
+                      "test:data=" + test, "name_pred=" + output], check=False)
         assert proc.returncode == 1, (proc.returncode, proc.stderr)
-        assert len(proc.stderr.strip().splitlines()) == 1 and "gone/p.txt" in proc.stderr
+        assert len(proc.stderr.strip().splitlines()) == 1 and output in proc.stderr, proc.stderr
 
 
 if __name__ == "__main__":
     t.main([test_unknown_key_names_line_and_nearest, test_unknown_rabit_key_names_line_and_nearest,
             test_learner_errors_point_at_the_line_of_their_key, test_bad_values_name_key_and_range,
             test_missing_files_name_the_path, test_corrupt_model_json,
-            test_bad_data_line_names_file_and_line, test_model_dir_that_is_a_file,
+            test_bad_data_line_names_file_and_line, test_bad_feature_map_names_file_and_line,
+            test_model_dir_that_is_a_file,
             test_unwritable_output_is_a_runtime_failure])

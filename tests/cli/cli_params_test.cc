@@ -95,9 +95,9 @@ TEST(CliParams, BadValuesNameKeyAndRange) {
   EXPECT_EQ(ErrorOf(Entries({{"data", "a"}, {"num_round", "-1"}})),
             "t.conf:2: num_round = -1: expected an integer in [0, 100000000]");
   EXPECT_EQ(ErrorOf(Entries({{"task", "predict"}})),
-            "t.conf:1: task = predict: expected one of train, pred, dump");
-  EXPECT_EQ(ErrorOf(Entries({{"dump_format", "dot"}})),
-            "t.conf:1: dump_format = dot: expected one of text, json");
+            "t.conf:1: task = predict: expected one of train, pred, dump, importance");
+  EXPECT_EQ(ErrorOf(Entries({{"dump_format", "svg"}})),
+            "t.conf:1: dump_format = svg: expected one of text, json, dot");
   EXPECT_EQ(ErrorOf(Entries({{"pred_margin", "yes"}})),
             "t.conf:1: pred_margin = yes: expected 0 or 1 (or false/true)");
   EXPECT_EQ(ErrorOf(Entries({{"booster", "dart"}})),
@@ -184,6 +184,101 @@ TEST(NearestKey, EditDistance) {
   EXPECT_EQ(EditDistance("max_depth", "max_depth"), 0);
   EXPECT_EQ(NearestKey("etta", {"eta", "gamma", "alpha"}), "eta");
   EXPECT_EQ(NearestKey("x", {}), "");
+}
+
+}  // namespace
+}  // namespace treering::cli
+
+namespace treering::cli {
+namespace {
+
+// XGBoost's config templates spell "not set" as NULL (src/cli_main.cc CLIParam, demo/CLI):
+// every path key then keeps its default, instead of naming a file "NULL".
+TEST(CliParams, NullMeansNotSet) {
+  auto o = BuildOptions(Entries({{"data", "d.libsvm"},
+                                 {"model_out", "m.json"},
+                                 {"model_out", "NULL"},
+                                 {"model_in", "NULL"},
+                                 {"model_dir", "NULL"},
+                                 {"name_pred", "NULL"},
+                                 {"name_dump", "NULL"},
+                                 {"test:data", "NULL"},
+                                 {"fmap", "NULL"}}),
+                        LearnerDocs());
+  ASSERT_TRUE(o.ok()) << o.status().message();
+  EXPECT_EQ(o->model_out, "");
+  EXPECT_EQ(o->model_in, "");
+  EXPECT_EQ(o->model_dir, "./");
+  EXPECT_EQ(o->name_pred, "pred.txt");
+  EXPECT_EQ(o->name_dump, "dump.txt");
+  EXPECT_EQ(o->test_data, "");
+  EXPECT_EQ(o->fmap, "");
+  // A NULL model_in is missing for task=pred, as in XGBoost ("Must specify model_in").
+  auto pred = BuildOptions(
+      Entries({{"task", "pred"}, {"test:data", "t.libsvm"}, {"model_in", "NULL"}}), LearnerDocs());
+  ASSERT_FALSE(pred.ok());
+  EXPECT_NE(pred.status().message().find("needs model_in"), std::string::npos);
+  // NULL is only special for paths: elsewhere it is a bad value.
+  EXPECT_FALSE(BuildOptions(Entries({{"data", "d"}, {"num_round", "NULL"}}), LearnerDocs()).ok());
+}
+
+TEST(CliParams, PredictionRangeDumpAndSplitKeys) {
+  auto o = BuildOptions(Entries({{"task", "dump"},
+                                 {"model_in", "m.json"},
+                                 {"name_fmap", "featmap.txt"},
+                                 {"dump_format", "dot"},
+                                 {"iteration_begin", "1"},
+                                 {"iteration_end", "3"},
+                                 {"ntree_limit", "2"},
+                                 {"dsplit", "row"}}),
+                        LearnerDocs());
+  ASSERT_TRUE(o.ok()) << o.status().message();
+  EXPECT_EQ(o->fmap, "featmap.txt");
+  EXPECT_EQ(o->dump_format, booster::DumpFormat::kDot);
+  EXPECT_EQ(o->iteration_begin, 1);
+  EXPECT_EQ(o->iteration_end, 3);
+  EXPECT_EQ(o->ntree_limit, 2);
+  auto col = BuildOptions(Entries({{"data", "d"}, {"dsplit", "col"}}), LearnerDocs());
+  ASSERT_FALSE(col.ok());
+  EXPECT_NE(col.status().message().find("dsplit = col"), std::string::npos);
+  auto bad = BuildOptions(Entries({{"data", "d"}, {"dump_format", "xml"}}), LearnerDocs());
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("t.conf:2"), std::string::npos);
+}
+
+TEST(CliParams, StdoutPredictionsTurnOffSnapshots) {  // XGBoost's CLIParam::Configure
+  auto o = BuildOptions(Entries({{"data", "d"}, {"save_period", "2"}, {"name_pred", "stdout"}}),
+                        LearnerDocs());
+  ASSERT_TRUE(o.ok()) << o.status().message();
+  EXPECT_EQ(o->save_period, 0);
+}
+
+TEST(CliParams, ExplanationOutputsOneAtATime) {
+  EXPECT_EQ(ErrorOf(Entries({{"task", "pred"},
+                             {"model_in", "m.json"},
+                             {"test:data", "t.txt"},
+                             {"pred_leaf", "1"},
+                             {"pred_interactions", "1"}})),
+            "config: pred_leaf, pred_contribs and pred_interactions are different outputs; set "
+            "one");
+  EXPECT_EQ(ErrorOf(Entries({{"task", "pred"},
+                             {"model_in", "m.json"},
+                             {"test:data", "t.txt"},
+                             {"approx_contribs", "1"}})),
+            "config: approx_contribs = 1 needs pred_contribs = 1 or pred_interactions = 1");
+  auto ok = BuildOptions(Entries({{"task", "pred"},
+                                  {"model_in", "m.json"},
+                                  {"test:data", "t.txt"},
+                                  {"pred_contribs", "1"},
+                                  {"approx_contribs", "1"}}),
+                         LearnerDocs());
+  ASSERT_TRUE(ok.ok()) << ok.status().message();
+  EXPECT_TRUE(ok->pred_contribs && ok->approx_contribs && !ok->pred_leaf);
+  EXPECT_EQ(ErrorOf(Entries({{"task", "importance"}})),
+            "config: task=importance needs model_in = <model.json>");
+  EXPECT_EQ(ErrorOf(Entries({{"importance_type", "entropy"}})),
+            "t.conf:1: importance_type = entropy: expected one of weight, gain, cover, "
+            "total_gain, total_cover");
 }
 
 }  // namespace

@@ -116,3 +116,21 @@ TEST(ConfigFile, CommandLinePairs) {
 
 }  // namespace
 }  // namespace treering::cli
+
+namespace treering::cli {
+namespace {
+
+// Files saved with old Mac line ends (CR only) read as XGBoost reads them; CRLF counts once.
+TEST(ConfigFile, LoneCarriageReturnEndsALine) {
+  const auto e = Parse("booster = gbtree\reta = 0.3\r\rmax_depth = 4\r\n");
+  ASSERT_EQ(e.size(), 3u);
+  EXPECT_EQ(e[1].value, "0.3");
+  EXPECT_EQ(e[1].origin, "t.conf:2");
+  EXPECT_EQ(e[2].key, "max_depth");
+  EXPECT_EQ(e[2].origin, "t.conf:4");
+  EXPECT_EQ(ErrorOf("a = 1\rb = 2\r\nnot a pair\n"),
+            "t.conf:3: expected `key = value`, got 'not a pair'");
+}
+
+}  // namespace
+}  // namespace treering::cli

@@ -2,7 +2,7 @@
 """Snapshots, the final save and resuming, the same for every learner (one train driver, see
 booster/learner.h): each test runs once with booster=gbtree and once with booster=mlp.
 
-* model_dir gets NNNN.<suffix> (json / mlp) after every save period, holding that many rounds;
+* model_dir gets NNNN.<suffix> (model, as XGBoost's CLI names them / mlp) after every save period, holding that many rounds;
 * with model_dir and no model_out the final save does not write the last snapshot again when
   it already is model_dir/<rounds>.<suffix> (every rename into model_dir is watched);
 * a run resumed from a snapshot with model_in writes the uninterrupted run's model, byte for
@@ -37,7 +37,7 @@ class Booster:
 
 
 BOOSTERS = [
-    Booster("gbtree", "json", ["objective=binary:logistic", "max_depth=3", "subsample=0.8",
+    Booster("gbtree", "model", ["objective=binary:logistic", "max_depth=3", "subsample=0.8",
                                "colsample_bynode=0.8", "seed=3"],
             lambda total, done: "num_round=%d" % (total - done), "save_period"),
     Booster("mlp", "mlp", ["booster=mlp", "objective=binary:logistic", "hidden_layers=8",
@@ -70,8 +70,11 @@ def rounds_in(path):
     """Boosting rounds (one tree each: binary) or epochs held by a model file."""
     with open(path, "rb") as f:
         data = f.read()
-    if path.endswith(".json"):
+    if data[:1] == b"{":  # a tree model as JSON (XGBoost reads JSON whatever the name)
         return len(json.loads(data)["learner"]["gradient_booster"]["model"]["trees"])
+    if path.endswith(".model"):  # a tree model in another XGBoost format: ask XGBoost
+        import xgboost
+        return xgboost.Booster(model_file=path).num_boosted_rounds()
     (header_len,) = struct.unpack_from("<Q", data, 8)
     return json.loads(data[16:16 + header_len])["epochs_done"]
 

@@ -17,8 +17,13 @@ def train(d, *keys):
 
 
 def rounds_in(path):
-    with open(path) as f:
-        learner = json.load(f)["learner"]
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:1] != b"{":  # NNNN.model in another of XGBoost's formats: ask XGBoost
+        import xgboost
+        booster = xgboost.Booster(model_file=path)
+        return booster.num_boosted_rounds(), booster.attributes()
+    learner = json.loads(data)["learner"]
     return len(learner["gradient_booster"]["model"]["trees"]), learner["attributes"]
 
 
@@ -36,12 +41,12 @@ def test_save_period_and_default_name():
     with t.TempDir() as d:
         train(d, "num_round=5", "save_period=2", "model_dir=snap")
         files = sorted(os.listdir(os.path.join(d, "snap")))
-        assert files == ["0002.json", "0004.json", "0005.json"], files
+        assert files == ["0002.model", "0004.model", "0005.model"], files
         assert [rounds_in(os.path.join(d, "snap", f))[0] for f in files] == [2, 4, 5]
     with t.TempDir() as d:  # model_out is written even when num_round % save_period == 0
         train(d, "num_round=4", "save_period=2", "model_out=final.json")
-        assert sorted(f for f in os.listdir(d) if f.endswith(".json")) == \
-            ["0002.json", "0004.json", "final.json"]
+        assert sorted(f for f in os.listdir(d) if f.endswith((".json", ".model"))) == \
+            ["0002.model", "0004.model", "final.json"]
 
 
 def test_continue_from_model_in():

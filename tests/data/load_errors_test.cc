@@ -54,7 +54,8 @@ TEST(LoadErrors, MalformedLibsvmLinesAreLocated) {
       {"1 -1:3\n", "1:3: negative feature index, got '-1:3'"},
       {"1 1.5:3\n", "1:3: feature index must be an integer, got '1.5:3'"},
       {"1 4294967296:1\n",
-       "1:3: feature index out of range (largest is 4294967295), got '4294967296:1'"},
+       "1:3: feature index over the limit of 67108863 (at most 67108864 features, docs/data.md), "
+       "got '4294967296:1'"},
       {"1 2:1 2:3\n", "1:7: feature index 2 appears twice in the row, got '2:3'"},
       {"1 5:1 2:1 5:2\n", "1:11: feature index 5 appears twice in the row, got '5:2'"},
       {"1 2:1\t\t3:1 1:1 3:7\n", "1:16: feature index 3 appears twice in the row, got '3:7'"},

@@ -101,7 +101,7 @@ void Fuzz(const std::string& seed_text, const std::string& suffix, std::uint64_t
 
 TEST(LoadFuzz, MutatedLibsvmNeverCrashes) {
   std::mt19937_64 rng(21);
-  const auto rows = testing::RandomRows(rng, 12, testing::RowOptions{0.3, 0.3, 8, 0.5});
+  const auto rows = testing::RandomRows(rng, 12, testing::RowOptions{1.0, 0.3, 8, 0.5});
   Fuzz(testing::LibsvmText(rows, testing::Spelling{true, true, true, true}, rng), "", 22);
 }
 

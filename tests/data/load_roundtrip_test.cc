@@ -42,7 +42,7 @@ TEST(LoadRoundTrip, PlainRows) {
 
 TEST(LoadRoundTrip, WeightsQidsAndEverySpelling) {
   std::mt19937_64 rng(2);
-  const auto rows = RandomRows(rng, 800, RowOptions{0.5, 0.5, 40, 0.4});
+  const auto rows = RandomRows(rng, 800, RowOptions{1.0, 0.5, 40, 0.4});
   for (int variant = 0; variant < 16; ++variant) {
     const Spelling spelling{(variant & 1) != 0, (variant & 2) != 0, (variant & 4) != 0,
                             (variant & 8) != 0};
@@ -56,7 +56,7 @@ TEST(LoadRoundTrip, WeightsQidsAndEverySpelling) {
 TEST(LoadRoundTrip, ThreadCountDoesNotChangeTheMatrix) {
   std::mt19937_64 rng(3);
   // ~4 MB so that up to 8 parser threads each get more than the minimum slice.
-  const auto rows = RandomRows(rng, 20000, RowOptions{0.1, 0.1, 60, 0.5});
+  const auto rows = RandomRows(rng, 20000, RowOptions{1.0, 0.1, 60, 0.5});
   TempDir dir;
   const std::string file =
       dir.Write("big.libsvm", testing::LibsvmText(rows, Spelling{false, true, true, true}, rng));
@@ -74,7 +74,7 @@ TEST(LoadRoundTrip, ThreadCountDoesNotChangeTheMatrix) {
 // A row longer than the 1 MiB read block makes the block reader grow its buffer.
 TEST(LoadRoundTrip, RowsLongerThanTheReadBlock) {
   std::mt19937_64 rng(4);
-  auto rows = RandomRows(rng, 6, RowOptions{0.5, 0.5, 40, 0.5});
+  auto rows = RandomRows(rng, 6, RowOptions{1.0, 0.5, 40, 0.5});
   rows[2].entries.clear();
   for (std::uint32_t i = 0; i < 200000; ++i) rows[2].entries.emplace_back(i * 3, i * 0.5f);
   TempDir dir;
@@ -180,9 +180,9 @@ TEST(LoadRoundTrip, UnsortedRowsAreSorted) {
 
 TEST(LoadRoundTrip, LargestIndexSetsColumnCount) {
   TempDir dir;
-  const DMatrix m = MustLoad(dir.Write("wide.libsvm", "1 4294967295:1\n"));
-  EXPECT_EQ(m.num_col, 4294967296u);
-  EXPECT_EQ(m.index, (std::vector<std::uint32_t>{4294967295u}));
+  const DMatrix m = MustLoad(dir.Write("wide.libsvm", "1 67108863:1\n"));
+  EXPECT_EQ(m.num_col, kMaxFeatures);
+  EXPECT_EQ(m.index, (std::vector<std::uint32_t>{67108863u}));
 }
 
 }  // namespace

@@ -13,7 +13,7 @@ check() {  # check NAME ACTUAL EXPECTED
   fi
 }
 
-printf '1 0:1 3:2\n0 1:1\n1:2 qid:4 2:5\n' > "$dir/a.libsvm"
+printf '1:1 0:1 3:2\n0:3 1:1\n1:2 qid:4 2:5\n' > "$dir/a.libsvm"  # weights: all rows or none
 out=$("$bin" info "$dir/a.libsvm" --nthread 2); rc=$?
 check "exit code" "$rc" 0
 check rows "$(grep '^rows:' <<< "$out")" "rows: 3"

@@ -29,11 +29,11 @@ def test_only_rank0_writes_and_every_rank_holds_its_model():
                "num_round=5", "save_period=2", "model_dir=out", "debug_synchronize=1"] + KEYS
         proc = distlib.submit(3, per_rank_dirs(d, "DMLC_TASK_ID", cmd))
         out0 = os.path.join(d, "r0", "out")
-        assert sorted(os.listdir(out0)) == ["0002.json", "0004.json", "0005.json"], \
+        assert sorted(os.listdir(out0)) == ["0002.model", "0004.model", "0005.model"], \
             os.listdir(out0)
         for r in (1, 2):
             assert os.listdir(os.path.join(d, "r%d" % r)) == [], "rank %d wrote files" % r
-        with open(os.path.join(out0, "0005.json"), "rb") as f:
+        with open(os.path.join(out0, "0005.model"), "rb") as f:
             final = f.read()
         digests = {}
         for line in proc.stdout.splitlines():
@@ -45,12 +45,12 @@ def test_only_rank0_writes_and_every_rank_holds_its_model():
             "digests %s, file %s\n%s" % (digests, distlib.fnv1a64(final), proc.stdout)
         # The snapshots are the models a single process has after 2 and 4 rounds.
         for rounds in (2, 4):
-            single = os.path.join(d, "single%d.json" % rounds)
+            single = os.path.join(d, "single%d.model" % rounds)  # same name, same format
             t.run([t.treering_bin(), "/dev/null", "data=" + train, "num_round=%d" % rounds,
                    "model_out=" + single] + KEYS)
-            with open(single, "rb") as a, open(os.path.join(out0, "%04d.json" % rounds),
+            with open(single, "rb") as a, open(os.path.join(out0, "%04d.model" % rounds),
                                                "rb") as b:
-                assert a.read() == b.read(), "snapshot %04d.json differs" % rounds
+                assert a.read() == b.read(), "snapshot %04d.model differs" % rounds
 
 
 def diverging_job(d, how, check):

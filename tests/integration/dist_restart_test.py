@@ -33,26 +33,26 @@ def test_resumed_job_ends_with_the_uninterrupted_model():
         cut = os.path.join(d, "cut")
         proc = subprocess.Popen(job(train, cut, ["num_round=%d" % ROUNDS]),
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        snapshot = os.path.join(cut, "0004.json")
+        snapshot = os.path.join(cut, "0004.model")
         deadline = time.time() + 300
         while not os.path.exists(snapshot) and proc.poll() is None and time.time() < deadline:
             time.sleep(0.005)
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=120)
-        final = os.path.join(cut, "%04d.json" % ROUNDS)
+        final = os.path.join(cut, "%04d.model" % ROUNDS)
         print("interrupted job: exit code %d, %s" % (proc.returncode, "finished before the kill"
               if os.path.exists(final) else "killed before its last round"))
-        assert os.path.exists(snapshot), "no snapshot 0004.json"
-        with open(os.path.join(full, "0004.json"), "rb") as a, open(snapshot, "rb") as b:
+        assert os.path.exists(snapshot), "no snapshot 0004.model"
+        with open(os.path.join(full, "0004.model"), "rb") as a, open(snapshot, "rb") as b:
             assert a.read() == b.read(), "the interrupted job's snapshot differs"
-        resumed = os.path.join(d, "resumed.json")
+        resumed = os.path.join(d, "resumed.model")  # the snapshots' format
         t.run(job(train, os.path.join(d, "again"),
                   ["model_in=" + snapshot, "num_round=%d" % (ROUNDS - 4),
                    "model_out=" + resumed]))
-        with open(os.path.join(full, "%04d.json" % ROUNDS), "rb") as a, open(resumed, "rb") as b:
+        with open(os.path.join(full, "%04d.model" % ROUNDS), "rb") as a, open(resumed, "rb") as b:
             assert a.read() == b.read(), "the resumed model differs from the uninterrupted one"
         # The check has teeth: resuming from round 4 with another seed gives another model.
-        other = os.path.join(d, "other.json")
+        other = os.path.join(d, "other.model")
         t.run(job(train, os.path.join(d, "other"),
                   ["model_in=" + snapshot, "num_round=%d" % (ROUNDS - 4), "model_out=" + other,
                    "seed=12"]))

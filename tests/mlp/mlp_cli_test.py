@@ -121,6 +121,10 @@ def test_bad_input_is_one_line_exit_2():
         expect_user_error(d, ["/dev/null", "booster=mlp", "num_class=3", "epochs=2",
                               "hidden_layers=8", "data=" + data, "model_in=" + out],
                           "hidden_layers differs")
+        # Prediction rounds select trees; an MLP has none.
+        expect_user_error(d, ["/dev/null", "booster=mlp", "task=pred", "num_class=3",
+                              "model_in=" + out, "test:data=" + data, "iteration_end=1"],
+                          "iteration_end", "booster=mlp")
         assert not os.path.exists(os.path.join(d, "pred.txt"))
 
 

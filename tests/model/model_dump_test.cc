@@ -68,3 +68,71 @@ TEST(ModelDump, WholeFileLayoutAsXgboostCli) {
 
 }  // namespace
 }  // namespace treering::booster
+
+namespace treering::booster {
+namespace {
+
+// SmallModel's features named by a map: f2 (root, missing -> left) an indicator, f0 (missing ->
+// right, threshold -1.25) an integer. Expected strings follow XGBoost 1.7.4's generators: the
+// indicator line has no tabs and yes = the non-missing child; the integer threshold is rounded
+// up; dot keeps the float threshold. tests/cli/xgboost_dump_test.py compares real files.
+DumpSpec NamedSpec(DumpFormat format) {
+  return {format, false, FeatureMap::Parse("0 age int\n1 x q\n2 is_red i\n", "fm").value()};
+}
+
+TEST(ModelDump, TextWithFeatureMapAsXgboost) {
+  EXPECT_EQ(DumpTrees(testing::SmallModel(), NamedSpec(DumpFormat::kText)).value()[0],
+            "0:[is_red] yes=2,no=1\n"
+            "\t1:[age<-1] yes=3,no=4,missing=4\n"
+            "\t\t3:leaf=-0.0500000007\n"
+            "\t\t4:leaf=0.0125000002\n"
+            "\t2:leaf=0.300000012\n");
+}
+
+TEST(ModelDump, JsonWithFeatureMapAsXgboost) {
+  EXPECT_EQ(DumpTrees(testing::SmallModel(), NamedSpec(DumpFormat::kJson)).value()[0],
+            "  { \"nodeid\": 0, \"depth\": 0, \"split\": \"is_red\", \"yes\": 2, \"no\": 1 , "
+            "\"children\": [\n"
+            "    { \"nodeid\": 1, \"depth\": 1, \"split\": \"age\", \"split_condition\": -1, "
+            "\"yes\": 3, \"no\": 4, \"missing\": 4 , \"children\": [\n"
+            "      { \"nodeid\": 3, \"leaf\": -0.0500000007 }, \n"
+            "      { \"nodeid\": 4, \"leaf\": 0.0125000002 }\n"
+            "    ]}, \n"
+            "    { \"nodeid\": 2, \"leaf\": 0.300000012 }\n"
+            "  ]}");
+}
+
+TEST(ModelDump, DotAsXgboostGraphviz) {
+  const std::string expected =
+      "digraph {\n    graph [ rankdir=TB ]\n\n"
+      "    0 [ label=\"is_red\" ]\n"
+      "    0 -> 1 [label=\"yes, missing\" color=\"#0000FF\"]\n"
+      "    0 -> 2 [label=\"no\" color=\"#FF0000\"]\n\n"
+      "    1 [ label=\"age<-1.25\" ]\n"
+      "    1 -> 3 [label=\"yes\" color=\"#FF0000\"]\n"
+      "    1 -> 4 [label=\"no, missing\" color=\"#0000FF\"]\n\n"
+      "    3 [ label=\"leaf=-0.0500000007\" ]\n\n"
+      "    4 [ label=\"leaf=0.0125000002\" ]\n\n"
+      "    2 [ label=\"leaf=0.300000012\" ]\n}";
+  EXPECT_EQ(DumpTrees(testing::SmallModel(), NamedSpec(DumpFormat::kDot)).value()[0], expected);
+  // Without a map: f<index> labels; stats are never in a dot dump (XGBoost ignores them too).
+  const std::string plain = DumpTrees(testing::SmallModel(), DumpFormat::kDot, true)[0];
+  EXPECT_NE(plain.find("    0 [ label=\"f2<0.5\" ]\n"), std::string::npos) << plain;
+  EXPECT_EQ(plain.find("cover"), std::string::npos);
+  // The file: "booster[i]:\n" before each graph, nothing between graphs (as XGBoost's CLI).
+  const std::string file = DumpModel(testing::SmallModel(), DumpFormat::kDot, false);
+  EXPECT_EQ(file.rfind("booster[0]:\ndigraph {\n", 0), 0u);
+  EXPECT_NE(file.find("}booster[1]:\ndigraph {\n"), std::string::npos);
+}
+
+TEST(ModelDump, CategoricalFeatureMapTypeIsRefused) {
+  DumpSpec spec{DumpFormat::kText, false, FeatureMap::Parse("0 a q\n1 b q\n2 c c\n", "fm").value()};
+  auto dump = DumpModel(testing::SmallModel(), spec);
+  ASSERT_FALSE(dump.ok());
+  EXPECT_EQ(dump.status().code(), StatusCode::kInvalidInput);
+  EXPECT_NE(dump.status().message().find("feature 2 'c' is categorical"), std::string::npos)
+      << dump.status().message();
+}
+
+}  // namespace
+}  // namespace treering::booster

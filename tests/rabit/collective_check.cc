@@ -153,6 +153,9 @@ int main(int argc, char* argv[]) {
     if (rank == 0) {
       rabit::TrackerPrint("collective_check: " + std::to_string(rabit::GetWorldSize()) +
                           " ranks agree");
+    } else {
+      // Every engine forwards other ranks' prints too, behind "[rank R] " (issue 16 item 12).
+      rabit::TrackerPrint("collective_check: a print from rank " + std::to_string(rank));
     }
     rabit::Finalize();
   } catch (const std::exception& e) {

@@ -21,6 +21,14 @@ expect_every_rank_ok() {
   done
 }
 
+# TrackerPrint from ranks other than 0 comes out once, prefixed, as the tracker prints it.
+expect_prefixed_prints() {
+  for ((r = 1; r < n; r++)); do
+    [ "$(grep -cx "\[rank $r\] collective_check: a print from rank $r" "$log")" = 1 ] ||
+      fail "rank $r's TrackerPrint is not forwarded once as '[rank $r] ...'"
+  done
+}
+
 case $mode in
   submit)
     timeout 240 "$submit" --cluster local --num-workers "$n" -- "$check" >"$log" 2>&1
@@ -28,13 +36,20 @@ case $mode in
     [ $rc -eq 0 ] || fail "exit code $rc"
     expect_every_rank_ok
     grep -q "collective_check: $n ranks agree" "$log" || fail "rank 0's TrackerPrint missing"
+    expect_prefixed_prints
     ;;
   mpirun)
+    if ! command -v mpirun >/dev/null; then
+      echo "SKIP: mpirun (the peer, Debian package openmpi-bin) is not on PATH"
+      exit 77
+    fi
     timeout 240 mpirun --allow-run-as-root --oversubscribe -np "$n" \
       --mca btl tcp,self --mca btl_tcp_if_include lo "$check" >"$log" 2>&1
     rc=$?
     [ $rc -eq 0 ] || fail "exit code $rc"
     expect_every_rank_ok
+    grep -qx "collective_check: $n ranks agree" "$log" || fail "rank 0's TrackerPrint missing"
+    expect_prefixed_prints
     ;;
   kill|stop)
     start=$(date +%s)

@@ -1,5 +1,6 @@
 #include "fake_client.h"
 
+#include <arpa/inet.h>
 #include <netdb.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -11,14 +12,19 @@ namespace treering::testing {
 
 FakeClient::~FakeClient() { Close(); }
 
-FakeClient::FakeClient(FakeClient&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+FakeClient::FakeClient(FakeClient&& other) noexcept
+    : fd_(other.fd_), unread_(std::move(other.unread_)) {
+  other.fd_ = -1;
+}
 
 void FakeClient::Close() {
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
+  unread_.reset();
 }
 
-Status FakeClient::Connect(const std::string& host, std::uint16_t port) {
+Status FakeClient::Connect(const std::string& host, std::uint16_t port,
+                           const std::string& source_ip) {
   addrinfo hints{};
   hints.ai_socktype = SOCK_STREAM;
   addrinfo* res = nullptr;
@@ -26,6 +32,15 @@ Status FakeClient::Connect(const std::string& host, std::uint16_t port) {
     return Status::Network("cannot resolve " + host);
   }
   fd_ = ::socket(res->ai_family, SOCK_STREAM, 0);
+  if (fd_ >= 0 && !source_ip.empty()) {
+    sockaddr_in local{};
+    local.sin_family = AF_INET;
+    if (::inet_pton(AF_INET, source_ip.c_str(), &local.sin_addr) != 1 ||
+        ::bind(fd_, reinterpret_cast<sockaddr*>(&local), sizeof(local)) != 0) {
+      freeaddrinfo(res);
+      return Status::Network("cannot bind the client to " + source_ip);
+    }
+  }
   const int rc = fd_ < 0 ? -1 : ::connect(fd_, res->ai_addr, res->ai_addrlen);
   freeaddrinfo(res);
   if (rc != 0) return Status::Network(std::string("connect: ") + std::strerror(errno));
@@ -62,6 +77,11 @@ Status FakeClient::RecvRaw(void* buffer, std::size_t n, double timeout_s) {
 }
 
 Result<Frame> FakeClient::ReadFrame(double timeout_s) {
+  if (unread_) {
+    Frame f = std::move(*unread_);
+    unread_.reset();
+    return f;
+  }
   std::vector<std::uint8_t> header(proto::kHeaderBytes);
   Status s = RecvRaw(header.data(), header.size(), timeout_s);
   if (!s.ok()) return s;
@@ -88,12 +108,41 @@ bool FakeClient::WaitClosed(double timeout_s) {
 Status FakeClient::SendHello(const std::string& token, const std::string& task_id,
                              const std::string& host, std::uint16_t port, std::int32_t world_size) {
   proto::Hello h;
-  h.token = token;
   h.task_id = task_id;
   h.host = host;
   h.port = port;
   h.world_size = world_size;
-  return SendRaw(proto::Encode(h));
+  return SayHello(h, token);
+}
+
+Status FakeClient::SayHello(proto::Hello hello, const std::string& token) {
+  hello.nonce.fill(0x5a);  // any nonce will do for a test client
+  const std::vector<std::uint8_t> frame = proto::Encode(hello);
+  const auto payload = std::span<const std::uint8_t>(frame).subspan(proto::kHeaderBytes);
+  Status s = SendRaw(frame);
+  if (!s.ok()) return s;
+  auto challenge = ReadFrame();
+  if (!challenge.ok()) return challenge.status();
+  if (challenge->header.kind != proto::Kind::kChallenge) {
+    unread_ = std::move(challenge.value());
+    return Status::Ok();
+  }
+  const proto::Nonce nonce = proto::DecodeChallenge(challenge->payload)->nonce;
+  s = SendRaw(proto::Encode(
+      proto::Proof{proto::HelloProof(token, proto::Prover::kWorker, nonce, payload)}));
+  if (!s.ok()) return s;
+  auto proof = ReadFrame();
+  if (!proof.ok()) return proof.status();
+  if (proof->header.kind != proto::Kind::kProof) {
+    unread_ = std::move(proof.value());
+    return Status::Ok();
+  }
+  const auto mac = proto::DecodeProof(proof->payload);
+  if (!mac.ok() || !proto::SameMac(mac->mac, proto::HelloProof(token, proto::Prover::kTracker,
+                                                               nonce, payload))) {
+    return Status::Protocol("the tracker's Proof does not verify");
+  }
+  return Status::Ok();
 }
 
 Result<proto::Assign> FakeClient::ReadAssign(double timeout_s) {

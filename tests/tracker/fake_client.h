@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,7 +25,8 @@ class FakeClient {
   FakeClient(FakeClient&& other) noexcept;
   FakeClient& operator=(FakeClient&&) = delete;
 
-  Status Connect(const std::string& host, std::uint16_t port);
+  // `source_ip` (optional) binds the local end first, e.g. 127.0.0.2 to look like another host.
+  Status Connect(const std::string& host, std::uint16_t port, const std::string& source_ip = "");
   Status SendRaw(const std::vector<std::uint8_t>& bytes);
   Status RecvRaw(void* buffer, std::size_t n, double timeout_s);
   Result<Frame> ReadFrame(double timeout_s = 10);
@@ -32,9 +34,13 @@ class FakeClient {
   bool WaitClosed(double timeout_s);
   void Close();
 
-  // Native helpers.
+  // Native helpers. SendHello and SayHello run the challenge-response of tracker/auth.h with
+  // `token`: Hello, the tracker's Challenge, our Proof, the tracker's Proof. A Reject or Abort
+  // the tracker sends instead stays queued for the next ReadFrame; a tracker Proof that does not
+  // verify is a kProtocol error.
   Status SendHello(const std::string& token, const std::string& task_id, const std::string& host,
                    std::uint16_t port, std::int32_t world_size = -1);
+  Status SayHello(proto::Hello hello, const std::string& token);
   Result<proto::Assign> ReadAssign(double timeout_s = 10);
 
   // Legacy helpers.
@@ -45,6 +51,7 @@ class FakeClient {
 
  private:
   int fd_ = -1;
+  std::optional<Frame> unread_;  // a frame the handshake read but did not expect
 };
 
 }  // namespace treering::testing

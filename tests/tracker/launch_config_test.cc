@@ -1,5 +1,6 @@
 // treering-submit's pure parts: host files, shell quoting (checked by a real shell), and the
 // argv / environment each cluster type builds.
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,6 +14,16 @@
 
 namespace treering::launch {
 namespace {
+
+// The job token is an HMAC key: 256 bits from the CSPRNG, always 64 hex digits (the old one was
+// four unpadded 32-bit words: 128 bits at most, and of varying length).
+TEST(RandomTokenTest, Is256BitsOfHexAndFreshEachTime) {
+  const std::string a = launch::RandomToken();
+  const std::string b = launch::RandomToken();
+  ASSERT_EQ(a.size(), 64u) << a;
+  EXPECT_EQ(a.find_first_not_of("0123456789abcdef"), std::string::npos) << a;
+  EXPECT_NE(a, b);
+}
 
 TEST(HostFileTest, PortsSlotsCommentsAndIpv6) {
   auto hosts = ParseHostFile("# cluster\nnode-a slots=2\n\n  node-b:2222  # ssh port\n::1\n");
@@ -139,9 +150,85 @@ TEST(BuildTasksTest, MpiIsOneMpirunWithEnvFlags) {
   const auto& argv = (*tasks)[0].argv;
   ASSERT_GE(argv.size(), expected.size());
   EXPECT_TRUE(std::equal(expected.begin(), expected.end(), argv.begin()));
-  EXPECT_NE(std::find(argv.begin(), argv.end(), "DMLC_TRACKER_PORT=9091"), argv.end());
-  EXPECT_EQ(std::find(argv.begin(), argv.end(), "DMLC_TASK_ID=0"), argv.end());
+  // `-x NAME` exports mpirun's own value: names on the command line, values in its environment.
+  auto port = std::find(argv.begin(), argv.end(), "DMLC_TRACKER_PORT");
+  ASSERT_NE(port, argv.end());
+  EXPECT_EQ(*(port - 1), "-x");
+  EXPECT_NE(std::find(argv.begin(), argv.end(), "TREERING_JOB_TOKEN"), argv.end());
+  const EnvList& env = (*tasks)[0].env;
+  EXPECT_NE(std::find(env.begin(), env.end(),
+                      std::pair<std::string, std::string>("DMLC_TRACKER_PORT", "9091")),
+            env.end());
+  EXPECT_EQ(std::find(argv.begin(), argv.end(), "DMLC_TASK_ID"), argv.end());
   EXPECT_EQ(argv.back(), "a b");
+  EXPECT_EQ((*tasks)[0].parent_death_signal, SIGTERM);
+}
+
+// The job token is a secret: no launched command line may carry it (other users read
+// /proc/PID/cmdline). mpirun gets it through its environment, ssh's remote shell from stdin.
+TEST(BuildTasksTest, TheTokenIsOnNoCommandLine) {
+  const std::string token = "s3cret-token-4242";
+  for (const char* cluster : {"local", "mpi", "ssh"}) {
+    const std::string path = ::testing::TempDir() + "/treering_hosts_token";
+    std::ofstream(path) << "n1\n";
+    SubmitOptions o = Opts(cluster);
+    o.host_file = path;
+    auto tasks = BuildTasks(o, JobEnv(o, 9091, token));
+    ASSERT_TRUE(tasks.ok()) << cluster << ": " << tasks.status().message();
+    for (const Task& t : *tasks) {
+      for (const std::string& arg : t.argv) {
+        EXPECT_EQ(arg.find(token), std::string::npos) << cluster << " argv: " << arg;
+      }
+    }
+    const Task& first = tasks->front();
+    if (std::string(cluster) == "ssh") {
+      EXPECT_EQ(first.stdin_data, token + "\n");
+      EXPECT_EQ(
+          first.argv.back().rfind("read -r TREERING_JOB_TOKEN && export TREERING_JOB_TOKEN", 0), 0u)
+          << first.argv.back();
+    } else {
+      const auto has_token = std::find(first.env.begin(), first.env.end(),
+                                       std::pair<std::string, std::string>(kTokenVariable, token));
+      EXPECT_NE(has_token, first.env.end()) << cluster;
+    }
+  }
+}
+
+// --serve-data's bearer token is as secret as the job token: over ssh it also arrives on stdin,
+// second line, and is on no command line.
+TEST(BuildTasksTest, TheDataTokenIsOnNoCommandLine) {
+  const std::string token = "job-token-4242", data_token = "data-token-7373";
+  const std::string path = ::testing::TempDir() + "/treering_hosts_data_token";
+  std::ofstream(path) << "n1\n";
+  for (const char* cluster : {"local", "mpi", "ssh"}) {
+    SubmitOptions o = Opts(cluster);
+    o.host_file = path;
+    EnvList env = JobEnv(o, 9091, token);
+    env.emplace_back(kDataTokenVariable, data_token);
+    auto tasks = BuildTasks(o, env);
+    ASSERT_TRUE(tasks.ok()) << cluster << ": " << tasks.status().message();
+    for (const Task& t : *tasks) {
+      for (const std::string& arg : t.argv) {
+        EXPECT_EQ(arg.find(data_token), std::string::npos) << cluster << " argv: " << arg;
+      }
+    }
+    if (std::string(cluster) == "ssh") {
+      const Task& first = tasks->front();
+      EXPECT_EQ(first.stdin_data, token + "\n" + data_token + "\n");
+      EXPECT_NE(first.argv.back().find("read -r TREERING_DATA_TOKEN && export TREERING_DATA_TOKEN"),
+                std::string::npos)
+          << first.argv.back();
+    }
+  }
+}
+
+TEST(LegacyWorkerTest, XgboostCliIsDetectedByItsProgramName) {
+  EXPECT_TRUE(IsLegacyWorker({"xgboost", "train.conf"}));
+  EXPECT_TRUE(IsLegacyWorker({"/usr/bin/xgboost", "train.conf"}));
+  EXPECT_FALSE(IsLegacyWorker({"treering", "train.conf"}));
+  EXPECT_FALSE(IsLegacyWorker({"/opt/xgboost/bin/treering"}));
+  EXPECT_FALSE(IsLegacyWorker({"xgboost-wrapper.sh"}));
+  EXPECT_FALSE(IsLegacyWorker({}));
 }
 
 TEST(BuildTasksTest, SshRoundRobinsOverHosts) {

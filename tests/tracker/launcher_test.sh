@@ -67,13 +67,14 @@ cat >"$WORK/fake_ssh" <<'SSH'
 while [ "$1" = -o ]; do shift 2; done
 [ "$1" = -p ] || { echo "fake ssh: expected -p, got $1" >&2; exit 255; }
 echo "ssh to $3 port $2" >&2
+printf '%s\n' "$0" "$@" >>"${0%/*}/ssh.argv"  # what any local user sees in /proc/PID/cmdline
 exec bash -c "$4"
 SSH
 chmod +x "$WORK/fake_ssh"
 printf '# test hosts\nnode-a slots=2\nnode-b:2222\n' >"$WORK/hosts"
 (cd "$WORK" && run_submit ssh --cluster ssh --num-workers 3 --host-file "$WORK/hosts" \
   --ssh-command "$WORK/fake_ssh -o StrictHostKeyChecking=no" --env EXTRA='a b' -- \
-  bash -c 'echo "pwd=$(pwd) extra=$EXTRA host=$DMLC_NODE_HOST"; exec "$0"' "$WORKER"
+  bash -c 'echo "pwd=$(pwd) extra=$EXTRA host=$DMLC_NODE_HOST"; echo "tok=$TREERING_JOB_TOKEN"; exec "$0"' "$WORKER"
   echo "$rc" >"$WORK/ssh.rc")
 [ "$(cat "$WORK/ssh.rc")" = 0 ] || fail "ssh: exit code $(cat "$WORK/ssh.rc")"
 expect_line "$WORK/ssh.err" "[rank 0] ssh to node-a port 22"
@@ -81,6 +82,13 @@ expect_line "$WORK/ssh.err" "[rank 1] ssh to node-a port 22"
 expect_line "$WORK/ssh.err" "[rank 2] ssh to node-b port 2222"
 expect_line "$WORK/ssh.out" "[rank 2] pwd=$WORK extra=a b host=node-b"
 expect_line "$WORK/ssh.out" "[rank 2] rank=2 world=3"
+# The token reached the remote worker (it joined with it) through ssh's stdin, not its argv.
+ssh_token=$(sed -n 's/^\[rank 0\] tok=//p' "$WORK/ssh.out")
+[ -n "$ssh_token" ] || fail "ssh: the worker got no token: $(cat "$WORK/ssh.out")"
+[ "$(grep -c . "$WORK/ssh.argv")" -ge 3 ] || fail "ssh: fake ssh argv not recorded"
+if [ -n "$ssh_token" ] && grep -qF -- "$ssh_token" "$WORK/ssh.argv"; then
+  fail "ssh: the job token is on ssh's command line"
+fi
 
 # 6. Bad usage is exit code 2.
 run_submit usage --cluster yarn --num-workers 2 -- true
@@ -120,6 +128,28 @@ rc=$?
 grep -q "interrupted by a signal" "$WORK/term.err" || fail "SIGTERM: $(tail -2 "$WORK/term.err")"
 pgrep -f -- "--sleep-after-shutdown 100" >/dev/null && fail "SIGTERM: workers survived"
 
+# 7c'. SIGKILL of treering-submit (no chance to clean up): the kernel ends its local workers
+# (PR_SET_PDEATHSIG) within a second or two, not at their next collective.
+"$SUBMIT" --cluster local --num-workers 2 -- \
+  bash -c 'echo "pid=$$"; exec "$0" --sleep-after-shutdown 100' "$WORKER" \
+  >"$WORK/kill.out" 2>"$WORK/kill.err" &
+sub_pid=$!
+for _ in $(seq 100); do [ "$(grep -c "rank=" "$WORK/kill.out")" = 2 ] && break; sleep 0.1; done
+worker_pids=$(sed -n 's/^\[rank [01]\] pid=//p' "$WORK/kill.out")
+[ "$(wc -w <<<"$worker_pids")" = 2 ] || fail "SIGKILL: worker pids not seen: $(cat "$WORK/kill.out")"
+kill -KILL $sub_pid
+wait $sub_pid 2>/dev/null
+for _ in $(seq 20); do
+  alive=0
+  for p in $worker_pids; do kill -0 "$p" 2>/dev/null && alive=1; done
+  [ $alive = 0 ] && break
+  sleep 0.1
+done
+if [ $alive = 1 ]; then
+  fail "SIGKILL: workers $worker_pids still alive 2 s after the launcher was killed"
+  for p in $worker_pids; do kill -KILL "$p" 2>/dev/null; done
+fi
+
 # 7d. IPv6 tracker address.
 run_submit ipv6 --cluster local --num-workers 2 --host-ip ::1 -- "$WORKER" --print v6
 [ "$rc" = 0 ] || fail "ipv6: exit code $rc: $(tail -3 "$WORK/ipv6.err")"
@@ -128,16 +158,35 @@ grep -q "^\[submit\] tracker ::1:" "$WORK/ipv6.err" || fail "ipv6: tracker addre
 
 # 8. mpi: mpirun starts the workers, task ids come from OMPI_COMM_WORLD_RANK.
 if command -v mpirun >/dev/null; then
-  run_submit mpi --cluster mpi --num-workers 2 -- "$WORKER" --print "via mpi"
+  run_submit mpi --cluster mpi --num-workers 2 --log-level DEBUG -- \
+    bash -c 'echo "tok=$TREERING_JOB_TOKEN"; exec "$0" "$@"' "$WORKER" --print "via mpi"
   [ "$rc" = 0 ] || fail "mpi: exit code $rc: $(tail -5 "$WORK/mpi.err")"
   expect_line "$WORK/mpi.out" "via mpi"
   expect_line "$WORK/mpi.out" "[rank 1] via mpi"
+  # mpirun exports the token with `-x NAME`: the workers have it, mpirun's argv does not.
+  mpi_token=$(sed -n 's/^tok=//p' "$WORK/mpi.out" | head -1)
+  [ -n "$mpi_token" ] || fail "mpi: the workers got no token: $(cat "$WORK/mpi.out")"
+  grep "^\[submit\] runs: 'mpirun'" "$WORK/mpi.err" | grep -qF "'-x' 'TREERING_JOB_TOKEN'" \
+    || fail "mpi: argv not logged: $(grep runs: "$WORK/mpi.err")"
+  if [ -n "$mpi_token" ] && grep -qF -- "$mpi_token" "$WORK/mpi.err"; then
+    fail "mpi: the job token is on mpirun's command line: $(grep runs: "$WORK/mpi.err")"
+  fi
 else
   skip "8. --cluster mpi: mpirun (the peer, Debian package openmpi-bin) is not on PATH"
 fi
 
-# 9. The standalone tracker prints the worker environment and exits 0 after the job.
-timeout 60 "$TRACKER" --num-workers 2 --token secret >"$WORK/trk.out" 2>"$WORK/trk.err" &
+# 9. The standalone tracker prints the worker environment and exits 0 after the job. The token
+# comes from a 0600 file (not the command line, where every local user can read it); a token
+# file others can read is refused before the tracker listens.
+printf 'secret\n' >"$WORK/token"
+chmod 644 "$WORK/token"
+"$TRACKER" --num-workers 2 --token-file "$WORK/token" >"$WORK/trk0.out" 2>"$WORK/trk0.err"
+trk_rc=$?
+[ "$trk_rc" = 2 ] || fail "tracker with a world-readable token file: exit code $trk_rc"
+grep -q "readable by group or others" "$WORK/trk0.err" || fail "token file: $(cat "$WORK/trk0.err")"
+grep -q DMLC_TRACKER_ENV_START "$WORK/trk0.out" && fail "tracker started with a readable token file"
+chmod 600 "$WORK/token"
+timeout 60 "$TRACKER" --num-workers 2 --token-file "$WORK/token" >"$WORK/trk.out" 2>"$WORK/trk.err" &
 trk=$!
 for _ in $(seq 100); do grep -q DMLC_TRACKER_ENV_END "$WORK/trk.out" && break; sleep 0.1; done
 env_lines=$(sed -n '/DMLC_TRACKER_ENV_START/,/DMLC_TRACKER_ENV_END/p' "$WORK/trk.out" | grep =)

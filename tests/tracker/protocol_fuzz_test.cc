@@ -22,7 +22,7 @@ std::vector<Bytes> Corpus() {
   a.ring_next = 3;
   a.connect_to = {{1, "127.0.0.1", 4000}};
   Hello h;
-  h.token = "secret";
+  h.nonce.fill(7);
   h.task_id = "2";
   h.host = "127.0.0.1";
   h.port = 4000;
@@ -33,7 +33,9 @@ std::vector<Bytes> Corpus() {
           Encode(Shutdown{}),
           Encode(Abort{"rank 1 died"}),
           Encode(Reject{"bad token"}),
-          Encode(PeerHello{"secret", 2})};
+          Encode(PeerHello{2, 1, h.nonce, {}}),
+          Encode(Challenge{h.nonce}),
+          Encode(Proof{})};
 }
 
 void Mutate(Bytes& b, std::mt19937& rng) {
@@ -87,6 +89,10 @@ Result<Bytes> DecodeFrame(const Bytes& f) {
       return again(DecodeReject(payload));
     case Kind::kPeerHello:
       return again(DecodePeerHello(payload));
+    case Kind::kChallenge:
+      return again(DecodeChallenge(payload));
+    case Kind::kProof:
+      return again(DecodeProof(payload));
   }
   return Status::Protocol("unreachable");
 }

@@ -15,7 +15,7 @@ std::span<const std::uint8_t> Payload(const Bytes& frame) {
 
 Hello SampleHello() {
   Hello h;
-  h.token = "tok-123";
+  h.nonce.fill(0xa5);
   h.task_id = "7";
   h.command = Command::kRecover;
   h.rank = 3;
@@ -42,7 +42,7 @@ Assign SampleAssign() {
 
 TEST(ProtocolTest, ShutdownFrameIsExactlyTheHeader) {
   const Bytes f = Encode(Shutdown{});
-  const Bytes expected{'T', 'R', 'K', '1', 1, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  const Bytes expected{'T', 'R', 'K', '1', 2, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0};
   EXPECT_EQ(f, expected);
 }
 
@@ -67,7 +67,7 @@ TEST(ProtocolTest, HelloRoundTrip) {
   const Hello in = SampleHello();
   auto out = DecodeHello(Payload(Encode(in)));
   ASSERT_TRUE(out.ok()) << out.status().message();
-  EXPECT_EQ(out->token, in.token);
+  EXPECT_EQ(out->nonce, in.nonce);
   EXPECT_EQ(out->task_id, in.task_id);
   EXPECT_EQ(out->command, in.command);
   EXPECT_EQ(out->rank, in.rank);
@@ -95,11 +95,20 @@ TEST(ProtocolTest, AssignRoundTrip) {
   EXPECT_EQ(out->epoch, 3u);
 }
 
-// The epoch is the last field of Assign and PeerHello: a u32, little-endian.
-TEST(ProtocolTest, EpochIsTheLastFieldLittleEndian) {
-  const Bytes f = Encode(PeerHello{"t", 2, 0x01020304});
-  const Bytes payload(f.begin() + kHeaderBytes, f.end());
-  EXPECT_EQ(payload, (Bytes{1, 0, 0, 0, 't', 2, 0, 0, 0, 4, 3, 2, 1}));
+// PeerHello is i32 rank, u32 epoch, 32-byte nonce, 32-byte proof; the epoch is also the last
+// field of Assign. Nonces and MACs are raw bytes without a length.
+TEST(ProtocolTest, PeerHelloLayoutAndEpochLittleEndian) {
+  PeerHello p{2, 0x01020304, {}, {}};
+  p.nonce.fill(0x11);
+  p.proof.fill(0x22);
+  const Bytes f = Encode(p);
+  Bytes expected{2, 0, 0, 0, 4, 3, 2, 1};
+  expected.insert(expected.end(), kNonceBytes, 0x11);
+  expected.insert(expected.end(), kMacBytes, 0x22);
+  EXPECT_EQ(Bytes(f.begin() + kHeaderBytes, f.end()), expected);
+  const Bytes challenge = Encode(Challenge{p.nonce});
+  EXPECT_EQ(Bytes(challenge.begin() + kHeaderBytes, challenge.end()), Bytes(kNonceBytes, 0x11));
+  EXPECT_EQ(Encode(Proof{p.proof}).size(), kHeaderBytes + kMacBytes);
   Assign a = SampleAssign();
   a.epoch = 0x0a0b0c0d;
   const Bytes g = Encode(a);
@@ -113,11 +122,18 @@ TEST(ProtocolTest, TextMessagesRoundTrip) {
   EXPECT_EQ(DecodeAbort(Payload(Encode(Abort{text})))->reason, text);
   EXPECT_EQ(DecodeReject(Payload(Encode(Reject{text})))->reason, text);
   EXPECT_TRUE(DecodeShutdown(Payload(Encode(Shutdown{}))).ok());
-  auto peer = DecodePeerHello(Payload(Encode(PeerHello{"tok", 4, 7})));
+  PeerHello in{4, 7, {}, {}};
+  in.nonce[0] = 1;
+  in.proof[31] = 2;
+  auto peer = DecodePeerHello(Payload(Encode(in)));
   ASSERT_TRUE(peer.ok());
-  EXPECT_EQ(peer->token, "tok");
   EXPECT_EQ(peer->rank, 4);
   EXPECT_EQ(peer->epoch, 7u);
+  EXPECT_EQ(peer->nonce, in.nonce);
+  EXPECT_EQ(peer->proof, in.proof);
+  EXPECT_EQ(DecodeChallenge(Payload(Encode(Challenge{in.nonce})))->nonce, in.nonce);
+  EXPECT_EQ(DecodeProof(Payload(Encode(Proof{in.proof})))->mac, in.proof);
+  EXPECT_FALSE(DecodeProof(Payload(Encode(Proof{in.proof})).first(kMacBytes - 1)).ok());
 }
 
 TEST(ProtocolTest, EveryTruncationIsAnError) {
@@ -155,10 +171,10 @@ TEST(ProtocolTest, WrongMagicVersionKindAndOversizeAreRejected) {
   };
   auto magic = header(0, 'X');
   EXPECT_NE(magic.status().message().find("magic"), std::string::npos);
-  auto version = header(4, 2);
-  EXPECT_NE(version.status().message().find("version 2"), std::string::npos);
+  auto version = header(4, 1);  // version 1 sent the token in clear: refused
+  EXPECT_NE(version.status().message().find("version 1"), std::string::npos);
   EXPECT_NE(header(6, 0).status().message().find("unknown message kind 0"), std::string::npos);
-  EXPECT_NE(header(6, 9).status().message().find("kind 9"), std::string::npos);
+  EXPECT_NE(header(6, 11).status().message().find("kind 11"), std::string::npos);
   auto big = header(11, 1);  // payload_bytes = 2^24 > kMaxPayload
   EXPECT_EQ(big.status().code(), StatusCode::kProtocol);
   EXPECT_NE(big.status().message().find("exceeds"), std::string::npos);
@@ -193,8 +209,8 @@ TEST(ProtocolTest, HostileListCountDoesNotAllocate) {
 
 TEST(ProtocolTest, UnknownHelloCommandIsRejected) {
   Bytes f = Encode(SampleHello());
-  // command byte follows token (4+7) and task id (4+1)
-  f[kHeaderBytes + 4 + 7 + 4 + 1] = 9;
+  // command byte follows the nonce (32) and task id (4+1)
+  f[kHeaderBytes + kNonceBytes + 4 + 1] = 9;
   auto r = DecodeHello(Payload(f));
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("unknown command 9"), std::string::npos);

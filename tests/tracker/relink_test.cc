@@ -140,7 +140,6 @@ TEST(RelinkTest, RankDyingAfterItsRecoverHelloMakesTheNextEpochRun) {
       auto closed = TcpSocket::Listen(0);
       {
         treering::proto::Hello h;
-        h.token = "relink-token";
         h.task_id = std::to_string(task);
         h.command = treering::proto::Command::kRecover;
         h.rank = task;

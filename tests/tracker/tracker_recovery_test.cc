@@ -23,9 +23,8 @@ TrackerOptions Options(int n, std::uint32_t max_attempts, double recovery_s = 30
 }
 
 proto::Hello RecoverHello(const std::string& task, int rank, std::uint32_t attempt,
-                          std::uint16_t port, const std::string& token = kToken) {
+                          std::uint16_t port) {
   proto::Hello h;
-  h.token = token;
   h.task_id = task;
   h.command = proto::Command::kRecover;
   h.rank = rank;
@@ -52,10 +51,11 @@ std::vector<FakeClient> Bootstrapped(RunningTracker& t, int n) {
   return w;
 }
 
-FakeClient Restart(RunningTracker& t, const proto::Hello& hello) {
+FakeClient Restart(RunningTracker& t, const proto::Hello& hello,
+                   const std::string& token = kToken) {
   FakeClient c;
   EXPECT_TRUE(c.Connect("127.0.0.1", t.port()).ok());
-  EXPECT_TRUE(c.SendRaw(proto::Encode(hello)).ok());
+  EXPECT_TRUE(c.SayHello(hello, token).ok());
   return c;
 }
 
@@ -63,7 +63,7 @@ FakeClient Restart(RunningTracker& t, const proto::Hello& hello) {
 void RestartInto(FakeClient& slot, RunningTracker& t, const proto::Hello& hello) {
   slot.Close();
   EXPECT_TRUE(slot.Connect("127.0.0.1", t.port()).ok());
-  EXPECT_TRUE(slot.SendRaw(proto::Encode(hello)).ok());
+  EXPECT_TRUE(slot.SayHello(hello, kToken).ok());
 }
 
 std::string ReasonOf(FakeClient& c, proto::Kind want) {
@@ -117,7 +117,7 @@ TEST(TrackerRecoveryTest, BadRecoverHellosAreRejectedAndTheJobGoesOn) {
   std::vector<FakeClient> w = Bootstrapped(t, 2);
   FakeClient unknown = Restart(t, RecoverHello("9", -1, 1, 8100));
   EXPECT_NE(ReasonOf(unknown, proto::Kind::kReject).find("unknown task '9'"), std::string::npos);
-  FakeClient token = Restart(t, RecoverHello("1", -1, 1, 8101, "wrong"));
+  FakeClient token = Restart(t, RecoverHello("1", -1, 1, 8101), "wrong");
   EXPECT_EQ(ReasonOf(token, proto::Kind::kReject), "wrong job token");
   FakeClient duplicate = Restart(t, RecoverHello("0", -1, 0, 8102));
   EXPECT_NE(ReasonOf(duplicate, proto::Kind::kReject).find("duplicate: rank 0"), std::string::npos);
@@ -192,7 +192,9 @@ TEST(TrackerRecoveryTest, SurvivorMayNotRecoverAsAnotherRank) {
 // Legacy (XGBoost 1.7) workers relink with their own "recover" command; a native recover Hello
 // cannot put their job into an epoch it could never complete.
 TEST(TrackerRecoveryTest, NativeRecoverHelloIsRefusedInALegacyJob) {
-  RunningTracker t(Options(2, 3));
+  TrackerOptions o = Options(2, 3);
+  o.legacy = true;
+  RunningTracker t(o);
   std::vector<FakeClient> legacy(2);
   for (int i = 0; i < 2; ++i) {
     ASSERT_TRUE(legacy[i].Connect("127.0.0.1", t.port()).ok());

@@ -3,6 +3,7 @@
 // can read every field and check once) and names the field that was short or too long.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -25,6 +26,11 @@ class ByteWriter {
   void PutString(const std::string& s) {
     PutUInt(static_cast<std::uint32_t>(s.size()));
     out_->insert(out_->end(), s.begin(), s.end());
+  }
+  // Fixed-size byte fields (nonces, MACs): no length prefix.
+  template <std::size_t N>
+  void PutBytes(const std::array<std::uint8_t, N>& b) {
+    out_->insert(out_->end(), b.begin(), b.end());
   }
 
  private:
@@ -49,6 +55,14 @@ class ByteReader {
     return static_cast<std::int32_t>(GetUInt<std::uint32_t>(field));
   }
   std::string GetString(const char* field, std::uint32_t max_bytes);
+  template <std::size_t N>
+  std::array<std::uint8_t, N> GetBytes(const char* field) {
+    std::array<std::uint8_t, N> b{};
+    if (!Need(N, field)) return b;
+    for (std::size_t i = 0; i < N; ++i) b[i] = bytes_[pos_ + i];
+    pos_ += N;
+    return b;
+  }
   // Reads a list count and refuses counts that cannot fit in the remaining bytes, so a
   // hostile count never makes the decoder allocate.
   std::uint32_t GetCount(const char* field, std::size_t min_item_bytes);

@@ -73,6 +73,21 @@ void JobCoordinator::OnPrint(int rank, std::string message) {
   }
 }
 
+Status JobCoordinator::CheckLegacyClaim(int rank, const std::string& remote_ip) const {
+  if (roster_.dialect() != Dialect::kLegacy) {
+    return Status::Protocol("a legacy (token-less) client cannot act on a job of native workers");
+  }
+  if (!roster_.assigned() || rank < 0 || rank >= roster_.num_workers()) {
+    return Status::InvalidInput("legacy client claims unknown rank " + std::to_string(rank));
+  }
+  const std::string& joined_from = roster_.worker(rank).host;
+  if (joined_from != remote_ip) {
+    return Status::Protocol("legacy client at " + remote_ip + " claims rank " +
+                            std::to_string(rank) + ", which joined from " + joined_from);
+  }
+  return Status::Ok();
+}
+
 Status JobCoordinator::OnShutdown(int rank) {
   Status s = roster_.MarkShutdown(rank);
   if (!s.ok()) return s;

@@ -30,6 +30,11 @@ class JobCoordinator {
   void Leave(std::uint64_t session_id) { roster_.Leave(session_id); }
 
   void OnPrint(int rank, std::string message);
+  // Legacy clients carry no token, only a claimed rank, so every legacy command that acts on a
+  // rank (print, shutdown, recover) must pass this: the job is a legacy one (a native job never
+  // obeys a token-less client), the rank exists, and the claim comes from the address the
+  // rank's own start connection came from. The reason when it does not.
+  Status CheckLegacyClaim(int rank, const std::string& remote_ip) const;
   Status OnShutdown(int rank);
   // The worker's connection dropped before Shutdown, or it reported an error.
   void OnWorkerFailed(const std::string& who, const std::string& why);

@@ -71,6 +71,12 @@ std::vector<Placement> JobRoster::AssignBatch() {
   return batch;
 }
 
+std::optional<Dialect> JobRoster::dialect() const {
+  if (assigned_) return ranked_.front().dialect;
+  if (!pending_.empty()) return pending_.front().dialect;
+  return std::nullopt;
+}
+
 void JobRoster::Leave(std::uint64_t session_id) {
   std::erase_if(pending_, [&](const Arrival& a) { return a.session_id == session_id; });
 }

@@ -49,6 +49,9 @@ class JobRoster {
   void Rebind(int rank, std::uint64_t session_id, const std::string& host, std::uint16_t port);
 
   bool assigned() const { return assigned_; }
+  // The dialect of the job's workers: set by the first arrival (mixed jobs are refused), none
+  // while nobody has joined.
+  std::optional<Dialect> dialect() const;
   bool AllShutdown() const;
   int num_workers() const { return num_workers_; }
   int num_pending() const { return static_cast<int>(pending_.size()); }

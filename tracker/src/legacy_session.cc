@@ -6,6 +6,8 @@ namespace treering::tracker {
 namespace {
 
 constexpr int kMaxNegotiationRounds = 16;  // rabit retries failed dials; bound it
+// Task ids and command names are short; an anonymous client may not make us allocate more.
+constexpr std::uint32_t kMaxPreambleString = 1024;
 
 }  // namespace
 
@@ -36,10 +38,10 @@ asio::awaitable<Result<LegacySession::Preamble>> LegacySession::ReadPreamble() {
   auto world = co_await ReadInt("world_size");
   if (!world.ok()) co_return world.status();
   p.world_size = world.value();
-  auto task = co_await ReadString("task_id");
+  auto task = co_await ReadString("task_id", kMaxPreambleString);
   if (!task.ok()) co_return task.status();
   p.task_id = task.value() == "NULL" ? "" : task.value();
-  auto command = co_await ReadString("command");
+  auto command = co_await ReadString("command", kMaxPreambleString);
   if (!command.ok()) co_return command.status();
   p.command = command.value();
   co_return p;
@@ -54,6 +56,7 @@ asio::awaitable<void> LegacySession::Run() {
     rank_ = preamble->rank;
     task_id_ = preamble->task_id;
     command_ = preamble->command;
+    sessions_.Identified(id());
     if (preamble->world_size > 0 && preamble->world_size != n) {
       s = Status::InvalidInput("worker expects world size " + std::to_string(preamble->world_size) +
                                ", the job has " + std::to_string(n));
@@ -68,25 +71,33 @@ asio::awaitable<void> LegacySession::Run() {
 
 void LegacySession::Failed(const Status& s, bool in_link_setup) {
   if (job_.ended()) return;
-  const std::string who = DescribeWorker(rank_, task_id_, conn_->peer());
+  // An unchecked rank is only a claim: the log names the address instead.
+  const std::string who = DescribeWorker(claim_verified_ ? rank_ : -1, task_id_, conn_->peer());
   job_.Log("legacy client " + who + ": " + s.message());
   // A ranked worker that breaks off its link setup leaves its peers waiting forever.
   const bool lost = s.code() == StatusCode::kNetwork || s.code() == StatusCode::kTimeout;
-  if (lost && in_link_setup && rank_ >= 0) job_.OnWorkerFailed(who, s.message());
+  if (lost && in_link_setup && rank_ >= 0 && claim_verified_) job_.OnWorkerFailed(who, s.message());
   if (rank_ < 0) job_.Leave(id());
 }
 
 asio::awaitable<Status> LegacySession::Dispatch(const std::string& command) {
+  const bool known =
+      command == "print" || command == "shutdown" || command == "start" || command == "recover";
+  if (!known) co_return Status::Protocol("unknown command '" + command.substr(0, 64) + "'");
+  if (command == "start" && rank_ < 0) co_return co_await Start(false);
+  // Everything else acts on a claimed rank, which must be believable (docs/protocol.md, Legacy
+  // protocol).
+  Status claim = job_.CheckLegacyClaim(rank_, conn_->remote_ip());
+  if (!claim.ok()) co_return claim.WithContext("refused '" + command + "'");
+  claim_verified_ = true;
   if (command == "print") {
-    auto message = co_await ReadString("message");
+    auto message = co_await ReadString("message", proto::kMaxString);
     if (!message.ok()) co_return message.status();
     job_.OnPrint(rank_, message.value());
     co_return Status::Ok();
   }
   if (command == "shutdown") co_return job_.OnShutdown(rank_);
-  if (command == "start" && rank_ < 0) co_return co_await Start(false);
-  if (command == "start" || command == "recover") co_return co_await Start(true);
-  co_return Status::Protocol("unknown command '" + command.substr(0, 64) + "'");
+  co_return co_await Start(true);
 }
 
 asio::awaitable<Status> LegacySession::Start(bool recover) {
@@ -102,6 +113,7 @@ asio::awaitable<Status> LegacySession::Start(bool recover) {
       co_await rank_known_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
     }
     if (rank_ < 0) co_return Status::Aborted("job ended before ranks were assigned");
+    claim_verified_ = true;  // the tracker gave this connection its rank
     if (!co_await job_.AwaitLegacyTurn(rank_)) co_return Status::Aborted("job ended");
   }
   SendAssignment();
@@ -166,10 +178,11 @@ asio::awaitable<Result<std::int32_t>> LegacySession::ReadInt(const char* field) 
   co_return v;  // native byte order, as rabit sends raw ints
 }
 
-asio::awaitable<Result<std::string>> LegacySession::ReadString(const char* field) {
+asio::awaitable<Result<std::string>> LegacySession::ReadString(const char* field,
+                                                               std::uint32_t max_bytes) {
   auto n = co_await ReadInt(field);
   if (!n.ok()) co_return n.status();
-  if (n.value() < 0 || static_cast<std::uint32_t>(n.value()) > proto::kMaxString) {
+  if (n.value() < 0 || static_cast<std::uint32_t>(n.value()) > max_bytes) {
     co_return Status::Protocol(std::string("string '") + field + "' has bad length " +
                                std::to_string(n.value()));
   }

@@ -7,6 +7,8 @@
 //   recover  -> same for an already-ranked worker, without waiting for the batch
 // Every read has the hello deadline. There is no persistent connection, so the tracker cannot
 // see a legacy worker die; the launcher notices the process exit instead.
+// The dialect has no token: print, shutdown and recover name a rank that is only believed when
+// JobCoordinator::CheckLegacyClaim agrees (never in a job of native workers).
 #pragma once
 
 #include <string>
@@ -44,7 +46,7 @@ class LegacySession : public Session {
   asio::awaitable<Status> Negotiate();
   void SendAssignment();
   asio::awaitable<Result<std::int32_t>> ReadInt(const char* field);
-  asio::awaitable<Result<std::string>> ReadString(const char* field);
+  asio::awaitable<Result<std::string>> ReadString(const char* field, std::uint32_t max_bytes);
   void SendInt(std::int32_t v);
   void SendString(const std::string& s);
   void FlushReply();
@@ -56,7 +58,8 @@ class LegacySession : public Session {
   asio::steady_timer rank_known_;
   int rank_ = -1;
   std::string task_id_;
-  std::string command_;  // once the preamble is read
+  std::string command_;          // once the preamble is read
+  bool claim_verified_ = false;  // rank_ is this connection's by assignment or a checked claim
   std::vector<std::uint8_t> reply_;
 };
 

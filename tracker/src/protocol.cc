@@ -38,7 +38,7 @@ std::vector<std::uint8_t> Frame(Kind kind, Fill fill) {
 
 bool KnownKind(std::uint16_t k) {
   return k >= static_cast<std::uint16_t>(Kind::kHello) &&
-         k <= static_cast<std::uint16_t>(Kind::kPeerHello);
+         k <= static_cast<std::uint16_t>(Kind::kProof);
 }
 
 // Every decoder ends here: a short read or trailing bytes become one kProtocol error.
@@ -94,7 +94,7 @@ std::uint32_t ByteReader::GetCount(const char* field, std::size_t min_item_bytes
 
 std::vector<std::uint8_t> Encode(const Hello& m) {
   return Frame(Kind::kHello, [&](ByteWriter& w) {
-    w.PutString(Capped(m.token));
+    w.PutBytes(m.nonce);
     w.PutString(Capped(m.task_id));
     w.PutUInt<std::uint8_t>(static_cast<std::uint8_t>(m.command));
     w.PutI32(m.rank);
@@ -142,10 +142,17 @@ std::vector<std::uint8_t> Encode(const Reject& m) {
 }
 std::vector<std::uint8_t> Encode(const PeerHello& m) {
   return Frame(Kind::kPeerHello, [&](ByteWriter& w) {
-    w.PutString(Capped(m.token));
     w.PutI32(m.rank);
     w.PutUInt<std::uint32_t>(m.epoch);
+    w.PutBytes(m.nonce);
+    w.PutBytes(m.proof);
   });
+}
+std::vector<std::uint8_t> Encode(const Challenge& m) {
+  return Frame(Kind::kChallenge, [&](ByteWriter& w) { w.PutBytes(m.nonce); });
+}
+std::vector<std::uint8_t> Encode(const Proof& m) {
+  return Frame(Kind::kProof, [&](ByteWriter& w) { w.PutBytes(m.mac); });
 }
 
 Result<FrameHeader> DecodeHeader(std::span<const std::uint8_t> bytes) {
@@ -180,7 +187,7 @@ Result<FrameHeader> DecodeHeader(std::span<const std::uint8_t> bytes) {
 Result<Hello> DecodeHello(std::span<const std::uint8_t> payload) {
   ByteReader r(payload);
   Hello m;
-  m.token = r.GetString("token", kMaxString);
+  m.nonce = r.GetBytes<kNonceBytes>("nonce");
   m.task_id = r.GetString("task_id", kMaxString);
   const std::uint8_t command = r.GetUInt<std::uint8_t>("command");
   m.rank = r.GetI32("rank");
@@ -250,10 +257,25 @@ Result<Shutdown> DecodeShutdown(std::span<const std::uint8_t> payload) {
 Result<PeerHello> DecodePeerHello(std::span<const std::uint8_t> payload) {
   ByteReader r(payload);
   PeerHello m;
-  m.token = r.GetString("token", kMaxString);
   m.rank = r.GetI32("rank");
   m.epoch = r.GetUInt<std::uint32_t>("epoch");
+  m.nonce = r.GetBytes<kNonceBytes>("nonce");
+  m.proof = r.GetBytes<kMacBytes>("proof");
   return Finish(r, "PeerHello", std::move(m));
+}
+
+Result<Challenge> DecodeChallenge(std::span<const std::uint8_t> payload) {
+  ByteReader r(payload);
+  Challenge m;
+  m.nonce = r.GetBytes<kNonceBytes>("nonce");
+  return Finish(r, "Challenge", std::move(m));
+}
+
+Result<Proof> DecodeProof(std::span<const std::uint8_t> payload) {
+  ByteReader r(payload);
+  Proof m;
+  m.mac = r.GetBytes<kMacBytes>("mac");
+  return Finish(r, "Proof", std::move(m));
 }
 
 std::string KindName(Kind kind) {
@@ -274,6 +296,10 @@ std::string KindName(Kind kind) {
       return "Reject";
     case Kind::kPeerHello:
       return "PeerHello";
+    case Kind::kChallenge:
+      return "Challenge";
+    case Kind::kProof:
+      return "Proof";
   }
   return "kind " + std::to_string(static_cast<int>(kind));
 }

@@ -1,5 +1,6 @@
 // TrackerServer: the acceptor and the event loop (shaped like the Asio HTTP server example);
 // everything about the job itself lives in JobCoordinator and the sessions.
+#include "accept_backoff.h"
 #include "job_coordinator.h"
 #include "session_manager.h"
 #include "tracker/server.h"
@@ -17,11 +18,13 @@ struct TrackerServer::Impl {
   void CloseAcceptor() {
     boost::system::error_code ignored;
     acceptor.close(ignored);
+    accept_retry.cancel();
   }
 
   TrackerOptions options;
   asio::io_context io{1};
   tcp::acceptor acceptor{io};
+  asio::steady_timer accept_retry{io};
   tracker::SessionManager sessions;
   std::unique_ptr<tracker::JobCoordinator> job;
   std::uint64_t next_session_id = 1;
@@ -30,17 +33,25 @@ struct TrackerServer::Impl {
 };
 
 asio::awaitable<void> TrackerServer::Impl::AcceptLoop() {
+  tracker::AcceptBackoff backoff;
   while (acceptor.is_open()) {
     boost::system::error_code ec;
     tcp::socket socket =
         co_await acceptor.async_accept(asio::redirect_error(asio::use_awaitable, ec));
     if (ec == asio::error::operation_aborted || !acceptor.is_open()) co_return;
     if (ec) {
-      job->Log("accept failed: " + ec.message());
+      // Out of descriptors (or buffers) the connection stays queued: retrying at once would
+      // spin. The sleep is a timer, so sessions already open keep being served meanwhile.
+      const auto step = backoff.OnFailure(ec.message(), std::chrono::steady_clock::now());
+      if (step.report) job->Log(*step.report);
+      accept_retry.expires_after(step.delay);
+      co_await accept_retry.async_wait(asio::redirect_error(asio::use_awaitable, ec));
       continue;
     }
-    sessions.Start(std::make_shared<tracker::TrackerSession>(next_session_id++, std::move(socket),
-                                                             *job, sessions));
+    backoff.OnSuccess();
+    sessions.StartAnonymous(std::make_shared<tracker::TrackerSession>(
+                                next_session_id++, std::move(socket), *job, sessions),
+                            options.max_anonymous_connections);
   }
 }
 
@@ -53,6 +64,9 @@ namespace {
 Status CheckOptions(const TrackerOptions& o) {
   if (o.num_workers < 1) return Status::InvalidInput("num_workers must be at least 1");
   if (o.max_attempts < 1) return Status::InvalidInput("max_attempts must be at least 1");
+  if (o.max_anonymous_connections < 1) {
+    return Status::InvalidInput("max_anonymous_connections must be at least 1");
+  }
   if (!(o.bootstrap_timeout_s > 0) || !(o.hello_timeout_s > 0) || !(o.recovery_timeout_s > 0)) {
     return Status::InvalidInput("tracker timeouts must be positive");
   }

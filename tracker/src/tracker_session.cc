@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "admission.h"
 #include "legacy_session.h"
 
 namespace treering::tracker {
@@ -52,11 +53,13 @@ asio::awaitable<void> TrackerSession::Run() {
   if (ReadLe32(magic) == proto::kLegacyMagic && job_.options().legacy) {
     handed_over_ = true;
     sessions_.Remove(id());
-    sessions_.Start(std::make_shared<LegacySession>(id(), conn_, job_, sessions_));
+    sessions_.StartAnonymous(std::make_shared<LegacySession>(id(), conn_, job_, sessions_),
+                             job_.options().max_anonymous_connections);
     co_return;
   }
   s = co_await Admit(magic);
   if (!s.ok()) co_return Refuse(s.message());
+  sessions_.Identified(id());
   while (conn_->open()) {
     auto frame = co_await ReadFrame({}, kNoDeadline);
     s = frame.ok() ? Handle(frame.value()) : frame.status();
@@ -68,7 +71,8 @@ asio::awaitable<void> TrackerSession::Run() {
 // Reads one frame; `prefix` holds bytes already read. Waiting for the first byte may take
 // `first_wait` (kNoDeadline: forever); the rest must follow within the hello deadline.
 asio::awaitable<Result<Frame>> TrackerSession::ReadFrame(std::vector<std::uint8_t> prefix,
-                                                         Millis first_wait) {
+                                                         Millis first_wait,
+                                                         std::uint64_t max_payload) {
   std::vector<std::uint8_t> header = std::move(prefix);
   if (header.empty()) {
     header.resize(1);
@@ -81,6 +85,11 @@ asio::awaitable<Result<Frame>> TrackerSession::ReadFrame(std::vector<std::uint8_
   if (!s.ok()) co_return s;
   auto h = proto::DecodeHeader(header);
   if (!h.ok()) co_return h.status();
+  if (h->payload_bytes > max_payload) {
+    co_return Status::Protocol(proto::KindName(h->kind) + " announces " +
+                               std::to_string(h->payload_bytes) + " payload bytes, over the " +
+                               std::to_string(max_payload) + " allowed before the Hello");
+  }
   Frame frame{h.value(), std::vector<std::uint8_t>(h->payload_bytes)};
   s = co_await conn_->Read(frame.payload, hello_timeout_);
   if (!s.ok()) co_return s;
@@ -93,7 +102,7 @@ asio::awaitable<Status> TrackerSession::Admit(std::array<std::uint8_t, 4> magic)
                                    ? "legacy clients are disabled"
                                    : DescribeJunk(magic));
   }
-  auto frame = co_await ReadFrame({magic.begin(), magic.end()}, hello_timeout_);
+  auto frame = co_await ReadFrame({magic.begin(), magic.end()}, hello_timeout_, kMaxHelloPayload);
   if (!frame.ok()) co_return frame.status();
   if (frame->header.kind != proto::Kind::kHello) {
     co_return Status::Protocol("expected Hello, got " + proto::KindName(frame->header.kind));
@@ -101,7 +110,9 @@ asio::awaitable<Status> TrackerSession::Admit(std::array<std::uint8_t, 4> magic)
   auto hello = proto::DecodeHello(frame->payload);
   if (!hello.ok()) co_return hello.status();
   task_id_ = hello->task_id;
-  Status s = CheckHello(hello.value());
+  Status s = co_await Authenticate(frame->payload);
+  if (!s.ok()) co_return s;
+  s = CheckHello(hello.value());
   if (!s.ok()) co_return s;
   if (hello->command == proto::Command::kRecover && job_.roster().assigned()) {
     // A restarted worker: it takes over its old rank and waits for the epoch's Assign.
@@ -122,8 +133,32 @@ asio::awaitable<Status> TrackerSession::Admit(std::array<std::uint8_t, 4> magic)
   co_return Status::Ok();
 }
 
+// Challenge-response (tracker/auth.h): the worker proves it knows the token over our fresh
+// nonce and its Hello, then we prove it over the same transcript. Nothing is checked or said
+// about the job before the proof, and the token itself is never sent.
+asio::awaitable<Status> TrackerSession::Authenticate(std::span<const std::uint8_t> hello_payload) {
+  auto nonce = proto::NewNonce();
+  if (!nonce.ok()) co_return nonce.status();
+  conn_->Send(proto::Encode(proto::Challenge{nonce.value()}), hello_timeout_);
+  auto frame = co_await ReadFrame({}, hello_timeout_, kMaxHelloPayload);
+  if (!frame.ok()) co_return frame.status();
+  if (frame->header.kind != proto::Kind::kProof) {
+    co_return Status::Protocol("expected Proof, got " + proto::KindName(frame->header.kind));
+  }
+  auto proof = proto::DecodeProof(frame->payload);
+  if (!proof.ok()) co_return proof.status();
+  const std::string& token = job_.options().token;
+  const proto::Mac expected =
+      proto::HelloProof(token, proto::Prover::kWorker, nonce.value(), hello_payload);
+  if (!proto::SameMac(proof->mac, expected)) co_return Status::Protocol("wrong job token");
+  const proto::Mac ours =
+      proto::HelloProof(token, proto::Prover::kTracker, nonce.value(), hello_payload);
+  conn_->Send(proto::Encode(proto::Proof{ours}), hello_timeout_);
+  co_return Status::Ok();
+}
+
+// The connection is authenticated when this runs (a later Hello rides the same connection).
 Status TrackerSession::CheckHello(const proto::Hello& hello) const {
-  if (hello.token != job_.options().token) return Status::Protocol("wrong job token");
   if (hello.command != proto::Command::kStart && hello.command != proto::Command::kRecover) {
     return Status::Protocol("unknown Hello command " + std::to_string(int(hello.command)));
   }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <span>
 #include <vector>
 
 #include "connection.h"
@@ -31,8 +32,10 @@ class TrackerSession : public Session {
 
  private:
   asio::awaitable<void> Run();
-  asio::awaitable<Result<Frame>> ReadFrame(std::vector<std::uint8_t> prefix, Millis first_wait);
+  asio::awaitable<Result<Frame>> ReadFrame(std::vector<std::uint8_t> prefix, Millis first_wait,
+                                           std::uint64_t max_payload = proto::kMaxPayload);
   asio::awaitable<Status> Admit(std::array<std::uint8_t, 4> magic);
+  asio::awaitable<Status> Authenticate(std::span<const std::uint8_t> hello_payload);
   Status CheckHello(const proto::Hello& hello) const;
   Status Handle(const Frame& frame);
   void Refuse(const std::string& reason);

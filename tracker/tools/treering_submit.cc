@@ -11,6 +11,7 @@
 
 #include "../src/launch/launch.h"
 #include "../src/launch/supervisor.h"
+#include "data_serving.h"
 #include "tracker/server.h"
 
 namespace {
@@ -26,7 +27,7 @@ void EmitLine(const std::string& line, bool to_stderr) {
   std::fflush(f);
 }
 
-int ParseArgs(int argc, char** argv, launch::SubmitOptions& o) {
+int ParseArgs(int argc, char** argv, launch::SubmitOptions& o, launch::ServeDataArgs& serve) {
   CLI::App app{"treering-submit: launch a distributed treering / XGBoost job"};
   std::vector<std::string> env;
   app.add_option("--cluster", o.cluster, "local, mpi or ssh")
@@ -52,10 +53,14 @@ int ParseArgs(int argc, char** argv, launch::SubmitOptions& o) {
                  "the pair exchange for small messages at 2 workers); none = leave placement "
                  "to the OS")
       ->check(CLI::IsMember({"core", "none"}));
+  app.add_flag("--legacy", o.legacy,
+               "the workers speak the token-less dmlc/rabit dialect (on by itself when the "
+               "command's program is named xgboost; see docs/launcher.md)");
   app.add_option("--ssh-command", o.ssh_command, "ssh program and options");
   app.add_option("--grace", o.grace_s, "seconds between SIGTERM and SIGKILL on failure");
   app.add_option("--finish-timeout", o.finish_timeout_s,
                  "seconds workers may run on after every rank said shutdown");
+  launch::AddServeDataOptions(app, &serve);
   app.add_option("command", o.command, "worker command and its arguments (after --)")->required();
   try {
     app.parse(argc, argv);
@@ -145,7 +150,8 @@ Status RunWorkers(const launch::SubmitOptions& o, std::vector<launch::Task> task
 
 int main(int argc, char** argv) {
   launch::SubmitOptions o;
-  if (int rc = ParseArgs(argc, argv, o); rc >= 0) return rc;
+  launch::ServeDataArgs serve_data;
+  if (int rc = ParseArgs(argc, argv, o, serve_data); rc >= 0) return rc;
   const auto started = std::chrono::steady_clock::now();
   TrackerOptions t;
   t.num_workers = o.num_workers;
@@ -155,11 +161,23 @@ int main(int argc, char** argv) {
   t.max_attempts = static_cast<std::uint32_t>(o.local_num_attempt) + 1;
   t.recovery_timeout_s = o.recovery_timeout_s;
   t.print = [](const std::string& m) { EmitLine(m, false); };
+  t.legacy = o.legacy || launch::IsLegacyWorker(o.command);
+  if (t.legacy && !o.legacy) {
+    EmitLine("[submit] the command is XGBoost's CLI: accepting dmlc/rabit (legacy) workers", true);
+  }
   TrackerServer server(t);
   if (Status s = server.Start(); !s.ok()) {
     std::fprintf(stderr, "treering-submit: %s\n", s.message().c_str());
     return ExitCodeFor(s);
   }
+  std::string data_url;
+  auto data_server =
+      launch::StartJobDataServer(serve_data, o.host_ip, o.log_level == "DEBUG", &o.env, &data_url);
+  if (!data_server.ok()) {
+    std::fprintf(stderr, "treering-submit: %s\n", data_server.status().message().c_str());
+    return ExitCodeFor(data_server.status());
+  }
+  if (*data_server) EmitLine("[submit] serving " + serve_data.dir + " at " + data_url + "/", true);
   TrackerThread tracker(server, o.finish_timeout_s);
   auto tasks = launch::BuildTasks(o, launch::JobEnv(o, server.port(), t.token));
   const Status run =

@@ -1,19 +1,54 @@
 // treering-tracker: runs the tracker alone, for workers started by something else. Prints the
 // worker environment between DMLC_TRACKER_ENV_START / _END, then serves until the job ends.
+#include <sys/stat.h>
+
 #include <cstdio>
+#include <fstream>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
 #include "../src/launch/launch.h"
 #include "tracker/server.h"
 
+namespace {
+
+// Reads the job token from the first line of `path`. The file must be readable by its owner only
+// (as ssh insists for private keys): a token other local users can read protects nothing.
+treering::Status ReadTokenFile(const std::string& path, std::string* token) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    return treering::Status::InvalidInput("--token-file " + path + ": cannot stat");
+  }
+  if ((st.st_mode & (S_IRWXG | S_IRWXO)) != 0) {
+    return treering::Status::InvalidInput("--token-file " + path +
+                                          ": readable by group or others (chmod 600 it)");
+  }
+  std::ifstream in(path);
+  if (!in || !std::getline(in, *token) || token->empty()) {
+    return treering::Status::InvalidInput("--token-file " + path + ": no token on its first line");
+  }
+  if (!token->empty() && token->back() == '\r') token->pop_back();
+  return treering::Status::Ok();
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   treering::TrackerOptions o;
+  std::string token_file;
   CLI::App app{"treering-tracker: rendezvous for a job's workers (native and dmlc/rabit)"};
   app.add_option("--num-workers", o.num_workers, "number of workers")->required();
   app.add_option("--host-ip", o.host_ip, "address to bind and advertise (IPv4 or IPv6)");
   app.add_option("--port", o.port, "port to listen on (0: any free port)");
-  app.add_option("--token", o.token, "job token (default: random)");
+  auto* token_opt = app.add_option(
+      "--token", o.token, "job token (default: random); other local users can read it in ps");
+  app.add_option("--token-file", token_file,
+                 "read the job token from the first line of this 0600 file")
+      ->excludes(token_opt);
+  app.add_flag("--legacy", o.legacy,
+               "also accept dmlc/rabit workers (XGBoost 1.7's CLI); that dialect has no token, "
+               "so it is off by default and never acts on a job of native workers");
   app.add_option("--bootstrap-timeout", o.bootstrap_timeout_s, "seconds for all workers to join");
   app.add_option("--max-attempts", o.max_attempts,
                  "attempts per task; > 1 lets a restarted worker rejoin (recovery epochs)")
@@ -26,6 +61,13 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     const int rc = app.exit(e);
     return rc == 0 ? 0 : 2;
+  }
+  if (!token_file.empty()) {
+    const treering::Status ts = ReadTokenFile(token_file, &o.token);
+    if (!ts.ok()) {
+      std::fprintf(stderr, "treering-tracker: %s\n", ts.message().c_str());
+      return 2;
+    }
   }
   if (o.token.empty()) o.token = treering::launch::RandomToken();
   treering::TrackerServer server(o);

@@ -6,6 +6,7 @@
 
 #include "booster/mlp/predictor.h"
 #include "layer_kernels.h"
+#include "mlp_budget.h"
 
 namespace treering::booster::mlp {
 namespace {
@@ -77,6 +78,8 @@ Status MlpLearner::SetTrainData(data::DMatrix* train) {
   comm_->Allreduce<rabit::op::Max>(&inputs, 1);
   if (loaded_) inputs = static_cast<std::uint64_t>(loaded_->widths.front());
   if (inputs == 0) return Status::InvalidInput("no features");
+  st = CheckNetworkBudget(inputs, param_, comm_);
+  if (!st.ok()) return st;
   const int num_inputs = static_cast<int>(inputs);
   st = CheckFeatureRange(*train, num_inputs, "");
   if (!st.ok()) return st;

@@ -67,8 +67,8 @@ Result<std::string> MlpLearner::SerializeModel() const {
   return mlp::SerializeModel(Snapshot());
 }
 
-Result<std::string> MlpLearner::DumpModelFile(const std::string& /*path*/, DumpFormat /*format*/,
-                                              bool /*with_stats*/) const {
+Result<std::string> MlpLearner::DumpModelFile(const std::string& /*path*/,
+                                              const DumpSpec& /*spec*/) const {
   return Status::InvalidInput("config: task=dump is for tree models; booster=mlp has none");
 }
 
@@ -85,7 +85,17 @@ Status MlpLearner::RestoreCheckpoint(std::string_view bytes) {
   return Status::Ok();
 }
 
-Status MlpLearner::Predict(data::DMatrix* dm, bool output_margin, std::vector<float>* out) const {
+Status MlpLearner::Predict(data::DMatrix* dm, const PredictOptions& options,
+                           std::vector<float>* out) const {
+  if (options.iteration_begin != 0 || options.iteration_end != 0) {
+    return Status::InvalidInput(
+        "config: iteration_begin / iteration_end / ntree_limit select trees; booster=mlp has none");
+  }
+  if (options.output != PredictOutput::kValue) {
+    return Status::InvalidInput(
+        "config: pred_leaf / pred_contribs / pred_interactions explain trees; booster=mlp has "
+        "none");
+  }
   std::optional<MlpModel> trained;
   if (trainer_) trained = Snapshot();
   if (!trained && !loaded_) return Status::Internal("Predict without a model");
@@ -95,7 +105,7 @@ Status MlpLearner::Predict(data::DMatrix* dm, bool output_margin, std::vector<fl
   m.scaling.ScaleRows(dm, nthread_);
   const Architecture arch(m.widths, m.activation);
   *out = PredictLogits(arch, m.state.params, m.scaling, *dm, nthread_);
-  if (!output_margin) objective_->PredTransform(out, nthread_);
+  if (!options.output_margin) objective_->PredTransform(out, nthread_);
   return Status::Ok();
 }
 

@@ -6,10 +6,12 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
 #include <vector>
 
 namespace treering::booster {
@@ -37,6 +39,20 @@ void SyncDirectory(const std::filesystem::path& dir) {
   ::close(fd);
 }
 
+// The process umask, read without changing it (umask(2) can only set it, and a set-and-restore
+// would race with threads creating files meanwhile). Linux has shown it in /proc since 4.7.
+mode_t CurrentUmask() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("Umask:", 0) == 0)
+      return static_cast<mode_t>(std::strtoul(line.c_str() + 6, nullptr, 8));
+  }
+  const mode_t mask = ::umask(022);
+  ::umask(mask);
+  return mask;
+}
+
 // Writes and fsyncs `contents` into an open temporary file, then closes it.
 Status FillTemp(int fd, std::string_view contents, const std::string& tmp) {
   Status st = WriteAll(fd, contents, tmp);
@@ -60,7 +76,8 @@ Status WriteFileAtomic(const std::string& path, std::string_view contents) {
   const int fd = ::mkstemp(name.data());
   if (fd < 0) return Errno("create a temporary file for", path);
   tmp.assign(name.data());
-  ::fchmod(fd, 0644);
+  // mkstemp creates 0600; the saved file gets what open(O_CREAT, 0666) would have given it.
+  ::fchmod(fd, 0666 & ~CurrentUmask());
   Status st = FillTemp(fd, contents, tmp);
   if (st.ok() && std::rename(tmp.c_str(), path.c_str()) != 0) st = Errno("rename into", path);
   if (!st.ok()) {

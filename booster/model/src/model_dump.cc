@@ -1,102 +1,92 @@
-// Text and JSON dumps with XGBoost 1.7's templates (src/tree/tree_model.cc TextGenerator /
-// JsonGenerator), reproduced from its observed output: recursion left child first, tabs (text)
-// or two spaces per depth plus one (JSON) of indentation, numbers as %.9g.
+// DumpTrees / DumpModel: one generator per format (text_dump.cc, json_dump.cc, dot_dump.cc)
+// and the file layout of XGBoost 1.7's CLI (src/cli_main.cc CLIDumpModel).
 #include "booster/model_dump.h"
 
-#include "booster/number_format.h"
+#include <cmath>
+
+#include "tree_dump.h"
 
 namespace treering::booster {
-namespace {
+namespace dump {
 
-int MissingChild(const RegTree& tree, int node) {
-  return tree.default_left[node] ? tree.left[node] : tree.right[node];
+Result<SplitKind> KindOf(const RegTree& tree, int node, const FeatureMap& fmap) {
+  const std::uint32_t feature = tree.split_index[node];
+  if (feature >= fmap.Size()) return SplitKind::kPlain;
+  switch (fmap.TypeOf(feature)) {
+    case FeatureMap::Type::kIndicator:
+      return SplitKind::kIndicator;
+    case FeatureMap::Type::kInteger:
+      return SplitKind::kInteger;
+    case FeatureMap::Type::kQuantitative:
+    case FeatureMap::Type::kFloat:
+      return SplitKind::kQuantitative;
+    case FeatureMap::Type::kCategorical:
+      break;
+  }
+  return Status::InvalidInput("fmap: feature " + std::to_string(feature) + " '" +
+                              fmap.Name(feature) +
+                              "' is categorical (c) in the feature map but the trees split on "
+                              "it numerically");
 }
 
-void TextNode(const RegTree& tree, int node, int depth, bool stats, std::string* out) {
-  out->append(static_cast<std::size_t>(depth), '\t');
-  out->append(std::to_string(node));
-  if (tree.IsLeaf(node)) {
-    out->append(":leaf=" + FloatToG9(tree.split_cond[node]));
-    if (stats) out->append(",cover=" + FloatToG9(tree.sum_hess[node]));
-    out->push_back('\n');
-    return;
-  }
-  out->append(":[f" + std::to_string(tree.split_index[node]) + "<" +
-              FloatToG9(tree.split_cond[node]) + "] yes=" + std::to_string(tree.left[node]) +
-              ",no=" + std::to_string(tree.right[node]) +
-              ",missing=" + std::to_string(MissingChild(tree, node)));
-  if (stats) {
-    out->append(",gain=" + FloatToG9(tree.loss_change[node]) +
-                ",cover=" + FloatToG9(tree.sum_hess[node]));
-  }
-  out->push_back('\n');
-  TextNode(tree, tree.left[node], depth + 1, stats, out);
-  TextNode(tree, tree.right[node], depth + 1, stats, out);
+std::string IntegerThreshold(float cond) {
+  const float floored = std::floor(cond);
+  const int threshold = static_cast<int>(floored) + (floored == cond ? 0 : 1);
+  return std::to_string(threshold);
 }
 
-std::string JsonIndent(int depth) { return std::string(2 * (depth + 1), ' '); }
+}  // namespace dump
 
-void JsonNode(const RegTree& tree, int node, int depth, bool stats, std::string* out) {
-  if (depth != 0) out->push_back('\n');
-  out->append(JsonIndent(depth));
-  const std::string id = std::to_string(node);
-  if (tree.IsLeaf(node)) {
-    out->append("{ \"nodeid\": " + id + ", \"leaf\": " + FloatToG9(tree.split_cond[node]) + " ");
-    if (stats) out->append(", \"cover\": " + FloatToG9(tree.sum_hess[node]) + " ");
-    out->push_back('}');
-    return;
-  }
-  out->append("{ \"nodeid\": " + id + ", \"depth\": " + std::to_string(depth) + ", \"split\": \"" +
-              std::to_string(tree.split_index[node]) + "\", \"split_condition\": " +
-              FloatToG9(tree.split_cond[node]) + ", \"yes\": " + std::to_string(tree.left[node]) +
-              ", \"no\": " + std::to_string(tree.right[node]) +
-              ", \"missing\": " + std::to_string(MissingChild(tree, node)) + " ");
-  if (stats) {
-    out->append(", \"gain\": " + FloatToG9(tree.loss_change[node]) +
-                ", \"cover\": " + FloatToG9(tree.sum_hess[node]));
-  }
-  out->append(", \"children\": [");
-  JsonNode(tree, tree.left[node], depth + 1, stats, out);
-  out->append(", ");
-  JsonNode(tree, tree.right[node], depth + 1, stats, out);
-  out->append("\n" + JsonIndent(depth) + "]}");
-}
-
-}  // namespace
-
-std::vector<std::string> DumpTrees(const GBTreeModel& model, DumpFormat format, bool with_stats) {
+Result<std::vector<std::string>> DumpTrees(const GBTreeModel& model, const DumpSpec& spec) {
   std::vector<std::string> dumps;
   dumps.reserve(model.trees.size());
   for (const RegTree& tree : model.trees) {
     std::string text;
     if (tree.NumNodes() > 0) {
-      if (format == DumpFormat::kText) {
-        TextNode(tree, 0, 0, with_stats, &text);
-      } else {
-        JsonNode(tree, 0, 0, with_stats, &text);
+      Status st = Status::Ok();
+      switch (spec.format) {
+        case DumpFormat::kText:
+          st = dump::TextTree(tree, spec.fmap, spec.with_stats, &text);
+          break;
+        case DumpFormat::kJson:
+          st = dump::JsonTree(tree, spec.fmap, spec.with_stats, &text);
+          break;
+        case DumpFormat::kDot:
+          dump::DotTree(tree, spec.fmap, &text);
+          break;
       }
+      if (!st.ok()) return st;
     }
     dumps.push_back(std::move(text));
   }
   return dumps;
 }
 
-std::string DumpModel(const GBTreeModel& model, DumpFormat format, bool with_stats) {
-  const std::vector<std::string> trees = DumpTrees(model, format, with_stats);
+Result<std::string> DumpModel(const GBTreeModel& model, const DumpSpec& spec) {
+  auto trees = DumpTrees(model, spec);
+  if (!trees.ok()) return trees.status();
   std::string out;
-  if (format == DumpFormat::kText) {
-    for (std::size_t i = 0; i < trees.size(); ++i) {
-      out.append("booster[" + std::to_string(i) + "]:\n" + trees[i]);
+  if (spec.format != DumpFormat::kJson) {
+    for (std::size_t i = 0; i < trees->size(); ++i) {
+      out.append("booster[" + std::to_string(i) + "]:\n" + (*trees)[i]);
     }
     return out;
   }
   out = "[\n";
-  for (std::size_t i = 0; i < trees.size(); ++i) {
+  for (std::size_t i = 0; i < trees->size(); ++i) {
     if (i != 0) out.append(",\n");
-    out.append(trees[i]);
+    out.append((*trees)[i]);
   }
   out.append("\n]\n");
   return out;
+}
+
+std::vector<std::string> DumpTrees(const GBTreeModel& model, DumpFormat format, bool with_stats) {
+  return DumpTrees(model, DumpSpec{format, with_stats, {}}).value();
+}
+
+std::string DumpModel(const GBTreeModel& model, DumpFormat format, bool with_stats) {
+  return DumpModel(model, DumpSpec{format, with_stats, {}}).value();
 }
 
 }  // namespace treering::booster

@@ -45,11 +45,11 @@ Result<std::string> GBTreeLearner::SerializeModelFile(const std::string& path) c
   return SerializeModelAs(WithAttributes(model_, attributes_), format);
 }
 
-Result<std::string> GBTreeLearner::DumpModelFile(const std::string& path, DumpFormat format,
-                                                 bool with_stats) const {
+Result<std::string> GBTreeLearner::DumpModelFile(const std::string& path,
+                                                 const DumpSpec& spec) const {
   auto model = ReadModelIn(path);
   if (!model.ok()) return model.status();
-  return DumpModel(model.value(), format, with_stats);
+  return DumpModel(model.value(), spec);
 }
 
 void GBTreeLearner::SetAttributes(const std::map<std::string, std::string>& attributes) {

@@ -7,6 +7,7 @@
 #include "base/parallel_for.h"
 #include "booster/predictor.h"
 #include "booster/work_split.h"
+#include "feature_budget.h"
 
 namespace treering::booster {
 namespace {
@@ -124,6 +125,8 @@ Status GBTreeLearner::SetTrainData(data::DMatrix* train) {
   if (Status s = ResolveMetrics(); !s.ok()) return s;
   std::uint64_t num_feature = std::max<std::uint64_t>(train->num_col, model_.num_feature);
   comm_->Allreduce<rabit::op::Max>(&num_feature, 1);
+  // Narrowed to 32 bits below: a count over the limit used to wrap (2^32 -> 0, then SIGSEGV).
+  if (Status s = CheckFeatureBudget(num_feature, *comm_); !s.ok()) return s;
   model_.num_feature = num_feature;
   std::int64_t seed = lparam_.seed;
   comm_->Broadcast(&seed, sizeof(seed), 0);
@@ -288,11 +291,23 @@ Result<std::vector<EvalResult>> GBTreeLearner::EvalOneIter(int /*iter*/) {
   return results;
 }
 
-Status GBTreeLearner::Predict(data::DMatrix* dm, bool output_margin,
+// XGBoost's LayerToTree: rounds [begin, end) are trees [begin * K, end * K) with K trees per round
+// (one per class; num_parallel_tree is always 1 here); end = 0 means every tree.
+Status GBTreeLearner::Predict(data::DMatrix* dm, const PredictOptions& options,
                               std::vector<float>* out) const {
+  const int rounds = model_.NumRounds();
+  const int end = options.iteration_end == 0 ? rounds : options.iteration_end;
+  if (options.iteration_begin < 0 || end > rounds || options.iteration_begin > end) {
+    return Status::InvalidInput(
+        "config: iteration range [" + std::to_string(options.iteration_begin) + ", " +
+        std::to_string(end) + ") is not within the model's " + std::to_string(rounds) + " rounds");
+  }
+  if (options.output != PredictOutput::kValue) return Explain(*dm, options, end, out);
+  const int per_round = model_.NumGroups();
   *out = BaseMargins(dm->NumRows());
-  AddTreeOutputs(model_, *dm, 0, static_cast<int>(model_.trees.size()), lparam_.nthread, out);
-  if (!output_margin) objective_->PredTransform(out, lparam_.nthread);
+  AddTreeOutputs(model_, *dm, options.iteration_begin * per_round, end * per_round, lparam_.nthread,
+                 out);
+  if (!options.output_margin) objective_->PredTransform(out, lparam_.nthread);
   return Status::Ok();
 }
 

@@ -8,6 +8,13 @@
 
 namespace treering::data {
 
+// The most features a data set may have: feature indices are 0 .. kMaxFeatures - 1, checked
+// by the parsers (FILE:LINE:COL). The histogram learner keeps ~128 bytes of state per feature
+// on every worker whatever the number of rows, so 2^26 features already cost ~8 GiB there;
+// the largest public LibSVM sets (kdd2012: 54,686,452 features) fit. docs/data.md, "Feature
+// limit".
+inline constexpr std::uint64_t kMaxFeatures = std::uint64_t{1} << 26;
+
 struct DMatrix {
   // Row i's entries are index[row_ptr[i] .. row_ptr[i+1]) / value[...], indices strictly
   // increasing within a row. row_ptr has NumRows()+1 entries and starts at 0.

@@ -1,6 +1,10 @@
 #include "bootstrap/tracker_bootstrap.h"
 
 #include <algorithm>
+#include <cstdio>
+
+#include "bootstrap/peer_acceptor.h"
+#include "bootstrap/peer_handshake.h"
 
 namespace rabit::transport {
 namespace proto = treering::proto;
@@ -19,27 +23,8 @@ Topology TopologyOf(const proto::Assign& assign) {
   return t;
 }
 
-// Both sides send PeerHello first, then check the other's token, epoch and rank.
-Result<int> ShakeHands(TcpSocket& sock, const BootstrapConfig& config, int rank,
-                       std::uint32_t epoch, Deadline deadline) {
-  Status sent = sock.SendAll(proto::Encode(proto::PeerHello{config.token, rank, epoch}), deadline);
-  if (!sent.ok()) return sent;
-  auto frame = ReadProtoFrame(sock, deadline);
-  if (!frame.ok()) return frame.status();
-  if (frame->first.kind != proto::Kind::kPeerHello) {
-    return Status::Protocol("peer sent frame kind " +
-                            std::to_string(static_cast<int>(frame->first.kind)) +
-                            " instead of PeerHello");
-  }
-  auto hello = proto::DecodePeerHello(frame->second);
-  if (!hello.ok()) return hello.status();
-  if (hello->token != config.token) return Status::Protocol("peer has another job token");
-  if (hello->epoch != epoch) {
-    return Status::Protocol("peer rank " + std::to_string(hello->rank) + " is in link epoch " +
-                            std::to_string(hello->epoch) + ", this rank in " +
-                            std::to_string(epoch));
-  }
-  return hello->rank;
+PeerAuth AuthFor(const BootstrapConfig& config, const proto::Assign& assign) {
+  return PeerAuth{config.token, assign.rank, assign.epoch};
 }
 
 Status DialPeers(const proto::Assign& assign, const BootstrapConfig& config, Deadline deadline,
@@ -49,39 +34,35 @@ Status DialPeers(const proto::Assign& assign, const BootstrapConfig& config, Dea
         "rank " + std::to_string(peer.rank) + " at " + peer.host + ":" + std::to_string(peer.port);
     auto sock = TcpSocket::ConnectWithRetry(peer.host, peer.port, deadline);
     if (!sock.ok()) return sock.status().WithContext("dialling " + where);
-    auto rank = ShakeHands(sock.value(), config, assign.rank, assign.epoch, deadline);
+    const int want[] = {peer.rank};
+    auto rank = ShakeHands(sock.value(), LinkSide::kDial, AuthFor(config, assign), want, deadline);
     if (!rank.ok()) return rank.status().WithContext("handshake with " + where);
-    if (rank.value() != peer.rank) {
-      return Status::Protocol("dialled " + where + " but it says it is rank " +
-                              std::to_string(rank.value()));
-    }
     links->push_back(Link{peer.rank, std::move(sock.value())});
   }
   return Status::Ok();
 }
 
+// The higher-ranked neighbours, which dial us.
+std::vector<int> ExpectedDiallers(const Topology& topo) {
+  std::vector<int> expected;
+  for (int peer : topo.AllNeighbours()) {
+    if (peer > topo.rank) expected.push_back(peer);
+  }
+  return expected;
+}
+
+// Accepts until every expected dialler is linked; strangers are logged and dropped
+// (peer_acceptor.h), only the deadline ends the wait.
 Status AcceptPeers(TcpSocket& listener, const proto::Assign& assign, const Topology& topo,
                    const BootstrapConfig& config, Deadline deadline, std::vector<Link>* links) {
-  const std::vector<int> expected = topo.AllNeighbours();
-  for (std::uint32_t i = 0; i < assign.num_accept; ++i) {
-    auto sock = listener.Accept(deadline);
-    if (!sock.ok()) {
-      return sock.status().WithContext("waiting for " + std::to_string(assign.num_accept - i) +
-                                       " more peer(s) to dial rank " + std::to_string(topo.rank));
-    }
-    auto rank = ShakeHands(sock.value(), config, topo.rank, assign.epoch, deadline);
-    if (!rank.ok()) return rank.status().WithContext("handshake with an accepted peer");
-    const int r = rank.value();
-    const bool known = std::find(expected.begin(), expected.end(), r) != expected.end();
-    const bool duplicate =
-        std::any_of(links->begin(), links->end(), [r](const Link& l) { return l.peer == r; });
-    if (!known || duplicate || r <= topo.rank) {
-      return Status::Protocol("rank " + std::to_string(r) + " dialled rank " +
-                              std::to_string(topo.rank) + " but is not a neighbour expected to");
-    }
-    links->push_back(Link{r, std::move(sock.value())});
+  std::vector<int> waiting = ExpectedDiallers(topo);
+  if (waiting.size() != assign.num_accept) {
+    return Status::Protocol("the tracker says " + std::to_string(assign.num_accept) +
+                            " peers dial rank " + std::to_string(topo.rank) + ", its topology " +
+                            std::to_string(waiting.size()));
   }
-  return Status::Ok();
+  return AcceptExpectedPeers(listener, std::move(waiting), AuthFor(config, assign), deadline,
+                             links);
 }
 
 // A first start sends command start; a restarted worker (attempt > 0) and a survivor relinking
@@ -90,7 +71,6 @@ Status AcceptPeers(TcpSocket& listener, const proto::Assign& assign, const Topol
 proto::Hello MakeHello(const BootstrapConfig& config, const std::string& host, std::uint16_t port,
                        int rank) {
   proto::Hello hello;
-  hello.token = config.token;
   hello.task_id = config.task_id;
   const bool recover = rank >= 0 || config.attempt > 0;
   hello.command = recover ? proto::Command::kRecover : proto::Command::kStart;
@@ -120,16 +100,34 @@ Result<LinkSet> LinkAsAssigned(TcpSocket& listener, const proto::Assign& assign,
   return LinkSet(topo, std::move(links));
 }
 
+// Binds the advertised address, so the peer port is open only where peers are told to dial (a
+// loopback job stays on loopback). An address that is not this machine's (NAT, a container's
+// published address) cannot be bound: then every interface of its family, said on stderr.
+Result<TcpSocket> OpenPeerListener(const std::string& host) {
+  auto listener = TcpSocket::Listen(host, 0);
+  if (listener.ok() || listener.status().code() != treering::StatusCode::kNetwork) {
+    return listener;
+  }
+  const std::string any = host.find(':') != std::string::npos ? "::" : "0.0.0.0";
+  std::fprintf(stderr, "peer listener: %s; listening on %s instead\n",
+               listener.status().message().c_str(), any.c_str());
+  return TcpSocket::Listen(any, 0);
+}
+
+std::string AdvertisedHost(const BootstrapConfig& config, const TrackerClient& tracker) {
+  return config.advertised_host.empty() ? tracker.LocalAddress() : config.advertised_host;
+}
+
 }  // namespace
 
 Result<Bootstrapped> BootstrapThroughTracker(const BootstrapConfig& config) {
   const Deadline deadline = DeadlineAfter(config.timeout_seconds);
-  auto listener = TcpSocket::Listen(0);
-  if (!listener.ok()) return listener.status().WithContext("opening the peer listener");
-  auto tracker = TrackerClient::Connect(config.tracker_host, config.tracker_port, deadline);
+  auto tracker =
+      TrackerClient::Connect(config.tracker_host, config.tracker_port, config.token, deadline);
   if (!tracker.ok()) return tracker.status();
-  const std::string host =
-      config.advertised_host.empty() ? tracker.value()->LocalAddress() : config.advertised_host;
+  const std::string host = AdvertisedHost(config, *tracker.value());
+  auto listener = OpenPeerListener(host);
+  if (!listener.ok()) return listener.status().WithContext("opening the peer listener");
   auto assign = tracker.value()->Join(MakeHello(config, host, listener->port(), -1), deadline);
   if (!assign.ok()) return assign.status();
   auto links = LinkAsAssigned(listener.value(), assign.value(), config, deadline);
@@ -143,10 +141,9 @@ Result<LinkSet> RelinkThroughTracker(TrackerClient* tracker, const BootstrapConf
   const std::string who = "rank " + std::to_string(rank) + " relinking";
   while (true) {
     // A fresh port per epoch: a peer still dialling an old one cannot reach this epoch's.
-    auto listener = TcpSocket::Listen(0);
+    const std::string host = AdvertisedHost(config, *tracker);
+    auto listener = OpenPeerListener(host);
     if (!listener.ok()) return listener.status().WithContext("opening the peer listener");
-    const std::string host =
-        config.advertised_host.empty() ? tracker->LocalAddress() : config.advertised_host;
     auto assign = tracker->Join(MakeHello(config, host, listener->port(), rank), deadline);
     if (!assign.ok()) return assign.status().WithContext(who);
     if (assign->rank != rank) {

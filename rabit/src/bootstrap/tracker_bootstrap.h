@@ -1,9 +1,13 @@
 // Tracker bootstrap: turns the environment's tracker address into a ready LinkSet.
-//   1. listen on port 0 for peers (before saying Hello, so the port can be advertised);
-//   2. connect to the tracker, send Hello (token, task id, attempt, advertised host:port);
-//   3. receive Assign (rank, tree, ring, whom to dial, how many will dial us);
-//   4. dial every connect_to peer (retrying until the bootstrap deadline) and accept num_accept
-//      peers; on each link both sides send PeerHello {token, rank} and check the other's.
+//   1. connect to the tracker;
+//   2. listen for peers on port 0 of the advertised address (before saying Hello, so the port
+//      can be advertised; bound to that address only, not to every interface);
+//   3. send Hello (task id, attempt, advertised host:port) and prove the job token
+//      (challenge-response, tracker/auth.h: the token is never sent);
+//   4. receive Assign (rank, tree, ring, whom to dial, how many will dial us);
+//   5. dial every connect_to peer (retrying until the bootstrap deadline) and accept the
+//      higher-ranked ones; each link is authenticated by ShakeHands (peer_handshake.h). A
+//      connection that fails it is logged and dropped, and the wait for the real peers goes on.
 // Every step is bounded by the bootstrap deadline; errors name the peer or the tracker.
 // A restarted worker (attempt > 0) says Hello{command=recover, rank=-1} instead and gets its
 // old rank back in the next recovery epoch; survivors rebuild their links with

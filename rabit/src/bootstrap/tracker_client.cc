@@ -26,14 +26,15 @@ Result<std::pair<proto::FrameHeader, std::vector<std::uint8_t>>> ReadProtoFrame(
 }
 
 Result<std::unique_ptr<TrackerClient>> TrackerClient::Connect(const std::string& host,
-                                                              std::uint16_t port,
+                                                              std::uint16_t port, std::string token,
                                                               Deadline deadline) {
   auto sock = TcpSocket::ConnectWithRetry(host, port, deadline);
   if (!sock.ok()) {
     return sock.status().WithContext("cannot reach the tracker at " + host + ":" +
                                      std::to_string(port));
   }
-  return std::unique_ptr<TrackerClient>(new TrackerClient(std::move(sock.value())));
+  return std::unique_ptr<TrackerClient>(
+      new TrackerClient(std::move(sock.value()), std::move(token)));
 }
 
 Result<TrackerClient::Frame> TrackerClient::ReadFrame(Deadline deadline) {
@@ -47,28 +48,73 @@ Status TrackerClient::Send(const std::vector<std::uint8_t>& frame) {
   return sent.WithContext("writing to the tracker");
 }
 
-Result<proto::Assign> TrackerClient::Join(const proto::Hello& hello, Deadline deadline) {
-  Status sent = Send(proto::Encode(hello));
-  if (!sent.ok()) return sent;
-  auto frame = ReadFrame(deadline);
-  if (!frame.ok()) return frame.status().WithContext("waiting for the rank assignment");
-  switch (frame->header.kind) {
-    case proto::Kind::kAssign:
-      return proto::DecodeAssign(frame->payload);
+// Reject and Abort carry the tracker's reason; any other kind is a protocol error.
+Status TrackerClient::RejectedOrUnexpected(const Frame& frame, const char* waiting_for) {
+  switch (frame.header.kind) {
     case proto::Kind::kReject: {
-      auto reject = proto::DecodeReject(frame->payload);
+      auto reject = proto::DecodeReject(frame.payload);
       if (!reject.ok()) return reject.status();
       return AbortedBy("rejected this worker from", reject->reason);
     }
     case proto::Kind::kAbort: {
-      auto abort = proto::DecodeAbort(frame->payload);
+      auto abort = proto::DecodeAbort(frame.payload);
       if (!abort.ok()) return abort.status();
       return AbortedBy("aborted", abort->reason);
     }
     default:
-      return Status::Protocol("the tracker answered Hello with frame kind " +
-                              std::to_string(static_cast<int>(frame->header.kind)));
+      return Status::Protocol(std::string("the tracker sent ") +
+                              proto::KindName(frame.header.kind) +
+                              " while this worker waited for " + waiting_for);
   }
+}
+
+// Hello{nonce_w} -> Challenge{nonce_t} -> our Proof -> the tracker's Proof (tracker/auth.h).
+Status TrackerClient::Authenticate(proto::Hello& hello, Deadline deadline) {
+  auto nonce = proto::NewNonce();
+  if (!nonce.ok()) return nonce.status();
+  hello.nonce = nonce.value();
+  const std::vector<std::uint8_t> frame = proto::Encode(hello);
+  Status sent = Send(frame);
+  if (!sent.ok()) return sent;
+  const auto payload = std::span<const std::uint8_t>(frame).subspan(proto::kHeaderBytes);
+  auto challenge_frame = ReadFrame(deadline);
+  if (!challenge_frame.ok()) return challenge_frame.status();
+  if (challenge_frame->header.kind != proto::Kind::kChallenge) {
+    return RejectedOrUnexpected(challenge_frame.value(), "the tracker's Challenge");
+  }
+  auto challenge = proto::DecodeChallenge(challenge_frame->payload);
+  if (!challenge.ok()) return challenge.status();
+  const proto::Nonce& theirs = challenge->nonce;
+  sent = Send(proto::Encode(
+      proto::Proof{proto::HelloProof(token_, proto::Prover::kWorker, theirs, payload)}));
+  if (!sent.ok()) return sent;
+  auto proof_frame = ReadFrame(deadline);
+  if (!proof_frame.ok()) return proof_frame.status();
+  if (proof_frame->header.kind != proto::Kind::kProof) {
+    return RejectedOrUnexpected(proof_frame.value(), "the tracker's Proof");
+  }
+  auto proof = proto::DecodeProof(proof_frame->payload);
+  if (!proof.ok()) return proof.status();
+  if (!proto::SameMac(proof->mac,
+                      proto::HelloProof(token_, proto::Prover::kTracker, theirs, payload))) {
+    return Status::Protocol("the tracker could not prove it knows the job token");
+  }
+  authenticated_ = true;
+  return Status::Ok();
+}
+
+Result<proto::Assign> TrackerClient::Join(proto::Hello hello, Deadline deadline) {
+  if (!authenticated_) {
+    Status authenticated = Authenticate(hello, deadline);
+    if (!authenticated.ok()) return authenticated;
+  } else {
+    Status sent = Send(proto::Encode(hello));
+    if (!sent.ok()) return sent;
+  }
+  auto frame = ReadFrame(deadline);
+  if (!frame.ok()) return frame.status().WithContext("waiting for the rank assignment");
+  if (frame->header.kind == proto::Kind::kAssign) return proto::DecodeAssign(frame->payload);
+  return RejectedOrUnexpected(frame.value(), "its rank assignment");
 }
 
 Status TrackerClient::OnReadable() {

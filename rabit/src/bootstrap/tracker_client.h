@@ -16,11 +16,14 @@ namespace rabit::transport {
 class TrackerClient final : public AbortWatch {
  public:
   // Dials the tracker, retrying until `deadline` (workers may start before the tracker listens).
+  // `token` is the job token: it only keys the handshake's proofs and is never sent.
   static Result<std::unique_ptr<TrackerClient>> Connect(const std::string& host, std::uint16_t port,
-                                                        Deadline deadline);
+                                                        std::string token, Deadline deadline);
 
   // Sends Hello and waits for Assign; Reject or Abort become kAborted with the tracker's reason.
-  Result<treering::proto::Assign> Join(const treering::proto::Hello& hello, Deadline deadline);
+  // The first Hello on the connection runs the challenge-response of tracker/auth.h (its nonce
+  // is filled in here); a tracker that cannot prove it knows the token is kProtocol.
+  Result<treering::proto::Assign> Join(treering::proto::Hello hello, Deadline deadline);
 
   Status Print(const std::string& message);
   Status ReportError(const std::string& message);
@@ -32,15 +35,20 @@ class TrackerClient final : public AbortWatch {
   std::string LocalAddress() const { return socket_.LocalAddress(); }
 
  private:
-  explicit TrackerClient(TcpSocket socket) : socket_(std::move(socket)) {}
+  TrackerClient(TcpSocket socket, std::string token)
+      : socket_(std::move(socket)), token_(std::move(token)) {}
   struct Frame {
     treering::proto::FrameHeader header;
     std::vector<std::uint8_t> payload;
   };
   Result<Frame> ReadFrame(Deadline deadline);
   Status Send(const std::vector<std::uint8_t>& frame);
+  Status Authenticate(treering::proto::Hello& hello, Deadline deadline);
+  Status RejectedOrUnexpected(const Frame& frame, const char* waiting_for);
 
   TcpSocket socket_;
+  std::string token_;
+  bool authenticated_ = false;
 };
 
 // Reads one native frame (header + payload) from `socket`; shared with the peer handshake.

@@ -24,20 +24,54 @@ std::string Endpoint(const std::string& host, std::uint16_t port) {
 
 std::string ErrnoText(int err) { return std::strerror(err); }
 
-// Resolves an IPv4 address for host (numeric or name).
-Result<sockaddr_in> Resolve(const std::string& host, std::uint16_t port) {
+struct SocketAddress {
+  sockaddr_storage storage{};
+  socklen_t length = 0;
+  int family() const { return storage.ss_family; }
+  const sockaddr* get() const { return reinterpret_cast<const sockaddr*>(&storage); }
+};
+
+// getaddrinfo failures that asking again cannot fix (an unknown name, a bad address text).
+// EAI_AGAIN, EAI_MEMORY and EAI_SYSTEM may pass, so they stay retryable kNetwork errors.
+bool PermanentResolveError(int rc) {
+  return rc != EAI_AGAIN && rc != EAI_MEMORY && rc != EAI_SYSTEM;
+}
+
+// Resolves host (IPv4 or IPv6, numeric or a name) to its first address. A permanent failure is
+// kInvalidInput, so ConnectWithRetry stops at once instead of retrying until its deadline.
+Result<SocketAddress> Resolve(const std::string& host, std::uint16_t port) {
   addrinfo hints{};
-  hints.ai_family = AF_INET;
+  hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_NUMERICSERV;
   addrinfo* found = nullptr;
-  const int rc = getaddrinfo(host.c_str(), nullptr, &hints, &found);
+  const std::string service = std::to_string(port);
+  const int rc = getaddrinfo(host.c_str(), service.c_str(), &hints, &found);
   if (rc != 0 || found == nullptr) {
-    return Status::Network("cannot resolve host '" + host + "': " + gai_strerror(rc));
+    const std::string what = "cannot resolve host '" + host + "': " + gai_strerror(rc);
+    return PermanentResolveError(rc) ? Status::InvalidInput(what) : Status::Network(what);
   }
-  sockaddr_in addr = *reinterpret_cast<const sockaddr_in*>(found->ai_addr);
+  SocketAddress addr;
+  std::memcpy(&addr.storage, found->ai_addr, found->ai_addrlen);
+  addr.length = found->ai_addrlen;
   freeaddrinfo(found);
-  addr.sin_port = htons(port);
   return addr;
+}
+
+std::string AddressText(const sockaddr_storage& addr) {
+  char text[INET6_ADDRSTRLEN] = {0};
+  if (addr.ss_family == AF_INET6) {
+    inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6*>(&addr)->sin6_addr, text,
+              sizeof(text));
+  } else {
+    inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(&addr)->sin_addr, text, sizeof(text));
+  }
+  return text;
+}
+
+std::uint16_t PortOf(const sockaddr_storage& addr) {
+  return ntohs(addr.ss_family == AF_INET6 ? reinterpret_cast<const sockaddr_in6*>(&addr)->sin6_port
+                                          : reinterpret_cast<const sockaddr_in*>(&addr)->sin_port);
 }
 
 // Waits until fd is ready for `events` or the deadline passes.
@@ -84,16 +118,18 @@ void TcpSocket::Close() {
 }
 
 Result<TcpSocket> TcpSocket::Listen(std::uint16_t port, int backlog) {
-  TcpSocket sock(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  return Listen("0.0.0.0", port, backlog);
+}
+
+Result<TcpSocket> TcpSocket::Listen(const std::string& host, std::uint16_t port, int backlog) {
+  auto addr = Resolve(host, port);
+  if (!addr.ok()) return addr.status();
+  TcpSocket sock(::socket(addr->family(), SOCK_STREAM | SOCK_CLOEXEC, 0));
   if (!sock.valid()) return Status::Network("socket: " + ErrnoText(errno));
   const int one = 1;
   setsockopt(sock.fd(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_ANY);
-  addr.sin_port = htons(port);
-  if (::bind(sock.fd(), reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
-    return Status::Network("bind port " + std::to_string(port) + ": " + ErrnoText(errno));
+  if (::bind(sock.fd(), addr->get(), addr->length) != 0) {
+    return Status::Network("bind " + Endpoint(host, port) + ": " + ErrnoText(errno));
   }
   if (::listen(sock.fd(), backlog) != 0) return Status::Network("listen: " + ErrnoText(errno));
   return sock;
@@ -103,10 +139,9 @@ Result<TcpSocket> TcpSocket::Connect(const std::string& host, std::uint16_t port
                                      Deadline deadline) {
   auto addr = Resolve(host, port);
   if (!addr.ok()) return addr.status();
-  TcpSocket sock(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
+  TcpSocket sock(::socket(addr->family(), SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
   if (!sock.valid()) return Status::Network("socket: " + ErrnoText(errno));
-  if (::connect(sock.fd(), reinterpret_cast<const sockaddr*>(&addr.value()), sizeof(sockaddr_in)) !=
-      0) {
+  if (::connect(sock.fd(), addr->get(), addr->length) != 0) {
     if (errno != EINPROGRESS) {
       return Status::Network("connect to " + Endpoint(host, port) + ": " + ErrnoText(errno));
     }
@@ -128,7 +163,10 @@ Result<TcpSocket> TcpSocket::ConnectWithRetry(const std::string& host, std::uint
   auto pause = std::chrono::milliseconds(10);
   while (true) {
     auto sock = Connect(host, port, deadline);
-    if (sock.ok() || Clock::now() + pause >= deadline) return sock;
+    // Only a refused or unreachable peer may still come up; a name that does not resolve won't.
+    const bool permanent =
+        !sock.ok() && sock.status().code() == treering::StatusCode::kInvalidInput;
+    if (sock.ok() || permanent || Clock::now() + pause >= deadline) return sock;
     std::this_thread::sleep_for(pause);
     pause = std::min(pause * 2, std::chrono::milliseconds(500));
   }
@@ -207,19 +245,26 @@ Status TcpSocket::RecvAll(std::span<std::uint8_t> bytes, Deadline deadline) {
 }
 
 std::uint16_t TcpSocket::port() const {
-  sockaddr_in addr{};
+  sockaddr_storage addr{};
   socklen_t len = sizeof(addr);
   if (getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len) != 0) return 0;
-  return ntohs(addr.sin_port);
+  return PortOf(addr);
 }
 
 std::string TcpSocket::LocalAddress() const {
-  sockaddr_in addr{};
+  sockaddr_storage addr{};
   socklen_t len = sizeof(addr);
   if (getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len) != 0) return "127.0.0.1";
-  char text[INET_ADDRSTRLEN] = {0};
-  inet_ntop(AF_INET, &addr.sin_addr, text, sizeof(text));
-  return text;
+  return AddressText(addr);
+}
+
+std::string TcpSocket::RemoteEndpoint() const {
+  sockaddr_storage addr{};
+  socklen_t len = sizeof(addr);
+  if (getpeername(fd_, reinterpret_cast<sockaddr*>(&addr), &len) != 0) return "?";
+  const std::string ip = AddressText(addr);
+  const std::string host = addr.ss_family == AF_INET6 ? "[" + ip + "]" : ip;
+  return host + ":" + std::to_string(PortOf(addr));
 }
 
 }  // namespace rabit::transport

@@ -1,4 +1,4 @@
-// The tracker <-> worker wire protocol (native, version 1). This header is the contract between
+// The tracker <-> worker wire protocol (native, version 2). This header is the contract between
 // tracker/ (server) and rabit/ (client); docs/protocol.md describes the same bytes.
 //
 // Framing: every message is   u32 magic | u16 version | u16 kind | u64 payload_bytes | payload
@@ -6,7 +6,9 @@
 // at most kMaxString bytes; a list is u32 count + items. Payloads are at most kMaxPayload.
 //
 // Session (one persistent TCP connection per worker, so the tracker notices a dead worker):
-//   worker  -> Hello            (token, task id, command, advertised host:port, attempt)
+//   worker  -> Hello            (nonce, task id, command, advertised host:port, attempt)
+//   tracker -> Challenge; worker -> Proof; tracker -> Proof | Reject   (auth.h: the token
+//                                itself never crosses the wire)
 //   tracker -> Assign | Reject  (after every worker of the batch said Hello)
 //   worker  -> Print*           (any time)
 //   worker  -> Error            (fatal: the tracker aborts the job)
@@ -14,8 +16,10 @@
 //                                Assign of the next epoch once every rank asked, see below)
 //   tracker -> Abort            (any time: the worker must stop its collectives and exit)
 //   worker  -> Shutdown         (done; the tracker exits when every rank has said it)
-// Peer links: the worker with the higher rank dials the lower one (Assign::connect_to) and
-// both sides send PeerHello first; a wrong token, rank or epoch closes the link.
+// Peer links: the worker with the higher rank dials the lower one (Assign::connect_to); the
+// acceptor sends Challenge, the dialler PeerHello (rank, epoch, nonce, proof), the acceptor its
+// Proof. A wrong proof, rank or epoch closes that link; the acceptor keeps waiting for its real
+// peers (rabit/src/bootstrap/peer_handshake.h).
 // Recovery epochs (fault tolerance): when restarts are allowed a dead worker does not fail the
 // job; every rank sends Hello{command=recover} (survivors on their open connection, a restarted
 // worker on a new one with rank -1 and its task id) and, once all N did, each gets an Assign
@@ -31,11 +35,12 @@
 #include <vector>
 
 #include "base/status.h"
+#include "tracker/auth.h"
 
 namespace treering::proto {
 
 inline constexpr std::uint32_t kMagic = 0x314B5254;  // the bytes "TRK1" on the wire
-inline constexpr std::uint16_t kVersion = 1;
+inline constexpr std::uint16_t kVersion = 2;         // 2: challenge-response instead of the token
 inline constexpr std::uint32_t kLegacyMagic = 0xff99;
 inline constexpr std::size_t kHeaderBytes = 16;
 inline constexpr std::uint64_t kMaxPayload = 1u << 20;
@@ -50,6 +55,8 @@ enum class Kind : std::uint16_t {
   kAbort = 6,
   kReject = 7,
   kPeerHello = 8,
+  kChallenge = 9,
+  kProof = 10,
 };
 
 enum class Command : std::uint8_t { kStart = 0, kRecover = 1 };
@@ -62,7 +69,7 @@ struct FrameHeader {
 };
 
 struct Hello {
-  std::string token;    // the job token (TREERING_JOB_TOKEN); must equal the tracker's
+  Nonce nonce{};        // the worker's fresh nonce: the tracker's Proof answers it
   std::string task_id;  // DMLC_TASK_ID; "" when none (then ranks follow arrival order)
   Command command = Command::kStart;
   std::int32_t rank = -1;  // a known rank (recover), else -1
@@ -103,10 +110,20 @@ struct Abort {
 struct Reject {
   std::string reason;
 };
+// The dialler's answer to the acceptor's Challenge.
 struct PeerHello {
-  std::string token;
   std::int32_t rank = -1;
   std::uint32_t epoch = 0;  // the Assign's epoch: a dial left over from an older one is refused
+  Nonce nonce{};            // the dialler's nonce: the acceptor's Proof answers it
+  Mac proof{};              // PeerProof(kDialler, ...)
+};
+// A fresh nonce the other side must prove the token over (tracker -> worker, acceptor ->
+// dialler).
+struct Challenge {
+  Nonce nonce{};
+};
+struct Proof {
+  Mac mac{};
 };
 
 // Encoders return one whole frame (header + payload).
@@ -118,6 +135,8 @@ std::vector<std::uint8_t> Encode(const Shutdown& m);
 std::vector<std::uint8_t> Encode(const Abort& m);
 std::vector<std::uint8_t> Encode(const Reject& m);
 std::vector<std::uint8_t> Encode(const PeerHello& m);
+std::vector<std::uint8_t> Encode(const Challenge& m);
+std::vector<std::uint8_t> Encode(const Proof& m);
 
 // Decoders do no I/O: they read exactly kHeaderBytes / payload_bytes given by the caller and
 // return kProtocol errors (wrong magic, unsupported version, unknown kind, oversized payload,
@@ -130,6 +149,8 @@ Result<ErrorReport> DecodeErrorReport(std::span<const std::uint8_t> payload);
 Result<Abort> DecodeAbort(std::span<const std::uint8_t> payload);
 Result<Reject> DecodeReject(std::span<const std::uint8_t> payload);
 Result<PeerHello> DecodePeerHello(std::span<const std::uint8_t> payload);
+Result<Challenge> DecodeChallenge(std::span<const std::uint8_t> payload);
+Result<Proof> DecodeProof(std::span<const std::uint8_t> payload);
 // Shutdown has an empty payload; any byte in it is a protocol error.
 Result<Shutdown> DecodeShutdown(std::span<const std::uint8_t> payload);
 

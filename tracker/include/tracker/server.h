@@ -8,6 +8,7 @@
 // thread until the job ends; Stop() and Abort() may be called from any thread at any time.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -24,7 +25,12 @@ struct TrackerOptions {
   std::string token;                  // job token every native Hello must carry
   double bootstrap_timeout_s = 120;   // all workers must have said Hello within this
   double hello_timeout_s = 10;        // a connection must finish each message within this
-  bool legacy = true;                 // accept 0xff99 (dmlc/rabit, XGBoost 1.7) clients
+  // Accept 0xff99 (dmlc/rabit, XGBoost 1.7) clients. Off by default: that dialect has no
+  // token; even when on, a legacy client can never act on a job of native workers.
+  bool legacy = false;
+  // Connections that have not said a verified Hello (or a legacy preamble) yet: at most this
+  // many; a new one pushes out the oldest (docs/protocol.md, Limits).
+  std::size_t max_anonymous_connections = 256;
   // Fault tolerance (docs/fault-tolerance.md). With max_attempts > 1 a native worker whose
   // connection drops is "lost", not fatal: the job waits for its restart (attempt < max) and
   // runs a recovery epoch, which must complete within recovery_timeout_s (the job's

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -36,8 +37,15 @@ std::vector<char*> CStrings(std::vector<std::string>& strings) {
 }
 
 // Runs in the forked child: only async-signal-safe calls until exec.
-[[noreturn]] void ExecChild(int out_w, int err_w, char** argv, char** envp, const cpu_set_t* cpus) {
+[[noreturn]] void ExecChild(int in_r, int out_w, int err_w, char** argv, char** envp,
+                            const cpu_set_t* cpus, int death_signal, pid_t parent) {
   ::setpgid(0, 0);
+  if (death_signal != 0) {
+    ::prctl(PR_SET_PDEATHSIG, death_signal);
+    // The launcher may have died between fork and prctl: then no signal will ever come.
+    if (::getppid() != parent) ::_exit(128 + death_signal);
+  }
+  if (in_r >= 0) ::dup2(in_r, STDIN_FILENO);
   ::dup2(out_w, STDOUT_FILENO);
   ::dup2(err_w, STDERR_FILENO);
   if (cpus != nullptr && ::sched_setaffinity(0, sizeof(*cpus), cpus) != 0) {
@@ -53,31 +61,57 @@ std::vector<char*> CStrings(std::vector<std::string>& strings) {
   ::_exit(127);
 }
 
+// A pipe whose read end holds `data` followed by end of file. Written before the fork, while
+// we hold the read end too: no reader can have gone away yet (no SIGPIPE), and data this small
+// (a token) fits the pipe buffer, so the write cannot block.
+Result<int> StdinPipe(const std::string& data) {
+  int in[2];
+  if (::pipe2(in, O_CLOEXEC) != 0) return Status::IoError(std::strerror(errno));
+  const ssize_t n = ::write(in[1], data.data(), data.size());
+  ::close(in[1]);
+  if (n != static_cast<ssize_t>(data.size())) {
+    ::close(in[0]);
+    return Status::IoError("cannot fill the worker's stdin pipe");
+  }
+  return in[0];
+}
+
 }  // namespace
 
 Result<Child> SpawnChild(const std::vector<std::string>& argv_in, const EnvList& env,
-                         const std::vector<int>& cpus) {
+                         const ChildSetup& setup) {
+  const std::vector<int>& cpus = setup.cpus;
   if (argv_in.empty()) return Status::InvalidInput("empty worker command");
   std::vector<std::string> argv_strings = argv_in;
   std::vector<std::string> env_strings = MergedEnvironment(env);
   std::vector<char*> argv = CStrings(argv_strings);
   std::vector<char*> envp = CStrings(env_strings);
-  int out[2], err[2];
-  if (::pipe2(out, O_CLOEXEC) != 0) return Status::IoError(std::strerror(errno));
-  if (::pipe2(err, O_CLOEXEC) != 0) {
-    ::close(out[0]);
-    ::close(out[1]);
-    return Status::IoError(std::strerror(errno));
+  int in_r = -1;
+  if (!setup.stdin_data.empty()) {
+    auto in = StdinPipe(setup.stdin_data);
+    if (!in.ok()) return in.status();
+    in_r = in.value();
+  }
+  int out[2] = {-1, -1}, err[2] = {-1, -1};
+  if (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0) {
+    const Status s = Status::IoError(std::strerror(errno));
+    for (int fd : {in_r, out[0], out[1]}) {
+      if (fd >= 0) ::close(fd);
+    }
+    return s;
   }
   cpu_set_t cpu_set;
   CPU_ZERO(&cpu_set);
   for (const int c : cpus) {
     if (c >= 0 && c < CPU_SETSIZE) CPU_SET(c, &cpu_set);
   }
+  const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid == 0) {
-    ExecChild(out[1], err[1], argv.data(), envp.data(), cpus.empty() ? nullptr : &cpu_set);
+    ExecChild(in_r, out[1], err[1], argv.data(), envp.data(), cpus.empty() ? nullptr : &cpu_set,
+              setup.parent_death_signal, parent);
   }
+  if (in_r >= 0) ::close(in_r);
   ::close(out[1]);
   ::close(err[1]);
   if (pid < 0) {

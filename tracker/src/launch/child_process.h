@@ -18,11 +18,21 @@ struct Child {
   int exit_fd = -1;  // a pidfd: readable once the child exited (-1 if the kernel lacks it)
 };
 
-// The child's environment is ours plus `env` (which wins on equal names). A non-empty `cpus`
-// pins the child (and what it starts) to those CPUs; failing that it runs unpinned, with a
-// warning on its stderr.
+struct ChildSetup {
+  // Non-empty: pins the child (and what it starts) to these CPUs; failing that it runs
+  // unpinned, with a warning on its stderr.
+  std::vector<int> cpus;
+  // Non-empty: the child's stdin is a pipe holding these bytes, then end of file.
+  std::string stdin_data;
+  // Non-zero: the kernel sends this signal to the child when the thread that spawned it dies
+  // (PR_SET_PDEATHSIG), so a SIGKILLed launcher leaves no worker behind. Spawn from a thread
+  // that lives as long as the launcher (treering-submit: its main thread).
+  int parent_death_signal = 0;
+};
+
+// The child's environment is ours plus `env` (which wins on equal names).
 Result<Child> SpawnChild(const std::vector<std::string>& argv, const EnvList& env,
-                         const std::vector<int>& cpus = {});
+                         const ChildSetup& setup = {});
 // Sends `sig` to the child's whole process group.
 void SignalGroup(pid_t pid, int sig);
 

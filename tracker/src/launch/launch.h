@@ -27,6 +27,7 @@ struct SubmitOptions {
   double grace_s = 5;             // SIGTERM -> SIGKILL delay when the job fails
   double finish_timeout_s = 300;  // workers may run on this long after the job succeeded
   std::string bind_to = "core";   // local workers: core (pinned to CPU shares) | none
+  bool legacy = false;            // let the tracker speak the token-less dmlc/rabit dialect
 };
 
 struct Host {
@@ -42,6 +43,11 @@ struct Task {
   int max_restarts = 0;
   bool append_attempt = false;  // dmlc compat: restarts get argv "DMLC_NUM_ATTEMPT=k"
   std::vector<int> cpus;        // CPUs the process is pinned to (every attempt); empty = any
+  // Written to the process's stdin, which is then closed (ssh hands the job token to the remote
+  // shell this way, off every command line); empty: stdin is inherited.
+  std::string stdin_data;
+  // Sent to the process when treering-submit dies, even by SIGKILL (0: none).
+  int parent_death_signal = 0;
 };
 
 // `host[:port] [slots=n]` per line, '#' comments; a host with slots=n appears n times in a row.
@@ -49,6 +55,14 @@ Result<std::vector<Host>> ParseHostFile(const std::string& text);
 Result<std::vector<Host>> ReadHostFile(const std::string& path);
 
 std::string RandomToken();
+// The environment variable holding the job token. It never appears on a command line: local
+// workers inherit it, mpirun exports it with `-x NAME`, ssh reads it from stdin.
+inline constexpr char kTokenVariable[] = "TREERING_JOB_TOKEN";
+// The bearer token of the `--serve-data` HTTP server (docs/data.md), as secret as the job token.
+inline constexpr char kDataTokenVariable[] = "TREERING_DATA_TOKEN";
+// True when the worker command is a dmlc/rabit (legacy dialect) worker: its program's basename
+// is `xgboost`, XGBoost's own CLI. Anything else needs --legacy (docs/launcher.md).
+bool IsLegacyWorker(const std::vector<std::string>& command);
 // The dmlc environment every worker gets (DMLC_TRACKER_URI/PORT, DMLC_NUM_WORKER, DMLC_ROLE,
 // TREERING_JOB_TOKEN, DMLC_JOB_CLUSTER) followed by the user's --env pairs.
 EnvList JobEnv(const SubmitOptions& o, std::uint16_t tracker_port, const std::string& token);

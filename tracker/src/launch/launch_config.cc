@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "launch.h"
+#include "tracker/auth.h"
 
 namespace treering::launch {
 namespace {
@@ -81,11 +82,30 @@ Result<std::vector<Host>> ReadHostFile(const std::string& path) {
   return hosts;
 }
 
+// 256 bits from the CSPRNG the handshakes use for their nonces, as 64 hex digits. The token is
+// an HMAC key (protocol.md, Authentication), so it gets a key's length, not a password's.
 std::string RandomToken() {
-  std::random_device rd;
-  std::ostringstream out;
-  out << std::hex << rd() << rd() << rd() << rd();
-  return out.str();
+  proto::Nonce bytes{};
+  if (auto nonce = proto::NewNonce(); nonce.ok()) {
+    bytes = nonce.value();
+  } else {  // RAND_bytes failed (no entropy source): the OS device is the next best
+    std::random_device rd;
+    for (auto& b : bytes) b = static_cast<std::uint8_t>(rd());
+  }
+  static const char kHex[] = "0123456789abcdef";
+  std::string token;
+  for (std::uint8_t b : bytes) {
+    token += kHex[b >> 4];
+    token += kHex[b & 15];
+  }
+  return token;
+}
+
+bool IsLegacyWorker(const std::vector<std::string>& command) {
+  if (command.empty()) return false;
+  const std::string& program = command.front();
+  const auto slash = program.rfind('/');
+  return program.substr(slash == std::string::npos ? 0 : slash + 1) == "xgboost";
 }
 
 EnvList JobEnv(const SubmitOptions& o, std::uint16_t tracker_port, const std::string& token) {
@@ -95,7 +115,7 @@ EnvList JobEnv(const SubmitOptions& o, std::uint16_t tracker_port, const std::st
               {"DMLC_NUM_SERVER", "0"},
               {"DMLC_ROLE", "worker"},
               {"DMLC_JOB_CLUSTER", o.cluster},
-              {"TREERING_JOB_TOKEN", token}};
+              {kTokenVariable, token}};
   // Workers pick the fault-tolerant engine when they can be restarted (docs/fault-tolerance.md).
   if (o.local_num_attempt > 0) {
     env.emplace_back("TREERING_MAX_ATTEMPTS", std::to_string(o.local_num_attempt + 1));

@@ -70,7 +70,8 @@ void Supervisor::StartTask(Slot& slot) {
     if (*fd >= 0) ::close(*fd);  // a previous attempt's pipe still held open by a grandchild
     *fd = -1;
   }
-  auto child = SpawnChild(argv, env, slot.task.cpus);
+  auto child =
+      SpawnChild(argv, env, {slot.task.cpus, slot.task.stdin_data, slot.task.parent_death_signal});
   if (!child.ok()) return Fail(slot.task.label + "cannot start: " + child.status().message());
   slot.child = child.value();
   slot.running = true;

@@ -19,6 +19,7 @@
 // * Same params + same data => byte-identical model file, whatever the thread count.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
@@ -26,7 +27,7 @@
 
 #include "base/param_table.h"
 #include "base/status.h"
-#include "booster/model_dump.h"  // DumpFormat (booster/model/include/booster/)
+#include "booster/model_dump.h"  // DumpSpec (booster/model/include/booster/)
 #include "data/dmatrix.h"
 
 namespace treering::booster {
@@ -55,6 +56,29 @@ struct RoundPlan {
   int first = 0;        // number of this job's first round ("[first]", the snapshot names)
   int rounds = 0;       // rounds this job runs (fewer when early stopping ends it)
   int save_period = 0;  // a snapshot after round r when (r + 1) % save_period == 0; 0: none
+};
+// What task=pred computes per row (XGBoost's Learner::Predict flags); layouts are XGBoost's,
+// row-major (docs/cli.md, "Prediction outputs").
+enum class PredictOutput {
+  kValue,         // predictions (or margins): 1 or num_class per row
+  kLeaf,          // pred_leaf: the leaf's node id in each tree, trees in model order
+  kContribs,      // pred_contribs: per class, F feature contributions then the bias
+  kInteractions,  // pred_interactions: per class, an (F+1) x (F+1) matrix, bias last
+};
+// task=pred's choices (XGBoost's Learner::Predict arguments).
+struct PredictOptions {
+  bool output_margin = false;  // raw margins
+  // Rounds [iteration_begin, iteration_end) of the model; iteration_end = 0: to the last one.
+  // A range beyond the model's rounds is kInvalidInput.
+  int iteration_begin = 0;
+  int iteration_end = 0;
+  PredictOutput output = PredictOutput::kValue;
+  bool approx_contribs = false;  // kContribs / kInteractions by Saabas' path attribution
+};
+// One feature's importance (task=importance), as XGBoost's Booster.get_score reports it.
+struct FeatureScore {
+  std::uint32_t feature;
+  float score;
 };
 // Why a model file is loaded: continuing training needs a model that fits the params (the MLP
 // checks its architecture); prediction takes the model as it is.
@@ -110,10 +134,10 @@ class Learner {
     (void)path;
     return SerializeModel();
   }
-  // task=dump: the trees of the model file at `path` as text or JSON; a learner without trees
-  // returns kInvalidInput.
-  virtual Result<std::string> DumpModelFile(const std::string& path, DumpFormat format,
-                                            bool with_stats) const = 0;
+  // task=dump: the trees of the model file at `path` as text, JSON or dot; a learner without
+  // trees returns kInvalidInput.
+  virtual Result<std::string> DumpModelFile(const std::string& path,
+                                            const DumpSpec& spec) const = 0;
   // Early stopping's best_iteration, best_score and best_ntree_limit, written into the saved
   // model over any that model_in had (ignored when !Traits().stores_attributes).
   virtual void SetAttributes(const std::map<std::string, std::string>& attributes) = 0;
@@ -146,9 +170,16 @@ class Learner {
 
   // --- prediction -------------------------------------------------------------------------
   // Row-major: one value per row, or num_class per row for multi:softprob / multi-class
-  // margins. output_margin = raw margins. multi:softmax gives the class index as float.
-  // Errors need not name the data (the caller adds its key and file).
-  virtual Status Predict(data::DMatrix* dm, bool output_margin, std::vector<float>* out) const = 0;
+  // margins. multi:softmax gives the class index as float. Errors need not name the data (the
+  // caller adds its key and file).
+  virtual Status Predict(data::DMatrix* dm, const PredictOptions& options,
+                         std::vector<float>* out) const = 0;
+  // task=importance: features the model splits on, by index, scored by `type` (weight, gain,
+  // cover, total_gain or total_cover; checked by the CLI). A learner without trees says so.
+  virtual Result<std::vector<FeatureScore>> FeatureImportance(const std::string& type) const {
+    (void)type;
+    return Status::InvalidInput("task=importance needs a tree model (booster=gbtree)");
+  }
 };
 
 }  // namespace treering::booster

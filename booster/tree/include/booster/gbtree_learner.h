@@ -47,7 +47,7 @@ class GBTreeLearner : public Learner {
   const GBTreeModel& Model() const { return model_; }
 
   // Trees read each row alone, so ranks may predict their own shards.
-  LearnerTraits Traits() const override { return {"json", true, true}; }
+  LearnerTraits Traits() const override { return {"model", true, true}; }
 
   // Learner: training and prediction (gbtree_learner.cc). Trees never rewrite the data.
   Status SetTrainData(data::DMatrix* train) override;
@@ -56,7 +56,10 @@ class GBTreeLearner : public Learner {
   Result<std::vector<EvalResult>> EvalOneIter(int iter) override;
   RoundCost LastRoundCost() const override { return round_cost_; }
   TimingReport Timing() const override { return timing_; }
-  Status Predict(data::DMatrix* dm, bool output_margin, std::vector<float>* out) const override;
+  Status Predict(data::DMatrix* dm, const PredictOptions& options,
+                 std::vector<float>* out) const override;
+  // Learner: leaf indices, SHAP values and feature importance (gbtree_explain.cc).
+  Result<std::vector<FeatureScore>> FeatureImportance(const std::string& type) const override;
 
   // Learner: XGBoost 1.7 JSON / UBJSON / legacy binary files, task=dump, rabit checkpoints
   // (gbtree_files.cc).
@@ -65,8 +68,7 @@ class GBTreeLearner : public Learner {
   Result<std::string> SerializeModelFile(const std::string& path) const override;
   void SetAttributes(const std::map<std::string, std::string>& attributes) override;
   int RoundsInModel() const override { return model_.NumRounds(); }
-  Result<std::string> DumpModelFile(const std::string& path, DumpFormat format,
-                                    bool with_stats) const override;
+  Result<std::string> DumpModelFile(const std::string& path, const DumpSpec& spec) const override;
   void SaveCheckpoint(std::string* out) const override;
   Status RestoreCheckpoint(std::string_view bytes) override;
 
@@ -93,6 +95,9 @@ class GBTreeLearner : public Learner {
   void BoostGroup(int group, const std::vector<GradientPair>& all_gpair,
                   const GradientMaxima* maxima);
   void AddLeavesToMargins(const RegTree& tree, int group);
+  // Predict's pred_leaf / pred_contribs / pred_interactions, trees of rounds [0, end).
+  Status Explain(const data::DMatrix& dm, const PredictOptions& options, int end,
+                 std::vector<float>* out) const;
 
   LearnerParam lparam_;
   TreeParam tparam_;

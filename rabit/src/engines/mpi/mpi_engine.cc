@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdio>
+#include <string>
 
 namespace rabit::engine {
 namespace {
@@ -133,10 +134,15 @@ class MpiEngine final : public Engine {
                  "MPI_Allgatherv");
   }
 
+  // There is no tracker under mpirun: each rank writes its own line and mpirun forwards it.
+  // The lines look as the tracker prints them for the socket engine: rank 0's verbatim (its
+  // evaluation lines are compared with XGBoost's), every other rank's behind "[rank R] ".
   Status TrackerPrint(const std::string& msg) override {
-    if (rank_ != 0) return Status::Ok();  // one copy of each message, as with a tracker
-    std::fputs(msg.c_str(), stdout);
-    if (msg.empty() || msg.back() != '\n') std::fputc('\n', stdout);
+    std::string line = msg;
+    while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
+    if (rank_ != 0) line = "[rank " + std::to_string(rank_) + "] " + line;
+    line += '\n';
+    std::fputs(line.c_str(), stdout);
     std::fflush(stdout);
     return Status::Ok();
   }

@@ -62,9 +62,9 @@ class MlpLearner : public Learner {
   Status RestoreCheckpoint(std::string_view bytes) override;
   Result<std::string> SerializeModel() const override;
   void SetAttributes(const std::map<std::string, std::string>& /*attributes*/) override {}
-  Result<std::string> DumpModelFile(const std::string& path, DumpFormat format,
-                                    bool with_stats) const override;
-  Status Predict(data::DMatrix* dm, bool output_margin, std::vector<float>* out) const override;
+  Result<std::string> DumpModelFile(const std::string& path, const DumpSpec& spec) const override;
+  Status Predict(data::DMatrix* dm, const PredictOptions& options,
+                 std::vector<float>* out) const override;
 
  private:
   struct EvalSet {

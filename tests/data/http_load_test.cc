@@ -1,0 +1,390 @@
+// Loading over HTTP from an in-process `treering-data serve` (DataServer on loopback): every
+// shard equal to the local-file load, resume after cut connections, tokens, a file changed
+// during a load, and the server's answers to hostile or malformed requests on raw sockets.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "data/data_server.h"
+#include "data/load.h"
+#include "libsvm_writer.h"
+#include "matrix_compare.h"
+#include "temp_dir.h"
+
+namespace treering::data {
+namespace {
+
+using testing::TempDir;
+
+std::string RandomLibsvm(std::uint64_t seed, std::size_t rows) {
+  std::mt19937_64 rng(seed);
+  testing::RowOptions options;
+  options.weight_probability = 0.2;
+  return testing::LibsvmText(testing::RandomRows(rng, rows, options), testing::Spelling{}, rng);
+}
+
+DataServerOptions ServeOptions(const std::string& dir) {
+  DataServerOptions options;
+  options.dir = dir;
+  return options;
+}
+
+DMatrix LoadLocal(const std::string& path) {
+  Result<DMatrix> m = Load(path);
+  if (!m.ok()) throw std::runtime_error(m.status().message());
+  return std::move(*m);
+}
+
+std::unique_ptr<DataServer> StartServer(DataServerOptions options) {
+  options.access_log = false;
+  auto server = DataServer::Start(options);
+  if (!server.ok()) throw std::runtime_error(server.status().message());
+  return std::move(*server);
+}
+
+std::string UrlOf(const DataServer& server, const std::string& name) {
+  return "http://127.0.0.1:" + std::to_string(server.port()) + "/" + name;
+}
+
+// Sends raw bytes and returns everything the server answers before closing (or 2 s passing).
+std::string RawExchange(std::uint16_t port, const std::string& bytes) {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(port);
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    close(fd);
+    return "connect failed";
+  }
+  (void)!send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+  shutdown(fd, SHUT_WR);
+  std::string reply;
+  char block[4096];
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  while (std::chrono::steady_clock::now() < deadline) {
+    pollfd p{fd, POLLIN, 0};
+    if (poll(&p, 1, 100) <= 0) continue;
+    const ssize_t r = recv(fd, block, sizeof block, 0);
+    if (r <= 0) break;
+    reply.append(block, static_cast<std::size_t>(r));
+  }
+  close(fd);
+  return reply;
+}
+
+std::string StatusLine(const std::string& reply) { return reply.substr(0, reply.find("\r\n")); }
+
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (value) {
+      setenv(name, value, 1);
+    } else {
+      unsetenv(name);
+    }
+  }
+  ~ScopedEnv() { unsetenv(name_); }
+
+ private:
+  const char* name_;
+};
+
+TEST(HttpLoad, EveryShardEqualsTheLocalLoad) {
+  TempDir dir;
+  const std::string local = dir.Write("train.libsvm", RandomLibsvm(1, 3000));
+  dir.Write("b.libsvm", RandomLibsvm(2, 500));
+  auto server = StartServer(ServeOptions(dir.path()));
+  const std::string list = UrlOf(*server, "train.libsvm") + "," + UrlOf(*server, "b.libsvm");
+  const std::string local_list =
+      local + "," + (std::filesystem::path(dir.path()) / "b.libsvm").string();
+  for (int nparts : {1, 2, 3, 4}) {
+    for (int part = 0; part < nparts; ++part) {
+      for (int threads : {1, 3}) {
+        LoadOptions o{part, nparts, threads};
+        Result<DMatrix> want = Load(local_list, o);
+        Result<DMatrix> got = Load(list, o);
+        ASSERT_TRUE(want.ok()) << want.status().message();
+        ASSERT_TRUE(got.ok()) << got.status().message();
+        SCOPED_TRACE("part " + std::to_string(part) + " of " + std::to_string(nparts));
+        testing::ExpectSameMatrix(*got, *want);
+      }
+    }
+  }
+}
+
+// Every cut reply costs exactly one more GET (resumed from the last byte received), and the
+// matrix is the same as the local one.
+TEST(HttpLoad, ResumesAfterCutConnections) {
+  TempDir dir;
+  const std::string local = dir.Write("train.libsvm", RandomLibsvm(3, 4000));
+  std::atomic<int> gets{0};
+  auto count_gets = [&](const std::string& method, const std::string&) {
+    if (method == "GET") ++gets;
+  };
+  DataServerOptions plain = ServeOptions(dir.path());
+  plain.test_on_request = count_gets;
+  auto plain_server = StartServer(plain);
+  ASSERT_TRUE(Load(UrlOf(*plain_server, "train.libsvm"), LoadOptions{0, 1, 1}).ok());
+  const int gets_without_cuts = gets.exchange(0);
+
+  DataServerOptions options = ServeOptions(dir.path());
+  options.test_drop_after = 1000;
+  options.test_drop_count = 6;  // fewer than the client's attempts per range
+  options.test_on_request = count_gets;
+  auto server = StartServer(options);
+  Result<DMatrix> got = Load(UrlOf(*server, "train.libsvm"), LoadOptions{0, 1, 1});
+  ASSERT_TRUE(got.ok()) << got.status().message();
+  testing::ExpectSameMatrix(*got, LoadLocal(local));
+  EXPECT_EQ(gets.load(), gets_without_cuts + 6);
+}
+
+TEST(HttpLoad, ErrorsNameTheUrlAndStatus) {
+  TempDir dir;
+  dir.Write("train.libsvm", "1 0:1\n");
+  auto server = StartServer(ServeOptions(dir.path()));
+  const std::string url = UrlOf(*server, "missing.libsvm");
+  Result<DMatrix> got = Load(url);
+  ASSERT_FALSE(got.ok());
+  EXPECT_EQ(got.status().code(), StatusCode::kInvalidInput);
+  EXPECT_EQ(got.status().message(), url + ": HTTP 404 Not Found");
+  dir.Write("bad.libsvm", "1 0:1\n1 x:1\n");
+  Result<DMatrix> bad = Load(UrlOf(*server, "bad.libsvm"));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(),
+            UrlOf(*server, "bad.libsvm") + ":2:3: expected index:value, got 'x:1'");
+}
+
+TEST(HttpLoad, TokenIsRequiredAndChecked) {
+  TempDir dir;
+  const std::string local = dir.Write("train.libsvm", RandomLibsvm(4, 200));
+  DataServerOptions options = ServeOptions(dir.path());
+  options.token = "s3cret-token";
+  auto server = StartServer(options);
+  const std::string url = UrlOf(*server, "train.libsvm");
+  {
+    ScopedEnv none("TREERING_DATA_TOKEN", nullptr);
+    Result<DMatrix> got = Load(url);
+    ASSERT_FALSE(got.ok());
+    EXPECT_EQ(got.status().message(),
+              url +
+                  ": HTTP 401 Unauthorized (the server wants a token: set TREERING_DATA_TOKEN "
+                  "or TREERING_DATA_TOKEN_FILE)");
+  }
+  {
+    ScopedEnv wrong("TREERING_DATA_TOKEN", "s3cret-tokeX");
+    Result<DMatrix> got = Load(url);
+    ASSERT_FALSE(got.ok());
+    EXPECT_EQ(got.status().message(),
+              url + ": HTTP 401 Unauthorized (the server refused the token in the environment)");
+  }
+  {
+    const std::string file = dir.Write("token.txt", "s3cret-token\n");
+    ScopedEnv from_file("TREERING_DATA_TOKEN_FILE", file.c_str());
+    Result<DMatrix> got = Load(url);
+    ASSERT_TRUE(got.ok()) << got.status().message();
+    testing::ExpectSameMatrix(*got, LoadLocal(local));
+  }
+  EXPECT_NE(RawExchange(server->port(),
+                        "GET /train.libsvm HTTP/1.1\r\nHost: x\r\n"
+                        "Authorization: Bearer s3cret-token2\r\n\r\n")
+                .find("401"),
+            std::string::npos);
+}
+
+TEST(HttpLoad, FileChangedDuringTheLoadIsAnError) {
+  TempDir dir;
+  const std::string local = dir.Write("train.libsvm", RandomLibsvm(5, 2000));
+  DataServerOptions options = ServeOptions(dir.path());
+  std::atomic<int> gets{0};
+  // After the HEAD that fixed the ETag, the first GET finds the file rewritten.
+  options.test_on_request = [&](const std::string& method, const std::string&) {
+    if (method == "GET" && gets++ == 0) {
+      std::filesystem::remove(local);
+      dir.Write("train.libsvm", RandomLibsvm(6, 2000));
+    }
+  };
+  auto server = StartServer(options);
+  const std::string url = UrlOf(*server, "train.libsvm");
+  Result<DMatrix> got = Load(url, LoadOptions{1, 2, 1});
+  ASSERT_FALSE(got.ok());
+  EXPECT_EQ(got.status().code(), StatusCode::kIoError);
+  EXPECT_EQ(got.status().message().rfind(url + ": the file changed on the server during the load "
+                                               "(HTTP 412 Precondition Failed: ETag \"",
+                                         0),
+            0u)
+      << got.status().message();
+}
+
+TEST(HttpServer, RefusesPathsOutOfTheDirectory) {
+  TempDir outside;
+  outside.Write("secret", "TOPSECRET\n");
+  TempDir dir;
+  dir.Write("train.libsvm", "1 0:1\n");
+  std::filesystem::create_directory(std::filesystem::path(dir.path()) / "sub");
+  std::filesystem::create_symlink(std::filesystem::path(outside.path()) / "secret",
+                                  std::filesystem::path(dir.path()) / "link");
+  std::filesystem::create_directory_symlink(outside.path(),
+                                            std::filesystem::path(dir.path()) / "sub" / "up");
+  auto server = StartServer(ServeOptions(dir.path()));
+  const std::string secret_rel = "../" + std::filesystem::path(outside.path()).filename().string() +
+                                 "/secret";  // both dirs live in /tmp
+  for (const std::string& target :
+       {"/" + secret_rel, "/sub/../" + secret_rel,
+        "/%2e%2e/" + std::filesystem::path(outside.path()).filename().string() + "/secret",
+        "/%2E%2E%2f" + std::filesystem::path(outside.path()).filename().string() + "%2fsecret",
+        std::string("/link"), std::string("/sub/up/secret"),
+        "http://x" + outside.path() + "/secret", outside.path() + "/secret",
+        std::string("/./train.libsvm"), std::string("/%00train.libsvm"),
+        std::string("/train.libsvm%")}) {
+    const std::string reply =
+        RawExchange(server->port(), "GET " + target + " HTTP/1.1\r\nHost: x\r\n\r\n");
+    SCOPED_TRACE(target);
+    const std::string status = StatusLine(reply);
+    EXPECT_TRUE(status == "HTTP/1.1 400 Bad Request" || status == "HTTP/1.1 403 Forbidden" ||
+                status == "HTTP/1.1 404 Not Found")
+        << status;
+    EXPECT_EQ(reply.find("TOPSECRET"), std::string::npos);
+  }
+  // The listing leaves the symlinks out too.
+  const std::string listing = RawExchange(server->port(), "GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_NE(listing.find("\"train.libsvm\""), std::string::npos) << listing;
+  EXPECT_EQ(listing.find("secret"), std::string::npos) << listing;
+}
+
+TEST(HttpServer, RangesFollowRfc9110) {
+  TempDir dir;
+  dir.Write("f", "0123456789");
+  auto server = StartServer(ServeOptions(dir.path()));
+  auto get = [&](const std::string& range) {
+    return RawExchange(server->port(),
+                       "GET /f HTTP/1.1\r\nHost: x\r\nRange: " + range + "\r\n\r\n");
+  };
+  std::string r = get("bytes=2-4");
+  EXPECT_EQ(StatusLine(r), "HTTP/1.1 206 Partial Content");
+  EXPECT_NE(r.find("Content-Range: bytes 2-4/10\r\n"), std::string::npos);
+  EXPECT_EQ(r.substr(r.size() - 3), "234");
+  r = get("bytes=-3");
+  EXPECT_EQ(r.substr(r.size() - 3), "789");
+  r = get("bytes=7-");
+  EXPECT_NE(r.find("Content-Range: bytes 7-9/10\r\n"), std::string::npos);
+  r = get("bytes=8-100");
+  EXPECT_EQ(r.substr(r.size() - 2), "89");
+  r = get("bytes=10-");
+  EXPECT_EQ(StatusLine(r), "HTTP/1.1 416 Range Not Satisfiable");
+  EXPECT_NE(r.find("Content-Range: bytes */10\r\n"), std::string::npos);
+  r = get("bytes=1-2,4-5");  // several ranges: ignored, the whole file
+  EXPECT_EQ(StatusLine(r), "HTTP/1.1 200 OK");
+  EXPECT_EQ(r.substr(r.size() - 10), "0123456789");
+  r = RawExchange(server->port(), "GET /f HTTP/1.1\r\nHost: x\r\nIf-Match: \"nope\"\r\n\r\n");
+  EXPECT_EQ(StatusLine(r), "HTTP/1.1 412 Precondition Failed");
+  r = RawExchange(server->port(), "PUT /f HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n\r\nx");
+  EXPECT_EQ(StatusLine(r), "HTTP/1.1 405 Method Not Allowed");
+  r = RawExchange(server->port(), "GET /f?summary HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_NE(r.find("\"rows\": 1"), std::string::npos) << r;
+}
+
+TEST(HttpServer, SurvivesGarbageAndBoundsHeaders) {
+  TempDir dir;
+  dir.Write("f", "1 0:1\n");
+  DataServerOptions options = ServeOptions(dir.path());
+  options.header_timeout_s = 0.5;
+  auto server = StartServer(options);
+  std::mt19937_64 rng(7);
+  const std::string good = "GET /f HTTP/1.1\r\nHost: x\r\nRange: bytes=0-1\r\n\r\n";
+  const auto stop = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  int sent = 0;
+  while (std::chrono::steady_clock::now() < stop) {
+    std::string bytes = good;
+    for (int m = static_cast<int>(rng() % 6); m >= 0; --m) {
+      const std::size_t at = rng() % (bytes.size() + 1);
+      switch (rng() % 3) {
+        case 0:
+          bytes.insert(at, 1, static_cast<char>(rng()));
+          break;
+        case 1:
+          if (at < bytes.size()) bytes.erase(at, 1);
+          break;
+        default:
+          bytes.insert(at, std::string(rng() % 64, static_cast<char>(rng())));
+          break;
+      }
+    }
+    if (rng() % 8 == 0) bytes = std::string(rng() % 3000, static_cast<char>(rng()));
+    const std::string reply = RawExchange(server->port(), bytes);
+    if (!reply.empty()) {
+      EXPECT_EQ(reply.rfind("HTTP/1.1 ", 0), 0u) << reply;
+    }
+    ++sent;
+  }
+  EXPECT_GT(sent, 20);
+  EXPECT_EQ(StatusLine(RawExchange(
+                server->port(), "GET /f HTTP/1.1\r\nX: " + std::string(10000, 'a') + "\r\n\r\n")),
+            "HTTP/1.1 431 Request Header Fields Too Large");
+  // A client that sends half a header and waits is cut off after the header timeout.
+  const auto start = std::chrono::steady_clock::now();
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(server->port());
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  (void)!send(fd, "GET /f HTTP/1.1\r\n", 17, MSG_NOSIGNAL);
+  char byte;
+  EXPECT_EQ(recv(fd, &byte, 1, 0), 0);  // closed by the server
+  close(fd);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(3));
+  EXPECT_EQ(StatusLine(RawExchange(server->port(), good)), "HTTP/1.1 206 Partial Content");
+}
+
+// Connections beyond the limit get 503 and are closed; the server answers again once one of
+// the held connections goes.
+TEST(HttpServer, BoundsConnections) {
+  TempDir dir;
+  dir.Write("f", "1 0:1\n");
+  DataServerOptions options = ServeOptions(dir.path());
+  options.max_connections = 2;
+  auto server = StartServer(options);
+  const std::string good = "GET /f HTTP/1.1\r\nHost: x\r\n\r\n";
+  // Each held connection has had one request answered (so it was accepted) and stays open.
+  auto open_held = [&] {
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(server->port());
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    EXPECT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+    EXPECT_EQ(send(fd, good.data(), good.size(), MSG_NOSIGNAL), static_cast<ssize_t>(good.size()));
+    char reply[512];
+    pollfd p{fd, POLLIN, 0};
+    EXPECT_EQ(poll(&p, 1, 5000), 1);
+    EXPECT_GT(recv(fd, reply, sizeof reply, 0), 0);
+    return fd;
+  };
+  const int a = open_held();
+  const int b = open_held();
+  EXPECT_EQ(StatusLine(RawExchange(server->port(), good)), "HTTP/1.1 503 Service Unavailable");
+  close(a);
+  close(b);
+  std::string status;  // the server notices the closes and reaps within ~200 ms
+  for (int i = 0; i < 50 && status != "HTTP/1.1 200 OK"; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    status = StatusLine(RawExchange(server->port(), good));
+  }
+  EXPECT_EQ(status, "HTTP/1.1 200 OK");
+}
+
+}  // namespace
+}  // namespace treering::data
