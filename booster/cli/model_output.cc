@@ -28,7 +28,7 @@ std::string SnapshotPath(const std::string& model_dir, int rounds, const std::st
 
 Status SaveModelRank0(const booster::Learner& learner, const std::string& path) {
   if (rabit::GetRank() != 0) return Status::Ok();
-  auto bytes = learner.SerializeModel();
+  auto bytes = learner.SerializeModelFile(path);
   Status st = bytes.ok() ? booster::WriteFileAtomic(path, bytes.value())
                          : bytes.status().WithContext("cannot save model " + path);
   return st.ok() ? st : Status(st.code(), "cannot save the model: " + st.message());

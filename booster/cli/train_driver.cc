@@ -193,10 +193,16 @@ void PrintTimingReport(const TrainJob& j) {
   }
 }
 
-// debug_synchronize: every rank reports the digest of the model file it would write.
-Status ReportDigest(TrainJob* j) {
+// debug_synchronize: every rank reports the digest of the model file it would write (its
+// format follows the final file's extension, as SaveFinal's).
+Status ReportDigest(TrainJob* j, int rounds_run) {
+  const CliOptions& o = j->options;
+  const std::string path = !o.model_out.empty()
+                               ? o.model_out
+                               : SnapshotPath(o.model_dir, j->plan.first + rounds_run,
+                                              j->learner->Traits().model_suffix);
   j->learner->SetAttributes(j->stopping.Attributes());
-  auto bytes = j->learner->SerializeModel();
+  auto bytes = j->learner->SerializeModelFile(path);
   if (!bytes.ok()) return bytes.status();
   ReportModelDigest(bytes.value());
   return Status::Ok();
@@ -213,7 +219,7 @@ Status RunTrain(const CliOptions& options) {
   auto rounds_run = RunRounds(&job);
   if (!rounds_run.ok()) return rounds_run.status();
   st = SaveFinal(&job, rounds_run.value());
-  if (st.ok() && options.debug_synchronize) st = ReportDigest(&job);
+  if (st.ok() && options.debug_synchronize) st = ReportDigest(&job, rounds_run.value());
   if (!st.ok()) return st;
   PrintLines(job, TrainStage::kBeforeTimingReport, Progress(job, 0, rounds_run.value()));
   PrintTimingReport(job);

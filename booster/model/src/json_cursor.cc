@@ -130,6 +130,8 @@ Result<std::vector<float>> JsonCursor::FloatArray() const {
   for (std::size_t i = 0; i < out.size(); ++i) {
     const nlohmann::json& v = (*node_)[i];
     if (!v.is_number()) return At(i).Error("expected a number, got " + JsonTypeName(v));
+    // UBJSON and binary files can hold NaN or infinity, which no writer can save back.
+    if (!std::isfinite(v.get<double>())) return At(i).Error("expected a finite number");
     // XGBoost wrote the shortest digits of a float32, so double -> float recovers it exactly.
     out[i] = static_cast<float>(v.get<double>());
   }

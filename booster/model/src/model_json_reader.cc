@@ -9,6 +9,7 @@
 #include "booster/atomic_file.h"
 #include "booster/model_io.h"
 #include "json_cursor.h"
+#include "model_document.h"
 #include "tree_json_reader.h"
 
 namespace treering::booster {
@@ -152,6 +153,10 @@ Result<GBTreeModel> ReadModel(const JsonCursor& root) {
 
 }  // namespace
 
+Result<GBTreeModel> ModelFromDocument(const nlohmann::json& doc, const std::string& source) {
+  return ReadModel(JsonCursor(&doc, "", &source));
+}
+
 Result<GBTreeModel> ModelFromJson(std::string_view text, const std::string& source) {
   nlohmann::json doc;
   try {
@@ -164,7 +169,7 @@ Result<GBTreeModel> ModelFromJson(std::string_view text, const std::string& sour
     if (pos != std::string::npos) what = what.substr(pos + 2);
     return Status::InvalidInput(source + ": not valid JSON: " + what);
   }
-  return ReadModel(JsonCursor(&doc, "", &source));
+  return ModelFromDocument(doc, source);
 }
 
 Result<GBTreeModel> LoadModelJson(const std::string& path) {

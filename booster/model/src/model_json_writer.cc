@@ -11,6 +11,7 @@
 #include "booster/atomic_file.h"
 #include "booster/model_io.h"
 #include "booster/number_format.h"
+#include "model_document.h"
 #include "objective_block.h"
 
 namespace treering::booster {
@@ -169,12 +170,14 @@ std::string GradientBoosterJson(const GBTreeModel& model, const std::string& tre
   return Object({{"model", gbtree}, {"name", Quoted("gbtree")}});
 }
 
-std::string ObjectiveJson(const GBTreeModel& model) {
-  const ObjectiveBlock block = ObjectiveBlockFor(model);
-  // The block name ("*_param") sorts after "name" for every XGBoost objective.
-  Members members = {{"name", Quoted(model.objective)}};
-  if (!block.name.empty()) members.emplace_back(block.name, StringObject(block.params));
-  return Object(members);
+// The learner fields every format needs consistent before writing.
+Status CheckLearnerFields(const GBTreeModel& model) {
+  if (model.tree_info.size() != model.trees.size()) {
+    return Status::InvalidInput("model has " + std::to_string(model.trees.size()) + " trees but " +
+                                std::to_string(model.tree_info.size()) + " tree_info entries");
+  }
+  if (!std::isfinite(model.base_score)) return Status::InvalidInput("base_score is not finite");
+  return Status::Ok();
 }
 
 std::string LearnerJson(const GBTreeModel& model, const std::string& trees) {
@@ -198,12 +201,24 @@ constexpr char kTreesSlot = '\x01';
 
 }  // namespace
 
-Status IncrementalModelJson::AppendTo(const GBTreeModel& model, std::string* out) {
-  if (model.tree_info.size() != model.trees.size()) {
-    return Status::InvalidInput("model has " + std::to_string(model.trees.size()) + " trees but " +
-                                std::to_string(model.tree_info.size()) + " tree_info entries");
+std::string ObjectiveJson(const GBTreeModel& model) {
+  const ObjectiveBlock block = ObjectiveBlockFor(model);
+  // The block name ("*_param") sorts after "name" for every XGBoost objective.
+  Members members = {{"name", Quoted(model.objective)}};
+  if (!block.name.empty()) members.emplace_back(block.name, StringObject(block.params));
+  return Object(members);
+}
+
+Status CheckModelForSave(const GBTreeModel& model) {
+  if (Status st = CheckLearnerFields(model); !st.ok()) return st;
+  for (std::size_t i = 0; i < model.trees.size(); ++i) {
+    if (Status st = CheckTree(model.trees[i], i); !st.ok()) return st;
   }
-  if (!std::isfinite(model.base_score)) return Status::InvalidInput("base_score is not finite");
+  return Status::Ok();
+}
+
+Status IncrementalModelJson::AppendTo(const GBTreeModel& model, std::string* out) {
+  if (Status st = CheckLearnerFields(model); !st.ok()) return st;
   if (model.num_feature != num_feature_ || model.trees.size() < trees_.size()) {
     trees_.clear();
     num_feature_ = model.num_feature;

@@ -1,25 +1,27 @@
-// GBTreeLearner's files: model_in, the XGBoost 1.7 JSON it saves, task=dump, and the bytes of
-// the per-round rabit checkpoint.
-#include <fstream>
+// GBTreeLearner's files: model_in, the XGBoost 1.7 model files it saves, task=dump, and the bytes
+// of the per-round rabit checkpoint.
+#include <map>
+#include <string>
 
 #include "booster/gbtree_learner.h"
 #include "booster/model_dump.h"
+#include "booster/model_formats.h"
 
 namespace treering::booster {
 namespace {
 
-// model_in, with a hint when the file is XGBoost's legacy binary format.
+// model_in in any of XGBoost's three formats (booster/model_formats.h).
 Result<GBTreeModel> ReadModelIn(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  char magic[4] = {};
-  if (in.read(magic, sizeof(magic)) && std::string(magic, 4) == "binf") {
-    return Status::InvalidInput("model_in = " + path +
-                                ": XGBoost's legacy binary model format is not supported; save "
-                                "the model as JSON (model_out=NAME.json)");
-  }
-  auto model = LoadModelJson(path);
+  auto model = LoadModelAnyFormat(path);
   if (!model.ok()) return model.status().WithContext("model_in");
   return model;
+}
+
+GBTreeModel WithAttributes(const GBTreeModel& model,
+                           const std::map<std::string, std::string>& attributes) {
+  GBTreeModel out = model;
+  for (const auto& [key, value] : attributes) out.attributes[key] = value;
+  return out;
 }
 
 }  // namespace
@@ -33,9 +35,14 @@ Status GBTreeLearner::LoadModelFile(const std::string& path, ModelUse /*use*/) {
 
 Result<std::string> GBTreeLearner::SerializeModel() const {
   if (attributes_.empty()) return ModelToJson(model_);
-  GBTreeModel model = model_;
-  for (const auto& [key, value] : attributes_) model.attributes[key] = value;
-  return ModelToJson(model);
+  return ModelToJson(WithAttributes(model_, attributes_));
+}
+
+// XGBoost's rule: the extension picks JSON, UBJSON or the legacy binary format.
+Result<std::string> GBTreeLearner::SerializeModelFile(const std::string& path) const {
+  const ModelFormat format = ModelFormatForPath(path);
+  if (attributes_.empty()) return SerializeModelAs(model_, format);
+  return SerializeModelAs(WithAttributes(model_, attributes_), format);
 }
 
 Result<std::string> GBTreeLearner::DumpModelFile(const std::string& path,

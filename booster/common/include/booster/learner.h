@@ -128,6 +128,12 @@ class Learner {
   virtual Status LoadModelFile(const std::string& path, ModelUse use) = 0;
   // The bytes of the model file as it stands (with the attributes set by SetAttributes).
   virtual Result<std::string> SerializeModel() const = 0;
+  // The bytes of the model file `path`, in the format its extension selects where a learner
+  // has several (gbtree: .json, .ubj, else XGBoost's legacy binary); SerializeModel's otherwise.
+  virtual Result<std::string> SerializeModelFile(const std::string& path) const {
+    (void)path;
+    return SerializeModel();
+  }
   // task=dump: the trees of the model file at `path` as text, JSON or dot; a learner without
   // trees returns kInvalidInput.
   virtual Result<std::string> DumpModelFile(const std::string& path,

@@ -55,6 +55,9 @@ struct GBTreeModel {
   // An empty block name means "the block XGBoost 1.7 writes for `objective`" (model_io.h).
   std::string objective_param_block;
   std::map<std::string, std::string> objective_params;
+  // Legacy binary files only: the "metrics" attribute XGBoost's CLI writes ("auc;"), kept so
+  // such a file saves back unchanged; JSON and UBJSON have no place for it (XGBoost drops it).
+  std::string eval_metrics;
 
   int NumGroups() const { return num_class > 1 ? num_class : 1; }
   int NumRounds() const { return trees.empty() ? 0 : static_cast<int>(trees.size()) / NumGroups(); }

@@ -61,9 +61,11 @@ class GBTreeLearner : public Learner {
   // Learner: leaf indices, SHAP values and feature importance (gbtree_explain.cc).
   Result<std::vector<FeatureScore>> FeatureImportance(const std::string& type) const override;
 
-  // Learner: XGBoost 1.7 JSON files, task=dump, rabit checkpoints (gbtree_files.cc).
+  // Learner: XGBoost 1.7 JSON / UBJSON / legacy binary files, task=dump, rabit checkpoints
+  // (gbtree_files.cc).
   Status LoadModelFile(const std::string& path, ModelUse use) override;
   Result<std::string> SerializeModel() const override;
+  Result<std::string> SerializeModelFile(const std::string& path) const override;
   void SetAttributes(const std::map<std::string, std::string>& attributes) override;
   int RoundsInModel() const override { return model_.NumRounds(); }
   Result<std::string> DumpModelFile(const std::string& path, const DumpSpec& spec) const override;

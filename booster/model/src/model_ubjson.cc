@@ -1,0 +1,162 @@
+// ModelToUbjson / ModelFromUbjson: the JSON model document (model_json_writer.cc) in XGBoost
+// 1.7's UBJSON encoding, byte for byte as Booster.save_model("m.ubj") writes it: the same keys
+// in the same sorted order, parameters as strings, and the node vectors as the typed arrays
+// XGBoost uses (float32 stats, int32 links and features, uint8 flags).
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "booster/model_formats.h"
+#include "booster/number_format.h"
+#include "model_document.h"
+#include "objective_block.h"
+#include "ubjson_codec.h"
+
+namespace treering::booster {
+namespace {
+
+using ubjson::AppendInteger;
+using ubjson::AppendKey;
+using ubjson::AppendString;
+using ubjson::AppendTypedArray;
+
+// {"k1":v1,...} from already-encoded values; callers list keys in sorted order, as XGBoost's
+// std::map-backed objects come out.
+using Members = std::vector<std::pair<std::string, std::string>>;
+std::string Object(const Members& members) {
+  std::string out = "{";
+  for (const auto& [key, value] : members) {
+    AppendKey(&out, key);
+    out.append(value);
+  }
+  out.push_back('}');
+  return out;
+}
+
+std::string String(const std::string& s) {
+  std::string out;
+  AppendString(&out, s);
+  return out;
+}
+
+std::string Integer(std::int64_t v) {
+  std::string out;
+  AppendInteger(&out, v);
+  return out;
+}
+
+std::string StringObject(const std::map<std::string, std::string>& kv) {
+  Members members;
+  for (const auto& [key, value] : kv) members.emplace_back(key, String(value));
+  return Object(members);
+}
+
+// A plain (untyped) array of integers, as XGBoost writes tree_info and version.
+std::string IntegerArray(const std::vector<int>& values) {
+  std::string out;
+  ubjson::AppendArrayHeader(&out, values.size());
+  for (const int v : values) AppendInteger(&out, v);
+  return out;
+}
+
+template <typename T>
+std::string Typed(const std::vector<T>& values) {
+  std::string out;
+  AppendTypedArray(&out, values);
+  return out;
+}
+
+std::vector<std::int32_t> ParentsForFile(const std::vector<std::int32_t>& parent) {
+  std::vector<std::int32_t> out = parent;
+  for (auto& p : out) {
+    if (p < 0) p = 2147483647;
+  }
+  return out;
+}
+
+// Split features are int32 unless num_feature does not fit (then XGBoost writes int64).
+std::string SplitIndices(const RegTree& tree, std::uint64_t num_feature) {
+  if (num_feature > 2147483647u) {
+    return Typed(std::vector<std::int64_t>(tree.split_index.begin(), tree.split_index.end()));
+  }
+  return Typed(std::vector<std::int32_t>(tree.split_index.begin(), tree.split_index.end()));
+}
+
+std::string TreeUbjson(const RegTree& tree, std::size_t id, std::uint64_t num_feature) {
+  const std::size_t n = tree.left.size();
+  const std::map<std::string, std::string> tree_param = {
+      {"num_deleted", "0"},
+      {"num_feature", std::to_string(num_feature)},
+      {"num_nodes", std::to_string(n)},
+      {"size_leaf_vector", "0"}};
+  return Object({{"base_weights", Typed(tree.base_weight)},
+                 {"categories", Typed(std::vector<std::int32_t>())},
+                 {"categories_nodes", Typed(std::vector<std::int32_t>())},
+                 {"categories_segments", Typed(std::vector<std::int64_t>())},
+                 {"categories_sizes", Typed(std::vector<std::int64_t>())},
+                 {"default_left", Typed(tree.default_left)},
+                 {"id", Integer(static_cast<std::int64_t>(id))},
+                 {"left_children", Typed(tree.left)},
+                 {"loss_changes", Typed(tree.loss_change)},
+                 {"parents", Typed(ParentsForFile(tree.parent))},
+                 {"right_children", Typed(tree.right)},
+                 {"split_conditions", Typed(tree.split_cond)},
+                 {"split_indices", SplitIndices(tree, num_feature)},
+                 {"split_type", Typed(std::vector<std::uint8_t>(n, 0))},
+                 {"sum_hessian", Typed(tree.sum_hess)},
+                 {"tree_param", StringObject(tree_param)}});
+}
+
+std::string GradientBoosterUbjson(const GBTreeModel& model) {
+  const std::map<std::string, std::string> param = {
+      {"num_parallel_tree", "1"},
+      {"num_trees", std::to_string(model.trees.size())},
+      {"size_leaf_vector", "0"}};
+  std::string trees;
+  ubjson::AppendArrayHeader(&trees, model.trees.size());
+  for (std::size_t i = 0; i < model.trees.size(); ++i) {
+    trees.append(TreeUbjson(model.trees[i], i, model.num_feature));
+  }
+  const std::string gbtree = Object({{"gbtree_model_param", StringObject(param)},
+                                     {"tree_info", IntegerArray(model.tree_info)},
+                                     {"trees", trees}});
+  return Object({{"model", gbtree}, {"name", String("gbtree")}});
+}
+
+std::string ObjectiveUbjson(const GBTreeModel& model) {
+  const ObjectiveBlock block = ObjectiveBlockFor(model);
+  Members members = {{"name", String(model.objective)}};
+  if (!block.name.empty()) members.emplace_back(block.name, StringObject(block.params));
+  return Object(members);
+}
+
+std::string LearnerUbjson(const GBTreeModel& model) {
+  const std::map<std::string, std::string> model_param = {
+      {"base_score", FloatToXgbJson(model.base_score)},
+      {"boost_from_average", model.boost_from_average ? "1" : "0"},
+      {"num_class", std::to_string(model.num_class)},
+      {"num_feature", std::to_string(model.num_feature)},
+      {"num_target", "1"}};
+  return Object({{"attributes", StringObject(model.attributes)},
+                 {"feature_names", IntegerArray({})},
+                 {"feature_types", IntegerArray({})},
+                 {"gradient_booster", GradientBoosterUbjson(model)},
+                 {"learner_model_param", StringObject(model_param)},
+                 {"objective", ObjectiveUbjson(model)}});
+}
+
+}  // namespace
+
+Result<std::string> ModelToUbjson(const GBTreeModel& model) {
+  if (Status st = CheckModelForSave(model); !st.ok()) return st;
+  return Object({{"learner", LearnerUbjson(model)}, {"version", IntegerArray({1, 7, 4})}});
+}
+
+Result<GBTreeModel> ModelFromUbjson(std::string_view bytes, const std::string& source) {
+  auto doc = ubjson::Decode(bytes, source);
+  if (!doc.ok()) return doc.status();
+  return ModelFromDocument(doc.value(), source);
+}
+
+}  // namespace treering::booster
