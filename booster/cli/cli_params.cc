@@ -60,9 +60,10 @@ const ParamTable<O>& CliTable() {
                    "boosting rounds; 0 loads the data and writes the untrained model"),
           StringField("model_in", &O::model_in,
                       "model to continue training from (train), predict (pred) or dump (dump) "
-                      "with"),
+                      "with; JSON, UBJSON or XGBoost's binary format, told apart by its bytes"),
           StringField("model_out", &O::model_out,
-                      "final model file; default model_dir/<rounds as %04d>.model (.mlp for "
+                      "final model file, its format by extension as XGBoost's (.json JSON, .ubj "
+                      "UBJSON, else binary); default model_dir/<rounds as %04d>.model (.mlp for "
                       "booster=mlp); NULL: not set"),
           StringField("model_dir", &O::model_dir,
                       "directory for snapshots and the default model file (created if missing)"),
