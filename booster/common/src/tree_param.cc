@@ -1,6 +1,38 @@
 #include "booster/tree_param.h"
 
+#include <sstream>
+
 namespace treering::booster {
+namespace {
+
+// XGBoost's tuple syntax "(1,0,-1)" (python-xgboost writes a list or dict of names as this).
+Status ParseMonotone(const std::string& text, std::vector<int>* out) {
+  const std::string bad =
+      "parameter monotone_constraints: expected a tuple of -1, 0 and 1 such as (1,0,-1), got \"" +
+      text + "\"";
+  std::size_t open = text.find_first_not_of(" \t"), close = text.find_last_not_of(" \t");
+  if (open == std::string::npos || text[open] != '(' || text[close] != ')') {
+    return Status::InvalidKey("monotone_constraints", bad);
+  }
+  std::vector<int> values;
+  std::stringstream items(text.substr(open + 1, close - open - 1));
+  for (std::string item; std::getline(items, item, ',');) {
+    const std::size_t b = item.find_first_not_of(" \t"), e = item.find_last_not_of(" \t");
+    if (b == std::string::npos) {
+      if (values.empty() && items.eof()) break;  // "()" is no constraint
+      return Status::InvalidKey("monotone_constraints", bad);
+    }
+    const std::string v = item.substr(b, e - b + 1);
+    if (v != "1" && v != "0" && v != "-1" && v != "+1") {
+      return Status::InvalidKey("monotone_constraints", bad);
+    }
+    values.push_back(std::stoi(v));
+  }
+  *out = std::move(values);
+  return Status::Ok();
+}
+
+}  // namespace
 
 const ParamTable<TreeParam>& TreeParam::Table() {
   using P = TreeParam;
@@ -39,6 +71,11 @@ const ParamTable<TreeParam>& TreeParam::Table() {
                 {{"depthwise", GrowPolicy::kDepthWise}, {"lossguide", GrowPolicy::kLossGuide}},
                 "depthwise grows level by level (max_depth), lossguide the best leaf first "
                 "(max_leaves)"),
+      ParamField<P>{
+          "monotone_constraints", "", "()",
+          "per feature (1,0,-1): the model increases (1), decreases (-1) or is free "
+          "(0) along it; features past the tuple are free",
+          [](P* p, const std::string& v) { return ParseMonotone(v, &p->monotone_constraints); }},
   });
   return kTable;
 }

@@ -26,6 +26,9 @@ struct TreeParam {
   float reg_alpha = 0.0f;   // alpha
   int max_bin = 256;
   GrowPolicy grow_policy = GrowPolicy::kDepthWise;
+  // monotone_constraints "(1,0,-1)": per feature +1 increasing, -1 decreasing, 0 free;
+  // features past the list are free (XGBoost's TreeEvaluator).
+  std::vector<int> monotone_constraints;
 
   // Every key with its default, range and meaning (base/param_table.h).
   static const ParamTable<TreeParam>& Table();
