@@ -136,8 +136,9 @@ TEST(DistributedLearner, MulticlassEqualsOneProcess) {
                          all, 2);
 }
 
-// Monotone bounds are per node state: every rank must derive the same ones from the same splits.
-TEST(DistributedLearner, MonotoneConstraintsEqualOneProcess) {
+// Monotone bounds and interaction sets are per node state: every rank must derive the same ones
+// from the same splits.
+TEST(DistributedLearner, ConstraintsEqualOneProcess) {
   testing::SyntheticSpec spec;
   spec.task = testing::Task::kRegression;
   spec.rows = 1000;
@@ -146,6 +147,7 @@ TEST(DistributedLearner, MonotoneConstraintsEqualOneProcess) {
   ExpectSameAsOneProcess({{"objective", "reg:squarederror"},
                           {"max_depth", "5"},
                           {"monotone_constraints", "(1,-1,0,1)"},
+                          {"interaction_constraints", "[[0,1,2],[2,3,4,5]]"},
                           {"eval_metric", "rmse"},
                           {"nthread", "1"}},
                          all, 3);

@@ -204,7 +204,23 @@ INSTANTIATE_TEST_SUITE_P(
                  {{"grow_policy", "lossguide"},
                   {"max_leaves", "12"},
                   {"max_depth", "0"},
-                  {"monotone_constraints", "(0,1,-1)"}}}),
+                  {"monotone_constraints", "(0,1,-1)"}}},
+        // Feature 5 is in no group: a path starting there stays on it.
+        PeerCase{"interaction",
+                 Spec(Task::kRegression),
+                 5,
+                 {{"max_depth", "5"},
+                  {"interaction_constraints", "[[0,1],[2,3,4]]"},
+                  {"eval_metric", "rmse"}}},
+        PeerCase{"interaction_monotone_lossguide",
+                 Spec(Task::kBinary),
+                 4,
+                 {{"objective", "binary:logistic"},
+                  {"grow_policy", "lossguide"},
+                  {"max_leaves", "10"},
+                  {"max_depth", "0"},
+                  {"monotone_constraints", "(1,0,0,-1)"},
+                  {"interaction_constraints", "[[0,2],[1,3,5],[0,4]]"}}}),
     [](const ::testing::TestParamInfo<PeerCase>& info) { return info.param.name; });
 
 }  // namespace

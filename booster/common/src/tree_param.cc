@@ -1,5 +1,6 @@
 #include "booster/tree_param.h"
 
+#include <cctype>
 #include <sstream>
 
 namespace treering::booster {
@@ -29,6 +30,52 @@ Status ParseMonotone(const std::string& text, std::vector<int>* out) {
     values.push_back(std::stoi(v));
   }
   *out = std::move(values);
+  return Status::Ok();
+}
+
+// XGBoost's nested list "[[0,1],[2,3,4]]" of feature indices (python-xgboost writes names
+// as indices in this form).
+Status ParseInteractions(const std::string& text, std::vector<std::vector<std::uint32_t>>* out) {
+  const std::string bad =
+      "parameter interaction_constraints: expected lists of feature indices such as "
+      "[[0,1],[2,3,4]], got \"" +
+      text + "\"";
+  std::vector<std::vector<std::uint32_t>> groups;
+  std::size_t i = 0;
+  auto skip = [&] {
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+  };
+  auto eat = [&](char c) {
+    skip();
+    if (i < text.size() && text[i] == c) {
+      ++i;
+      return true;
+    }
+    return false;
+  };
+  if (!eat('[')) return Status::InvalidKey("interaction_constraints", bad);
+  if (!eat(']')) {
+    do {
+      if (!eat('[')) return Status::InvalidKey("interaction_constraints", bad);
+      std::vector<std::uint32_t> group;
+      if (!eat(']')) {
+        do {
+          skip();
+          std::size_t end = i;
+          while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end]))) ++end;
+          if (end == i || end - i > 9) return Status::InvalidKey("interaction_constraints", bad);
+          group.push_back(static_cast<std::uint32_t>(std::stoul(text.substr(i, end - i))));
+          i = end;
+        } while (eat(','));
+        if (!eat(']')) return Status::InvalidKey("interaction_constraints", bad);
+      }
+      groups.push_back(std::move(group));
+    } while (eat(','));
+    if (!eat(']')) return Status::InvalidKey("interaction_constraints", bad);
+  }
+  skip();
+  if (i != text.size()) return Status::InvalidKey("interaction_constraints", bad);
+  *out = std::move(groups);
   return Status::Ok();
 }
 
@@ -76,6 +123,12 @@ const ParamTable<TreeParam>& TreeParam::Table() {
           "per feature (1,0,-1): the model increases (1), decreases (-1) or is free "
           "(0) along it; features past the tuple are free",
           [](P* p, const std::string& v) { return ParseMonotone(v, &p->monotone_constraints); }},
+      ParamField<P>{"interaction_constraints", "", "[]",
+                    "groups of feature indices [[0,1],[2,3,4]]: a tree path splits only on "
+                    "features of one group (the root on any feature)",
+                    [](P* p, const std::string& v) {
+                      return ParseInteractions(v, &p->interaction_constraints);
+                    }},
   });
   return kTable;
 }

@@ -1,8 +1,11 @@
 #include "booster/tree_grower.h"
 
+#include <algorithm>
+
 #include "base/parallel_for.h"
 #include "booster/work_split.h"
 #include "expand_queue.h"
+#include "interaction_constraints.h"
 
 namespace treering::booster {
 namespace {
@@ -58,8 +61,12 @@ void TreeGrower::ReleaseHist(int node) {
 
 std::vector<ExpandEntry> TreeGrower::Evaluate(const std::vector<int>& nodes, int depth) {
   std::vector<SplitEvaluator::NodeInput> inputs;
+  const InteractionConstraints interactions(param_.interaction_constraints);
   for (int node : nodes) {
-    inputs.push_back({&hists_[node], sums_[node], sampler_->NodeFeatures(depth), bounds_[node]});
+    // Sampled first, then filtered, as XGBoost: the sampler's draws do not depend on it.
+    std::vector<std::uint32_t> features =
+        interactions.Allowed(path_features_[node], sampler_->NodeFeatures(depth));
+    inputs.push_back({&hists_[node], sums_[node], std::move(features), bounds_[node]});
     const auto from = derive_from_.find(node);
     if (from == derive_from_.end()) continue;
     inputs.back().derive = &hists_[node];
@@ -90,6 +97,13 @@ void TreeGrower::ApplySplit(const ExpandEntry& e, RegTree* tree) {
   tree->default_left[e.node] = s.default_left ? 1 : 0;
   tree->base_weight[e.node] = evaluator_->Weight(parent_sum, bounds);
   evaluator_->ChildBounds(bounds, s.feature, wl, wr, &bounds_[left], &bounds_[right]);
+  if (!param_.interaction_constraints.empty()) {
+    std::vector<std::uint32_t> path = path_features_[e.node];
+    const auto at = std::lower_bound(path.begin(), path.end(), s.feature);
+    if (at == path.end() || *at != s.feature) path.insert(at, s.feature);
+    path_features_[left] = path;
+    path_features_[right] = std::move(path);
+  }
   tree->loss_change[e.node] = s.loss_chg;
   tree->sum_hess[e.node] = static_cast<float>(evaluator_->H(parent_sum));
 }
@@ -202,6 +216,7 @@ RegTree TreeGrower::Grow(const std::vector<GradientPair>& gpair,
   gpair_ = &gpair;
   sums_.clear();
   bounds_.clear();
+  path_features_.clear();
   partition_.Reset(matrix_.NumRows());
   sampler_->NewTree();
 

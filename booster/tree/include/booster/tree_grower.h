@@ -66,6 +66,8 @@ class TreeGrower {
   std::vector<Histogram> spare_hists_;   // released buffers, reused by HistOf
   std::map<int, GradientPairInt> sums_;  // gradient sum of every node
   std::map<int, WeightBounds> bounds_;   // monotone constraints' weight bounds of every node
+  // interaction_constraints: features split on along each node's path (ascending).
+  std::map<int, std::vector<std::uint32_t>> path_features_;
   // Siblings whose histogram the next evaluation derives (parent - built), single process.
   struct Derivation {
     int parent, built;
