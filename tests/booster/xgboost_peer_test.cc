@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include <gtest/gtest.h>
 
@@ -121,6 +122,67 @@ TEST_P(XgboostPeerTest, SameTreesAndMargins) {
   ASSERT_EQ(margin.size(), want.size());
   for (std::size_t i = 0; i < want.size(); ++i) {
     ExpectNear(margin[i], want[i], 1e-5f, "margin " + std::to_string(i));
+  }
+}
+
+// The most distinct split features of any tree (bylevel = false) or any level of a tree.
+std::size_t MostFeatures(const GBTreeModel& model, bool bylevel) {
+  std::size_t most = 0;
+  for (const RegTree& tree : model.trees) {
+    std::vector<std::set<std::uint32_t>> levels;
+    std::vector<std::pair<int, std::size_t>> stack = {{0, 0}};
+    while (!stack.empty()) {
+      const auto [n, depth] = stack.back();
+      stack.pop_back();
+      if (tree.IsLeaf(n)) continue;
+      levels.resize(std::max(levels.size(), bylevel ? depth + 1 : 1));
+      levels[bylevel ? depth : 0].insert(tree.split_index[n]);
+      stack.push_back({tree.left[n], depth + 1});
+      stack.push_back({tree.right[n], depth + 1});
+    }
+    for (const auto& l : levels) most = std::max(most, l.size());
+  }
+  return most;
+}
+
+// XGBoost's draws cannot be reproduced, but its set sizes can: with colsample_bytree 0.35 of
+// 10 features (3) and bylevel 0.5 of 8 (4 of the tree's 8), the most features any tree (level)
+// of either model splits on is that count, on both sides.
+TEST(XgboostPeerSampler, SameFeatureCountsPerTreeAndLevel) {
+  SyntheticSpec spec;
+  spec.task = Task::kRegression;
+  spec.features = 10;
+  spec.missing = 0.0;
+  data::DMatrix train = MakeSynthetic(spec);
+  struct Case {
+    Params params;
+    bool bylevel;
+    std::size_t want;
+  };
+  for (const Case& c :
+       {Case{{{"colsample_bytree", "0.35"}}, false, 3},
+        Case{{{"colsample_bytree", "0.8"}, {"colsample_bylevel", "0.5"}}, true, 4}}) {
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / "treering-booster-peer-sampler";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    testing::WriteLibSvm(train, dir / "train.libsvm");
+    testing::WriteLibSvm(train, dir / "test.libsvm");
+    Params params = c.params;
+    params.emplace_back("max_depth", "5");
+    std::string cmd =
+        std::string("/usr/bin/python3 ") + XGB_REFERENCE_SCRIPT + " " + dir.string() + " 20";
+    for (const auto& [k, v] : params) cmd += " '" + k + "=" + v + "'";
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    auto theirs = LoadModelJson(dir / "xgb-model.json");
+    ASSERT_TRUE(theirs.ok()) << theirs.status().message();
+    params.emplace_back("nthread", "1");
+    auto learner = GBTreeLearner::Create(params, &rabit::DefaultComm());
+    ASSERT_TRUE(learner.ok()) << learner.status().message();
+    ASSERT_TRUE((*learner)->SetTrainData(&train).ok());
+    for (int i = 0; i < 20; ++i) ASSERT_TRUE((*learner)->UpdateOneIter(i).ok());
+    EXPECT_EQ(MostFeatures(*theirs, c.bylevel), c.want) << "xgboost";
+    EXPECT_EQ(MostFeatures((*learner)->Model(), c.bylevel), c.want) << "treering";
   }
 }
 
