@@ -136,6 +136,23 @@ TEST(DistributedLearner, MulticlassEqualsOneProcess) {
                          all, 2);
 }
 
+// Monotone bounds and interaction sets are per node state: every rank must derive the same ones
+// from the same splits.
+TEST(DistributedLearner, ConstraintsEqualOneProcess) {
+  testing::SyntheticSpec spec;
+  spec.task = testing::Task::kRegression;
+  spec.rows = 1000;
+  spec.missing = 0.2;
+  const data::DMatrix all = testing::MakeSynthetic(spec);
+  ExpectSameAsOneProcess({{"objective", "reg:squarederror"},
+                          {"max_depth", "5"},
+                          {"monotone_constraints", "(1,-1,0,1)"},
+                          {"interaction_constraints", "[[0,1,2],[2,3,4,5]]"},
+                          {"eval_metric", "rmse"},
+                          {"nthread", "1"}},
+                         all, 3);
+}
+
 // A feature that only the last rank's rows carry: its count and cuts must come from that rank.
 TEST(DistributedLearner, FeatureSeenByOneRankOnly) {
   testing::SyntheticSpec spec;

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include <gtest/gtest.h>
 
@@ -84,7 +85,7 @@ TEST_P(XgboostPeerTest, SameTreesAndMargins) {
 
   std::string cmd = std::string("/usr/bin/python3 ") + XGB_REFERENCE_SCRIPT + " " + dir.string() +
                     " " + std::to_string(c.rounds);
-  for (const auto& [k, v] : c.params) cmd += " " + k + "=" + v;
+  for (const auto& [k, v] : c.params) cmd += " '" + k + "=" + v + "'";  // "(1,0)" etc.
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
   auto theirs = LoadModelJson(dir / "xgb-model.json");
   ASSERT_TRUE(theirs.ok()) << theirs.status().message();
@@ -124,6 +125,67 @@ TEST_P(XgboostPeerTest, SameTreesAndMargins) {
   }
 }
 
+// The most distinct split features of any tree (bylevel = false) or any level of a tree.
+std::size_t MostFeatures(const GBTreeModel& model, bool bylevel) {
+  std::size_t most = 0;
+  for (const RegTree& tree : model.trees) {
+    std::vector<std::set<std::uint32_t>> levels;
+    std::vector<std::pair<int, std::size_t>> stack = {{0, 0}};
+    while (!stack.empty()) {
+      const auto [n, depth] = stack.back();
+      stack.pop_back();
+      if (tree.IsLeaf(n)) continue;
+      levels.resize(std::max(levels.size(), bylevel ? depth + 1 : 1));
+      levels[bylevel ? depth : 0].insert(tree.split_index[n]);
+      stack.push_back({tree.left[n], depth + 1});
+      stack.push_back({tree.right[n], depth + 1});
+    }
+    for (const auto& l : levels) most = std::max(most, l.size());
+  }
+  return most;
+}
+
+// XGBoost's draws cannot be reproduced, but its set sizes can: with colsample_bytree 0.35 of
+// 10 features (3) and bylevel 0.5 of 8 (4 of the tree's 8), the most features any tree (level)
+// of either model splits on is that count, on both sides.
+TEST(XgboostPeerSampler, SameFeatureCountsPerTreeAndLevel) {
+  SyntheticSpec spec;
+  spec.task = Task::kRegression;
+  spec.features = 10;
+  spec.missing = 0.0;
+  data::DMatrix train = MakeSynthetic(spec);
+  struct Case {
+    Params params;
+    bool bylevel;
+    std::size_t want;
+  };
+  for (const Case& c :
+       {Case{{{"colsample_bytree", "0.35"}}, false, 3},
+        Case{{{"colsample_bytree", "0.8"}, {"colsample_bylevel", "0.5"}}, true, 4}}) {
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / "treering-booster-peer-sampler";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    testing::WriteLibSvm(train, dir / "train.libsvm");
+    testing::WriteLibSvm(train, dir / "test.libsvm");
+    Params params = c.params;
+    params.emplace_back("max_depth", "5");
+    std::string cmd =
+        std::string("/usr/bin/python3 ") + XGB_REFERENCE_SCRIPT + " " + dir.string() + " 20";
+    for (const auto& [k, v] : params) cmd += " '" + k + "=" + v + "'";
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    auto theirs = LoadModelJson(dir / "xgb-model.json");
+    ASSERT_TRUE(theirs.ok()) << theirs.status().message();
+    params.emplace_back("nthread", "1");
+    auto learner = GBTreeLearner::Create(params, &rabit::DefaultComm());
+    ASSERT_TRUE(learner.ok()) << learner.status().message();
+    ASSERT_TRUE((*learner)->SetTrainData(&train).ok());
+    for (int i = 0; i < 20; ++i) ASSERT_TRUE((*learner)->UpdateOneIter(i).ok());
+    EXPECT_EQ(MostFeatures(*theirs, c.bylevel), c.want) << "xgboost";
+    EXPECT_EQ(MostFeatures((*learner)->Model(), c.bylevel), c.want) << "treering";
+  }
+}
+
 SyntheticSpec Spec(Task task, bool weights = false, double missing = 0.1) {
   SyntheticSpec s;
   s.task = task;
@@ -134,58 +196,93 @@ SyntheticSpec Spec(Task task, bool weights = false, double missing = 0.1) {
 
 INSTANTIATE_TEST_SUITE_P(
     Objectives, XgboostPeerTest,
-    ::testing::Values(PeerCase{"binary",
-                               Spec(Task::kBinary),
-                               5,
-                               {{"objective", "binary:logistic"},
-                                {"max_depth", "3"},
-                                {"eval_metric", "auc"},
-                                {"eval_metric", "logloss"},
-                                {"eval_metric", "error"}}},
-                      PeerCase{"dense_depth6",
-                               Spec(Task::kRegression, false, 0.0),
-                               4,
-                               {{"max_depth", "6"}, {"eval_metric", "rmse"}}},
-                      PeerCase{"regression_regularised",
-                               Spec(Task::kRegression, true),
-                               5,
-                               {{"objective", "reg:squarederror"},
-                                {"max_depth", "4"},
-                                {"lambda", "2"},
-                                {"alpha", "0.5"},
-                                {"gamma", "0.5"},
-                                {"min_child_weight", "3"},
-                                {"eta", "0.1"},
-                                {"eval_metric", "rmse"},
-                                {"eval_metric", "mae"}}},
-                      PeerCase{"multiclass",
-                               Spec(Task::kMulticlass3),
-                               3,
-                               {{"objective", "multi:softprob"},
-                                {"num_class", "3"},
-                                {"max_depth", "3"},
-                                {"eval_metric", "merror"},
-                                {"eval_metric", "mlogloss"}}},
-                      PeerCase{"lossguide",
-                               Spec(Task::kBinary),
-                               3,
-                               {{"objective", "binary:logistic"},
-                                {"grow_policy", "lossguide"},
-                                {"max_leaves", "6"},
-                                {"max_depth", "0"}}},
-                      PeerCase{"poisson",
-                               Spec(Task::kCount),
-                               3,
-                               {{"objective", "count:poisson"}, {"max_depth", "3"}}},
-                      PeerCase{"max_delta_step",
-                               Spec(Task::kBinary, true),
-                               3,
-                               {{"objective", "binary:logistic"},
-                                {"max_depth", "3"},
-                                {"max_delta_step", "0.3"},
-                                {"base_score", "0.3"},
-                                {"eval_metric", "error@0.7"},
-                                {"eval_metric", "auc"}}}),
+    ::testing::Values(
+        PeerCase{"binary",
+                 Spec(Task::kBinary),
+                 5,
+                 {{"objective", "binary:logistic"},
+                  {"max_depth", "3"},
+                  {"eval_metric", "auc"},
+                  {"eval_metric", "logloss"},
+                  {"eval_metric", "error"}}},
+        PeerCase{"dense_depth6",
+                 Spec(Task::kRegression, false, 0.0),
+                 4,
+                 {{"max_depth", "6"}, {"eval_metric", "rmse"}}},
+        PeerCase{"regression_regularised",
+                 Spec(Task::kRegression, true),
+                 5,
+                 {{"objective", "reg:squarederror"},
+                  {"max_depth", "4"},
+                  {"lambda", "2"},
+                  {"alpha", "0.5"},
+                  {"gamma", "0.5"},
+                  {"min_child_weight", "3"},
+                  {"eta", "0.1"},
+                  {"eval_metric", "rmse"},
+                  {"eval_metric", "mae"}}},
+        PeerCase{"multiclass",
+                 Spec(Task::kMulticlass3),
+                 3,
+                 {{"objective", "multi:softprob"},
+                  {"num_class", "3"},
+                  {"max_depth", "3"},
+                  {"eval_metric", "merror"},
+                  {"eval_metric", "mlogloss"}}},
+        PeerCase{"lossguide",
+                 Spec(Task::kBinary),
+                 3,
+                 {{"objective", "binary:logistic"},
+                  {"grow_policy", "lossguide"},
+                  {"max_leaves", "6"},
+                  {"max_depth", "0"}}},
+        PeerCase{
+            "poisson", Spec(Task::kCount), 3, {{"objective", "count:poisson"}, {"max_depth", "3"}}},
+        PeerCase{"max_delta_step",
+                 Spec(Task::kBinary, true),
+                 3,
+                 {{"objective", "binary:logistic"},
+                  {"max_depth", "3"},
+                  {"max_delta_step", "0.3"},
+                  {"base_score", "0.3"},
+                  {"eval_metric", "error@0.7"},
+                  {"eval_metric", "auc"}}},
+        // Bounds reach the leaves only below depth 1: deep trees, many rounds.
+        PeerCase{
+            "monotone",
+            Spec(Task::kRegression),
+            6,
+            {{"max_depth", "5"}, {"monotone_constraints", "(1,0,-1,1)"}, {"eval_metric", "rmse"}}},
+        PeerCase{"monotone_binary_delta",
+                 Spec(Task::kBinary, true),
+                 4,
+                 {{"objective", "binary:logistic"},
+                  {"max_depth", "4"},
+                  {"max_delta_step", "0.5"},
+                  {"monotone_constraints", "(-1,1,0,0,1,-1)"}}},
+        PeerCase{"monotone_lossguide",
+                 Spec(Task::kRegression, false, 0.0),
+                 4,
+                 {{"grow_policy", "lossguide"},
+                  {"max_leaves", "12"},
+                  {"max_depth", "0"},
+                  {"monotone_constraints", "(0,1,-1)"}}},
+        // Feature 5 is in no group: a path starting there stays on it.
+        PeerCase{"interaction",
+                 Spec(Task::kRegression),
+                 5,
+                 {{"max_depth", "5"},
+                  {"interaction_constraints", "[[0,1],[2,3,4]]"},
+                  {"eval_metric", "rmse"}}},
+        PeerCase{"interaction_monotone_lossguide",
+                 Spec(Task::kBinary),
+                 4,
+                 {{"objective", "binary:logistic"},
+                  {"grow_policy", "lossguide"},
+                  {"max_leaves", "10"},
+                  {"max_depth", "0"},
+                  {"monotone_constraints", "(1,0,0,-1)"},
+                  {"interaction_constraints", "[[0,2],[1,3,5],[0,4]]"}}}),
     [](const ::testing::TestParamInfo<PeerCase>& info) { return info.param.name; });
 
 }  // namespace

@@ -1,6 +1,81 @@
 #include "booster/tree_param.h"
 
+#include <cctype>
+#include <sstream>
+
 namespace treering::booster {
+namespace {
+
+// XGBoost's tuple syntax "(1,0,-1)" (python-xgboost writes a list or dict of names as this).
+Status ParseMonotone(const std::string& text, std::vector<int>* out) {
+  // The table reports "bad value '<text>', allowed: <this>" with the file, line and key.
+  const std::string bad = "a tuple of -1, 0 and 1 such as (1,0,-1)";
+  std::size_t open = text.find_first_not_of(" \t"), close = text.find_last_not_of(" \t");
+  if (open == std::string::npos || text[open] != '(' || text[close] != ')') {
+    return Status::InvalidInput(bad);
+  }
+  std::vector<int> values;
+  std::stringstream items(text.substr(open + 1, close - open - 1));
+  for (std::string item; std::getline(items, item, ',');) {
+    const std::size_t b = item.find_first_not_of(" \t"), e = item.find_last_not_of(" \t");
+    if (b == std::string::npos) {
+      if (values.empty() && items.eof()) break;  // "()" is no constraint
+      return Status::InvalidInput(bad);
+    }
+    const std::string v = item.substr(b, e - b + 1);
+    if (v != "1" && v != "0" && v != "-1" && v != "+1") {
+      return Status::InvalidInput(bad);
+    }
+    values.push_back(std::stoi(v));
+  }
+  *out = std::move(values);
+  return Status::Ok();
+}
+
+// XGBoost's nested list "[[0,1],[2,3,4]]" of feature indices (python-xgboost writes names
+// as indices in this form).
+Status ParseInteractions(const std::string& text, std::vector<std::vector<std::uint32_t>>* out) {
+  const std::string bad = "lists of feature indices such as [[0,1],[2,3,4]]";
+  std::vector<std::vector<std::uint32_t>> groups;
+  std::size_t i = 0;
+  auto skip = [&] {
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+  };
+  auto eat = [&](char c) {
+    skip();
+    if (i < text.size() && text[i] == c) {
+      ++i;
+      return true;
+    }
+    return false;
+  };
+  if (!eat('[')) return Status::InvalidInput(bad);
+  if (!eat(']')) {
+    do {
+      if (!eat('[')) return Status::InvalidInput(bad);
+      std::vector<std::uint32_t> group;
+      if (!eat(']')) {
+        do {
+          skip();
+          std::size_t end = i;
+          while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end]))) ++end;
+          if (end == i || end - i > 9) return Status::InvalidInput(bad);
+          group.push_back(static_cast<std::uint32_t>(std::stoul(text.substr(i, end - i))));
+          i = end;
+        } while (eat(','));
+        if (!eat(']')) return Status::InvalidInput(bad);
+      }
+      groups.push_back(std::move(group));
+    } while (eat(','));
+    if (!eat(']')) return Status::InvalidInput(bad);
+  }
+  skip();
+  if (i != text.size()) return Status::InvalidInput(bad);
+  *out = std::move(groups);
+  return Status::Ok();
+}
+
+}  // namespace
 
 const ParamTable<TreeParam>& TreeParam::Table() {
   using P = TreeParam;
@@ -39,6 +114,17 @@ const ParamTable<TreeParam>& TreeParam::Table() {
                 {{"depthwise", GrowPolicy::kDepthWise}, {"lossguide", GrowPolicy::kLossGuide}},
                 "depthwise grows level by level (max_depth), lossguide the best leaf first "
                 "(max_leaves)"),
+      ParamField<P>{
+          "monotone_constraints", "", "()",
+          "per feature (1,0,-1): the model increases (1), decreases (-1) or is free "
+          "(0) along it; features past the tuple are free",
+          [](P* p, const std::string& v) { return ParseMonotone(v, &p->monotone_constraints); }},
+      ParamField<P>{"interaction_constraints", "", "[]",
+                    "groups of feature indices [[0,1],[2,3,4]]: a tree path splits only on "
+                    "features of one group (the root on any feature)",
+                    [](P* p, const std::string& v) {
+                      return ParseInteractions(v, &p->interaction_constraints);
+                    }},
   });
   return kTable;
 }

@@ -128,6 +128,12 @@ Status GBTreeLearner::SetTrainData(data::DMatrix* train) {
   // Narrowed to 32 bits below: a count over the limit used to wrap (2^32 -> 0, then SIGSEGV).
   if (Status s = CheckFeatureBudget(num_feature, *comm_); !s.ok()) return s;
   model_.num_feature = num_feature;
+  if (tparam_.monotone_constraints.size() > num_feature) {  // XGBoost's TreeEvaluator check
+    return Status::InvalidKey(
+        "monotone_constraints",
+        "parameter monotone_constraints: " + std::to_string(tparam_.monotone_constraints.size()) +
+            " constraints for " + std::to_string(num_feature) + " features");
+  }
   std::int64_t seed = lparam_.seed;
   comm_->Broadcast(&seed, sizeof(seed), 0);
   seed_ = static_cast<std::uint64_t>(seed);

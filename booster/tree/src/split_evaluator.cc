@@ -17,6 +17,33 @@ bool SplitCandidate::NeedReplace(float new_loss_chg, std::uint32_t new_feature) 
   return !(loss_chg > new_loss_chg);
 }
 
+float SplitEvaluator::ConstrainedGainSum(std::uint32_t f, GradientPairInt left,
+                                         GradientPairInt right, const WeightBounds& b,
+                                         bool right_first) const {
+  const float wl = Weight(left, b), wr = Weight(right, b);
+  const float gl = GainGivenWeight(left, wl), gr = GainGivenWeight(right, wr);
+  const int c = Monotone(f);
+  if ((c > 0 && !(wl <= wr)) || (c < 0 && !(wl >= wr))) {
+    return -std::numeric_limits<float>::infinity();
+  }
+  return right_first ? gr + gl : gl + gr;
+}
+
+void SplitEvaluator::ChildBounds(const WeightBounds& parent, std::uint32_t f, float wl, float wr,
+                                 WeightBounds* left, WeightBounds* right) const {
+  *left = parent;
+  *right = parent;
+  const int c = Monotone(f);
+  const float mid = (wl + wr) / 2.0f;
+  if (c < 0) {
+    left->lower = mid;
+    right->upper = mid;
+  } else if (c > 0) {
+    left->upper = mid;
+    right->lower = mid;
+  }
+}
+
 // The candidate that sends bins <= i (global index) and no missing rows left.
 void SplitEvaluator::SetForward(SplitCandidate* c, float loss_chg, std::uint32_t f, int i,
                                 GradientPairInt left, GradientPairInt node_sum) const {
@@ -52,7 +79,8 @@ void SplitEvaluator::SetBackward(SplitCandidate* c, float loss_chg, std::uint32_
 // last of equal ones here (greater or equal replaces), taken only if strictly better.
 template <bool kMissing>
 void SplitEvaluator::Scan(const Histogram& hist, GradientPairInt node_sum, GradientPairInt present,
-                          float root_gain, std::uint32_t f, SplitCandidate* best) const {
+                          float root_gain, std::uint32_t f, const WeightBounds& bounds,
+                          SplitCandidate* best) const {
   const int first = static_cast<int>(cuts_.ptrs[f]);
   const int last = static_cast<int>(cuts_.ptrs[f + 1]) - 1;
   const GradientPairInt missing = node_sum - present;
@@ -69,7 +97,9 @@ void SplitEvaluator::Scan(const Histogram& hist, GradientPairInt node_sum, Gradi
       left += missing;
       const GradientPairInt right = present - scanned;
       if (H(left) >= min_child && H(right) >= min_child) {
-        const float loss_chg = GainSum(right, left) - root_gain;
+        const float sum =
+            constrained_ ? ConstrainedGainSum(f, left, right, bounds, true) : GainSum(right, left);
+        const float loss_chg = sum - root_gain;
         if (loss_chg > 0.0f && loss_chg >= bwd_loss && !std::isinf(loss_chg)) {
           bwd_loss = loss_chg;
           bwd_left = left;
@@ -81,7 +111,9 @@ void SplitEvaluator::Scan(const Histogram& hist, GradientPairInt node_sum, Gradi
     scanned += hist[i];
     const GradientPairInt rest = node_sum - scanned;
     if (H(scanned) < min_child || H(rest) < min_child) continue;
-    const float loss_chg = GainSum(scanned, rest) - root_gain;
+    const float sum =
+        constrained_ ? ConstrainedGainSum(f, scanned, rest, bounds, false) : GainSum(scanned, rest);
+    const float loss_chg = sum - root_gain;
     if (best->NeedReplace(loss_chg, f)) SetForward(best, loss_chg, f, i, scanned, node_sum);
   }
   if (bwd_bin >= 0 && best->NeedReplace(bwd_loss, f)) {
@@ -90,7 +122,7 @@ void SplitEvaluator::Scan(const Histogram& hist, GradientPairInt node_sum, Gradi
 }
 
 bool SplitEvaluator::VectorScanActive() const {
-  return vector_scan_ && param_.max_delta_step == 0.0f && HaveVectorSplitScan();
+  return vector_scan_ && param_.max_delta_step == 0.0f && !constrained_ && HaveVectorSplitScan();
 }
 
 // The vector scan's picks made into the candidate the scalar scans would have kept: the
@@ -125,8 +157,8 @@ SplitCandidate SplitEvaluator::EvaluateFeatureVector(const Histogram& hist,
 }
 
 SplitCandidate SplitEvaluator::EvaluateFeature(const Histogram& hist, GradientPairInt node_sum,
-                                               float root_gain, std::uint32_t f,
-                                               float floor) const {
+                                               float root_gain, std::uint32_t f, float floor,
+                                               const WeightBounds& bounds) const {
   if (VectorScanActive()) {
     return EvaluateFeatureVector(hist, node_sum, root_gain, f, floor);
   }
@@ -135,9 +167,9 @@ SplitCandidate SplitEvaluator::EvaluateFeature(const Histogram& hist, GradientPa
   for (std::uint32_t b = cuts_.ptrs[f]; b < cuts_.ptrs[f + 1]; ++b) present += hist[b];
   // Only when the node has rows missing this feature can sending them left differ.
   if (present == node_sum) {
-    Scan<false>(hist, node_sum, present, root_gain, f, &best);
+    Scan<false>(hist, node_sum, present, root_gain, f, bounds, &best);
   } else {
-    Scan<true>(hist, node_sum, present, root_gain, f, &best);
+    Scan<true>(hist, node_sum, present, root_gain, f, bounds, &best);
   }
   return best;
 }
@@ -167,7 +199,7 @@ std::vector<SplitCandidate> SplitEvaluator::EvaluateNodes(const std::vector<Node
   std::vector<std::uint8_t> sampled;
   std::size_t bins = 0, position = 0;
   for (std::size_t n = 0; n < nodes.size(); ++n) {
-    root_gain[n] = Gain(nodes[n].sum);
+    root_gain[n] = Gain(nodes[n].sum, nodes[n].bounds);
     for (std::uint32_t f : nodes[n].features) {
       if (position++ % world != static_cast<std::size_t>(rank)) continue;
       tasks.push_back({n, f, true});
@@ -202,7 +234,7 @@ std::vector<SplitCandidate> SplitEvaluator::EvaluateNodes(const std::vector<Node
     if (!t.scan) return;
     std::atomic<float>& floor = floors[t.node];
     float known = floor.load(std::memory_order_relaxed);
-    per_task[k] = EvaluateFeature(*in.hist, in.sum, root_gain[t.node], t.feature, known);
+    per_task[k] = EvaluateFeature(*in.hist, in.sum, root_gain[t.node], t.feature, known, in.bounds);
     const float found = per_task[k].loss_chg;
     while (found > known && !floor.compare_exchange_weak(known, found, std::memory_order_relaxed)) {
     }

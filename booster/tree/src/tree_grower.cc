@@ -1,8 +1,11 @@
 #include "booster/tree_grower.h"
 
+#include <algorithm>
+
 #include "base/parallel_for.h"
 #include "booster/work_split.h"
 #include "expand_queue.h"
+#include "interaction_constraints.h"
 
 namespace treering::booster {
 namespace {
@@ -58,8 +61,12 @@ void TreeGrower::ReleaseHist(int node) {
 
 std::vector<ExpandEntry> TreeGrower::Evaluate(const std::vector<int>& nodes, int depth) {
   std::vector<SplitEvaluator::NodeInput> inputs;
+  const InteractionConstraints interactions(param_.interaction_constraints);
   for (int node : nodes) {
-    inputs.push_back({&hists_[node], sums_[node], sampler_->NodeFeatures(depth)});
+    // Sampled first, then filtered, as XGBoost: the sampler's draws do not depend on it.
+    std::vector<std::uint32_t> features =
+        interactions.Allowed(path_features_[node], sampler_->NodeFeatures(depth));
+    inputs.push_back({&hists_[node], sums_[node], std::move(features), bounds_[node]});
     const auto from = derive_from_.find(node);
     if (from == derive_from_.end()) continue;
     inputs.back().derive = &hists_[node];
@@ -73,9 +80,11 @@ std::vector<ExpandEntry> TreeGrower::Evaluate(const std::vector<int>& nodes, int
   return entries;
 }
 
-void TreeGrower::ApplySplit(const ExpandEntry& e, RegTree* tree) const {
+void TreeGrower::ApplySplit(const ExpandEntry& e, RegTree* tree) {
   const SplitCandidate& s = e.split;
-  const float wl = evaluator_->Weight(s.left_sum), wr = evaluator_->Weight(s.right_sum);
+  const WeightBounds bounds = bounds_[e.node];
+  const float wl = evaluator_->Weight(s.left_sum, bounds);
+  const float wr = evaluator_->Weight(s.right_sum, bounds);
   const int left = tree->AddNode(e.node, wl * param_.eta, wl * param_.eta,
                                  static_cast<float>(evaluator_->H(s.left_sum)));
   const int right = tree->AddNode(e.node, wr * param_.eta, wr * param_.eta,
@@ -86,7 +95,15 @@ void TreeGrower::ApplySplit(const ExpandEntry& e, RegTree* tree) const {
   tree->split_index[e.node] = s.feature;
   tree->split_cond[e.node] = s.split_value;
   tree->default_left[e.node] = s.default_left ? 1 : 0;
-  tree->base_weight[e.node] = evaluator_->Weight(parent_sum);
+  tree->base_weight[e.node] = evaluator_->Weight(parent_sum, bounds);
+  evaluator_->ChildBounds(bounds, s.feature, wl, wr, &bounds_[left], &bounds_[right]);
+  if (!param_.interaction_constraints.empty()) {
+    std::vector<std::uint32_t> path = path_features_[e.node];
+    const auto at = std::lower_bound(path.begin(), path.end(), s.feature);
+    if (at == path.end() || *at != s.feature) path.insert(at, s.feature);
+    path_features_[left] = path;
+    path_features_[right] = std::move(path);
+  }
   tree->loss_change[e.node] = s.loss_chg;
   tree->sum_hess[e.node] = static_cast<float>(evaluator_->H(parent_sum));
 }
@@ -198,6 +215,8 @@ RegTree TreeGrower::Grow(const std::vector<GradientPair>& gpair,
   evaluator_ = &evaluator;
   gpair_ = &gpair;
   sums_.clear();
+  bounds_.clear();
+  path_features_.clear();
   partition_.Reset(matrix_.NumRows());
   sampler_->NewTree();
 

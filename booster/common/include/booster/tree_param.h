@@ -1,6 +1,7 @@
 // TreeParam: the parameters of one hist tree (XGBoost 1.7 `TrainParam` names and defaults).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,11 @@ struct TreeParam {
   float reg_alpha = 0.0f;   // alpha
   int max_bin = 256;
   GrowPolicy grow_policy = GrowPolicy::kDepthWise;
+  // monotone_constraints "(1,0,-1)": per feature +1 increasing, -1 decreasing, 0 free;
+  // features past the list are free (XGBoost's TreeEvaluator).
+  std::vector<int> monotone_constraints;
+  // interaction_constraints "[[0,1],[2,3,4]]": a path's features must fit in one group.
+  std::vector<std::vector<std::uint32_t>> interaction_constraints;
 
   // Every key with its default, range and meaning (base/param_table.h).
   static const ParamTable<TreeParam>& Table();

@@ -9,10 +9,15 @@
 // Missing values: a forward scan sends them right, a backward scan left; the better wins
 // (both run as one pass over the bins here, with XGBoost's preference order kept).
 // Ties: larger gain wins; equal gain -> the smaller feature index (then the earlier scan).
+// Monotone constraints (XGBoost's TreeEvaluator): a node's weights are clamped to its bounds,
+// every gain then comes from the clamped weight, -(2 G w + (H + lambda) w^2), and a split on a
+// constrained feature whose children's weights go the wrong way is no candidate. A split
+// hands its children the bounds cut at the mean of their two weights (ChildBounds).
 #pragma once
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 #if defined(__x86_64__)
 #include <emmintrin.h>
@@ -40,13 +45,21 @@ struct SplitCandidate {
   }
 };
 
+// The weights a node's leaf value may take under monotone constraints (unbounded without).
+struct WeightBounds {
+  float lower = -std::numeric_limits<float>::max();
+  float upper = std::numeric_limits<float>::max();
+};
+
 // Holds references: param, cuts, quantiser and comm must outlive the evaluator. comm: the
 // ranks that share the evaluation of each node (every rank holds the same histograms).
 class SplitEvaluator {
  public:
   SplitEvaluator(const TreeParam& param, const HistogramCuts& cuts,
                  const GradientQuantiser& quantiser, rabit::Comm* comm)
-      : param_(param), cuts_(cuts), quantiser_(quantiser), comm_(comm) {}
+      : param_(param), cuts_(cuts), quantiser_(quantiser), comm_(comm) {
+    for (int c : param.monotone_constraints) constrained_ = constrained_ || c != 0;
+  }
 
   // The AVX-512 scan (split_scan.h) is used when the CPU has it and max_delta_step is 0; it
   // gives the scalar scan's results bit for bit. Off: the scalar scan always (tests, A/B).
@@ -71,6 +84,22 @@ class SplitEvaluator {
     return static_cast<float>(-(2.0 * grad * w + (hess + param_.reg_lambda) * w * w));
   }
   float Weight(GradientPairInt sum) const { return Weight(G(sum), H(sum)); }
+  // The weight of a child of a node with bounds b (XGBoost's TreeEvaluator::CalcWeight).
+  float Weight(GradientPairInt sum, const WeightBounds& b) const {
+    const float w = Weight(sum);
+    if (!constrained_) return w;
+    return std::min(std::max(w, b.lower), b.upper);
+  }
+  // A node's gain: from its bounded weight when any feature is constrained.
+  float Gain(GradientPairInt sum, const WeightBounds& b) const {
+    if (!constrained_) return Gain(sum);
+    return GainGivenWeight(sum, Weight(sum, b));
+  }
+  bool Constrained() const { return constrained_; }
+  // The bounds of the children of a split of a node with bounds `parent` on feature f whose
+  // children have weights wl and wr (XGBoost's TreeEvaluator::AddSplit).
+  void ChildBounds(const WeightBounds& parent, std::uint32_t f, float wl, float wr,
+                   WeightBounds* left, WeightBounds* right) const;
   // Gain(a) + Gain(b) as float, bit for bit (both sides of a candidate split at once). Inline:
   // it runs once per histogram bin of every node and feature.
   float GainSum(GradientPairInt a, GradientPairInt b) const {
@@ -107,6 +136,7 @@ class SplitEvaluator {
     const Histogram* hist;
     GradientPairInt sum;
     std::vector<std::uint32_t> features;  // ascending
+    WeightBounds bounds = {};             // monotone constraints' bounds of the node
     // A sibling derived by subtraction, single process only: when set (with hist == derive),
     // *derive = *parent - *built is written feature by feature by the task that scans that
     // feature (and by extra tasks for the features not sampled), so each slice is scanned
@@ -132,12 +162,24 @@ class SplitEvaluator {
   // `floor`: a loss_chg another feature of the node reaches (the vector scan skips bins
   // that cannot reach it; the node's winner is the same).
   SplitCandidate EvaluateFeature(const Histogram& hist, GradientPairInt node_sum, float root_gain,
-                                 std::uint32_t f, float floor) const;
+                                 std::uint32_t f, float floor, const WeightBounds& bounds) const;
   SplitCandidate EvaluateFeatureVector(const Histogram& hist, GradientPairInt node_sum,
                                        float root_gain, std::uint32_t f, float floor) const;
+  float GainGivenWeight(GradientPairInt sum, float w) const {
+    const double h = H(sum);
+    if (h <= 0.0) return 0.0f;
+    return static_cast<float>(-(2.0 * G(sum) * w + (h + param_.reg_lambda) * w * w));
+  }
+  int Monotone(std::uint32_t f) const {
+    return f < param_.monotone_constraints.size() ? param_.monotone_constraints[f] : 0;
+  }
+  // gain(left) + gain(right) from the bounded weights, -inf when they break f's constraint.
+  float ConstrainedGainSum(std::uint32_t f, GradientPairInt left, GradientPairInt right,
+                           const WeightBounds& b, bool right_first) const;
   template <bool kMissing>
   void Scan(const Histogram& hist, GradientPairInt node_sum, GradientPairInt present,
-            float root_gain, std::uint32_t f, SplitCandidate* best) const;
+            float root_gain, std::uint32_t f, const WeightBounds& bounds,
+            SplitCandidate* best) const;
   void SetForward(SplitCandidate* c, float loss_chg, std::uint32_t f, int i, GradientPairInt left,
                   GradientPairInt node_sum) const;
   void SetBackward(SplitCandidate* c, float loss_chg, std::uint32_t f, int i, GradientPairInt left,
@@ -148,6 +190,7 @@ class SplitEvaluator {
   const GradientQuantiser& quantiser_;
   rabit::Comm* comm_;
   bool vector_scan_ = true;
+  bool constrained_ = false;  // some feature has a monotone constraint
 };
 
 }  // namespace treering::booster

@@ -41,7 +41,7 @@ class TreeGrower {
 
  private:
   using Batch = std::vector<ExpandEntry>;
-  void ApplySplit(const ExpandEntry& e, RegTree* tree) const;
+  void ApplySplit(const ExpandEntry& e, RegTree* tree);
   void PartitionRows(const Batch& applied, const RegTree& tree);
   void DecideByColumns(const Batch& applied);
   void BuildChildHistograms(const Batch& parents, const RegTree& tree);
@@ -65,6 +65,9 @@ class TreeGrower {
   std::map<int, Histogram> hists_;       // nodes whose histogram is still needed
   std::vector<Histogram> spare_hists_;   // released buffers, reused by HistOf
   std::map<int, GradientPairInt> sums_;  // gradient sum of every node
+  std::map<int, WeightBounds> bounds_;   // monotone constraints' weight bounds of every node
+  // interaction_constraints: features split on along each node's path (ascending).
+  std::map<int, std::vector<std::uint32_t>> path_features_;
   // Siblings whose histogram the next evaluation derives (parent - built), single process.
   struct Derivation {
     int parent, built;
