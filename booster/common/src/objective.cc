@@ -20,6 +20,16 @@ Result<std::unique_ptr<Objective>> Objective::Create(const ObjectiveConfig& conf
       n == "binary:logitraw" || n == "count:poisson") {
     return MakeElementwiseObjective(config);
   }
+  if (n == "reg:pseudohubererror" && config.huber_slope == 0.0f) {
+    return Status::InvalidInput("parameter huber_slope: must not be 0 for " + n);
+  }
+  if (n == "reg:tweedie" &&
+      !(config.tweedie_variance_power >= 1.0f && config.tweedie_variance_power < 2.0f)) {
+    return Status::InvalidInput("parameter tweedie_variance_power: must be in [1, 2), got " +
+                                std::to_string(config.tweedie_variance_power));
+  }
+  if (auto objective = MakeRegressionObjective(config)) return objective;
+  if (n == "survival:cox") return MakeCoxObjective();
   return Status::InvalidInput("unknown objective '" + n + "'");
 }
 
