@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "booster/metric.h"
+
 namespace treering::cli {
 namespace {
 
@@ -12,15 +14,6 @@ std::string Fixed17(double value) {
   char buf[512];
   std::snprintf(buf, sizeof(buf), "%.17f", value);
   return buf;
-}
-
-bool Maximised(const std::string& metric) {
-  if (metric == "mape") return false;
-  for (const char* prefix : {"auc", "aucpr", "map", "ndcg"}) {
-    const std::string p(prefix);
-    if (metric == p || metric.rfind(p + "@", 0) == 0) return true;
-  }
-  return false;
 }
 
 // "test-auc" -> "auc" (Python splits the printed name at its first '-').
@@ -45,7 +38,7 @@ bool EarlyStopping::Update(int model_round, const std::vector<booster::EvalResul
   if (results.empty()) return false;
   // Python compares the value it parsed back from the printed line, so do the same.
   const double score = std::strtod(Fixed17(results.back().value).c_str(), nullptr);
-  const bool maximise = Maximised(MetricOf(results.back().name));
+  const bool maximise = booster::Metric::Maximised(MetricOf(results.back().name));
   const bool improved = best_round_ < 0 || (maximise ? score > best_score_ : score < best_score_);
   if (improved) {
     best_round_ = model_round;

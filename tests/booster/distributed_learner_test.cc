@@ -154,6 +154,33 @@ TEST(DistributedLearner, ConstraintsEqualOneProcess) {
 }
 
 // A feature that only the last rank's rows carry: its count and cuts must come from that rank.
+// Issue 17's row-wise objectives and their metrics (survival:cox is left out: as in XGBoost,
+// each rank's rows form their own risk sets, so N ranks are not the one-process model).
+TEST(DistributedLearner, OtherObjectivesEqualOneProcess) {
+  const std::vector<std::pair<testing::Task, Params>> cases = {
+      {testing::Task::kPositive,
+       {{"objective", "reg:tweedie"},
+        {"tweedie_variance_power", "1.2"},
+        {"eval_metric", "tweedie-nloglik@1.2"},
+        {"eval_metric", "gamma-deviance"}}},
+      {testing::Task::kPositive,
+       {{"objective", "reg:gamma"}, {"eval_metric", "gamma-nloglik"}, {"eval_metric", "mape"}}},
+      {testing::Task::kRegression,
+       {{"objective", "reg:pseudohubererror"}, {"huber_slope", "0.5"}, {"eval_metric", "mphe"}}},
+      {testing::Task::kBinary,
+       {{"objective", "binary:hinge"}, {"eval_metric", "aucpr"}, {"eval_metric", "error"}}}};
+  for (const auto& [task, params] : cases) {
+    SCOPED_TRACE(params[0].second);
+    testing::SyntheticSpec spec;
+    spec.task = task;
+    spec.rows = 700;
+    spec.weights = true;
+    Params p = params;
+    p.insert(p.end(), {{"max_depth", "3"}, {"nthread", "1"}});
+    ExpectSameAsOneProcess(p, testing::MakeSynthetic(spec), 3);
+  }
+}
+
 TEST(DistributedLearner, FeatureSeenByOneRankOnly) {
   testing::SyntheticSpec spec;
   spec.rows = 800;

@@ -172,5 +172,79 @@ TEST(Objective, RejectsBadLabels) {
   EXPECT_FALSE(Make("count:poisson")->CheckLabels({&negative, &none}).ok());
 }
 
+// Issue 17's objectives reject the labels XGBoost 1.7 rejects, with its reason and the row.
+TEST(Objective, OtherObjectivesRejectLabelsAsXgboost) {
+  const std::vector<float> none;
+  const std::vector<std::pair<std::string, std::vector<float>>> cases = {
+      {"reg:squaredlogerror", {0.5f, -1.0f}},
+      {"reg:gamma", {2.0f, 0.0f}},
+      {"reg:tweedie", {0.0f, -0.5f}},
+      {"binary:hinge", {1.0f, 0.5f}}};
+  for (const auto& [name, labels] : cases) {
+    const Status s = Make(name)->CheckLabels({&labels, &none});
+    ASSERT_FALSE(s.ok()) << name;
+    EXPECT_NE(s.message().find("row 1"), std::string::npos) << s.message();
+    EXPECT_NE(s.message().find(name), std::string::npos) << s.message();
+  }
+  const std::vector<float> fine = {-3.0f, 0.0f, 7.0f};  // any finite label
+  EXPECT_TRUE(Make("reg:pseudohubererror")->CheckLabels({&fine, &none}).ok());
+  EXPECT_TRUE(Make("survival:cox")->CheckLabels({&fine, &none}).ok());
+}
+
+TEST(Objective, OtherObjectivesDefaultsAsXgboost) {
+  EXPECT_EQ(Make("reg:squaredlogerror")->DefaultMetric(), "rmsle");
+  EXPECT_EQ(Make("reg:pseudohubererror")->DefaultMetric(), "mphe");
+  EXPECT_EQ(Make("reg:gamma")->DefaultMetric(), "gamma-nloglik");
+  EXPECT_EQ(Make("reg:tweedie")->DefaultMetric(), "tweedie-nloglik@1.5");
+  EXPECT_EQ(Make("binary:hinge")->DefaultMetric(), "error");
+  EXPECT_EQ(Make("survival:cox")->DefaultMetric(), "cox-nloglik");
+  for (const char* log_link : {"reg:gamma", "reg:tweedie", "survival:cox"}) {
+    EXPECT_FLOAT_EQ(Make(log_link)->ProbToMargin(2.0f).value(), std::log(2.0f)) << log_link;
+    EXPECT_FALSE(Make(log_link)->ProbToMargin(0.0f).ok()) << log_link;
+  }
+  EXPECT_EQ(Make("reg:pseudohubererror")->ProbToMargin(-2.0f).value(), -2.0f);
+  std::vector<float> hinge = {-0.5f, 0.0f, 0.25f};
+  Make("binary:hinge")->PredTransform(&hinge, 1);
+  EXPECT_EQ(hinge, (std::vector<float>{0.0f, 0.0f, 1.0f}));
+}
+
+TEST(Objective, BadObjectiveParametersAndAbsoluteErrorAreClearErrors) {
+  ObjectiveConfig c;
+  c.name = "reg:tweedie";
+  c.tweedie_variance_power = 2.0f;
+  EXPECT_FALSE(Objective::Create(c).ok());
+  c.name = "reg:pseudohubererror";
+  c.huber_slope = 0.0f;
+  EXPECT_FALSE(Objective::Create(c).ok());
+  c.name = "reg:absoluteerror";
+  auto r = Objective::Create(c);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("not implemented"), std::string::npos);
+}
+
+// survival:cox against the partial likelihood's derivatives written out for 4 rows (Breslow
+// ties): times 1, 2, 2 (an event and a censored row), 3.
+TEST(Objective, CoxGradientsByHand) {
+  const std::vector<float> label = {2.0f, 1.0f, -2.0f, 3.0f}, none;
+  const std::vector<float> margin = {0.1f, -0.3f, 0.5f, 0.2f};
+  std::vector<GradientPair> got;
+  Make("survival:cox")->GetGradient(margin, {&label, &none}, 1, &got);
+  std::vector<double> e(4);
+  for (int i = 0; i < 4; ++i) e[i] = std::exp(double(margin[i]));
+  const double all = e[0] + e[1] + e[2] + e[3], after1 = e[0] + e[2] + e[3], after2 = e[3];
+  // Events at time 1 (row 1), 2 (row 0) and 3 (row 3); each row is at risk at events up to
+  // its own time.
+  const double r_row1 = 1 / all, r_rows02 = r_row1 + 1 / after1, r_row3 = r_rows02 + 1 / after2;
+  const double s_row1 = 1 / (all * all), s_rows02 = s_row1 + 1 / (after1 * after1),
+               s_row3 = s_rows02 + 1 / (after2 * after2);
+  const double r[4] = {r_rows02, r_row1, r_rows02, r_row3};
+  const double s[4] = {s_rows02, s_row1, s_rows02, s_row3};
+  for (int i = 0; i < 4; ++i) {
+    const double event = label[i] > 0 ? 1.0 : 0.0;
+    EXPECT_NEAR(got[i].grad, e[i] * r[i] - event, 1e-6) << i;
+    EXPECT_NEAR(got[i].hess, e[i] * r[i] - e[i] * e[i] * s[i], 1e-6) << i;
+  }
+}
+
 }  // namespace
 }  // namespace treering::booster

@@ -21,6 +21,12 @@ float LabelFor(Task task, const std::vector<float>& x, std::mt19937_64& rng) {
       return score < -0.7 ? 0.0f : (score < 0.7 ? 1.0f : 2.0f);
     case Task::kCount:
       return static_cast<float>(std::floor(std::exp(0.4 * score) * 2.0));
+    case Task::kPositive:
+      return static_cast<float>(std::exp(0.4 * score) * 2.0);
+    case Task::kSurvival: {
+      const float time = static_cast<float>(std::round(std::exp(-0.5 * score) * 30.0) + 1.0);
+      return std::uniform_real_distribution<double>(0.0, 1.0)(rng) < 0.3 ? -time : time;
+    }
   }
   return 0.0f;
 }

@@ -8,7 +8,9 @@
 
 namespace treering::booster::testing {
 
-enum class Task { kBinary, kRegression, kMulticlass3, kCount };
+// kPositive: continuous labels > 0 (gamma, mape); kSurvival: survival times with ties, a
+// third of them censored (negative), for survival:cox.
+enum class Task { kBinary, kRegression, kMulticlass3, kCount, kPositive, kSurvival };
 
 struct SyntheticSpec {
   Task task = Task::kBinary;

@@ -31,15 +31,15 @@ TEST(EarlyStopping, MinimisesLossAndStopsAfterStaleRounds) {
   EXPECT_TRUE(EarlyStopping(2).Attributes().empty());
 }
 
-TEST(EarlyStopping, MaximisesAucMapNdcgButNotMape) {
+TEST(EarlyStopping, MaximisesAucAndAucprButNotMape) {
   EarlyStopping auc(1);
   EXPECT_FALSE(auc.Update(0, Round("valid-auc", 0.7)));
   EXPECT_FALSE(auc.Update(1, Round("valid-auc", 0.8)));
   EXPECT_TRUE(auc.Update(2, Round("valid-auc", 0.75)));
   EXPECT_EQ(auc.best_round(), 1);
-  EarlyStopping ndcg(1);
-  EXPECT_FALSE(ndcg.Update(0, Round("v-ndcg@5", 0.1)));
-  EXPECT_TRUE(ndcg.Update(1, Round("v-ndcg@5", 0.05)));
+  EarlyStopping aucpr(1);
+  EXPECT_FALSE(aucpr.Update(0, Round("v-aucpr", 0.1)));
+  EXPECT_TRUE(aucpr.Update(1, Round("v-aucpr", 0.05)));
   EarlyStopping mape(1);
   EXPECT_FALSE(mape.Update(0, Round("v-mape", 0.3)));
   EXPECT_FALSE(mape.Update(1, Round("v-mape", 0.2)));

@@ -11,6 +11,14 @@ CASES = {  # name: (objective, extra learner keys)
     "softprob": ("multi:softprob", ["num_class=3"]),
     "softmax": ("multi:softmax", ["num_class=3"]),
     "regression": ("reg:squarederror", []),
+    # issue 17 item 2: the objectives with their own parameter blocks (pseudo_huber_param,
+    # tweedie_regression_param) and those XGBoost saves with only their name
+    "pseudohuber": ("reg:pseudohubererror", ["huber_slope=2"]),
+    "tweedie": ("reg:tweedie", ["tweedie_variance_power=1.3"]),
+    "gamma": ("reg:gamma", []),
+    "squaredlogerror": ("reg:squaredlogerror", []),
+    "hinge": ("binary:hinge", []),
+    "cox": ("survival:cox", []),
 }
 
 
@@ -21,8 +29,12 @@ def make_data(d, name, rows=600, features=6, seed=3):
     x = rng.normal(size=(rows, features))
     x[rng.random(size=x.shape) < 0.15] = np.nan
     z = np.nan_to_num(x[:, 0]) + 0.5 * np.nan_to_num(x[:, 1]) - np.nan_to_num(x[:, 2]) ** 2
-    if name == "binary":
+    if name in ("binary", "hinge"):
         y = (z > 0).astype(float)
+    elif name in ("tweedie", "gamma", "squaredlogerror"):
+        y = np.exp(0.3 * z + 0.1 * rng.normal(size=rows))
+    elif name == "cox":  # survival times, a third censored (negative)
+        y = np.round(np.exp(-0.3 * z) * 10 + 1) * np.where(rng.random(rows) < 0.3, -1, 1)
     elif name in ("softprob", "softmax"):
         y = np.digitize(z, [-0.5, 0.5]).astype(float)
     else:

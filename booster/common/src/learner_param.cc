@@ -4,8 +4,10 @@ namespace treering::booster {
 
 const std::vector<std::string>& ObjectiveNames() {
   static const std::vector<std::string> kNames = {
-      "reg:squarederror", "reg:logistic",   "binary:logistic", "binary:logitraw",
-      "multi:softmax",    "multi:softprob", "count:poisson"};
+      "reg:squarederror",     "reg:logistic",   "binary:logistic", "binary:logitraw",
+      "multi:softmax",        "multi:softprob", "count:poisson",   "reg:squaredlogerror",
+      "reg:pseudohubererror", "reg:gamma",      "reg:tweedie",     "binary:hinge",
+      "survival:cox"};
   return kNames;
 }
 
@@ -35,12 +37,17 @@ const ParamTable<LearnerParam>& LearnerParam::Table() {
                 "XGBoost 1.7 does not estimate it")
           .MarkSet(&P::base_score_set),
       ListField("eval_metric", &P::eval_metrics, "(per objective)",
-                "repeatable: rmse, mae, logloss, error, error@t, auc, merror, mlogloss, "
-                "poisson-nloglik"),
+                "repeatable: rmse, rmsle, mae, mape, mphe, logloss, error, error@t, auc, aucpr, "
+                "merror, mlogloss, poisson-nloglik, gamma-nloglik, gamma-deviance, "
+                "tweedie-nloglik@p, cox-nloglik"),
       BoolField("disable_default_eval_metric", &P::disable_default_eval_metric,
                 "1: no metric unless eval_metric is given"),
       RealField("scale_pos_weight", &P::scale_pos_weight, {.lo = 0, .lo_open = true},
                 "weight multiplier of label-1 rows (logistic)"),
+      RealField("huber_slope", &P::huber_slope, {},
+                "delta of reg:pseudohubererror and of the mphe metric (not 0)"),
+      RealField("tweedie_variance_power", &P::tweedie_variance_power, {.lo = 1, .hi = 2},
+                "variance power p of reg:tweedie (2 is refused)"),
       IntField("nthread", &P::nthread, 0, 1024,
                "threads for training and prediction, 0 = all cores"),
       IntField("seed", &P::seed, -2147483648LL, 2147483647LL,

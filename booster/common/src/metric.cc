@@ -9,13 +9,43 @@
 
 namespace treering::booster {
 
-Result<std::unique_ptr<Metric>> Metric::Create(const std::string& name) {
-  if (name == "auc") return MakeAucMetric();
-  if (auto m = MakeElementwiseMetric(name)) return m;
+const std::vector<std::string>& MetricNames() {
+  static const std::vector<std::string> kNames = {"rmse",
+                                                  "rmsle",
+                                                  "mae",
+                                                  "mape",
+                                                  "mphe",
+                                                  "logloss",
+                                                  "error",
+                                                  "error@t",
+                                                  "auc",
+                                                  "aucpr",
+                                                  "merror",
+                                                  "mlogloss",
+                                                  "poisson-nloglik",
+                                                  "gamma-nloglik",
+                                                  "gamma-deviance",
+                                                  "tweedie-nloglik@p",
+                                                  "cox-nloglik"};
+  return kNames;
+}
+
+Result<std::unique_ptr<Metric>> Metric::Create(const std::string& name,
+                                               const MetricConfig& config) {
+  if (name == "auc" || name == "aucpr") return MakeAucMetric(name);
+  if (name == "cox-nloglik") return MakeCoxMetric();
+  if (name.rfind("tweedie-nloglik", 0) == 0) return MakeTweedieMetric(name);
+  if (auto m = MakeElementwiseMetric(name, config)) return m;
   if (auto m = MakeMulticlassMetric(name)) return m;
+  std::string allowed;
+  for (const std::string& n : MetricNames()) allowed += (allowed.empty() ? "" : ", ") + n;
   return Status::InvalidInput("parameter eval_metric: unknown metric '" + name +
-                              "', allowed: rmse, mae, logloss, error, error@t, auc, merror, "
-                              "mlogloss, poisson-nloglik");
+                              "', allowed: " + allowed);
+}
+
+bool Metric::Maximised(const std::string& name) {
+  // Of XGBoost's maximised prefixes (auc, aucpr, map, ndcg, pre) treering has auc and aucpr.
+  return name == "auc" || name == "aucpr";
 }
 
 WeightedSum SumRows(std::size_t rows, int nthread,

@@ -1,7 +1,8 @@
-// Binary ROC AUC, exact: rows sorted by prediction (descending), rows with equal predictions
-// form one trapezoid, weights count as row multiplicities. Distributed: the (pred, label,
-// weight) triples are gathered from every rank first, so the value is the global exact AUC
-// (XGBoost 1.7 averages per-rank AUCs instead).
+// ROC and PR AUC, exact: rows sorted by prediction (descending), rows with equal predictions
+// form one step of the curve, weights count as row multiplicities. Multi-class: one class
+// against the rest, averaged as XGBoost 1.7's MultiClassOVR. Distributed: the (pred, label,
+// weight) rows are gathered from every rank first, so the value is the global exact AUC
+// (XGBoost 1.7 averages per-rank areas instead).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -13,8 +14,6 @@
 #include "rabit/comm.h"
 
 namespace treering::booster {
-
-namespace {
 
 // Row ids by descending prediction, ties in ascending row order (what a stable sort gives):
 // an LSD radix sort of 64-bit items (order key << 32 | row) on the key's 32 bits, 11-bit
@@ -42,8 +41,6 @@ std::vector<std::uint32_t> DescendingOrder(const std::vector<float>& preds) {
   return order;
 }
 
-}  // namespace
-
 double ExactAuc(const std::vector<float>& preds, const std::vector<float>& labels,
                 const std::vector<float>& weights) {
   const std::vector<std::uint32_t> order = DescendingOrder(preds);
@@ -67,28 +64,63 @@ double ExactAuc(const std::vector<float>& preds, const std::vector<float>& label
 
 namespace {
 
+using Curve = double (*)(const std::vector<float>&, const std::vector<float>&,
+                         const std::vector<float>&);
+
+// XGBoost 1.7's MultiClassOVR: each class's binary area against the rest; ROC AUC weighs
+// classes by their positive weight, PR AUC (whose BinaryPRAUC reports tp = 1) plainly. One
+// class without positives or negatives makes the whole value NaN.
+double OneVsRest(const std::vector<float>& preds, int groups, const std::vector<float>& labels,
+                 const std::vector<float>& weights, Curve curve, bool by_prevalence) {
+  const std::size_t rows = labels.size();
+  std::vector<float> proba(rows), response(rows);
+  double sum = 0.0, total = 0.0;
+  for (int c = 0; c < groups; ++c) {
+    double positive = 0.0;
+    for (std::size_t i = 0; i < rows; ++i) {
+      proba[i] = preds[i * groups + c];
+      response[i] = labels[i] == static_cast<float>(c) ? 1.0f : 0.0f;
+      positive += response[i] * (weights.empty() ? 1.0 : weights[i]);
+    }
+    const double area = curve(proba, response, weights);
+    if (std::isnan(area)) return std::numeric_limits<double>::quiet_NaN();
+    const double weight = by_prevalence ? positive : 1.0;
+    sum += area * weight;
+    total += weight;
+  }
+  return total == 0 ? std::numeric_limits<double>::quiet_NaN() : sum / total;
+}
+
 class AucMetric : public Metric {
  public:
+  explicit AucMetric(std::string name) : name_(std::move(name)) {}
   const std::string& Name() const override { return name_; }
 
   Result<double> Evaluate(const std::vector<float>& preds, int groups, const LabelView& labels,
                           int /*nthread*/, rabit::Comm& comm) const override {
-    if (groups != 1) {
-      return Status::InvalidInput("eval_metric auc: treering computes binary AUC only");
-    }
-    if (!comm.IsDistributed()) return ExactAuc(preds, *labels.label, *labels.weight);
+    if (!comm.IsDistributed()) return Area(preds, groups, *labels.label, *labels.weight);
     std::vector<float> weights = *labels.weight;
     if (weights.empty()) weights.assign(labels.NumRows(), 1.0f);
-    return ExactAuc(comm.AllgatherV(preds), comm.AllgatherV(*labels.label),
-                    comm.AllgatherV(weights));
+    return Area(comm.AllgatherV(preds), groups, comm.AllgatherV(*labels.label),
+                comm.AllgatherV(weights));
   }
 
  private:
-  std::string name_ = "auc";
+  double Area(const std::vector<float>& preds, int groups, const std::vector<float>& labels,
+              const std::vector<float>& weights) const {
+    const bool roc = name_ == "auc";
+    const Curve curve = roc ? &ExactAuc : &ExactPrAuc;
+    if (groups == 1) return curve(preds, labels, weights);
+    return OneVsRest(preds, groups, labels, weights, curve, roc);
+  }
+
+  std::string name_;
 };
 
 }  // namespace
 
-std::unique_ptr<Metric> MakeAucMetric() { return std::make_unique<AucMetric>(); }
+std::unique_ptr<Metric> MakeAucMetric(const std::string& name) {
+  return std::make_unique<AucMetric>(name);
+}
 
 }  // namespace treering::booster

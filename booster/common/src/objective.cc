@@ -20,6 +20,23 @@ Result<std::unique_ptr<Objective>> Objective::Create(const ObjectiveConfig& conf
       n == "binary:logitraw" || n == "count:poisson") {
     return MakeElementwiseObjective(config);
   }
+  if (n == "reg:pseudohubererror" && config.huber_slope == 0.0f) {
+    return Status::InvalidInput("parameter huber_slope: must not be 0 for " + n);
+  }
+  if (n == "reg:tweedie" &&
+      !(config.tweedie_variance_power >= 1.0f && config.tweedie_variance_power < 2.0f)) {
+    return Status::InvalidInput("parameter tweedie_variance_power: must be in [1, 2), got " +
+                                std::to_string(config.tweedie_variance_power));
+  }
+  if (auto objective = MakeRegressionObjective(config)) return objective;
+  if (n == "survival:cox") return MakeCoxObjective();
+  if (n == "reg:absoluteerror") {
+    return Status::InvalidInput(
+        "objective reg:absoluteerror is not implemented: XGBoost 1.7 replaces each leaf value by "
+        "a weighted quantile of its rows' residuals after growing the tree, which treering's "
+        "tree learner does not do yet (a model without it would differ); try "
+        "reg:pseudohubererror");
+  }
   return Status::InvalidInput("unknown objective '" + n + "'");
 }
 

@@ -1,14 +1,23 @@
 // Factories of the concrete objectives (private to booster/common).
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "booster/objective.h"
 
 namespace treering::booster {
 
 std::unique_ptr<Objective> MakeElementwiseObjective(const ObjectiveConfig& config);
+// reg:squaredlogerror, reg:pseudohubererror, reg:gamma, reg:tweedie, binary:hinge; nullptr
+// for any other name.
+std::unique_ptr<Objective> MakeRegressionObjective(const ObjectiveConfig& config);
+std::unique_ptr<Objective> MakeCoxObjective();
+// Row ids by ascending |label|, ties in row order (XGBoost's MetaInfo::LabelAbsSort): the
+// order of survival:cox and cox-nloglik.
+std::vector<std::size_t> AbsLabelOrder(const std::vector<float>& labels);
 std::unique_ptr<Objective> MakeSoftmaxObjective(const std::string& name, int num_class);
 
 }  // namespace treering::booster

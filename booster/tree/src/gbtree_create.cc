@@ -29,15 +29,16 @@ Result<std::unique_ptr<GBTreeLearner>> GBTreeLearner::Create(
   if (lparam.objective == "count:poisson" && !tparam.max_delta_step_set) {
     tparam.max_delta_step = 0.7f;
   }
-  ObjectiveConfig oc{lparam.objective, lparam.num_class, lparam.scale_pos_weight,
-                     tparam.max_delta_step};
+  ObjectiveConfig oc{lparam.objective,      lparam.num_class,   lparam.scale_pos_weight,
+                     tparam.max_delta_step, lparam.huber_slope, lparam.tweedie_variance_power};
   auto objective = Objective::Create(oc);
   if (!objective.ok()) return objective.status().WithKey("objective");
   if (auto margin = objective.value()->ProbToMargin(lparam.base_score); !margin.ok()) {
     return Status::InvalidKey("base_score", "parameter " + margin.status().message());
   }
   for (const auto& name : lparam.eval_metrics) {
-    if (auto m = Metric::Create(name); !m.ok()) return m.status().WithKey("eval_metric");
+    if (auto m = Metric::Create(name, {lparam.huber_slope}); !m.ok())
+      return m.status().WithKey("eval_metric");
   }
   return std::make_unique<GBTreeLearner>(std::move(lparam), tparam, std::move(objective).value(),
                                          comm);

@@ -2,15 +2,41 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <random>
 
 #include "base/parallel_for.h"
+#include "booster/number_format.h"
 #include "booster/predictor.h"
 #include "booster/work_split.h"
 #include "feature_budget.h"
 
 namespace treering::booster {
 namespace {
+
+// The objective parameters XGBoost keeps in its JSON param block (pseudo_huber_param,
+// tweedie_regression_param), as strings the way it writes them.
+void WriteObjectiveParams(const LearnerParam& p, std::map<std::string, std::string>* out) {
+  if (p.objective == "reg:pseudohubererror") (*out)["huber_slope"] = FloatToG9(p.huber_slope);
+  if (p.objective == "reg:tweedie") {
+    (*out)["tweedie_variance_power"] = FloatToG9(p.tweedie_variance_power);
+  }
+}
+
+Status ReadObjectiveParams(const std::map<std::string, std::string>& params, ObjectiveConfig* oc) {
+  for (auto [key, field] : {std::pair{"huber_slope", &oc->huber_slope},
+                            std::pair{"tweedie_variance_power", &oc->tweedie_variance_power}}) {
+    const auto it = params.find(key);
+    if (it == params.end()) continue;
+    char* end = nullptr;
+    *field = std::strtof(it->second.c_str(), &end);
+    if (it->second.empty() || *end != '\0') {
+      return Status::InvalidInput(std::string("model: objective parameter ") + key + " is '" +
+                                  it->second + "', not a number");
+    }
+  }
+  return Status::Ok();
+}
 
 class Stopwatch {
  public:
@@ -52,6 +78,7 @@ GBTreeLearner::GBTreeLearner(LearnerParam lparam, TreeParam tparam,
   model_.num_class = lparam_.num_class;
   model_.base_score = lparam_.base_score;
   model_.scale_pos_weight = lparam_.scale_pos_weight;
+  WriteObjectiveParams(lparam_, &model_.objective_params);
   // Create() has checked that base_score suits the objective.
   auto margin = objective_->ProbToMargin(model_.base_score);
   base_margin_ = margin.ok() ? margin.value() : 0.0f;
@@ -68,6 +95,8 @@ Status GBTreeLearner::LoadModel(GBTreeModel model) {
   }
   ObjectiveConfig oc{model.objective, model.num_class, model.scale_pos_weight,
                      tparam_.max_delta_step};
+  // The objective's own parameters as the model file carries them (XGBoost's param blocks).
+  if (Status s = ReadObjectiveParams(model.objective_params, &oc); !s.ok()) return s;
   auto objective = Objective::Create(oc);
   if (!objective.ok()) return objective.status();
   auto margin = objective.value()->ProbToMargin(model.base_score);
@@ -79,6 +108,8 @@ Status GBTreeLearner::LoadModel(GBTreeModel model) {
   objective_ = std::move(objective).value();
   lparam_.objective = model.objective;
   lparam_.num_class = model.num_class;
+  lparam_.huber_slope = oc.huber_slope;
+  lparam_.tweedie_variance_power = oc.tweedie_variance_power;
   base_margin_ = margin.value();
   model_ = std::move(model);
   // New trees may split on any feature of the training data already set.
@@ -108,11 +139,15 @@ Status GBTreeLearner::CheckData(const data::DMatrix& dm, const std::string& what
 Status GBTreeLearner::ResolveMetrics() {
   metrics_.clear();
   std::vector<std::string> names = lparam_.eval_metrics;
+  // XGBoost 1.7 configures only the metrics named in eval_metric: its default mphe keeps
+  // huber_slope = 1 whatever the objective's slope (the peer test checks both).
+  MetricConfig config{lparam_.huber_slope};
   if (names.empty() && !lparam_.disable_default_eval_metric) {
     names.push_back(objective_->DefaultMetric());
+    config = MetricConfig{};
   }
   for (const auto& name : names) {
-    auto m = Metric::Create(name);
+    auto m = Metric::Create(name, config);
     if (!m.ok()) return m.status();
     metrics_.push_back(std::move(m).value());
   }

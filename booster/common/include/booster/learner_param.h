@@ -18,7 +18,9 @@ struct LearnerParam {
   std::vector<std::string> eval_metrics;  // repeatable key, config order; empty = default
   bool disable_default_eval_metric = false;
   float scale_pos_weight = 1.0f;
-  int nthread = 0;  // 0 = all cores
+  float huber_slope = 1.0f;             // reg:pseudohubererror and mphe
+  float tweedie_variance_power = 1.5f;  // reg:tweedie, [1, 2)
+  int nthread = 0;                      // 0 = all cores
   int seed = 0;
   int verbosity = 1;
 

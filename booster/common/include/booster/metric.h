@@ -15,10 +15,19 @@
 
 namespace treering::booster {
 
+// Parameters a metric takes from the learner's configuration (XGBoost passes them the same way).
+struct MetricConfig {
+  float huber_slope = 1.0f;  // mphe
+};
+
 class Metric {
  public:
-  // name: rmse, mae, logloss, error, error@<t>, auc, merror, mlogloss, poisson-nloglik.
-  static Result<std::unique_ptr<Metric>> Create(const std::string& name);
+  // name: one of MetricNames(); tweedie-nloglik@<p> with p in [1, 2), error@<t>.
+  static Result<std::unique_ptr<Metric>> Create(const std::string& name,
+                                                const MetricConfig& config = {});
+  // Whether a larger value is better (early stopping). XGBoost 1.7's Python callback
+  // maximises metrics whose name starts with auc, aucpr, map, ndcg or pre (mape excepted).
+  static bool Maximised(const std::string& name);
   virtual ~Metric() = default;
   virtual const std::string& Name() const = 0;
   // preds: the objective's EvalTransform output, `groups` values per row (row-major).
@@ -40,5 +49,15 @@ WeightedSum SumRows(std::size_t rows, int nthread,
 // has zero total weight. Local: callers gather rows first when distributed.
 double ExactAuc(const std::vector<float>& preds, const std::vector<float>& labels,
                 const std::vector<float>& weights);
+
+// XGBoost 1.7's binary PR AUC (metric/auc.cc BinaryPRAUC): the precision-recall curve between
+// tie groups (rows in descending prediction) integrated with its interpolation
+// (CalcDeltaPRAUC). NaN when one class has zero total weight. Local, as ExactAuc.
+double ExactPrAuc(const std::vector<float>& preds, const std::vector<float>& labels,
+                  const std::vector<float>& weights);
+
+// Every metric name Metric::Create accepts (the parametrised ones as error@t,
+// tweedie-nloglik@p), for messages and docs.
+const std::vector<std::string>& MetricNames();
 
 }  // namespace treering::booster

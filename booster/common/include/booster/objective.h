@@ -41,7 +41,9 @@ struct ObjectiveConfig {
   std::string name = "reg:squarederror";
   int num_class = 0;
   float scale_pos_weight = 1.0f;
-  float max_delta_step = 0.7f;  // count:poisson's own hessian safeguard
+  float max_delta_step = 0.7f;          // count:poisson's own hessian safeguard
+  float huber_slope = 1.0f;             // reg:pseudohubererror (pseudo_huber_param)
+  float tweedie_variance_power = 1.5f;  // reg:tweedie, in [1, 2) (tweedie_regression_param)
 };
 
 // Labels and optional weights of the rows an objective or metric looks at.
