@@ -39,6 +39,9 @@ const ParamTable<TreeParam>& TreeParam::Table() {
                 {{"depthwise", GrowPolicy::kDepthWise}, {"lossguide", GrowPolicy::kLossGuide}},
                 "depthwise grows level by level (max_depth), lossguide the best leaf first "
                 "(max_leaves)"),
+      ChoiceField("tree_method", &P::tree_method, {"auto", "exact", "approx", "hist"},
+                  "auto picks exact on one machine below 4M rows, else approx (XGBoost 1.7); "
+                  "approx is grown as hist"),
   });
   return kTable;
 }

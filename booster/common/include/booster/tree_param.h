@@ -26,6 +26,8 @@ struct TreeParam {
   float reg_alpha = 0.0f;   // alpha
   int max_bin = 256;
   GrowPolicy grow_policy = GrowPolicy::kDepthWise;
+  // XGBoost 1.7's names; the learner resolves auto and approx (docs/learner.md, tree_method).
+  std::string tree_method = "auto";
 
   // Every key with its default, range and meaning (base/param_table.h).
   static const ParamTable<TreeParam>& Table();
