@@ -188,6 +188,60 @@ void Prune(const TreeParam& p, RegTree* tree) {
   if (any) *tree = Compact(*tree, deleted);
 }
 
+// Sums the gradients of the rows now in `nodes` (new nodes: no other node gets rows) and sets
+// their weight and gain, as colmaker's InitNewNode.
+void InitNodes(const std::vector<int>& nodes, const std::vector<GradientPair>& gpair,
+               const std::vector<int>& position, const Gain& gain, int num_nodes,
+               std::vector<NodeState>* state) {
+  state->resize(num_nodes);
+  std::vector<std::uint8_t> is_new(num_nodes, 0);
+  for (int n : nodes) is_new[n] = 1;
+  for (std::size_t row = 0; row < gpair.size(); ++row) {
+    if (position[row] >= 0 && is_new[position[row]]) (*state)[position[row]].stats.Add(gpair[row]);
+  }
+  for (int n : nodes) {
+    (*state)[n].weight = gain.Weight((*state)[n].stats);
+    (*state)[n].root_gain = gain.Of((*state)[n].stats);
+  }
+}
+
+// Splits each node of `expand` whose best loss_chg > kRtEps, else makes it a leaf; returns the
+// new children in colmaker's order (node by node, left then right).
+std::vector<int> ApplySplits(const std::vector<int>& expand, const std::vector<NodeState>& state,
+                             const Gain& gain, float eta, RegTree* tree) {
+  std::vector<int> children;
+  for (int n : expand) {
+    const Split& b = state[n].best;
+    if (!(b.loss_chg > kRtEps)) {
+      tree->split_cond[n] = state[n].weight * eta;
+      continue;
+    }
+    const float wl = gain.Weight(b.left) * eta, wr = gain.Weight(b.right) * eta;
+    const int l = tree->AddNode(n, wl, wl, static_cast<float>(b.left.hess));
+    const int r = tree->AddNode(n, wr, wr, static_cast<float>(b.right.hess));
+    tree->left[n] = l;
+    tree->right[n] = r;
+    tree->split_index[n] = b.feature;
+    tree->split_cond[n] = b.value;
+    tree->default_left[n] = b.default_left ? 1 : 0;
+    children.push_back(l);
+    children.push_back(r);
+  }
+  return children;
+}
+
+// Moves every row of a node split this level to the child its value (or missing) selects.
+void Reposition(const data::DMatrix& dm, const RegTree& tree, int nthread,
+                std::vector<int>* position) {
+  ParallelFor(position->size(), nthread, [&](std::size_t row) {
+    const int n = (*position)[row];
+    if (n < 0 || tree.IsLeaf(n)) return;
+    const float v = RowValue(dm, row, tree.split_index[n]);
+    const bool go_left = std::isnan(v) ? tree.default_left[n] != 0 : v < tree.split_cond[n];
+    (*position)[row] = go_left ? tree.left[n] : tree.right[n];
+  });
+}
+
 }  // namespace
 
 ExactGrower::ExactGrower(const TreeParam& param, const data::DMatrix& dm, std::uint32_t num_feature,
@@ -214,29 +268,22 @@ ExactGrower::ExactGrower(const TreeParam& param, const data::DMatrix& dm, std::u
   });
 }
 
-RegTree ExactGrower::Grow(const std::vector<GradientPair>& gpair) const {
-  const Gain gain(param_);
-  const std::uint32_t num_feature = static_cast<std::uint32_t>(col_ptr_.size() - 1);
+std::vector<int> ExactGrower::LevelPositions(const std::vector<GradientPair>& gpair) const {
   std::vector<int> position(gpair.size(), 0);
   for (std::size_t row = 0; row < gpair.size(); ++row) {
     if (gpair[row].hess < 0.0f) position[row] = -1;
   }
+  return position;
+}
+
+RegTree ExactGrower::Grow(const std::vector<GradientPair>& gpair) const {
+  const Gain gain(param_);
+  const std::uint32_t num_feature = static_cast<std::uint32_t>(col_ptr_.size() - 1);
+  std::vector<int> position = LevelPositions(gpair);
   RegTree tree;
   tree.AddNode(-1, 0.0f, 0.0f, 0.0f);
-  std::vector<NodeState> state(1);
-  auto init_nodes = [&](const std::vector<int>& nodes) {
-    state.resize(tree.NumNodes());
-    std::vector<std::uint8_t> is_new(tree.NumNodes(), 0);
-    for (int n : nodes) is_new[n] = 1;
-    for (std::size_t row = 0; row < gpair.size(); ++row) {
-      if (position[row] >= 0 && is_new[position[row]]) state[position[row]].stats.Add(gpair[row]);
-    }
-    for (int n : nodes) {
-      state[n].weight = gain.Weight(state[n].stats);
-      state[n].root_gain = gain.Of(state[n].stats);
-    }
-  };
-  init_nodes({0});
+  std::vector<NodeState> state;
+  InitNodes({0}, gpair, position, gain, 1, &state);
   std::vector<int> expand{0};
   for (int depth = 0; depth < param_.max_depth && !expand.empty(); ++depth) {
     std::vector<int> node_slot(tree.NumNodes(), -1);
@@ -250,40 +297,16 @@ RegTree ExactGrower::Grow(const std::vector<GradientPair>& gpair) const {
     ParallelFor(num_feature, nthread_, [&](std::uint32_t f) {
       const ColumnEntry* b = entries_.data() + col_ptr_[f];
       const ColumnEntry* e = entries_.data() + col_ptr_[f + 1];
-      if (forward_[f]) {
-        Enumerate(b, e, true, f, lv, gain, param_.min_child_weight, &per_feature[f]);
-      }
+      if (forward_[f]) Enumerate(b, e, true, f, lv, gain, param_.min_child_weight, &per_feature[f]);
       Enumerate(std::make_reverse_iterator(e), std::make_reverse_iterator(b), false, f, lv, gain,
                 param_.min_child_weight, &per_feature[f]);
     });
-    std::vector<int> children;
-    for (std::size_t s = 0; s < nodes.size(); ++s) {
+    for (std::size_t s = 0; s < nodes.size(); ++s) {  // features ascending: colmaker's ties
       for (std::uint32_t f = 0; f < num_feature; ++f) nodes[s]->best.Offer(per_feature[f][s]);
-      const int n = expand[s];
-      const Split& b = nodes[s]->best;
-      if (!(b.loss_chg > kRtEps)) {
-        tree.split_cond[n] = nodes[s]->weight * param_.eta;
-        continue;
-      }
-      const float wl = gain.Weight(b.left) * param_.eta, wr = gain.Weight(b.right) * param_.eta;
-      const int l = tree.AddNode(n, wl, wl, static_cast<float>(b.left.hess));
-      const int r = tree.AddNode(n, wr, wr, static_cast<float>(b.right.hess));
-      tree.left[n] = l;
-      tree.right[n] = r;
-      tree.split_index[n] = b.feature;
-      tree.split_cond[n] = b.value;
-      tree.default_left[n] = b.default_left ? 1 : 0;
-      children.push_back(l);
-      children.push_back(r);
     }
-    ParallelFor(gpair.size(), nthread_, [&](std::size_t row) {
-      const int n = position[row];
-      if (n < 0 || tree.IsLeaf(n)) return;
-      const float v = RowValue(dm_, row, tree.split_index[n]);
-      const bool go_left = std::isnan(v) ? tree.default_left[n] != 0 : v < tree.split_cond[n];
-      position[row] = go_left ? tree.left[n] : tree.right[n];
-    });
-    init_nodes(children);
+    std::vector<int> children = ApplySplits(expand, state, gain, param_.eta, &tree);
+    Reposition(dm_, tree, nthread_, &position);
+    InitNodes(children, gpair, position, gain, tree.NumNodes(), &state);
     expand.swap(children);
   }
   for (int n : expand) tree.split_cond[n] = state[n].weight * param_.eta;

@@ -25,6 +25,9 @@ class ExactGrower {
   RegTree Grow(const std::vector<GradientPair>& gpair) const;
 
  private:
+  // Node 0 for every row, -1 for rows colmaker leaves out (negative hessian).
+  std::vector<int> LevelPositions(const std::vector<GradientPair>& gpair) const;
+
   struct ColumnEntry {
     float value;
     std::uint32_t row;
