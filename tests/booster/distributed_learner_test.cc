@@ -44,8 +44,10 @@ struct RankOutcome {
 
 // Trains `rounds` rounds on each rank's shard of `all` (contiguous, as equal as possible) and
 // returns every rank's model file and last metric line.
-std::vector<RankOutcome> TrainOnRanks(const Params& params, const data::DMatrix& all, int world,
+// tree_method=hist on every world size: unset, one process would grow exact trees.
+std::vector<RankOutcome> TrainOnRanks(Params params, const data::DMatrix& all, int world,
                                       int rounds) {
+  params.emplace_back("tree_method", "hist");
   std::vector<data::DMatrix> shards;
   for (int r = 0; r < world; ++r) {
     shards.push_back(Rows(all, all.NumRows() * r / world, all.NumRows() * (r + 1) / world));
@@ -203,6 +205,25 @@ TEST(DistributedLearner, FeatureSeenByOneRankOnly) {
   widened.num_col = 10;
   ExpectSameAsOneProcess({{"objective", "binary:logistic"}, {"max_depth", "3"}, {"nthread", "1"}},
                          widened, 3);
+}
+
+// XGBoost 1.7's colmaker refuses distributed training; so does exact here, with its words,
+// before any round, on every rank (each rank decides from the world size alone).
+TEST(DistributedLearner, ExactIsRefusedWhenDistributed) {
+  testing::SyntheticSpec spec;
+  spec.rows = 200;
+  const data::DMatrix all = testing::MakeSynthetic(spec);
+  std::vector<data::DMatrix> shards = {Rows(all, 0, 100), Rows(all, 100, 200)};
+  std::vector<std::string> messages(2);
+  treering::testing::ThreadWorld(2).Run([&](int rank, rabit::Comm* comm) {
+    auto learner = GBTreeLearner::Create({{"tree_method", "exact"}}, comm);
+    ASSERT_TRUE(learner.ok()) << learner.status().message();
+    const Status s = learner.value()->SetTrainData(&shards[static_cast<std::size_t>(rank)]);
+    messages[static_cast<std::size_t>(rank)] = s.ok() ? "" : s.message();
+  });
+  for (const std::string& m : messages) {
+    EXPECT_NE(m.find("doesn't support distributed training"), std::string::npos) << m;
+  }
 }
 
 }  // namespace

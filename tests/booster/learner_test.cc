@@ -18,7 +18,10 @@ using testing::MakeSynthetic;
 using testing::SyntheticSpec;
 using testing::Task;
 
-std::unique_ptr<GBTreeLearner> Make(const Params& params) {
+// These tests are about the hist learner; tree_method unset would grow exact trees on one
+// process (tests/cli/tree_method_test.py covers exact).
+std::unique_ptr<GBTreeLearner> Make(Params params) {
+  params.emplace_back("tree_method", "hist");
   auto learner = GBTreeLearner::Create(params, &rabit::DefaultComm());
   EXPECT_TRUE(learner.ok()) << learner.status().message();
   return std::move(learner).value();
@@ -55,7 +58,8 @@ TEST(LearnerParams, UnknownKeyAndBadValueAreInvalidInput) {
   EXPECT_NE(bad.status().message().find("(0, 1]"), std::string::npos);
   EXPECT_FALSE(GBTreeLearner::Create({{"objective", "multi:softmax"}}, &rabit::DefaultComm())
                    .ok());  // needs num_class
-  EXPECT_FALSE(GBTreeLearner::Create({{"tree_method", "exact"}}, &rabit::DefaultComm()).ok());
+  EXPECT_TRUE(GBTreeLearner::Create({{"tree_method", "exact"}}, &rabit::DefaultComm()).ok());
+  EXPECT_FALSE(GBTreeLearner::Create({{"tree_method", "gpu_hist"}}, &rabit::DefaultComm()).ok());
   EXPECT_FALSE(GBTreeLearner::Create({{"eval_metric", "nope"}}, &rabit::DefaultComm()).ok());
   auto base = GBTreeLearner::Create({{"objective", "binary:logistic"}, {"base_score", "1.5"}},
                                     &rabit::DefaultComm());

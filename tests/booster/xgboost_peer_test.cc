@@ -92,6 +92,7 @@ TEST_P(XgboostPeerTest, SameTreesAndMargins) {
 
   Params params = c.params;
   params.emplace_back("nthread", "1");
+  params.emplace_back("tree_method", "hist");  // the reference script's; unset would be exact
   auto learner = GBTreeLearner::Create(params, &rabit::DefaultComm());
   ASSERT_TRUE(learner.ok()) << learner.status().message();
   ASSERT_TRUE((*learner)->SetTrainData(&train).ok());

@@ -16,7 +16,8 @@ def test_two_workers_train_one_model():
     with t.TempDir() as d:
         train, test = make_data(d, "binary", rows=3000)
         keys = ["data=" + train, "eval[test]=" + test, "objective=binary:logistic",
-                "max_depth=4", "num_round=5", "nthread=1", "eval_metric=auc"]
+                "max_depth=4", "num_round=5", "nthread=1", "eval_metric=auc",
+                "tree_method=hist"]  # unset: exact in one process, approx (as hist) on two
         dist = os.path.join(d, "dist.json")
         proc = t.run([submit, "--cluster", "local", "--num-workers", "2", "--",
                       t.treering_bin(), "/dev/null", "model_out=" + dist] + keys, cwd=d)

@@ -33,6 +33,7 @@ def train(d, how, n, train_path, test_path, keys, tag, rounds, depth):
     proc = distlib.launch(how, n, [t.treering_bin(), "/dev/null", "data=" + train_path,
                                    "eval[test]=" + test_path, "num_round=%d" % rounds,
                                    "max_depth=%d" % depth, "eta=0.3", "nthread=1",
+                                   "tree_method=hist",
                                    "model_out=" + model] + keys)
     lines = distlib.metric_lines(proc.stdout)
     assert sorted(lines) == list(range(rounds)), "%s %d: metric lines\n%s" % (how, n, proc.stdout)

@@ -55,8 +55,6 @@ const ParamTable<LearnerParam>& LearnerParam::Table() {
           .Alias("random_state"),
       IntField("verbosity", &P::verbosity, 0, 3, "0 silent .. 3 debug"),
       PinnedChoice("booster", {"gbtree"}, "gbtree (the only booster the tree learner implements)"),
-      PinnedChoice("tree_method", {"hist", "auto"},
-                   "hist; auto is accepted and means hist; exact/approx/gpu_hist are errors"),
       PinnedChoice("validate_parameters", {"1", "0"},
                    "accepted for XGBoost compatibility; unknown keys are always errors"),
   });

@@ -125,6 +125,9 @@ const ParamTable<TreeParam>& TreeParam::Table() {
                     [](P* p, const std::string& v) {
                       return ParseInteractions(v, &p->interaction_constraints);
                     }},
+      ChoiceField("tree_method", &P::tree_method, {"auto", "exact", "approx", "hist"},
+                  "auto grows hist (XGBoost 1.7's auto: exact on one machine below 4M rows, "
+                  "said at verbosity 1); approx is grown as hist"),
   });
   return kTable;
 }

@@ -172,7 +172,13 @@ Status GBTreeLearner::SetTrainData(data::DMatrix* train) {
   std::int64_t seed = lparam_.seed;
   comm_->Broadcast(&seed, sizeof(seed), 0);
   seed_ = static_cast<std::uint64_t>(seed);
+  auto method = ResolveTreeMethod(*train);
+  if (!method.ok()) return method.status();
   train_ = train;
+  exact_.reset();
+  if (method.value() == "exact") {
+    exact_.emplace(tparam_, *train, static_cast<std::uint32_t>(num_feature), lparam_.nthread);
+  }
   cuts_ = BuildCuts(*train, static_cast<std::uint32_t>(num_feature), tparam_.max_bin,
                     lparam_.nthread, *comm_);
   binned_.emplace(BinnedMatrix::Build(*train, cuts_, lparam_.nthread));
@@ -275,6 +281,14 @@ void GBTreeLearner::BoostGroup(int group, const std::vector<GradientPair>& all_g
   // grows the trees of the uninterrupted run.
   const int round = static_cast<int>(model_.trees.size()) / groups;
   if (own_copy) SampleRows(round, group, &gpair);
+  if (exact_) {
+    model_.trees.push_back(exact_->Grow(group_gpair));
+    model_.tree_info.push_back(group);
+    // Pruning renumbers nodes, so the new tree is walked for the training margins.
+    const int t = static_cast<int>(model_.trees.size());
+    AddTreeOutputs(model_, *train_, t - 1, t, lparam_.nthread, &train_margins_);
+    return;
+  }
   sampler_->Reseed(model_.trees.size());
   const GradientQuantiser quantiser =
       maxima != nullptr ? GradientQuantiser::FromLocalMaxima(*maxima, group_gpair.size(), *comm_)

@@ -23,6 +23,9 @@ std::vector<LogLine> GBTreeLearner::Lines(TrainStage stage, const TrainProgress&
   switch (stage) {
     case TrainStage::kDataLoaded:
       return {{2, "Loading data: " + std::to_string(p.load_s) + " sec"}};
+    case TrainStage::kReady:
+      if (method_note_.empty()) return {};
+      return {{1, method_note_}};
     case TrainStage::kRoundBegin:
       return {{2, "boosting round " + std::to_string(p.round) + ", " + std::to_string(p.loop_s) +
                       " sec elapsed"}};

@@ -32,6 +32,8 @@ struct TreeParam {
   std::vector<int> monotone_constraints;
   // interaction_constraints "[[0,1],[2,3,4]]": a path's features must fit in one group.
   std::vector<std::vector<std::uint32_t>> interaction_constraints;
+  // XGBoost 1.7's names; the learner resolves auto and approx (docs/learner.md, tree_method).
+  std::string tree_method = "auto";
 
   // Every key with its default, range and meaning (base/param_table.h).
   static const ParamTable<TreeParam>& Table();

@@ -14,6 +14,7 @@
 
 #include "booster/binned_matrix.h"
 #include "booster/column_sampler.h"
+#include "booster/exact_grower.h"
 #include "booster/hist_cuts.h"
 #include "booster/learner.h"
 #include "booster/learner_param.h"
@@ -95,6 +96,8 @@ class GBTreeLearner : public Learner {
   void BoostGroup(int group, const std::vector<GradientPair>& all_gpair,
                   const GradientMaxima* maxima);
   void AddLeavesToMargins(const RegTree& tree, int group);
+  // XGBoost 1.7's tree_method choice for this data; sets method_note_.
+  Result<std::string> ResolveTreeMethod(const data::DMatrix& train);
   // Predict's pred_leaf / pred_contribs / pred_interactions, trees of rounds [0, end).
   Status Explain(const data::DMatrix& dm, const PredictOptions& options, int end,
                  std::vector<float>* out) const;
@@ -116,6 +119,8 @@ class GBTreeLearner : public Learner {
   std::optional<BinnedMatrix> binned_;
   std::optional<ColumnSampler> sampler_;
   std::optional<TreeGrower> grower_;
+  std::optional<ExactGrower> exact_;  // tree_method=exact (resolved), else grower_
+  std::string method_note_;           // why this tree method, printed at verbosity 1
   std::vector<float> train_margins_;
   // This round's gradients and the current class's copy (multi-class or subsample): kept
   // between rounds because fresh vectors of a gradient per row page-faulted in every round
