@@ -139,9 +139,16 @@ worker_pids=$(sed -n 's/^\[rank [01]\] pid=//p' "$WORK/kill.out")
 [ "$(wc -w <<<"$worker_pids")" = 2 ] || fail "SIGKILL: worker pids not seen: $(cat "$WORK/kill.out")"
 kill -KILL $sub_pid
 wait $sub_pid 2>/dev/null
+# A killed worker stays a zombie until the new parent (PID 1 or a subreaper) reaps it, which
+# some container inits do late: count only processes that still run (state other than Z).
+running() {
+  local state
+  state=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1) || return 1
+  [ -n "$state" ] && [ "$state" != Z ]
+}
 for _ in $(seq 20); do
   alive=0
-  for p in $worker_pids; do kill -0 "$p" 2>/dev/null && alive=1; done
+  for p in $worker_pids; do running "$p" && alive=1; done
   [ $alive = 0 ] && break
   sleep 0.1
 done
