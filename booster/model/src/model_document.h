@@ -3,6 +3,7 @@
 // the same document (docs/model-format.md), so all three get the same checks and messages.
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
 
@@ -24,6 +25,10 @@ bool IsValidUtf8(std::string_view s);
 // What every writer checks first (kInvalidInput): one tree_info entry per tree, a finite
 // base_score, and trees whose node arrays agree in length and hold finite numbers.
 Status CheckModelForSave(const GBTreeModel& model);
+
+// The learner's "learner_model_param" strings, as XGBoost writes them in JSON and UBJSON alike:
+// one list, so the two writers cannot drift apart.
+std::map<std::string, std::string> LearnerModelParams(const GBTreeModel& model);
 
 // The learner's "objective" object as compact JSON text, as XGBoost's Json::Dump writes it;
 // the legacy binary format stores this text as the "objective" attribute.

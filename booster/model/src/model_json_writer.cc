@@ -181,17 +181,11 @@ Status CheckLearnerFields(const GBTreeModel& model) {
 }
 
 std::string LearnerJson(const GBTreeModel& model, const std::string& trees) {
-  const std::map<std::string, std::string> model_param = {
-      {"base_score", FloatToXgbJson(model.base_score)},
-      {"boost_from_average", model.boost_from_average ? "1" : "0"},
-      {"num_class", std::to_string(model.num_class)},
-      {"num_feature", std::to_string(model.num_feature)},
-      {"num_target", "1"}};
   return Object({{"attributes", StringObject(model.attributes)},
                  {"feature_names", "[]"},
                  {"feature_types", "[]"},
                  {"gradient_booster", GradientBoosterJson(model, trees)},
-                 {"learner_model_param", StringObject(model_param)},
+                 {"learner_model_param", StringObject(LearnerModelParams(model))},
                  {"objective", ObjectiveJson(model)}});
 }
 
@@ -200,6 +194,14 @@ std::string LearnerJson(const GBTreeModel& model, const std::string& trees) {
 constexpr char kTreesSlot = '\x01';
 
 }  // namespace
+
+std::map<std::string, std::string> LearnerModelParams(const GBTreeModel& model) {
+  return {{"base_score", FloatToXgbJson(model.base_score)},
+          {"boost_from_average", model.boost_from_average ? "1" : "0"},
+          {"num_class", std::to_string(model.num_class)},
+          {"num_feature", std::to_string(model.num_feature)},
+          {"num_target", "1"}};
+}
 
 std::string ObjectiveJson(const GBTreeModel& model) {
   const ObjectiveBlock block = ObjectiveBlockFor(model);

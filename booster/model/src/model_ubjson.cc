@@ -132,17 +132,11 @@ std::string ObjectiveUbjson(const GBTreeModel& model) {
 }
 
 std::string LearnerUbjson(const GBTreeModel& model) {
-  const std::map<std::string, std::string> model_param = {
-      {"base_score", FloatToXgbJson(model.base_score)},
-      {"boost_from_average", model.boost_from_average ? "1" : "0"},
-      {"num_class", std::to_string(model.num_class)},
-      {"num_feature", std::to_string(model.num_feature)},
-      {"num_target", "1"}};
   return Object({{"attributes", StringObject(model.attributes)},
                  {"feature_names", IntegerArray({})},
                  {"feature_types", IntegerArray({})},
                  {"gradient_booster", GradientBoosterUbjson(model)},
-                 {"learner_model_param", StringObject(model_param)},
+                 {"learner_model_param", StringObject(LearnerModelParams(model))},
                  {"objective", ObjectiveUbjson(model)}});
 }
 
