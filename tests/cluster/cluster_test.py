@@ -17,6 +17,7 @@ import os
 import random
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -131,13 +132,23 @@ class Job:
               what + ": ranks ran at %s, cluster hosts are %s" % (ran, HOSTS))
 
 
+def free_port(address):
+    family = socket.AF_INET6 if ":" in address else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.bind((address, 0))
+        return s.getsockname()[1]
+
+
 def case_ssh(job):
     model, where = os.path.join(job.work, "ssh.json"), os.path.join(job.work, "where-ssh")
-    p, took = submit("ssh", [], job.recorded_command(where, model))
-    check(p.returncode == 0, "ssh job failed:\n" + p.stderr[-3000:])
     launcher = os.environ["CLUSTER_LAUNCHER_IP"]
+    port = free_port(launcher)  # a fixed tracker port, as a firewall would need
+    p, took = submit("ssh", ["--tracker-port", str(port)], job.recorded_command(where, model))
+    check(p.returncode == 0, "ssh job failed:\n" + p.stderr[-3000:])
     check("[submit] tracker address %s: the route to %s" % (launcher, HOSTS[0]) in p.stderr,
           "the tracker address chosen is not reported:\n" + p.stderr[-2000:])
+    check("[submit] tracker %s:%d; job succeeded" % (launcher, port) in p.stderr,
+          "the tracker was not on %s:%d:\n%s" % (launcher, port, p.stderr[-1000:]))
     job.expect_model(model, "ssh")
     job.expect_on_cluster(where, "ssh")
     print("ssh: 4 hosts, model identical, %.1f s" % took)

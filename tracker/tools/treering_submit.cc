@@ -47,6 +47,9 @@ int ParseArgs(int argc, char** argv, launch::SubmitOptions& o, launch::ServeData
   auto* host_ip = app.add_option("--host-ip", o.host_ip,
                                  "tracker address (bind + advertise); ssh / mpi with a host "
                                  "file: by default the address that routes to the first host");
+  app.add_option("--tracker-port", o.tracker_port,
+                 "the tracker's port (default: any free one); fix it to open a firewall")
+      ->check(CLI::Range(0, 65535));
   app.add_option("--log-level", o.log_level, "INFO or DEBUG")
       ->check(CLI::IsMember({"INFO", "DEBUG"}));
   app.add_option("--env", env, "K=V passed to every worker (repeatable)")
@@ -206,6 +209,7 @@ int main(int argc, char** argv) {
   TrackerOptions t;
   t.num_workers = o.num_workers;
   t.host_ip = o.host_ip;
+  t.port = static_cast<std::uint16_t>(o.tracker_port);
   t.token = launch::RandomToken();
   // Restarted local workers rejoin their rank through a recovery epoch (docs/fault-tolerance.md).
   t.max_attempts = static_cast<std::uint32_t>(o.local_num_attempt) + 1;

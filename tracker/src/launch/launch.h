@@ -21,7 +21,9 @@ struct SubmitOptions {
   int local_num_attempt = 0;       // how many times a failed local worker is restarted
   double recovery_timeout_s = 60;  // a recovery epoch must complete within this
   std::string host_ip = "127.0.0.1";
-  bool host_ip_given = false;  // false: ssh / mpi with a host file pick the route to the hosts
+  bool host_ip_given = false;
+  int tracker_port = 0;  // 0: any free port; fixed so a firewall can open it  // false: ssh / mpi
+                         // with a host file pick the route to the hosts
   std::string log_level = "INFO";
   EnvList env;  // --env K=V, passed to every worker
   std::string ssh_command = "ssh -o StrictHostKeyChecking=no";
