@@ -56,6 +56,14 @@ TEST(SshTasksTest, RestartsCarryTheAttemptToTheRemoteWorker) {
   EXPECT_EQ(t.argv_for_attempt(0)[2], "2222");
 }
 
+// A host name is an argument of ssh and mpirun: one that looks like an option is refused.
+TEST(HostFileTest, NamesThatLookLikeOptionsAreRefused) {
+  auto hosts = ParseHostFile("node-a\n-oProxyCommand=touch\n");
+  ASSERT_FALSE(hosts.ok());
+  EXPECT_TRUE(Contains(hosts.status().message(), "line 2")) << hosts.status().message();
+  EXPECT_TRUE(ParseHostFile("node-a\nnode-b:2222 slots=2\n").ok());
+}
+
 TEST(SshTasksTest, WorkersRunInTheSyncDirectory) {
   SubmitOptions o = SshOpts("n1\n");
   o.sync_dst_dir = "/scratch/job one";
