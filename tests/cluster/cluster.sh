@@ -148,6 +148,8 @@ KbdInteractiveAuthentication no
 UsePAM no
 StrictModes no
 UseDNS no
+ClientAliveInterval 5
+ClientAliveCountMax 2
 MaxStartups 64:30:128
 MaxSessions 64
 EOF

@@ -11,7 +11,8 @@ job on this one host (`--cluster local`), and the ranks must have run on the clu
   interrupt  Ctrl-C / SIGKILL of treering-submit leaves no worker on any host
   staging    a working directory that exists only on the launcher: without --sync-dst-dir the
              job fails before the start naming every host; with it, the job runs
-  hostdown   a host refusing ssh, then a host off the network: bounded failure naming it
+  hostdown   a host lost mid-job: bounded failure; then that host (off the network) and a host
+             refusing ssh: the next job fails before the start, within a bound, naming each
 Exit 0 pass, 1 fail, 77 skipped (a peer is missing)."""
 import os
 import random
@@ -269,13 +270,31 @@ def expect_host_failure(job, host, what, bound):
 
 
 def case_hostdown(job):
+    # Lost mid-job: host 2 leaves the network at round 4; the survivors' rabit_timeout (10 s)
+    # ends the job, which must fail well within a bound, not hang on the silent host.
+    proc = subprocess.Popen(
+        [SUBMIT, "--cluster", "ssh", "--num-workers", "4", "--host-file",
+         os.path.join(CLUSTER, "hosts"), "--ssh-command", SSH, "--"] +
+        job.command(os.path.join(job.work, "lost.json"),
+                    extra=["eval[train]=" + job.train, "num_round=100000"]),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    for line in proc.stdout:
+        if line.startswith("[4]"):
+            break
+    subprocess.run(["ip", "-n", NETNS[1], "link", "set", "eth0", "down"], check=True)
+    t0 = time.time()
+    _, err = proc.communicate(timeout=120)
+    took = time.time() - t0
+    check(proc.returncode == 1, "lost host: exit %d\n%s" % (proc.returncode, err[-2000:]))
+    check(took < 40, "lost host: the job took %.1f s to fail" % took)
+    print("lost mid-job: host %s off the network, job failed %.1f s later: %s" %
+          (HOSTS[1], took, err.strip().splitlines()[-1][:160]))
+    expect_host_failure(job, HOSTS[1], "down", 40)
     with open(os.path.join(CLUSTER, "sshd_h3.pid")) as f:
         sshd = int(f.read())
     os.kill(sshd, signal.SIGTERM)  # the listener we started; host 3 now refuses ssh
     time.sleep(0.5)
-    expect_host_failure(job, HOSTS[2], "refused", 30)
-    subprocess.run(["ip", "-n", NETNS[1], "link", "set", "eth0", "down"], check=True)
-    expect_host_failure(job, HOSTS[1], "down", 40)
+    expect_host_failure(job, HOSTS[2], "refused", 40)
 
 
 CASES = {"ssh": case_ssh, "mpi": case_mpi, "restart": case_restart,
