@@ -42,7 +42,7 @@ for bench in $benches; do
 done
 
 echo "# $(date -u +%FT%TZ) load: $(cut -d' ' -f1-3 /proc/loadavg); rounds=$rounds; rabit args: ${extra[*]:-(defaults)}; prefix: ${prefix:-(none)}; bind: ${BIND:-(launcher defaults)}"
-echo "# Open MPI: --mca btl tcp,self --mca btl_tcp_if_include lo; treering-submit --bind-to core"
+echo "# Open MPI: --mca btl tcp,self --mca btl_tcp_if_include lo; placement: ${bind[*]:-treering-submit --bind-to core, mpirun default binding}"
 for bench in $benches; do
   what=${bench%:*} np=${bench#*:}
   echo
