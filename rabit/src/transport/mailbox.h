@@ -9,10 +9,10 @@
 // loop. While the caller waits for anything, every link is read: a message whose Recv is posted
 // lands straight in its buffer, any other is kept in memory until its Recv comes (MPI's
 // "unexpected" queue; a Recv posted while it is still arriving takes the rest straight into its
-// buffer). Payloads leave in slices of at most 512 KiB per sendmsg (mailbox.cc says why). So a Send
-// completes once the kernel has taken its bytes, whether or not the receiver has posted the Recv,
-// provided the receiver is inside some Mailbox call (or the message fits the socket buffers); two
-// ranks sending each other large messages at once both complete. Matching is MPI's: by (source,
+// buffer). Payloads move in slices (512 KiB per sendmsg, 128 KiB per recv; mailbox.cc says why). So
+// a Send completes once the kernel has taken its bytes, whether or not the receiver has posted the
+// Recv, provided the receiver is inside some Mailbox call (or the message fits the socket buffers);
+// two ranks sending each other large messages at once both complete. Matching is MPI's: by (source,
 // tag) in posting / arrival order, so messages from one source with one tag are never overtaken. A
 // matched message of another type or count fails the receive with a message naming both ranks and
 // is consumed (the stream stays in step).
