@@ -17,16 +17,16 @@ namespace {
 constexpr std::size_t kHeader = MessageHeader::kBytes;
 // A refused payload is read through a buffer of this size, not allocated whole.
 constexpr std::size_t kDiscardChunk = 1 << 20;
-// Each sendmsg hands the kernel at most this much of a payload. One sendmsg of a whole large
-// message made the kernel copy megabytes into the socket before the receiver could take any, and
-// that copy ran at half the speed of the receiver's (cache-cold skbs): ping-pong plateaued at
-// 0.6-0.8x Open MPI's bandwidth from 16 MiB. Slices keep both copies streaming together
+// Each sendmsg hands the kernel at most this much of a payload. With one sendmsg of a whole
+// 64 MiB message the sender's copy into the socket ran at a third of the speed of the receiver's
+// copy (likely cache-cold socket memory, megabytes ahead of the receiver), and ping-pong reached
+// 0.6-0.8x Open MPI's bandwidth from 16 MiB. Slices keep both copies at the same speed
 // (docs/collectives.md, "Point-to-point speed"; 256 KiB measured a little slower).
 constexpr std::size_t kSendSliceBytes = 512 * 1024;
-// Each recv takes at most this much of a payload (the loop goes on while bytes are there): one
-// recv of a whole large message holds the socket lock while it copies, and the sender's segments
-// wait in the socket backlog meanwhile. Measured 11-15 % faster at 16 and 64 MiB, the same at
-// 1-4 MiB; 256 and 512 KiB gained less.
+// Each recv takes at most this much of a payload (the loop goes on while bytes are there).
+// Measured 11-15 % faster at 16 and 64 MiB, the same at 1-4 MiB (256 and 512 KiB gained less);
+// likely because a recv of a whole large message holds the socket lock while it copies, and the
+// sender's segments wait in the socket backlog meanwhile.
 constexpr std::size_t kRecvSliceBytes = 128 * 1024;
 
 bool WouldBlock(int err) { return err == EAGAIN || err == EWOULDBLOCK || err == EINTR; }
