@@ -7,6 +7,11 @@
 #   usage: bench/comm/p2p_bench.sh [BUILD_DIR=build] [ROUNDS=3] [extra rabit k=v ...]
 # BENCHES="pingpong:2 reduce:4 gather:4 scatter:4" (default) chooses benchmark:np pairs.
 # Placement as allreduce_bench.sh: treering-submit --bind-to core, mpirun's default binding.
+# BIND=none (or core) passes --bind-to to both launchers (unset: each launcher's default): on a
+# loaded host a pinned rank that sleeps waits for its own core (docs/benchmarks.md).
+# RUN_PREFIX="chrt -f 10" runs both sides (launchers and ranks) under that prefix: on a machine
+# shared with other jobs, real-time priority keeps their load from deciding the numbers (the
+# ratio is still only meaningful with both sides measured in the same run).
 set -euo pipefail
 build=${1:-build}
 rounds=${2:-3}
@@ -16,6 +21,9 @@ ours=$build/bin/rabit_p2p_bench
 theirs=$build/bin/mpi_p2p_bench
 submit=$build/bin/treering-submit
 benches=${BENCHES:-pingpong:2 reduce:4 gather:4 scatter:4}
+prefix=${RUN_PREFIX:-}
+bind=()
+[ -n "${BIND:-}" ] && bind=(--bind-to "$BIND")
 for f in "$ours" "$theirs" "$submit"; do
   [ -x "$f" ] || { echo "missing $f (build targets rabit_p2p_bench mpi_p2p_bench treering-submit)"; exit 2; }
 done
@@ -26,15 +34,15 @@ trap 'rm -rf "$out"' EXIT
 for bench in $benches; do
   what=${bench%:*} np=${bench#*:}
   for ((r = 1; r <= rounds; r++)); do
-    "$submit" --cluster local --num-workers "$np" -- "$ours" "$what" "${extra[@]}" 2>&1 \
+    $prefix "$submit" --cluster local --num-workers "$np" "${bind[@]}" -- "$ours" "$what" "${extra[@]}" 2>&1 \
       | sed -n 's/^\[rank 0\] \([0-9]\)/\1/p' > "$out/ours.$what.$r"
-    mpirun --oversubscribe -np "$np" --mca btl tcp,self --mca btl_tcp_if_include lo \
+    $prefix mpirun "${bind[@]}" --oversubscribe -np "$np" --mca btl tcp,self --mca btl_tcp_if_include lo \
       "$theirs" "$what" 2>&1 | grep -E '^[0-9]' > "$out/mpi.$what.$r"
   done
 done
 
-echo "# $(date -u +%FT%TZ) load: $(cut -d' ' -f1-3 /proc/loadavg); rounds=$rounds; rabit args: ${extra[*]:-(defaults)}"
-echo "# Open MPI: --mca btl tcp,self --mca btl_tcp_if_include lo; treering-submit --bind-to core"
+echo "# $(date -u +%FT%TZ) load: $(cut -d' ' -f1-3 /proc/loadavg); rounds=$rounds; rabit args: ${extra[*]:-(defaults)}; prefix: ${prefix:-(none)}; bind: ${BIND:-(launcher defaults)}"
+echo "# Open MPI: --mca btl tcp,self --mca btl_tcp_if_include lo; placement: ${bind[*]:-treering-submit --bind-to core, mpirun default binding}"
 for bench in $benches; do
   what=${bench%:*} np=${bench#*:}
   echo

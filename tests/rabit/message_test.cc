@@ -6,8 +6,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <memory>
 #include <set>
+#include <span>
 #include <string>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -232,6 +235,121 @@ TEST(Message, PeerDyingMidMessageIsNamedQuickly) {
   // The failure is sticky: the next call says the same.
   std::uint8_t one = 0;
   EXPECT_FALSE(box.Isend(&one, 1, DataType::kUInt8, 1, 0).ok());
+}
+
+// Rank 0's Mailbox against a rank 1 played by the test through the raw link, so the test
+// decides how much of a message has arrived when the receive is posted.
+struct RawPeer {
+  std::vector<std::vector<transport::Link>> links;
+  std::unique_ptr<Mailbox> box;
+
+  RawPeer() {
+    auto made = transport::BuildLoopbackMessageLinks(2);
+    if (!made.ok()) throw std::runtime_error(made.status().message());
+    links = std::move(made.value());
+    transport::MailboxOptions options;
+    options.rank = 0;
+    options.world = 2;
+    options.timeout_seconds = 20;
+    box = std::make_unique<Mailbox>(options, std::move(links[0]));
+  }
+  transport::TcpSocket& socket() { return links[1][0].socket; }
+  void Send(std::span<const std::uint8_t> bytes) {
+    ASSERT_TRUE(socket().SendAll(bytes, transport::DeadlineAfter(10)).ok());
+  }
+  // Lets rank 0's Mailbox read what has arrived (it reads every link inside any call).
+  void Pump() {
+    std::int32_t never = 0;
+    auto t = box->Irecv(&never, 1, DataType::kInt32, 1, 99);
+    ASSERT_TRUE(t.ok());
+    for (int i = 0; i < 20; ++i) {
+      auto done = box->Test(t.value());
+      ASSERT_TRUE(done.ok()) << done.status().message();
+      ASSERT_EQ(done.value(), -1);
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    pending.push_back(t.value());
+  }
+  std::vector<transport::Ticket> pending;  // the tag-99 receives Pump left posted
+};
+
+std::vector<std::uint8_t> Bytes(std::size_t n, std::uint64_t seed) {
+  return RankData<std::uint8_t>(1, seed, n);
+}
+
+// A receive posted while its message is half arrived gets what came so far plus the rest, which
+// the Mailbox reads straight into the receive's buffer.
+TEST(Message, ReceivePostedWhileMessageArrives) {
+  RawPeer peer;
+  const std::size_t n = 3 << 20;
+  const std::vector<std::uint8_t> payload = Bytes(n, 11);
+  const transport::MessageHeader header{DataType::kUInt8, 4, n};
+  const auto encoded = header.Encode();
+  peer.Send(encoded);
+  peer.Send(std::span(payload).first(1000));
+  peer.Pump();  // header and 1000 B read into an unexpected message
+  std::vector<std::uint8_t> got(n, 0);
+  auto t = peer.box->Irecv(got.data(), n, DataType::kUInt8, 1, 4);
+  ASSERT_TRUE(t.ok());
+  std::thread rest([&] { peer.Send(std::span(payload).subspan(1000)); });
+  auto r = peer.box->Wait(t.value());
+  rest.join();
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r.value(), 1);
+  EXPECT_TRUE(got == payload);
+}
+
+// The same with a receive of the wrong count: it fails naming both ranks, the rest of the
+// payload is dropped, and the next message from that rank arrives intact.
+TEST(Message, MismatchedReceiveWhileMessageArrivesKeepsStreamInStep) {
+  RawPeer peer;
+  const std::size_t n = 2 << 20;
+  const std::vector<std::uint8_t> payload = Bytes(n, 12), next = Bytes(5000, 13);
+  const transport::MessageHeader header{DataType::kUInt8, 4, n}, after{DataType::kUInt8, 4, 5000};
+  const auto first = header.Encode(), second = after.Encode();
+  peer.Send(first);
+  peer.Send(std::span(payload).first(70000));
+  peer.Pump();
+  std::vector<std::uint8_t> got(n);
+  auto wrong = peer.box->Recv(got.data(), n - 1, DataType::kUInt8, 1, 4);
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_NE(wrong.status().message().find("rank 0 posted a receive of 2097151 x uint8"),
+            std::string::npos)
+      << wrong.status().message();
+  EXPECT_NE(wrong.status().message().find("rank 1 sent 2097152 x uint8"), std::string::npos);
+  std::thread rest([&] {
+    peer.Send(std::span(payload).subspan(70000));
+    peer.Send(second);
+    peer.Send(next);
+  });
+  std::vector<std::uint8_t> then(5000);
+  auto r = peer.box->Recv(then.data(), then.size(), DataType::kUInt8, 1, 4);
+  rest.join();
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_TRUE(then == next);
+}
+
+// A large message that arrived whole before its receive (kept aside), then one posted first:
+// both land intact, in order.
+TEST(Message, ReceivePostedAfterWholeMessageArrived) {
+  MessageWorld world(2);
+  const std::size_t n = (std::size_t{16} << 20) / sizeof(float);
+  ExpectAllOk(world.RunOnAll([n](int rank, Mailbox& box) -> Status {
+    const std::vector<float> a = RankData<float>(0, 21, n), b = RankData<float>(0, 22, n);
+    if (rank == 0) {
+      Status s = box.Send(a.data(), n, DataType::kFloat, 1, 1);
+      if (!s.ok()) return s;
+      return box.Send(b.data(), n, DataType::kFloat, 1, 2);
+    }
+    std::vector<float> got_b(n), got_a(n);
+    auto t = box.Irecv(got_b.data(), n, DataType::kFloat, 0, 2);  // tag 1 arrives unexpected
+    if (!t.ok()) return t.status();
+    auto rb = box.Wait(t.value());
+    if (!rb.ok()) return rb.status();
+    auto ra = box.Recv(got_a.data(), n, DataType::kFloat, 0, 1);  // kept whole by now
+    if (!ra.ok()) return ra.status();
+    return Expect(got_a == a && got_b == b, "both payloads");
+  }));
 }
 
 TEST(Message, SilentPeerTimesOutNamingIt) {

@@ -8,12 +8,14 @@
 // writes what the kernel takes at once; Wait/Test move bytes on every link from one poll()
 // loop. While the caller waits for anything, every link is read: a message whose Recv is posted
 // lands straight in its buffer, any other is kept in memory until its Recv comes (MPI's
-// "unexpected" queue). So a Send completes once the kernel has taken its bytes, whether or not
-// the receiver has posted the Recv, provided the receiver is inside some Mailbox call (or the
-// message fits the socket buffers); two ranks sending each other large messages at once both
-// complete. Matching is MPI's: by (source, tag) in posting / arrival order, so messages from one
-// source with one tag are never overtaken. A matched message of another type or count fails the
-// receive with a message naming both ranks and is consumed (the stream stays in step).
+// "unexpected" queue; a Recv posted while it is still arriving takes the rest straight into its
+// buffer). Payloads move in slices (512 KiB per sendmsg, 128 KiB per recv; mailbox.cc says why). So
+// a Send completes once the kernel has taken its bytes, whether or not the receiver has posted the
+// Recv, provided the receiver is inside some Mailbox call (or the message fits the socket buffers);
+// two ranks sending each other large messages at once both complete. Matching is MPI's: by (source,
+// tag) in posting / arrival order, so messages from one source with one tag are never overtaken. A
+// matched message of another type or count fails the receive with a message naming both ranks and
+// is consumed (the stream stays in step).
 //
 // Errors: a peer that closes its link in the middle of a message, a socket failure or no byte
 // moving for `timeout_seconds` fail the Mailbox for good (every later call returns the same
@@ -24,6 +26,7 @@
 #include <array>
 #include <deque>
 #include <list>
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
@@ -73,15 +76,13 @@ class Mailbox final : public PointToPoint {
     int source;
     MessageHeader expect;
   };
-  // A message that arrived (or is arriving) before its receive was posted.
+  // A message that arrived (or is arriving) before its receive was posted. Its buffer is not
+  // zero-filled: the payload overwrites every byte.
   struct Unexpected {
     int source;
     MessageHeader header;
-    std::vector<std::uint8_t> data;
+    std::unique_ptr<std::uint8_t[]> data;
     bool complete = false;
-    Ticket bound = 0;  // a receive matched it while it was still arriving
-    std::uint8_t* bound_buf = nullptr;
-    bool orphaned = false;  // matched by a receive of another type/count: dropped on arrival
   };
   struct OutMessage {
     Ticket ticket;
@@ -113,6 +114,7 @@ class Mailbox final : public PointToPoint {
   treering::Status CheckRank(int rank, const char* role) const;
   void SendToSelf(Ticket ticket, const std::uint8_t* data, const MessageHeader& header);
   bool MatchUnexpected(Ticket ticket, std::uint8_t* buf, int source, const MessageHeader& expect);
+  void Redirect(Unexpected& u, std::uint8_t* buf, Ticket ticket);
   std::string Mismatch(const MessageHeader& expect, int source, const MessageHeader& got) const;
   std::string Describe(const RequestState& request) const;
 
