@@ -2,7 +2,7 @@
 // another, each a two-way exchange with one partner, both directions at once. Within a step the
 // incoming range is reduced through the small circular window (windowed_reduction.cc) or copied
 // straight into place, and the send runs at most kSendAheadBytes beyond what has arrived, so
-// sending, receiving and reducing overlap as in the pair exchange they generalise.
+// sending, receiving and reducing overlap (as in the two-rank exchanges they replaced).
 //
 // A step whose ranges coincide (recursive doubling: both partners send everything) may reduce a
 // byte only after the kernel took our copy of it, since the partner needs our value, not the
