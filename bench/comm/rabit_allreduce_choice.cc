@@ -38,12 +38,12 @@ int main(int argc, char** argv) {
   }
   rabit::transport::CollectiveOptions options = rabit::engine::CollectiveOptionsFor(*params);
   options.allreduce.recursive_links = true;
-  for (std::size_t bytes : treering::bench::SizesFromArgs(static_cast<int>(sizes_only.size()),
-                                                          sizes_only.data())) {
+  for (std::size_t bytes :
+       treering::bench::SizesFromArgs(static_cast<int>(sizes_only.size()), sizes_only.data())) {
     const auto algorithm = rabit::transport::ChooseAllreduce(options.allreduce, world, bytes);
     std::printf("%zu %s %.1f\n", bytes, rabit::transport::AllreduceAlgorithmName(algorithm),
-                1e6 * rabit::transport::PredictAllreduceSeconds(
-                          algorithm, options.allreduce.link, world, bytes));
+                1e6 * rabit::transport::PredictAllreduceSeconds(algorithm, options.allreduce.link,
+                                                                world, bytes));
   }
   return 0;
 }
