@@ -111,8 +111,7 @@ Field AllreduceField() {
   return {"rabit_allreduce", "", "auto",
           "`auto` (the cost model picks per call, see \"Choosing the Allreduce algorithm\"), or "
           "one of `tree`, `ring`, `doubling` (recursive doubling), `halving` "
-          "(halving-doubling) for every call; the recursive ones fall back to `auto` between "
-          "tree and ring where their links are missing (robust engine)",
+          "(halving-doubling) for every call",
           [](P* p, const std::string& v) -> Status {
             if (v == "auto") {
               p->allreduce.reset();

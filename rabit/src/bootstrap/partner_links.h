@@ -4,8 +4,8 @@
 // Allgather of listening addresses over the collective links, then each rank dials its missing
 // lower-ranked partners and accepts its higher-ranked ones (an order that cannot wait in a
 // cycle), every link authenticated both ways (peer_handshake.h). At most log2(world) + 1 extra
-// sockets per rank. The robust engine's relinking goes through the tracker only, so it does
-// without them (tree and ring: docs/collectives.md).
+// sockets per rank. The robust engine makes them again after every relink (RobustOptions::
+// link_partners), so it picks the same algorithms as the socket engine.
 #pragma once
 
 #include <cstdint>

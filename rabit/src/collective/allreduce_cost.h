@@ -28,8 +28,8 @@ struct LinkModel {
 
 struct AllreduceChoiceOptions {
   LinkModel link;
-  // The recursive algorithms need links to RecursivePartners; an engine whose bootstrap did not
-  // make them (the robust engine's relinking) leaves this false and gets tree or ring.
+  // The recursive algorithms need links to RecursivePartners; a Communicator whose links lack
+  // them (in-process tests over other link sets) leaves this false and gets tree or ring.
   bool recursive_links = false;
   // rabit_allreduce: one algorithm for every call (a recursive one falls back to the model's
   // choice between tree and ring when recursive_links is false).
