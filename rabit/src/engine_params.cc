@@ -91,6 +91,60 @@ Field SecondsField(std::string key, double P::*member, const std::string& meanin
           }};
 }
 
+// A positive number (a link model key): `what` names the unit in errors.
+Field PositiveField(std::string key, double P::*member, std::string what,
+                    const std::string& meaning) {
+  return {std::move(key), "", treering::FormatNumber(P{}.*member), meaning,
+          [member, what](P* p, const std::string& v) -> Status {
+            char* end = nullptr;
+            const double x = std::strtod(v.c_str(), &end);
+            if (v.empty() || end != v.c_str() + v.size() || !(x > 0) || x > 1e12) {
+              return Status::InvalidInput(what);
+            }
+            p->*member = x;
+            return Status::Ok();
+          }};
+}
+
+Field AllreduceField() {
+  using transport::AllreduceAlgorithm;
+  return {"rabit_allreduce", "", "auto",
+          "`auto` (the cost model picks per call, see \"Choosing the Allreduce algorithm\"), or "
+          "one of `tree`, `ring`, `doubling` (recursive doubling), `halving` "
+          "(halving-doubling) for every call",
+          [](P* p, const std::string& v) -> Status {
+            if (v == "auto") {
+              p->allreduce.reset();
+              return Status::Ok();
+            }
+            for (AllreduceAlgorithm a :
+                 {AllreduceAlgorithm::kTree, AllreduceAlgorithm::kRing,
+                  AllreduceAlgorithm::kRecursiveDoubling, AllreduceAlgorithm::kHalvingDoubling}) {
+              if (v == transport::AllreduceAlgorithmName(a)) {
+                p->allreduce = a;
+                return Status::Ok();
+              }
+            }
+            return Status::InvalidInput("auto, tree, ring, doubling or halving");
+          }};
+}
+
+Field RingMinField() {
+  return {"rabit_reduce_ring_mincount", "", "auto",
+          "**bytes** (not elements, unlike Rabit) from which Allreduce always uses the ring, "
+          "and below which never; `auto` = the cost model decides; `0` = always ring",
+          [](P* p, const std::string& v) -> Status {
+            if (v == "auto") {
+              p->ring_min_bytes.reset();
+              return Status::Ok();
+            }
+            auto n = ParseSize(v);
+            if (!n.ok()) return Status::InvalidInput("auto or a byte count such as 1M");
+            p->ring_min_bytes = static_cast<std::size_t>(n.value());
+            return Status::Ok();
+          }};
+}
+
 // Free text where the word `none` (NULL, auto) means the empty default.
 Field TextField(std::string key, std::string P::*member, std::string none,
                 const std::string& meaning) {
@@ -170,25 +224,16 @@ const ParamTable<P>& Table() {
                        "seconds a collective may wait on a peer without a byte moving"),
           SecondsField("rabit_bootstrap_timeout", &P::bootstrap_timeout_seconds,
                        "seconds to reach the tracker, get a rank and link all peers"),
-          SizeField("rabit_reduce_ring_mincount", &P::ring_min_bytes, {},
-                    "**bytes** (not elements, unlike Rabit) from which Allreduce uses the ring; "
-                    "`0` = always ring, `1G` = tree"),
-          SizeField("rabit_reduce_pair_mincount", &P::pair_min_bytes, {},
-                    "**bytes**: with exactly 2 ranks, Allreduce from this size uses the pair "
-                    "exchange instead of the ring (below the pair halving's threshold only, so "
-                    "by default it has no effect); a size above every message (e.g. `64G`) "
-                    "keeps the ring"),
-          SizeField("rabit_reduce_pair_maxcount", &P::pair_max_bytes, {},
-                    "**bytes**: with exactly 2 ranks, Allreduce up to this size uses the pair "
-                    "exchange instead of the tree; `0` = never. Default `1G` when "
-                    "`rabit_pinned` (see \"Placement\")")
-              .MarkSet(&P::pair_max_bytes_set),
-          SizeField("rabit_reduce_pair_halving_mincount", &P::pair_halving_min_bytes, {},
-                    "**bytes**: with exactly 2 ranks, Allreduce from this size uses the pair "
-                    "halving exchange (before any of the two keys above); `64G` turns it off"),
-          SizeField("rabit_reduce_halving_mincount", &P::halving_min_bytes, {},
-                    "**bytes**: with exactly 4 ranks, Allreduce from this size uses recursive "
-                    "halving-doubling instead of the ring; `64G` keeps the ring"),
+          AllreduceField(),
+          PositiveField("rabit_link_latency_us", &P::link_latency_us, "microseconds > 0",
+                        "the link model's latency (alpha), µs per message between two ranks; "
+                        "with the bandwidth it picks each Allreduce's algorithm (see \"Choosing "
+                        "the Allreduce algorithm\"). Default: loopback on the project VM; about "
+                        "50 on a 1 Gbit/s LAN"),
+          PositiveField("rabit_link_bandwidth_mbps", &P::link_bandwidth_mbps, "Mbit/s > 0",
+                        "the link model's bandwidth (1/beta), Mbit/s between two ranks. Default: "
+                        "loopback on the project VM; `1000` for 1 Gbit/s links"),
+          RingMinField(),
           SizeField("rabit_socket_buffer", &P::socket_buffer_bytes, {.clamp = 1u << 30},
                     "SO_SNDBUF/SO_RCVBUF of peer links (at most 1G); 0 = kernel autotuning "
                     "(measured best)"),
@@ -197,8 +242,8 @@ const ParamTable<P>& Table() {
                     "in `poll` (at most 1000000)"),
           treering::BoolField("rabit_pinned", &P::pinned,
                               "the launcher pinned this worker to cores of its own "
-                              "(`treering-submit` sets it); then both ranks of a world of two "
-                              "run at once and the pair exchange beats the tree below 256 KiB"),
+                              "(`treering-submit` sets it); recorded for the engine, it does not "
+                              "change the algorithms (the link model does)"),
           SizeField("rabit_max_attempts", &P::max_attempts,
                     {1, 1000000, UINT64_MAX, "attempts >= 1"},
                     "attempts the launcher allows; > 1 picks the robust engine "
@@ -252,7 +297,6 @@ treering::Result<EngineParams> ReadEngineParams(
     Status s = ApplyArgument(key, value, &p);
     if (!s.ok()) return s;
   }
-  if (p.pinned && !p.pair_max_bytes_set) p.pair_max_bytes = kPinnedPairMaxBytes;
   // mpirun sets no DMLC_TASK_ID; Open MPI's world rank is stable for the process's life, so
   // ranks follow it (and each rank reads the data part of its MPI rank) instead of arrival order.
   if (const char* mpi_rank = std::getenv("OMPI_COMM_WORLD_RANK"); p.task_id.empty() && mpi_rank) {
@@ -279,7 +323,6 @@ const std::vector<std::pair<std::string, std::string>>& EnvironmentNames() {
       {"DMLC_NUM_WORKER", "rabit_world_size"},
       {"TREERING_JOB_TOKEN", "rabit_job_token"},
       {"TREERING_HOST_IP", "rabit_host_ip"},
-      {"TREERING_REDUCE_PAIR_MAXCOUNT", "rabit_reduce_pair_maxcount"},
       {"TREERING_PINNED", "rabit_pinned"},
       {"TREERING_MAX_ATTEMPTS", "rabit_max_attempts"},
   };

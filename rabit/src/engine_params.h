@@ -10,18 +10,20 @@
 // ... for other components); anything else is the program's own argument.
 //
 // The launcher states facts, the engine decides: treering-submit sets TREERING_PINNED=1
-// (rabit_pinned) when it pinned the worker to cores of its own, and pinned workers default to
-// the pair exchange below the pair halving (rabit_reduce_pair_maxcount = 1G); an explicit
-// rabit_reduce_pair_maxcount (argument or environment) still wins.
+// (rabit_pinned) when it pinned the worker to cores of its own. The Allreduce algorithm of each
+// call comes from the link model (rabit_link_latency_us, rabit_link_bandwidth_mbps) and the
+// world and message sizes (collective/allreduce_cost.h), not from the launcher.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "base/status.h"
+#include "collective/allreduce_cost.h"
 
 namespace rabit::engine {
 
@@ -47,24 +49,20 @@ struct EngineParams {
   std::string host_ip;
   double timeout_seconds = 300;
   double bootstrap_timeout_seconds = 120;
-  // Both defaults measured with bench/comm/allreduce_bench.sh (docs/benchmarks.md).
-  std::size_t ring_min_bytes = 1 << 20;
-  std::size_t pair_min_bytes = 1 << 20;  // 2 ranks: pair exchange instead of the ring
-  std::size_t pair_max_bytes = 0;        // 2 ranks: pair instead of the tree; wins only when pinned
-  bool pair_max_bytes_set = false;       // given explicitly: the pinned default does not apply
-  bool pinned = false;                   // the launcher pinned this worker to cores of its own
-  std::size_t pair_halving_min_bytes = 256 << 10;  // 2 ranks: pair halving above pair/tree
-  std::size_t halving_min_bytes = 1 << 20;         // 4 ranks: halving-doubling instead of the ring
-  std::size_t socket_buffer_bytes = 0;             // kernel autotuning beat fixed 512K/4M buffers
+  // The Allreduce choice (collective/allreduce_cost.h): the link model, and the keys that
+  // override it (empty: the model decides).
+  double link_latency_us = 20;
+  double link_bandwidth_mbps = 20000;
+  std::optional<transport::AllreduceAlgorithm> allreduce;  // rabit_allreduce
+  std::optional<std::size_t> ring_min_bytes;               // rabit_reduce_ring_mincount
+  bool pinned = false;                  // the launcher pinned this worker to cores of its own
+  std::size_t socket_buffer_bytes = 0;  // kernel autotuning beat fixed 512K/4M buffers
   int spin_microseconds = 50;
   std::uint32_t max_attempts = 1;  // > 1: a launcher restarts dead workers (robust engine)
   int local_replica = 2;
   std::vector<MockPoint> mocks;
   bool mpi_environment = false;  // OMPI_COMM_WORLD_SIZE is set (launched by mpirun)
 };
-
-// The default of rabit_reduce_pair_maxcount for pinned workers (rabit_pinned / TREERING_PINNED).
-inline constexpr std::size_t kPinnedPairMaxBytes = std::size_t{1} << 30;
 
 // Reads the environment, then `args` (key, value) pairs (the rule above for unknown keys).
 // kInvalidInput names the key and the bad value; Status::key() is the argument's key.

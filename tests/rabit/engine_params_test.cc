@@ -84,8 +84,10 @@ TEST(EngineParamKeys, WhichKeysAreRabits) {
 TEST(EngineParamKeys, DocsShowTheDefaultsTheEngineUses) {
   std::map<std::string, std::string> defaults;
   for (const treering::ParamDoc& d : ParamDocs()) defaults[d.key] = d.default_value;
-  EXPECT_EQ(defaults.at("rabit_reduce_ring_mincount"), "1M");
-  EXPECT_EQ(defaults.at("rabit_reduce_pair_halving_mincount"), "256K");
+  EXPECT_EQ(defaults.at("rabit_reduce_ring_mincount"), "auto");
+  EXPECT_EQ(defaults.at("rabit_allreduce"), "auto");
+  EXPECT_EQ(defaults.at("rabit_link_latency_us"), "20");
+  EXPECT_EQ(defaults.at("rabit_link_bandwidth_mbps"), "20000");
   EXPECT_EQ(defaults.at("rabit_tracker_port"), "9091");
   EXPECT_EQ(defaults.at("rabit_timeout"), "300");
   EXPECT_EQ(defaults.at("rabit_world_size"), "-1");

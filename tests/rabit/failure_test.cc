@@ -14,7 +14,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 using transport::AllreduceAlgorithm;
-using transport::ChooseAllreduce;
+using transport::AllreduceAlgorithmName;
 
 CollectiveOptions ShortTimeout() {
   CollectiveOptions options;
@@ -102,13 +102,20 @@ void ExpectOthersFailNamingVictim(const std::vector<treering::Status>& statuses,
 struct VictimCase {
   std::size_t doubles;
   std::vector<int> neighbours;  // the ranks that talk to rank 1 in op #10
+  AllreduceAlgorithm algo;
 };
-const VictimCase kTreeOp{1000, {0, 3, 4}};
-const VictimCase kRingOp{200000, {0, 2}};  // 1.6 MB: above the 1 MiB ring threshold
+const VictimCase kTreeOp{1000, {0, 3, 4}, AllreduceAlgorithm::kTree};
+const VictimCase kRingOp{200000, {0, 2}, AllreduceAlgorithm::kRing};  // 1.6 MB
+
+CollectiveOptions ShortTimeoutWith(AllreduceAlgorithm algo) {
+  CollectiveOptions options = ShortTimeout();
+  options.allreduce.forced = algo;
+  return options;
+}
 
 TEST(CollectiveFailure, StoppedRankMakesEveryOtherRankFailFast) {
   for (const VictimCase& c : {kTreeOp, kRingOp}) {
-    LoopbackWorld world(7, ShortTimeout());
+    LoopbackWorld world(7, ShortTimeoutWith(c.algo));
     const auto start = Clock::now();
     // Rank 1 leaves and closes its links.
     auto statuses = RunWithVictim(world, 1, c.doubles, [](Communicator& comm) { comm.Close(); });
@@ -123,7 +130,7 @@ TEST(CollectiveFailure, StoppedRankMakesEveryOtherRankFailFast) {
 // as links close, each naming the neighbour whose link closed.
 TEST(CollectiveFailure, FrozenRankMakesEveryOtherRankFailWithinTimeout) {
   for (const VictimCase& c : {kTreeOp, kRingOp}) {
-    LoopbackWorld world(7, ShortTimeout());
+    LoopbackWorld world(7, ShortTimeoutWith(c.algo));
     const auto start = Clock::now();
     // Rank 1 stays connected but silent, like a SIGSTOPped process.
     auto statuses = RunWithVictim(world, 1, c.doubles, [](Communicator&) {
@@ -144,28 +151,29 @@ TEST(CollectiveFailure, FrozenRankMakesEveryOtherRankFailWithinTimeout) {
   }
 }
 
-// A world of two runs its own exchanges: the pair exchange (pinned workers, 8 KB here) and the
-// pair halving (1.6 MB). A stopped or frozen peer still fails the survivor within the timeout,
-// naming it.
-TEST(CollectiveFailure, TwoRankExchangesFailWhenThePeerStopsOrFreezes) {
-  CollectiveOptions options = ShortTimeout();
-  options.pair_max_bytes = 1 << 30;  // the default for pinned workers (TREERING_PINNED=1)
-  ASSERT_EQ(ChooseAllreduce(options, 2, 8000), AllreduceAlgorithm::kPair);
-  ASSERT_EQ(ChooseAllreduce(options, 2, 1600000), AllreduceAlgorithm::kPairHalving);
-  for (std::size_t doubles : {1000, 200000}) {
-    for (bool freeze : {false, true}) {
-      SCOPED_TRACE(::testing::Message() << doubles << " doubles, freeze " << freeze);
-      LoopbackWorld world(2, options);
-      const auto start = Clock::now();
-      auto statuses = RunWithVictim(world, 1, doubles, [&](Communicator& comm) {
-        if (freeze) {
-          std::this_thread::sleep_for(std::chrono::milliseconds(1600));
-        } else {
-          comm.Close();
-        }
-      });
-      EXPECT_LT(Clock::now() - start, std::chrono::milliseconds(2600));
-      ExpectOthersFailNamingVictim(statuses, 1, {0});
+// The recursive algorithms' pairwise steps: a stopped or frozen peer fails the survivors within
+// the timeout, and the ranks that exchange with it name it. Two ranks (one step each way) and
+// three (rank 0 folds into rank 1, which pairs with rank 2).
+TEST(CollectiveFailure, RecursiveAllreducesFailWhenAPeerStopsOrFreezes) {
+  for (AllreduceAlgorithm algo :
+       {AllreduceAlgorithm::kRecursiveDoubling, AllreduceAlgorithm::kHalvingDoubling}) {
+    for (int n : {2, 3}) {
+      for (bool freeze : {false, true}) {
+        SCOPED_TRACE(::testing::Message()
+                     << AllreduceAlgorithmName(algo) << " " << n << " ranks, freeze " << freeze);
+        LoopbackWorld world(n, ShortTimeoutWith(algo));
+        const auto start = Clock::now();
+        auto statuses = RunWithVictim(world, 1, 200000, [&](Communicator& comm) {
+          if (freeze) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(1600));
+          } else {
+            comm.Close();
+          }
+        });
+        EXPECT_LT(Clock::now() - start, std::chrono::milliseconds(2600));
+        ExpectOthersFailNamingVictim(statuses, 1,
+                                     n == 2 ? std::vector<int>{0} : std::vector<int>{0, 2});
+      }
     }
   }
 }

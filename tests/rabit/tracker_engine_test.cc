@@ -120,76 +120,77 @@ TEST(EngineParams, EnvironmentThenArgumentsLaterWins) {
                              {"rabit_reduce_ring_mincount", "1M"},
                              {"DMLC_NUM_ATTEMPT", "2"},
                              {"rabit_timeout", "2.5"},
-                             {"rabit_reduce_pair_maxcount", "512K"},
+                             {"rabit_link_latency_us", "50"},
                              {"unrelated", "kept out"}});
   unsetenv("DMLC_TRACKER_URI");
   unsetenv("DMLC_TRACKER_PORT");
   ASSERT_TRUE(p.ok()) << p.status().message();
   EXPECT_EQ(p->tracker_uri, "10.0.0.1");
   EXPECT_EQ(p->tracker_port, 9200);
-  EXPECT_EQ(p->ring_min_bytes, 1u << 20);
-  EXPECT_EQ(p->pair_max_bytes, 512u << 10);
+  EXPECT_EQ(p->ring_min_bytes, std::optional<std::size_t>(1u << 20));
+  EXPECT_DOUBLE_EQ(p->link_latency_us, 50);
   EXPECT_EQ(p->num_attempt, 2u);
   EXPECT_DOUBLE_EQ(p->timeout_seconds, 2.5);
 }
 
-// treering-submit pins workers and says so (TREERING_PINNED=1, a fact); the engine's parameter
-// code turns that into the pair exchange below the pair halving (pair_max_bytes = 1G). An
-// explicit rabit_reduce_pair_maxcount, argument or environment, wins whatever the order. The
-// ring's replacement at two ranks has its own key.
-TEST(EngineParams, PinnedWorkersDefaultToThePairExchangeExplicitKeysWin) {
+// treering-submit pins workers and says so (TREERING_PINNED=1, a fact); the algorithms come
+// from the link model, which pinning does not change. The removed world-size keys (pair, pair
+// halving, halving) are typos now, with the nearest key named.
+TEST(EngineParams, PinnedIsAFactAndTheOldWorldSizeKeysAreGone) {
   auto defaults = ReadEngineParams({});
   ASSERT_TRUE(defaults.ok());
-  EXPECT_EQ(defaults->pair_max_bytes, 0u);
-  EXPECT_EQ(defaults->pair_min_bytes, 1u << 20);
   EXPECT_FALSE(defaults->pinned);
+  EXPECT_FALSE(defaults->allreduce.has_value());
+  EXPECT_FALSE(defaults->ring_min_bytes.has_value());
   setenv("TREERING_PINNED", "1", 1);
-  auto pinned = ReadEngineParams({{"rabit_reduce_pair_mincount", "4M"}});
-  auto overridden = ReadEngineParams({{"rabit_reduce_pair_maxcount", "0"}});
-  setenv("TREERING_REDUCE_PAIR_MAXCOUNT", "64K", 1);
-  auto by_environment = ReadEngineParams({});
-  unsetenv("TREERING_REDUCE_PAIR_MAXCOUNT");
+  auto pinned = ReadEngineParams({});
   unsetenv("TREERING_PINNED");
-  ASSERT_TRUE(pinned.ok() && overridden.ok() && by_environment.ok());
+  ASSERT_TRUE(pinned.ok());
   EXPECT_TRUE(pinned->pinned);
-  EXPECT_EQ(pinned->pair_max_bytes, 1u << 30);
-  EXPECT_EQ(pinned->pair_min_bytes, 4u << 20);
-  EXPECT_EQ(overridden->pair_max_bytes, 0u);
-  EXPECT_EQ(by_environment->pair_max_bytes, 64u << 10);
-  auto argument = ReadEngineParams({{"rabit_pinned", "1"}, {"rabit_reduce_pair_maxcount", "8K"}});
-  ASSERT_TRUE(argument.ok());
-  EXPECT_EQ(argument->pair_max_bytes, 8u << 10);
-  EXPECT_EQ(ReadEngineParams({{"rabit_pinned", "1"}})->pair_max_bytes, 1u << 30);
+  EXPECT_EQ(CollectiveOptionsFor(pinned.value()).allreduce.link.latency_seconds,
+            CollectiveOptionsFor(defaults.value()).allreduce.link.latency_seconds);
   EXPECT_EQ(ReadEngineParams({{"rabit_pinned", "2"}}).status().key(), "rabit_pinned");
+  for (const char* old : {"rabit_reduce_pair_maxcount", "rabit_reduce_pair_halving_mincount",
+                          "rabit_reduce_halving_mincount"}) {
+    const auto gone = ReadEngineParams({{old, "1M"}});
+    EXPECT_EQ(gone.status().code(), treering::StatusCode::kInvalidInput) << old;
+    EXPECT_NE(gone.status().message().find("unknown key"), std::string::npos) << old;
+  }
 }
 
 // Both TCP engines (socket and robust) build their collective tuning from the same function:
-// every algorithm switch point set by a key must reach it (the robust engine once dropped the
-// pair keys).
+// every key of the Allreduce choice must reach it (the robust engine once dropped some).
 TEST(EngineParams, EveryCollectiveKeyReachesTheCollectiveOptions) {
   auto p = ReadEngineParams({{"rabit_timeout", "7"},
                              {"rabit_reduce_ring_mincount", "2M"},
-                             {"rabit_reduce_pair_mincount", "3M"},
-                             {"rabit_reduce_pair_maxcount", "4K"},
-                             {"rabit_reduce_halving_mincount", "5M"},
-                             {"rabit_reduce_pair_halving_mincount", "6M"},
+                             {"rabit_link_latency_us", "50"},
+                             {"rabit_link_bandwidth_mbps", "1000"},
+                             {"rabit_allreduce", "halving"},
                              {"rabit_spin_us", "9"}});
   ASSERT_TRUE(p.ok()) << p.status().message();
   const transport::CollectiveOptions o = CollectiveOptionsFor(p.value());
   EXPECT_DOUBLE_EQ(o.timeout_seconds, 7);
-  EXPECT_EQ(o.ring_min_bytes, 2u << 20);
-  EXPECT_EQ(o.pair_min_bytes, 3u << 20);
-  EXPECT_EQ(o.pair_max_bytes, 4u << 10);
-  EXPECT_EQ(o.halving_min_bytes, 5u << 20);
-  EXPECT_EQ(o.pair_halving_min_bytes, 6u << 20);
+  EXPECT_EQ(o.allreduce.ring_min_bytes, std::optional<std::size_t>(2u << 20));
+  EXPECT_DOUBLE_EQ(o.allreduce.link.latency_seconds, 50e-6);
+  EXPECT_DOUBLE_EQ(o.allreduce.link.bytes_per_second, 125e6);
+  EXPECT_EQ(o.allreduce.forced, transport::AllreduceAlgorithm::kHalvingDoubling);
+  EXPECT_FALSE(o.allreduce.recursive_links);  // until the engine has linked the partners
   EXPECT_EQ(o.spin_microseconds, 9);
-  EXPECT_EQ(ReadEngineParams({{"rabit_reduce_halving_mincount", "lots"}}).status().code(),
-            treering::StatusCode::kInvalidInput);
-  const auto bad = ReadEngineParams({{"rabit_reduce_pair_halving_mincount", "-1"}});
-  EXPECT_EQ(bad.status().code(), treering::StatusCode::kInvalidInput);
-  EXPECT_NE(bad.status().message().find("rabit_reduce_pair_halving_mincount"), std::string::npos)
-      << bad.status().message();
-  EXPECT_EQ(ReadEngineParams({}).value().pair_halving_min_bytes, 256u << 10);
+  for (const char* name : {"auto", "tree", "ring", "doubling", "halving"}) {
+    EXPECT_TRUE(ReadEngineParams({{"rabit_allreduce", name}}).ok()) << name;
+  }
+  EXPECT_FALSE(ReadEngineParams({{"rabit_allreduce", "auto"}})->allreduce.has_value());
+  EXPECT_FALSE(ReadEngineParams({{"rabit_reduce_ring_mincount", "auto"}})->ring_min_bytes);
+  for (const auto& [key, value] :
+       std::vector<std::pair<std::string, std::string>>{{"rabit_allreduce", "pair"},
+                                                        {"rabit_link_latency_us", "0"},
+                                                        {"rabit_link_latency_us", "fast"},
+                                                        {"rabit_link_bandwidth_mbps", "-1"},
+                                                        {"rabit_reduce_ring_mincount", "lots"}}) {
+    const auto bad = ReadEngineParams({{key, value}});
+    EXPECT_EQ(bad.status().code(), treering::StatusCode::kInvalidInput) << key << "=" << value;
+    EXPECT_NE(bad.status().message().find(key), std::string::npos) << bad.status().message();
+  }
 }
 
 TEST(EngineParams, BadValuesNameTheKey) {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "collective/recursive_layout.h"
+
 namespace rabit::transport {
 
 Topology HeapTopology(int rank, int world) {
@@ -27,7 +29,12 @@ treering::Result<std::vector<LinkSet>> BuildLoopbackLinks(int world, int buffer_
   for (int low = 0; low < world; ++low) {
     auto listener = TcpSocket::Listen(0);
     if (!listener.ok()) return listener.status();
-    for (int high : topo[low].AllNeighbours()) {
+    // The tree and ring neighbours, and the recursive allreduces' partners.
+    std::vector<int> peers = topo[low].AllNeighbours();
+    for (int partner : RecursivePartners(low, world)) {
+      if (std::find(peers.begin(), peers.end(), partner) == peers.end()) peers.push_back(partner);
+    }
+    for (int high : peers) {
       if (high <= low) continue;
       // Dial, then accept at once: the accepted socket is the one just dialled.
       auto dialled = TcpSocket::Connect("127.0.0.1", listener->port(), deadline);

@@ -12,7 +12,8 @@ namespace rabit::transport {
 // Rabit-shaped topology for `rank`: binary-heap tree (parent (r-1)/2), ring r-1 -> r -> r+1.
 Topology HeapTopology(int rank, int world);
 
-// links[r] is rank r's LinkSet, sockets tuned for collectives.
+// links[r] is rank r's LinkSet (tree, ring and RecursivePartners links: a Communicator over it
+// may set CollectiveOptions::allreduce.recursive_links), sockets tuned for collectives.
 treering::Result<std::vector<LinkSet>> BuildLoopbackLinks(int world, int buffer_bytes = 0);
 
 }  // namespace rabit::transport

@@ -3,9 +3,9 @@
 //
 //   TreeAllreduce  latency-bound sizes: reduce up the tree, result down, both streamed in chunks
 //   RingAllreduce  bandwidth-bound sizes: ring reduce-scatter, then ring allgather
-//   PairAllreduce  a world of two, any size: both send everything at once, both reduce
-//   HalvingAllreduce  a world of four: recursive halving, then doubling, over ring links
-//   PairHalvingAllreduce  a world of two, large messages: the halving's two stages streamed
+//   RecursiveDoublingAllreduce  latency: lg p pairwise swaps of the whole vector, any world
+//   HalvingDoublingAllreduce  bandwidth in few steps: Rabenseifner's recursive halving
+//                  reduce-scatter + recursive doubling allgather, any world (fold for the rest)
 //   TreeBroadcast  any root: along the tree away from the root, streamed
 //   RingAllgather  per-rank slices of any size (zero included) around the ring
 #pragma once
@@ -22,7 +22,10 @@ namespace rabit::transport {
 
 struct ReduceSpec {
   std::size_t element_bytes = 1;
-  ReduceFn reduce = nullptr;
+  ReduceFn reduce = nullptr;  // op(dst, src): our value on the left
+  // op(src, dst), for the pairwise steps where the partner's value is the left operand (its
+  // ranks are the lower ones); unused by the tree and the ring.
+  ReduceFn reduce_peer_first = nullptr;
   std::size_t chunk_bytes = 64 * 1024;  // reduce granularity: the pipelining unit
 };
 
@@ -30,17 +33,31 @@ treering::Status TreeAllreduce(Exchange& ex, const Topology& topo, std::uint8_t*
                                std::size_t bytes, const ReduceSpec& spec, ScratchArena& scratch);
 treering::Status RingAllreduce(Exchange& ex, const Topology& topo, std::uint8_t* buf,
                                std::size_t bytes, const ReduceSpec& spec, ScratchArena& scratch);
-// World of two only; spec.reduce must take rank 0's value as its left operand on both ranks.
-treering::Status PairAllreduce(Exchange& ex, const Topology& topo, std::uint8_t* buf,
-                               std::size_t bytes, const ReduceSpec& spec, ScratchArena& scratch);
-// World of two only: reduce-scatter + allgather streamed as one message each way (each rank
-// reduces half); spec.reduce must take rank 0's value as its left operand on both ranks.
-treering::Status PairHalvingAllreduce(Exchange& ex, const Topology& topo, std::uint8_t* buf,
-                                      std::size_t bytes, const ReduceSpec& spec,
-                                      ScratchArena& scratch);
-// World of four only; the partners of both steps are ring neighbours.
-treering::Status HalvingAllreduce(Exchange& ex, const Topology& topo, std::uint8_t* buf,
-                                  std::size_t bytes, const ReduceSpec& spec, ScratchArena& scratch);
+// Any world; every rank needs links to RecursivePartners (recursive_layout.h).
+treering::Status RecursiveDoublingAllreduce(Exchange& ex, const Topology& topo, std::uint8_t* buf,
+                                            std::size_t bytes, const ReduceSpec& spec,
+                                            ScratchArena& scratch);
+treering::Status HalvingDoublingAllreduce(Exchange& ex, const Topology& topo, std::uint8_t* buf,
+                                          std::size_t bytes, const ReduceSpec& spec,
+                                          ScratchArena& scratch);
+
+// One step of a pairwise schedule: send buf[send_begin, +send_bytes) to `peer` while receiving
+// its bytes for buf[recv_begin, +recv_bytes), reduced into place or copied. The two ranges are
+// disjoint or (recursive doubling) the same. peer_on_left: the partner's value is the left
+// operand, so both partners (and every algorithm) compute op(lower ranks, higher ranks).
+struct PairwiseStep {
+  int peer = -1;
+  std::size_t send_begin = 0;
+  std::size_t send_bytes = 0;
+  std::size_t recv_begin = 0;
+  std::size_t recv_bytes = 0;
+  bool reduce = false;
+  bool peer_on_left = false;
+};
+// Runs the steps in order (pairwise_steps.cc); spec needs both reducers.
+treering::Status RunPairwiseSteps(Exchange& ex, std::uint8_t* buf,
+                                  const std::vector<PairwiseStep>& steps, const ReduceSpec& spec,
+                                  ScratchArena& scratch);
 // parent_of[r] is rank r's tree parent (-1 for the root): the whole tree, see LearnTree.
 treering::Status TreeBroadcast(Exchange& ex, const Topology& topo,
                                const std::vector<int>& parent_of, std::uint8_t* buf,
@@ -51,7 +68,7 @@ int NeighbourTowards(const Topology& topo, const std::vector<int>& parent_of, in
 treering::Status RingAllgather(Exchange& ex, const Topology& topo, std::uint8_t* buf,
                                const std::vector<std::size_t>& offsets);
 
-// The pairwise exchanges (pair, pair halving, halving-doubling) stage incoming bytes in a small
+// The pairwise steps (recursive doubling, halving-doubling) stage incoming bytes in a small
 // circular window, reduced while still in cache, and send at most kSendAheadBytes beyond what
 // has arrived, so sending, receiving and reducing overlap (unpaced, one rank pushes its whole
 // message before the other reduces anything; both sizes measured (docs/benchmarks.md, "Measurements

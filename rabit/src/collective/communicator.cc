@@ -1,5 +1,7 @@
 #include "collective/communicator.h"
 
+#include "collective/recursive_layout.h"
+
 namespace rabit::transport {
 
 Communicator::Communicator(LinkSet links, CollectiveOptions options, AbortWatch* abort_watch)
@@ -9,6 +11,8 @@ treering::Result<std::unique_ptr<Communicator>> Communicator::Create(LinkSet lin
                                                                      CollectiveOptions options,
                                                                      AbortWatch* abort_watch) {
   std::unique_ptr<Communicator> comm(new Communicator(std::move(links), options, abort_watch));
+  treering::Status linked = comm->CheckRecursiveLinks();
+  if (!linked.ok()) return linked;
   treering::Status learnt = comm->LearnTree();
   if (!learnt.ok()) return learnt.WithContext("learning the tree topology");
   return comm;
@@ -48,46 +52,59 @@ treering::Status Communicator::Finish(treering::Status status) {
   return status;
 }
 
-AllreduceAlgorithm ChooseAllreduce(const CollectiveOptions& options, int world, std::size_t bytes) {
-  if (world == 2) {
-    if (bytes >= options.pair_halving_min_bytes) return AllreduceAlgorithm::kPairHalving;
-    if (bytes >= options.pair_min_bytes) return AllreduceAlgorithm::kPair;
-    if (options.pair_max_bytes > 0 && bytes <= options.pair_max_bytes) {
-      return AllreduceAlgorithm::kPair;
+treering::Status Communicator::CheckRecursiveLinks() {
+  if (!options_.allreduce.recursive_links) return treering::Status::Ok();
+  for (int peer : RecursivePartners(rank(), world())) {
+    if (links_.ToPeer(peer) == nullptr) {
+      return treering::Status::Internal("rank " + std::to_string(rank()) +
+                                        " has no link to its recursive allreduce partner rank " +
+                                        std::to_string(peer));
     }
   }
-  if (world == 4 && bytes >= options.halving_min_bytes) return AllreduceAlgorithm::kHalving;
-  return bytes >= options.ring_min_bytes ? AllreduceAlgorithm::kRing : AllreduceAlgorithm::kTree;
+  return treering::Status::Ok();
+}
+
+std::vector<int> Communicator::MissingRecursivePartners() {
+  std::vector<int> out;
+  for (int peer : RecursivePartners(rank(), world())) {
+    if (links_.ToPeer(peer) == nullptr) out.push_back(peer);
+  }
+  return out;
+}
+
+treering::Status Communicator::AddRecursiveLinks(std::vector<Link> links) {
+  for (Link& link : links) {
+    if (links_.ToPeer(link.peer) == nullptr) links_.links().push_back(std::move(link));
+  }
+  options_.allreduce.recursive_links = true;
+  return CheckRecursiveLinks();
 }
 
 treering::Status Communicator::Allreduce(std::uint64_t seq, void* buf, std::size_t count,
                                          DataType type, OpKind op) {
   if (!failure_.ok()) return failure_;
   const std::size_t bytes = count * DataTypeSize(type);
-  const AllreduceAlgorithm algorithm = ChooseAllreduce(options_, world(), bytes);
-  const bool pair = algorithm == AllreduceAlgorithm::kPair;
-  const bool pair_halving = algorithm == AllreduceAlgorithm::kPairHalving;
-  // The two-rank exchanges put rank 0's value on the left on both ranks (pair: both reduce
-  // the same elements; pair halving: so a result does not depend on which rank owns it).
-  const auto order =
-      (pair || pair_halving) && rank() == 1 ? OperandOrder::kSrcFirst : OperandOrder::kDstFirst;
-  auto reduce = SelectReducer(type, op, order);
+  auto reduce = SelectReducer(type, op, OperandOrder::kDstFirst);
   if (!reduce.ok()) return reduce.status();
+  auto reduce_peer_first = SelectReducer(type, op, OperandOrder::kSrcFirst);
+  if (!reduce_peer_first.ok()) return reduce_peer_first.status();
   if (world() == 1) return treering::Status::Ok();
   Exchange ex(OpHeader::ForAllreduce(seq, type, op, bytes), ExchangeOptionsFor(), &links_);
-  const ReduceSpec spec{DataTypeSize(type), reduce.value(), options_.chunk_bytes};
+  const ReduceSpec spec{DataTypeSize(type), reduce.value(), reduce_peer_first.value(),
+                        options_.chunk_bytes};
   auto* data = static_cast<std::uint8_t*>(buf);
-  if (pair) return Finish(PairAllreduce(ex, links_.topology(), data, bytes, spec, scratch_));
-  if (pair_halving) {
-    return Finish(PairHalvingAllreduce(ex, links_.topology(), data, bytes, spec, scratch_));
+  const Topology& topo = links_.topology();
+  switch (AllreduceChoice(bytes)) {
+    case AllreduceAlgorithm::kRecursiveDoubling:
+      return Finish(RecursiveDoublingAllreduce(ex, topo, data, bytes, spec, scratch_));
+    case AllreduceAlgorithm::kHalvingDoubling:
+      return Finish(HalvingDoublingAllreduce(ex, topo, data, bytes, spec, scratch_));
+    case AllreduceAlgorithm::kRing:
+      return Finish(RingAllreduce(ex, topo, data, bytes, spec, scratch_));
+    case AllreduceAlgorithm::kTree:
+      break;
   }
-  if (algorithm == AllreduceAlgorithm::kHalving) {
-    return Finish(HalvingAllreduce(ex, links_.topology(), data, bytes, spec, scratch_));
-  }
-  if (algorithm == AllreduceAlgorithm::kRing) {
-    return Finish(RingAllreduce(ex, links_.topology(), data, bytes, spec, scratch_));
-  }
-  return Finish(TreeAllreduce(ex, links_.topology(), data, bytes, spec, scratch_));
+  return Finish(TreeAllreduce(ex, topo, data, bytes, spec, scratch_));
 }
 
 treering::Status Communicator::Broadcast(std::uint64_t seq, void* buf, std::size_t bytes,

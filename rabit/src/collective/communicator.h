@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "collective/algorithms.h"
+#include "collective/allreduce_cost.h"
 #include "collective/scratch.h"
 #include "transport/exchange.h"
 #include "transport/link_set.h"
@@ -23,34 +24,12 @@ namespace rabit::transport {
 
 struct CollectiveOptions {
   double timeout_seconds = 300;  // rabit_timeout: longest wait without progress
-  // rabit_reduce_ring_mincount: Allreduce messages of at least this many bytes use the ring
-  // (0 forces the ring, max() forces the tree). Default chosen by bench/comm measurements.
-  std::size_t ring_min_bytes = 1 << 20;
-  // In a world of two the pair exchange (both ranks send everything at once) replaces:
-  // rabit_reduce_pair_mincount: the ring, for messages of at least this many bytes (the same
-  // bytes on the wire in one lap instead of two: ~4.3 vs ~2.3 GB/s here, bound or not);
-  // rabit_reduce_pair_maxcount: the tree, for messages of at most this many bytes; 0 = never.
-  // It wins there only with the two ranks on separate cores, so it is 0 unless treering-submit
-  // pinned the workers (docs/collectives.md, Placement). Both apply only below
-  // pair_halving_min_bytes, which takes precedence.
-  std::size_t pair_min_bytes = 1 << 20;
-  std::size_t pair_max_bytes = 0;
-  // rabit_reduce_pair_halving_mincount: in a world of two, Allreduce messages of at least this
-  // many bytes use the pair halving exchange (reduce-scatter + allgather streamed; each rank
-  // reduces half) instead of any of the above: it beat the pair exchange and the tree from
-  // 256 KiB, bound or not (docs/benchmarks.md).
-  std::size_t pair_halving_min_bytes = 256 * 1024;
-  // rabit_reduce_halving_mincount: in a world of four, Allreduce messages of at least this
-  // many bytes use recursive halving-doubling (two pairwise steps each way) instead of the ring.
-  std::size_t halving_min_bytes = 1 << 20;
+  // Which Allreduce algorithm each call takes (allreduce_cost.h): the link model, the keys that
+  // force a choice, and whether the recursive algorithms' partner links exist.
+  AllreduceChoiceOptions allreduce;
   std::size_t chunk_bytes = 64 * 1024;  // reduce/pipelining granularity
   int spin_microseconds = 50;           // rabit_spin_us: busy-retry before sleeping in poll()
 };
-
-enum class AllreduceAlgorithm { kTree, kRing, kPair, kPairHalving, kHalving };
-// Which algorithm an Allreduce of `bytes` takes in a world of `world` ranks (every rank decides
-// the same from the same options).
-AllreduceAlgorithm ChooseAllreduce(const CollectiveOptions& options, int world, std::size_t bytes);
 
 class Communicator {
  public:
@@ -64,6 +43,17 @@ class Communicator {
   int rank() const { return links_.topology().rank; }
   int world() const { return links_.topology().world; }
   const CollectiveOptions& options() const { return options_; }
+  // The algorithm an Allreduce of `bytes` takes here (the same on every rank).
+  AllreduceAlgorithm AllreduceChoice(std::size_t bytes) const {
+    return ChooseAllreduce(options_.allreduce, world(), bytes);
+  }
+
+  // Adds the links to RecursivePartners that the bootstrap did not make (the socket engine makes
+  // them after Create, bootstrap/partner_links.h) and enables the recursive algorithms. Every
+  // rank must call it, or none.
+  treering::Status AddRecursiveLinks(std::vector<Link> links);
+  // RecursivePartners of this rank it has no link to yet.
+  std::vector<int> MissingRecursivePartners();
 
   treering::Status Allreduce(std::uint64_t seq, void* buf, std::size_t count, DataType type,
                              OpKind op);
@@ -84,6 +74,7 @@ class Communicator {
  private:
   Communicator(LinkSet links, CollectiveOptions options, AbortWatch* abort_watch);
   treering::Status LearnTree();
+  treering::Status CheckRecursiveLinks();
   treering::Status Finish(treering::Status status);
   ExchangeOptions ExchangeOptionsFor() const;
 

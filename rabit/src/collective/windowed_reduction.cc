@@ -1,4 +1,4 @@
-// The receive side and the send pacing shared by the pairwise exchanges (pair, pair halving,
+// The receive side and the send pacing shared by the pairwise steps (recursive doubling,
 // halving-doubling): see algorithms.h.
 #include <algorithm>
 

@@ -40,6 +40,11 @@ struct RobustOptions {
   std::vector<MockPoint> mocks;
   // What a mock point does; the default exits as if killed (_exit(254)). Tests throw instead.
   std::function<void()> die;
+  // Run on every new Communicator (start and each relink; every rank at once): links the
+  // recursive allreduces' partners (bootstrap/partner_links.h), so this engine picks the same
+  // algorithms as the socket engine and a job's floats sum in the same order with or without
+  // restarts. Empty (in-process tests): tree and ring only.
+  std::function<Status(transport::Communicator&)> link_partners;
 };
 
 class RobustEngine final : public Engine {

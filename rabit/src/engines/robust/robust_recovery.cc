@@ -22,6 +22,10 @@ Status RobustEngine::Connect(transport::LinkSet links) {
   auto comm =
       transport::Communicator::Create(std::move(links), options_.collective, tracker_.get());
   if (!comm.ok()) return comm.status();
+  if (options_.link_partners) {
+    Status linked = options_.link_partners(*comm.value());
+    if (!linked.ok()) return linked;
+  }
   comm_ = std::move(comm.value());
   comm_->SetFailureHook([this](const Status& s) {
     if (!IsLinkFailure(s)) (void)Fatal(s);  // divergence etc.: tell the tracker first

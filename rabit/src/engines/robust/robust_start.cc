@@ -2,6 +2,7 @@
 // its old rank with a recover Hello) and re-links through the tracker's recovery epochs.
 #include "engines/robust/robust_start.h"
 
+#include "bootstrap/partner_links.h"
 #include "bootstrap/tracker_bootstrap.h"
 #include "engines/robust/robust_engine.h"
 #include "engines/socket/socket_engine.h"
@@ -30,6 +31,14 @@ treering::Result<std::unique_ptr<Engine>> StartRobustEngine(const EngineParams& 
   relink_config.timeout_seconds = std::max(params.timeout_seconds, config.timeout_seconds);
   Relinker relink = [tracker, relink_config, rank] {
     return transport::RelinkThroughTracker(tracker, relink_config, rank);
+  };
+  // Epoch 0 in the partner links' handshake: they are made after this epoch's links are up,
+  // to fresh listeners whose ports only this epoch's ranks learn (its address Allgather), and
+  // the job token is still proven both ways, so a stale peer cannot reach them.
+  options.link_partners = [tracker, relink_config](transport::Communicator& comm) {
+    const std::string host = relink_config.advertised_host.empty() ? tracker->LocalAddress()
+                                                                   : relink_config.advertised_host;
+    return transport::LinkRecursivePartners(comm, 0, host, relink_config, 0);
   };
   auto engine = RobustEngine::Create(std::move(boot->links), std::move(relink), options,
                                      std::move(boot->tracker));

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include "bootstrap/message_links.h"
+#include "bootstrap/partner_links.h"
 #include "bootstrap/tracker_bootstrap.h"
 
 namespace rabit::engine {
@@ -24,11 +25,10 @@ transport::BootstrapConfig BootstrapConfigFor(const EngineParams& params) {
 transport::CollectiveOptions CollectiveOptionsFor(const EngineParams& params) {
   transport::CollectiveOptions options;
   options.timeout_seconds = params.timeout_seconds;
-  options.ring_min_bytes = params.ring_min_bytes;
-  options.pair_min_bytes = params.pair_min_bytes;
-  options.pair_max_bytes = params.pair_max_bytes;
-  options.pair_halving_min_bytes = params.pair_halving_min_bytes;
-  options.halving_min_bytes = params.halving_min_bytes;
+  options.allreduce.link.latency_seconds = params.link_latency_us * 1e-6;
+  options.allreduce.link.bytes_per_second = params.link_bandwidth_mbps * 1e6 / 8;
+  options.allreduce.forced = params.allreduce;
+  options.allreduce.ring_min_bytes = params.ring_min_bytes;
   options.spin_microseconds = params.spin_microseconds;
   return options;
 }
@@ -49,6 +49,12 @@ treering::Result<std::unique_ptr<Engine>> SocketEngine::Start(const EngineParams
   }
   const std::string host =
       config.advertised_host.empty() ? tracker->LocalAddress() : config.advertised_host;
+  Status partners =
+      transport::LinkRecursivePartners(*comm.value(), kMessageLinkSeq, host, config, boot->epoch);
+  if (!partners.ok()) {
+    (void)tracker->ReportError(partners.message());
+    return partners;
+  }
   auto message_links =
       transport::LinkMessagePeers(*comm.value(), kMessageLinkSeq, host, config, boot->epoch);
   if (!message_links.ok()) {

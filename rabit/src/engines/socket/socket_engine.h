@@ -49,8 +49,8 @@ class SocketEngine final : public Engine {
   Status Shutdown() override;
 
  private:
-  // The message links' addresses go round as a second op #0 (after the tree discovery), so the
-  // program's collectives keep their numbers (1, 2, ...) in error messages.
+  // The partner and message links' addresses go round as more ops #0 (after the tree discovery), so
+  // the program's collectives keep their numbers (1, 2, ...) in error messages.
   static constexpr std::uint64_t kMessageLinkSeq = 0;
 
   SocketEngine(std::unique_ptr<transport::TrackerClient> tracker,

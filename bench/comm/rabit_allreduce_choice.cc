@@ -1,0 +1,49 @@
+// Which Allreduce algorithm the socket engine's cost model picks, per message size, with the
+// same parameters a job would get (allreduce_bench.sh prints it beside the timings):
+//   rabit_allreduce_choice WORLD [bytes...] [rabit k=v...]
+// prints "bytes algorithm predicted_us" lines (docs/collectives.md, "Choosing the Allreduce
+// algorithm"). The socket engine links the recursive algorithms' partners, so they count here.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "allreduce_timing.h"
+#include "engine_params.h"
+#include "engines/socket/socket_engine.h"
+
+int main(int argc, char** argv) {
+  if (argc < 2 || std::atoi(argv[1]) < 1) {
+    std::fprintf(stderr, "usage: rabit_allreduce_choice WORLD [bytes...] [rabit k=v...]\n");
+    return 2;
+  }
+  const int world = std::atoi(argv[1]);
+  std::vector<char*> sizes_only = {argv[0]};
+  std::vector<std::pair<std::string, std::string>> args;
+  for (int i = 2; i < argc; ++i) {
+    const char* eq = std::strchr(argv[i], '=');
+    if (eq == nullptr) {
+      sizes_only.push_back(argv[i]);
+    } else {
+      args.emplace_back(std::string(argv[i], static_cast<std::size_t>(eq - argv[i])),
+                        std::string(eq + 1));
+    }
+  }
+  auto params = rabit::engine::ReadEngineParams(args);
+  if (!params.ok()) {
+    std::fprintf(stderr, "rabit_allreduce_choice: %s\n", params.status().message().c_str());
+    return 2;
+  }
+  rabit::transport::CollectiveOptions options = rabit::engine::CollectiveOptionsFor(*params);
+  options.allreduce.recursive_links = true;
+  for (std::size_t bytes :
+       treering::bench::SizesFromArgs(static_cast<int>(sizes_only.size()), sizes_only.data())) {
+    const auto algorithm = rabit::transport::ChooseAllreduce(options.allreduce, world, bytes);
+    std::printf("%zu %s %.1f\n", bytes, rabit::transport::AllreduceAlgorithmName(algorithm),
+                1e6 * rabit::transport::PredictAllreduceSeconds(algorithm, options.allreduce.link,
+                                                                world, bytes));
+  }
+  return 0;
+}
