@@ -16,7 +16,7 @@ namespace {
 
 constexpr std::uint32_t kSketchFactor = 8;  // XGBoost's WQSketch::kFactor
 // Bounds the memory of the column copies (and the walks over the rows: one per block).
-constexpr std::size_t kBlockEntries = 32u << 20;
+constexpr std::size_t kBlockEntries = 64u << 20;
 
 // Sorts (value, weight) pairs by value; equal values keep row order, so their weights are
 // added in a fixed order.
