@@ -1,11 +1,14 @@
-// treering-setup-bench TRAIN [MAX_BIN [NTHREAD [REPEATS]]]: times the setup phase alone (cuts
-// from the quantile sketch, then the bin index) on one loaded training file, REPEATS times,
+// treering-setup-bench TRAIN [MAX_BIN [NTHREAD [REPEATS [CUTS_OUT]]]]: times the setup phase alone
+// (cuts from the quantile sketch, then the bin index) on one loaded training file, REPEATS times,
 // and prints the medians (wall and CPU seconds: on a loaded machine CPU time is the steadier
 // yardstick) with a hash of the cuts and of the bins. The hashes are the check
 // that a faster setup builds the same thing: compare them before and after a change.
+// CUTS_OUT, if given, receives one "feature cut" line per cut (%.9g: the float's exact value
+// round-trips), to compare the cuts with the split conditions of an XGBoost model.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <string>
@@ -48,6 +51,20 @@ std::uint64_t BinsHash(const treering::booster::BinnedMatrix& m) {
   return h;
 }
 
+void WriteCuts(const treering::booster::HistogramCuts& c, const char* path) {
+  std::FILE* f = std::fopen(path, "w");
+  if (f == nullptr) {
+    std::fprintf(stderr, "error: cannot write %s\n", path);
+    std::exit(1);
+  }
+  for (std::uint32_t feat = 0; feat < c.NumFeatures(); ++feat) {
+    for (std::uint32_t b = c.ptrs[feat]; b < c.ptrs[feat + 1]; ++b) {
+      std::fprintf(f, "%u %.9g\n", feat, c.values[b]);
+    }
+  }
+  std::fclose(f);
+}
+
 double Median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
@@ -58,7 +75,7 @@ double Median(std::vector<double> v) {
 int main(int argc, char** argv) {
   using namespace treering;
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s TRAIN [MAX_BIN [NTHREAD [REPEATS]]]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s TRAIN [MAX_BIN [NTHREAD [REPEATS [CUTS_OUT]]]]\n", argv[0]);
     return 2;
   }
   const int max_bin = argc > 2 ? std::atoi(argv[2]) : 256;
@@ -86,6 +103,7 @@ int main(int argc, char** argv) {
     const booster::BinnedMatrix m = booster::BinnedMatrix::Build(*train, cuts, nthread);
     bins_s.push_back(Since(t));
     bins_cpu.push_back(double(std::clock() - c) / CLOCKS_PER_SEC);
+    if (i == 0 && argc > 5) WriteCuts(cuts, argv[5]);
     if (i == 0) {
       cuts_hash = CutsHash(cuts);
       bins_hash = BinsHash(m);

@@ -15,8 +15,10 @@ namespace treering::booster {
 namespace {
 
 constexpr std::uint32_t kSketchFactor = 8;  // XGBoost's WQSketch::kFactor
-// Bounds the memory of the column copies (and the walks over the rows: one per block).
+// Bound the memory of the column copies (and the walks over the rows: one per block). A
+// weighted block holds values, weights and a sort order per entry, so it stays smaller.
 constexpr std::size_t kBlockEntries = 64u << 20;
+constexpr std::size_t kWeightedBlockEntries = 8u << 20;
 
 // Sorts (value, weight) pairs by value; equal values keep row order, so their weights are
 // added in a fixed order.
@@ -36,7 +38,9 @@ void SortByValue(std::vector<float>* values, std::vector<float>* weights) {
   weights->swap(sorted_weights);
 }
 
-// Rows hold every feature (in order): feature f of row r is value[r * num_feature + f].
+// Rows hold every feature (in order): feature f of row r is value[r * num_feature + f]. A row
+// holds at most n_feat entries (indices strictly increase and are < n_feat), so a total of
+// rows * n_feat means every row holds all of them.
 bool IsDense(const data::DMatrix& dm, std::uint32_t n_feat) {
   return n_feat > 0 && dm.NumNonZero() == dm.NumRows() * std::size_t(n_feat);
 }
@@ -143,7 +147,8 @@ std::vector<Summary> LocalSummaries(const data::DMatrix& dm, std::uint32_t n_fea
   // A multiple of the thread count in full columns per block, so no thread idles while the
   // last column of a block sorts (dense data; sparse columns vary in length anyway).
   const std::size_t round = std::max<std::size_t>(1, ResolveThreads(nthread) * dm.NumRows());
-  const std::size_t block_entries = std::max<std::size_t>(1, kBlockEntries / round) * round;
+  const std::size_t block_entries =
+      weighted ? kWeightedBlockEntries : std::max<std::size_t>(1, kBlockEntries / round) * round;
   std::vector<Summary> summaries(n_feat);
   std::uint32_t f0 = 0;
   while (f0 < n_feat) {
