@@ -51,19 +51,23 @@ void BinDenseRow(const HistogramCuts& cuts, const float* row, std::uint32_t nf, 
   }
 }
 
-// Every row holds every feature, in order (indices strictly increase within a row).
+// Every row holds every feature, in order (indices strictly increase within a row). Writes
+// the row-major bins and, when `columns` is given, the column-major copy in the same pass
+// (a second pass would read the row-major array once per feature).
 template <typename Bin>
-std::vector<Bin> DenseBins(const data::DMatrix& dm, const HistogramCuts& cuts, int nthread) {
+void DenseBins(const data::DMatrix& dm, const HistogramCuts& cuts, int nthread, Bin* rows,
+               Bin* columns) {
   const std::uint32_t nf = cuts.NumFeatures();
-  std::vector<Bin> bins(dm.NumRows() * nf);
-  ParallelForBlocks(static_cast<std::int64_t>(dm.NumRows()), ThreadsFor(dm.NumNonZero(), nthread),
+  const std::size_t n = dm.NumRows();
+  ParallelForBlocks(static_cast<std::int64_t>(n), ThreadsFor(dm.NumNonZero(), nthread),
                     [&](int, std::int64_t begin, std::int64_t end) {
                       for (std::int64_t row = begin; row < end; ++row) {
-                        BinDenseRow(cuts, dm.value.data() + dm.row_ptr[row], nf,
-                                    bins.data() + std::size_t(row) * nf);
+                        Bin* out = rows + std::size_t(row) * nf;
+                        BinDenseRow(cuts, dm.value.data() + dm.row_ptr[row], nf, out);
+                        if (columns == nullptr) continue;
+                        for (std::uint32_t f = 0; f < nf; ++f) columns[f * n + row] = out[f];
                       }
                     });
-  return bins;
 }
 
 }  // namespace
@@ -79,18 +83,16 @@ BinnedMatrix BinnedMatrix::Build(const data::DMatrix& dm, const HistogramCuts& c
     max_bins = std::max(max_bins, cuts.FeatureBins(f));
   }
   if (m.num_features_ > 0 && EveryRowHasEveryFeature(dm, m.num_features_)) {
+    const std::size_t entries = m.num_rows_ * m.num_features_;
     if (max_bins <= 256) {
       m.layout_ = Layout::kDense8;
-      m.dense8_ = DenseBins<std::uint8_t>(dm, cuts, nthread);
-      m.dense8_columns_.resize(m.dense8_.size());
-      const std::uint32_t nf = m.num_features_;
-      ParallelFor(nf, ThreadsFor(m.dense8_.size(), nthread), [&](std::uint32_t f) {
-        std::uint8_t* col = m.dense8_columns_.data() + std::size_t(f) * m.num_rows_;
-        for (std::size_t row = 0; row < m.num_rows_; ++row) col[row] = m.dense8_[row * nf + f];
-      });
+      m.dense8_.resize(entries);
+      m.dense8_columns_.resize(entries);
+      DenseBins<std::uint8_t>(dm, cuts, nthread, m.dense8_.data(), m.dense8_columns_.data());
     } else {
       m.layout_ = Layout::kDense16;
-      m.dense16_ = DenseBins<std::uint16_t>(dm, cuts, nthread);
+      m.dense16_.resize(entries);
+      DenseBins<std::uint16_t>(dm, cuts, nthread, m.dense16_.data(), nullptr);
     }
     return m;
   }

@@ -2,25 +2,23 @@
 // gather and combine over ranks -> prune to max_bin + 1 -> cut points (XGBoost MakeCuts).
 #include "booster/hist_cuts.h"
 
+#include <atomic>
 #include <cmath>
+#include <memory>
 
 #include "base/parallel_for.h"
 #include "booster/quantile_summary.h"
 #include "booster/radix_sort.h"
+#include "booster/work_split.h"
 
 namespace treering::booster {
 namespace {
 
-constexpr std::uint32_t kSketchFactor = 8;       // XGBoost's WQSketch::kFactor
-constexpr std::size_t kBlockEntries = 8u << 20;  // bounds the memory of the column copies
-
-std::vector<std::uint64_t> GlobalColumnSizes(const data::DMatrix& dm, std::uint32_t n_feat,
-                                             rabit::Comm& comm) {
-  std::vector<std::uint64_t> sizes(n_feat, 0);
-  for (std::uint32_t f : dm.index) ++sizes[f];
-  comm.Allreduce<rabit::op::Sum>(sizes.data(), sizes.size());
-  return sizes;
-}
+constexpr std::uint32_t kSketchFactor = 8;  // XGBoost's WQSketch::kFactor
+// Bound the memory of the column copies (and the walks over the rows: one per block). A
+// weighted block holds values, weights and a sort order per entry, so it stays smaller.
+constexpr std::size_t kBlockEntries = 64u << 20;
+constexpr std::size_t kWeightedBlockEntries = 8u << 20;
 
 // Sorts (value, weight) pairs by value; equal values keep row order, so their weights are
 // added in a fixed order.
@@ -40,59 +38,130 @@ void SortByValue(std::vector<float>* values, std::vector<float>* weights) {
   weights->swap(sorted_weights);
 }
 
-// Exact summaries of features [f0, f1): the block's values are copied out column by column,
-// sorted and merged into (value, weight) entries. Without sample weights only the values are
-// sorted (half the memory and a plain sort); with weights the pairs are sorted by value.
-// Each summary is pruned to limits[f] entries at once, so only the block's exact summaries
-// exist at any time (an exact summary of 1M distinct values takes 16 MB).
-void SummariseBlock(const data::DMatrix& dm, std::uint32_t f0, std::uint32_t f1,
-                    const std::vector<std::uint64_t>& local_sizes,
-                    const std::vector<std::uint32_t>& limits, int nthread,
-                    std::vector<Summary>* out) {
-  const bool weighted = !dm.weight.empty();
-  std::vector<std::vector<float>> values(f1 - f0), weights(weighted ? f1 - f0 : 0);
+// Rows hold every feature (in order): feature f of row r is value[r * num_feature + f]. A row
+// holds at most n_feat entries (indices strictly increase and are < n_feat), so a total of
+// rows * n_feat means every row holds all of them.
+bool IsDense(const data::DMatrix& dm, std::uint32_t n_feat) {
+  return n_feat > 0 && dm.NumNonZero() == dm.NumRows() * std::size_t(n_feat);
+}
+
+std::vector<std::uint64_t> LocalColumnSizes(const data::DMatrix& dm, std::uint32_t n_feat) {
+  if (IsDense(dm, n_feat)) return std::vector<std::uint64_t>(n_feat, dm.NumRows());
+  std::vector<std::uint64_t> sizes(n_feat, 0);
+  for (std::uint32_t f : dm.index) ++sizes[f];
+  return sizes;
+}
+
+// Weighted exact summaries of features [f0, f1), pruned to limits[f]: the block's
+// (value, weight) pairs are copied out column by column and sorted by value.
+void SummariseWeightedBlock(const data::DMatrix& dm, std::uint32_t f0, std::uint32_t f1,
+                            const std::vector<std::uint64_t>& local_sizes,
+                            const std::vector<std::uint32_t>& limits, int nthread,
+                            std::vector<Summary>* out) {
+  std::vector<std::vector<float>> values(f1 - f0), weights(f1 - f0);
   for (std::uint32_t f = f0; f < f1; ++f) {
     values[f - f0].reserve(local_sizes[f]);
-    if (weighted) weights[f - f0].reserve(local_sizes[f]);
+    weights[f - f0].reserve(local_sizes[f]);
   }
   for (std::size_t row = 0; row < dm.NumRows(); ++row) {
     // Indices are sorted within a row: jump to the block's first feature.
     const auto row_end = dm.index.begin() + dm.row_ptr[row + 1];
     auto it = std::lower_bound(dm.index.begin() + dm.row_ptr[row], row_end, f0);
     for (; it != row_end && *it < f1; ++it) {
-      const std::size_t j = it - dm.index.begin();
-      values[*it - f0].push_back(dm.value[j]);
-      if (weighted) weights[*it - f0].push_back(dm.weight[row]);
+      values[*it - f0].push_back(dm.value[it - dm.index.begin()]);
+      weights[*it - f0].push_back(dm.weight[row]);
     }
   }
-  ParallelFor(f1 - f0, nthread, [&](std::uint32_t i) {
-    Summary exact;
-    if (weighted) {
-      SortByValue(&values[i], &weights[i]);
-      exact = MakeExactSummary(values[i], weights[i]);
-      std::vector<float>().swap(weights[i]);
-    } else {
-      RadixSortFloats(&values[i]);
-      exact = MakeExactSummary(values[i]);
-    }
+  ParallelForDynamic(f1 - f0, nthread, [&](std::uint32_t i) {
+    SortByValue(&values[i], &weights[i]);
+    const Summary exact = MakeExactSummary(values[i], weights[i]);
     (*out)[f0 + i] = Prune(exact, std::max<std::uint32_t>(limits[f0 + i], 1));
     std::vector<float>().swap(values[i]);
+    std::vector<float>().swap(weights[i]);
+  });
+}
+
+// The sort keys (OrderedBits) of features [f0, f1), one column after another from
+// column_begin[f - f0]. Dense rows are split over the threads (each writes its rows of every
+// column); sparse rows are walked once on one thread.
+void GatherKeys(const data::DMatrix& dm, std::uint32_t n_feat, std::uint32_t f0, std::uint32_t f1,
+                const std::vector<std::uint64_t>& column_begin, int nthread, std::uint32_t* keys) {
+  if (IsDense(dm, n_feat)) {
+    ParallelForBlocks(static_cast<std::int64_t>(dm.NumRows()), nthread,
+                      [&](int, std::int64_t begin, std::int64_t end) {
+                        for (std::int64_t row = begin; row < end; ++row) {
+                          const float* v = dm.value.data() + std::size_t(row) * n_feat;
+                          for (std::uint32_t f = f0; f < f1; ++f) {
+                            keys[column_begin[f - f0] + row] = OrderedBits(v[f]);
+                          }
+                        }
+                      });
+    return;
+  }
+  std::vector<std::uint64_t> fill(column_begin.begin(), column_begin.end() - 1);
+  for (std::size_t row = 0; row < dm.NumRows(); ++row) {
+    // Indices are sorted within a row: jump to the block's first feature.
+    const auto row_end = dm.index.begin() + dm.row_ptr[row + 1];
+    auto it = std::lower_bound(dm.index.begin() + dm.row_ptr[row], row_end, f0);
+    for (; it != row_end && *it < f1; ++it) {
+      keys[fill[*it - f0]++] = OrderedBits(dm.value[it - dm.index.begin()]);
+    }
+  }
+}
+
+// Unweighted summaries of features [f0, f1), pruned to limits[f]: every column's keys are
+// gathered in one walk over the rows, then each column is radix sorted and pruned straight
+// from the sorted keys. Columns go to whichever thread is free; each thread owns one scratch
+// column for the sort.
+void SummariseBlock(const data::DMatrix& dm, std::uint32_t n_feat, std::uint32_t f0,
+                    std::uint32_t f1, const std::vector<std::uint64_t>& local_sizes,
+                    const std::vector<std::uint32_t>& limits, int nthread,
+                    std::vector<Summary>* out) {
+  std::vector<std::uint64_t> column_begin(f1 - f0 + 1, 0);
+  std::uint64_t longest = 0;
+  for (std::uint32_t f = f0; f < f1; ++f) {
+    column_begin[f - f0 + 1] = column_begin[f - f0] + local_sizes[f];
+    longest = std::max(longest, local_sizes[f]);
+  }
+  // Not zero-filled: every key is written by the gather before it is read.
+  std::unique_ptr<std::uint32_t[]> keys(new std::uint32_t[column_begin.back()]);
+  GatherKeys(dm, n_feat, f0, f1, column_begin, ThreadsFor(column_begin.back(), nthread),
+             keys.get());
+  const int threads = std::min<int>(ResolveThreads(nthread), f1 - f0);
+  std::atomic<std::uint32_t> next_column{f0};
+  ParallelForBlocks(threads, threads, [&](int, std::int64_t, std::int64_t) {
+    std::unique_ptr<std::uint32_t[]> scratch(new std::uint32_t[longest]);
+    for (std::uint32_t f = next_column++; f < f1; f = next_column++) {
+      const std::uint64_t n = local_sizes[f];
+      const std::uint32_t* sorted =
+          RadixSortKeys(keys.get() + column_begin[f - f0], n, scratch.get());
+      (*out)[f] = PruneSortedKeys(sorted, n, std::max<std::uint32_t>(limits[f], 1));
+    }
   });
 }
 
 std::vector<Summary> LocalSummaries(const data::DMatrix& dm, std::uint32_t n_feat,
+                                    const std::vector<std::uint64_t>& local_sizes,
                                     const std::vector<std::uint32_t>& limits, int nthread) {
-  std::vector<std::uint64_t> local_sizes(n_feat, 0);
-  for (std::uint32_t f : dm.index) ++local_sizes[f];
+  const bool weighted = !dm.weight.empty();
+  // A multiple of the thread count in full columns per block, so no thread idles while the
+  // last column of a block sorts (dense data; sparse columns vary in length anyway).
+  const std::size_t round = std::max<std::size_t>(1, ResolveThreads(nthread) * dm.NumRows());
+  const std::size_t block_entries =
+      weighted ? kWeightedBlockEntries : std::max<std::size_t>(1, kBlockEntries / round) * round;
   std::vector<Summary> summaries(n_feat);
   std::uint32_t f0 = 0;
   while (f0 < n_feat) {
     std::uint32_t f1 = f0;
     std::size_t entries = 0;
-    while (f1 < n_feat && (f1 == f0 || entries + local_sizes[f1] <= kBlockEntries)) {
+    while (f1 < n_feat && (f1 == f0 || entries + local_sizes[f1] <= block_entries)) {
       entries += local_sizes[f1++];
     }
-    SummariseBlock(dm, f0, f1, local_sizes, limits, nthread, &summaries);
+    if (weighted) {
+      SummariseWeightedBlock(dm, f0, f1, local_sizes, limits, nthread, &summaries);
+    } else {
+      SummariseBlock(dm, n_feat, f0, f1, local_sizes, limits, nthread, &summaries);
+    }
     f0 = f1;
   }
   return summaries;
@@ -153,13 +222,15 @@ void AddFeatureCuts(const Summary& reduced, std::uint32_t num_cuts, int max_bin,
 
 HistogramCuts BuildCuts(const data::DMatrix& dm, std::uint32_t num_feature, int max_bin,
                         int nthread, rabit::Comm& comm) {
-  const auto column_sizes = GlobalColumnSizes(dm, num_feature, comm);
+  const std::vector<std::uint64_t> local_sizes = LocalColumnSizes(dm, num_feature);
+  std::vector<std::uint64_t> column_sizes = local_sizes;
+  comm.Allreduce<rabit::op::Sum>(column_sizes.data(), column_sizes.size());
   std::vector<std::uint32_t> num_cuts(num_feature);
   for (std::uint32_t f = 0; f < num_feature; ++f) {
     num_cuts[f] = static_cast<std::uint32_t>(
         std::min<std::uint64_t>(column_sizes[f], std::uint64_t(max_bin) * kSketchFactor));
   }
-  std::vector<Summary> summaries = LocalSummaries(dm, num_feature, num_cuts, nthread);
+  std::vector<Summary> summaries = LocalSummaries(dm, num_feature, local_sizes, num_cuts, nthread);
   MergeOverRanks(&summaries, num_cuts, comm);
   HistogramCuts cuts;
   for (std::uint32_t f = 0; f < num_feature; ++f) {

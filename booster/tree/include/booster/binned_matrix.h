@@ -7,12 +7,36 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <utility>
 #include <vector>
 
 #include "booster/hist_cuts.h"
 #include "data/dmatrix.h"
 
 namespace treering::booster {
+
+// Leaves new elements uninitialised (resize does not zero-fill): the bin arrays are written
+// in full by the threads that build them, so the pages are first touched there, in parallel,
+// and not once more by a single-threaded memset.
+template <typename T>
+struct UninitialisedAllocator : std::allocator<T> {
+  template <typename U>
+  struct rebind {
+    using other = UninitialisedAllocator<U>;
+  };
+  template <typename U, typename... Args>
+  void construct(U* p, Args&&... args) {
+    if constexpr (sizeof...(Args) == 0) {
+      ::new (static_cast<void*>(p)) U;
+    } else {
+      ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    }
+  }
+};
+
+template <typename T>
+using BinVector = std::vector<T, UninitialisedAllocator<T>>;
 
 class BinnedMatrix {
  public:
@@ -83,9 +107,9 @@ class BinnedMatrix {
   std::size_t num_rows_ = 0;
   std::uint32_t num_features_ = 0;
   std::vector<std::uint32_t> offsets_;  // = cuts.ptrs
-  std::vector<std::uint8_t> dense8_;
-  std::vector<std::uint8_t> dense8_columns_;
-  std::vector<std::uint16_t> dense16_;
+  BinVector<std::uint8_t> dense8_;
+  BinVector<std::uint8_t> dense8_columns_;
+  BinVector<std::uint16_t> dense16_;
   std::vector<std::uint32_t> sparse_bins_;
   std::vector<std::uint64_t> column_ptr_;  // CSC copy of the sparse layout
   std::vector<std::uint32_t> column_rows_;
