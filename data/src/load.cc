@@ -5,6 +5,7 @@
 #include "data/load.h"
 
 #include <atomic>
+#include <optional>
 #include <vector>
 
 #include "base/parallel_for.h"
@@ -23,11 +24,25 @@ namespace {
 
 constexpr std::size_t kBlockBytes = 1 << 20;
 
-// One per parser thread: its read buffer and its format's parser state.
+// One per parser thread: its read buffer, its format's parser state, and the file it read
+// last, kept open across chunks and passes (a remote file keeps its keep-alive connection).
 struct ThreadState {
   std::vector<char> buffer = std::vector<char>(kBlockBytes);
   LibsvmParser libsvm;
+  std::optional<OpenedFile> file;
+  std::size_t file_index = 0;
   ThreadState(int index_base, bool xgboost_floats) : libsvm(index_base, xgboost_floats) {}
+
+  Status Open(const InputSpec& input, std::size_t index) {
+    if (file && file_index == index) return Status::Ok();
+    file.reset();
+    const SourceFile& source = input.files[index];
+    Result<OpenedFile> opened = OpenedFile::Open(source.path, source.version);
+    if (!opened.ok()) return opened.status();
+    file.emplace(std::move(*opened));
+    file_index = index;
+    return Status::Ok();
+  }
 };
 
 // What went wrong in one chunk: an I/O status, or a parse failure at an offset.
@@ -73,13 +88,11 @@ void TwoPassLoader::ForEachChunk(OnText&& on_text) {
     ThreadState& state = states_[t];
     for (std::size_t i = next_chunk++; i < chunks_.size(); i = next_chunk++) {
       const Chunk& chunk = chunks_[i];
-      const SourceFile& source = input_.files[chunk.file];
-      Result<OpenedFile> file = OpenedFile::Open(source.path, source.version);
-      if (!file.ok()) {
-        outcomes_[i].io = file.status();
+      if (Status s = state.Open(input_, chunk.file); !s.ok()) {
+        outcomes_[i].io = s;
         continue;
       }
-      outcomes_[i].io = ForEachLineBlock(*file, chunk.begin, chunk.end, state.buffer,
+      outcomes_[i].io = ForEachLineBlock(*state.file, chunk.begin, chunk.end, state.buffer,
                                          [&](std::string_view text, std::uint64_t offset) {
                                            return on_text(i, text, offset, state);
                                          });
