@@ -37,6 +37,12 @@ class HttpReadAhead {
   // Reads in order over [begin, end) follow: fetch them ahead of the reads.
   void WillRead(std::uint64_t begin, std::uint64_t end);
 
+  // The reader itself, for a request of another kind: the fetch thread is stopped first.
+  HttpRangeReader* StoppedReader() {
+    Stop();
+    return &reader_;
+  }
+
   // Reads up to n bytes at `offset`; *got < n only at end of file.
   Status ReadAt(std::uint64_t offset, char* buffer, std::size_t n, std::size_t* got);
 

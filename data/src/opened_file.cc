@@ -8,6 +8,7 @@
 #include <cstring>
 #include <utility>
 
+#include "http_chunk_count.h"
 #include "http_read_ahead.h"
 
 namespace treering::data::detail {
@@ -62,6 +63,13 @@ Status OpenedFile::ReadAt(std::uint64_t offset, char* buffer, std::size_t n,
 
 void OpenedFile::WillRead(std::uint64_t begin, std::uint64_t end) const {
   if (remote_) remote_->WillRead(begin, end);
+}
+
+Result<std::optional<ChunkCounts>> OpenedFile::CountOnServer(std::uint64_t begin, std::uint64_t end,
+                                                             TextFormat format,
+                                                             std::uint64_t label_column) const {
+  if (!remote_) return std::optional<ChunkCounts>();
+  return detail::CountOnServer(remote_->StoppedReader(), begin, end, format, label_column);
 }
 
 Result<std::uint64_t> NextLineStart(const OpenedFile& file, std::uint64_t size,

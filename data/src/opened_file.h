@@ -8,11 +8,14 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "base/status.h"
+#include "csr_cursor.h"
+#include "input_files.h"
 
 namespace treering::data::detail {
 
@@ -35,6 +38,12 @@ class OpenedFile {
   // Reads up to n bytes at `offset`; *got < n only at end of file.
   Status ReadAt(std::uint64_t offset, char* buffer, std::size_t n, std::size_t* got) const;
   const std::string& path() const { return path_; }
+  bool remote() const { return remote_ != nullptr; }
+  // A remote file's server counts the lines of [begin, end) itself (http_chunk_count.h);
+  // nullopt for a local file or a server that does not count.
+  Result<std::optional<ChunkCounts>> CountOnServer(std::uint64_t begin, std::uint64_t end,
+                                                   TextFormat format,
+                                                   std::uint64_t label_column) const;
   // Reads in order over [begin, end) follow: a remote file asks for them in one request and
   // receives them while the caller works on what it has read.
   void WillRead(std::uint64_t begin, std::uint64_t end) const;

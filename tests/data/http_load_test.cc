@@ -187,9 +187,9 @@ TEST(HttpLoad, ReadAheadResumesCutsInsideAChunk) {
     ASSERT_TRUE(got.ok()) << got.status().message();
     testing::ExpectSameMatrix(*got, want);
     if (threads == 1) {
-      // One chunk, one GET per pass: the counting pass's reply is cut twice (its resumed
-      // reply is still longer than kCut, the next one is not), the parsing pass's once.
-      EXPECT_EQ(gets.load(), gets_without_cuts + 3);
+      // One chunk: the server counts it, so the only file reply is the parsing pass's, cut
+      // twice (its resumed reply is still longer than kCut, the next one is not).
+      EXPECT_EQ(gets.load(), gets_without_cuts + 2);
     } else {
       // Chunks of ~300 KiB and 16 KiB line-start probes: which replies are long enough to be
       // cut depends on the order threads ask, but each cut costs exactly one more GET.
@@ -197,6 +197,52 @@ TEST(HttpLoad, ReadAheadResumesCutsInsideAChunk) {
       EXPECT_LE(gets.load(), gets_without_cuts + 4);
     }
   }
+}
+
+// The counting pass asks the server (GET FILE?counts, a few bytes) instead of fetching the
+// chunk; a server that does not count gets the chunk fetched twice, with the same matrix.
+// LibSVM and CSV (whose count depends on label_column).
+TEST(HttpLoad, CountingPassAsksTheServerOrFetches) {
+  TempDir dir;
+  const std::string libsvm = dir.Write("train.libsvm", RandomLibsvm(9, 3000));
+  const std::string csv = dir.Write("train.csv", "1,2,4,3\n0,,5,6\n\n1,7,8,\n");
+  for (bool count_ranges : {true, false}) {
+    SCOPED_TRACE(count_ranges ? "server counts" : "server does not count");
+    std::atomic<int> counts{0};
+    std::atomic<int> reads{0};
+    DataServerOptions options = ServeOptions(dir.path());
+    options.count_ranges = count_ranges;
+    options.test_on_request = [&](const std::string& method, const std::string& target) {
+      if (method != "GET") return;
+      ++(target.find("?counts") != std::string::npos ? counts : reads);
+    };
+    auto server = StartServer(options);
+    Result<DMatrix> got = Load(UrlOf(*server, "train.libsvm"), LoadOptions{0, 1, 1});
+    ASSERT_TRUE(got.ok()) << got.status().message();
+    testing::ExpectSameMatrix(*got, LoadLocal(libsvm));
+    EXPECT_EQ(counts.load(), 1);  // one chunk; without server counts, asked once only
+    EXPECT_EQ(reads.load(), count_ranges ? 1 : 2);
+    for (const char* label_column : {"0", "2"}) {
+      const std::string options_text = std::string("?format=csv&label_column=") + label_column;
+      Result<DMatrix> got_csv = Load(UrlOf(*server, "train.csv") + options_text);
+      ASSERT_TRUE(got_csv.ok()) << got_csv.status().message();
+      testing::ExpectSameMatrix(*got_csv, LoadLocal(csv + options_text));
+    }
+  }
+  auto server = StartServer(ServeOptions(dir.path()));
+  EXPECT_NE(RawExchange(server->port(), "GET /train.libsvm?counts HTTP/1.1\r\nHost: x\r\n\r\n")
+                .find("416"),
+            std::string::npos);
+  EXPECT_NE(RawExchange(server->port(),
+                        "GET /train.libsvm?counts&format=xml HTTP/1.1\r\nHost: x\r\n"
+                        "Range: bytes=0-9\r\n\r\n")
+                .find("400"),
+            std::string::npos);
+  const std::string reply = RawExchange(
+      server->port(),
+      "GET /train.csv?counts&format=csv HTTP/1.1\r\nHost: x\r\nRange: bytes=0-14\r\n\r\n");
+  EXPECT_NE(reply.find("\"rows\": 2"), std::string::npos) << reply;
+  EXPECT_NE(reply.find("\"entries\": 5"), std::string::npos) << reply;
 }
 
 // A bad line while later blocks are still being received: the load stops with the line's
