@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Loading over HTTP: `treering-data info http://127.0.0.1:PORT/FILE` against `treering-data serve`
 # on loopback, the same load from the local file, and curl fetching the same bytes from the
-# same server (the transfer ceiling: the loader reads its range twice, once to count and once to
-# parse, in NTHREAD parallel streams, so curl fetches the file twice in NTHREAD parallel ranges).
-# One warm-up of each, then REPEATS alternating runs; prints medians and ratios.
+# same server (the transfer ceiling: the loader's counting pass asks the server for counts
+# (GET FILE?counts) and its parsing pass reads the file once, in NTHREAD parallel streams, so
+# curl fetches the file once in NTHREAD parallel ranges). A second server started with
+# --no-counts shows the load that fetches every chunk twice (count, then parse).
+# One warm-up of each, then REPEATS alternating runs; prints medians, ratios and the load
+# average (the machine's, read before and after: ratios from a busy machine are noisy).
 #
 # usage: bench/data/http_load.sh [FILE] [REPEATS]      (run from anywhere)
 #   FILE     default bench/out/higgs1m.train.libsvm (made with make_synthetic.py if absent)
@@ -25,49 +28,63 @@ fi
 [ -x "$bin" ] || { echo "no $bin: build the treering-data target first" >&2; exit 1; }
 command -v curl > /dev/null || { echo "curl is not installed (scripts/install-deps.sh)" >&2; exit 1; }
 scratch=$(mktemp -d)
-"$bin" serve "$(dirname "$file")" --port 0 > "$scratch/serve.out" 2> /dev/null &
-server=$!
-trap 'kill $server 2> /dev/null; wait $server 2> /dev/null; rm -rf "$scratch"' EXIT
-for _ in $(seq 50); do grep -qs serving "$scratch/serve.out" && break; sleep 0.1; done
-base=$(sed -n 's/^serving .* at \(http:.*\)$/\1/p' "$scratch/serve.out")
-url=$base$(basename "$file")
+servers=()
+trap 'kill "${servers[@]}" 2> /dev/null; wait "${servers[@]}" 2> /dev/null; rm -rf "$scratch"' EXIT
+
+serve() {  # serve NAME [FLAGS...]: starts a server, prints the file's URL on it
+  local name=$1
+  shift
+  "$bin" serve "$(dirname "$file")" --port 0 "$@" > "$scratch/$name.out" 2> /dev/null &
+  servers+=($!)
+  for _ in $(seq 50); do grep -qs serving "$scratch/$name.out" && break; sleep 0.1; done
+  echo "$(sed -n 's/^serving .* at \(http:.*\)$/\1/p' "$scratch/$name.out")$(basename "$file")"
+}
+url=$(serve counting)
+url_nocount=$(serve fetching --no-counts)
 bytes=$(stat -c %s "$file")
 
 load_seconds() { "$bin" info "$1" --nthread "$nthread" | awk '/^load seconds:/ {print $3}'; }
 
-curl_seconds() {  # NTHREAD parallel ranges of the file, twice
-  local start end t
+curl_seconds() {  # NTHREAD parallel ranges of the file, once
+  local start end t pids=()
   start=$(date +%s.%N)
-  for pass in 1 2; do
-    for ((t = 0; t < nthread; t++)); do
-      local first=$((bytes * t / nthread)) last=$((bytes * (t + 1) / nthread - 1))
-      curl -s -o /dev/null -r "$first-$last" "$url" &
-    done
-    wait $(jobs -p | grep -v "^$server$") 2> /dev/null || true
+  for ((t = 0; t < nthread; t++)); do
+    local first=$((bytes * t / nthread)) last=$((bytes * (t + 1) / nthread - 1))
+    curl -s -o /dev/null -r "$first-$last" "$url" &
+    pids+=($!)
   done
+  wait "${pids[@]}"
   end=$(date +%s.%N)
   awk -v a="$start" -v b="$end" 'BEGIN {printf "%.3f\n", b - a}'
 }
 
 median() { tr ' ' '\n' | sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 
-load_seconds "$file" > /dev/null; load_seconds "$url" > /dev/null; curl_seconds > /dev/null
-l_times=(); h_times=(); c_times=()
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+load_seconds "$file" > /dev/null; load_seconds "$url" > /dev/null
+load_seconds "$url_nocount" > /dev/null; curl_seconds > /dev/null
+l_times=(); h_times=(); f_times=(); c_times=()
 for ((i = 0; i < repeats; i++)); do
   l_times+=("$(load_seconds "$file")")
   h_times+=("$(load_seconds "$url")")
+  f_times+=("$(load_seconds "$url_nocount")")
   c_times+=("$(curl_seconds)")
 done
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 l=$(echo "${l_times[@]}" | median); h=$(echo "${h_times[@]}" | median)
-c=$(echo "${c_times[@]}" | median)
-awk -v f="$file" -v b="$bytes" -v l="$l" -v h="$h" -v c="$c" -v n="$repeats" -v th="$nthread" \
-    -v lt="${l_times[*]}" -v ht="${h_times[*]}" -v ct="${c_times[*]}" 'BEGIN {
+f=$(echo "${f_times[@]}" | median); c=$(echo "${c_times[@]}" | median)
+awk -v f="$file" -v b="$bytes" -v l="$l" -v h="$h" -v fh="$f" -v c="$c" -v n="$repeats" \
+    -v th="$nthread" -v lt="${l_times[*]}" -v ht="${h_times[*]}" -v ft="${f_times[*]}" \
+    -v ct="${c_times[*]}" -v la="$load_before" -v lb="$load_after" 'BEGIN {
   printf "file %s: %.1f MB, %d threads, median of %d\n", f, b/1e6, th, n
-  printf "runs: local %s | http %s | curl %s\n", lt, ht, ct
-  printf "%-28s %10s %10s\n", "", "seconds", "MB/s"
-  printf "%-28s %10.3f %10.1f\n", "load, local file", l, b/1e6/l
-  printf "%-28s %10.3f %10.1f\n", "load, http loopback", h, b/1e6/h
-  printf "%-28s %10.3f %10.1f\n", "curl, same bytes (2 passes)", c, 2*b/1e6/c
+  printf "load average before: %s, after: %s (on %s cores)\n", la, lb, "'"$(nproc)"'"
+  printf "runs: local %s | http %s | http --no-counts %s | curl %s\n", lt, ht, ft, ct
+  printf "%-32s %10s %10s\n", "", "seconds", "MB/s"
+  printf "%-32s %10.3f %10.1f\n", "load, local file", l, b/1e6/l
+  printf "%-32s %10.3f %10.1f\n", "load, http loopback", h, b/1e6/h
+  printf "%-32s %10.3f %10.1f\n", "load, http, server not counting", fh, b/1e6/fh
+  printf "%-32s %10.3f %10.1f\n", "curl, same bytes (1 pass)", c, b/1e6/c
   printf "http load speed / local load speed: %.2fx (goal >= 0.8x)\n", l/h
+  printf "  the same with the server not counting (chunks fetched twice): %.2fx\n", l/fh
   printf "curl transfer time / http load time: %.2f (share of the load that is transfer)\n", c/h
 }'

@@ -10,8 +10,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "csv_parser.h"
 #include "data/load.h"
 #include "http_url.h"
+#include "libsvm_parser.h"
+#include "opened_file.h"
 #include "served_path.h"
 
 namespace treering::data::detail {
@@ -115,8 +118,8 @@ RangeKind ParseRange(const std::string& header, std::uint64_t size, std::uint64_
   return RangeKind::kSatisfiable;
 }
 
-DataRequestHandler::DataRequestHandler(std::string root, std::string token)
-    : root_(std::move(root)), token_(std::move(token)) {}
+DataRequestHandler::DataRequestHandler(std::string root, std::string token, bool count_ranges)
+    : root_(std::move(root)), token_(std::move(token)), count_ranges_(count_ranges) {}
 
 bool DataRequestHandler::Authorized(const std::string& authorization) const {
   if (token_.empty()) return true;
@@ -152,8 +155,10 @@ DataResponse DataRequestHandler::Handle(const DataRequest& request) const {
       struct stat info {};
       if (stat(served.real_path.c_str(), &info) != 0) return Error(404, "no such file");
       r = Summary(path.substr(1), served.real_path, ETagOf(info));
+    } else if (count_ranges_ && (query == "counts" || query.rfind("counts&", 0) == 0)) {
+      r = Counts(request, served.real_path, query);
     } else if (!query.empty()) {
-      return Error(400, "unknown query (known: summary)");
+      return Error(400, "unknown query (known: summary, counts)");
     } else {
       r = File(request, served.real_path);
     }
@@ -214,6 +219,67 @@ DataResponse DataRequestHandler::Summary(const std::string& name, const std::str
   std::lock_guard<std::mutex> lock(summary_mutex_);
   summaries_[key] = body.dump();
   return Json(body);
+}
+
+// GET FILE?counts[&format=csv&label_column=N] with a Range: the rows and entries of the lines
+// in that range, counted exactly as the loader's counting pass counts them, so a worker's
+// first pass moves a few bytes instead of its shard (docs/data.md, "Loading over HTTP").
+DataResponse DataRequestHandler::Counts(const DataRequest& request, const std::string& real_path,
+                                        const std::string& query) const {
+  bool csv = false;
+  std::uint64_t label_column = 0;
+  std::size_t start = query.find('&');
+  while (start != std::string::npos) {
+    const std::size_t stop = query.find('&', start + 1);
+    const std::string option = query.substr(start + 1, stop - start - 1);
+    if (option == "format=csv" || option == "format=libsvm") {
+      csv = option == "format=csv";
+    } else if (option.rfind("label_column=", 0) != 0 ||
+               !ParseNumber(std::string_view(option).substr(13), &label_column)) {
+      return Error(400, "unknown counts option (known: format=libsvm|csv, label_column=N)");
+    }
+    start = stop;
+  }
+  struct stat before {};
+  if (stat(real_path.c_str(), &before) != 0 || !S_ISREG(before.st_mode)) {
+    return Error(404, "not a regular file");
+  }
+  const std::string etag = ETagOf(before);
+  if (!IfMatchHolds(request.if_match, etag)) {
+    DataResponse r = Error(412, "the file changed (ETag is now " + etag + ")");
+    r.headers.emplace_back("ETag", etag);
+    return r;
+  }
+  std::uint64_t first = 0;
+  std::uint64_t length = 0;
+  const auto size = static_cast<std::uint64_t>(before.st_size);
+  if (ParseRange(request.range, size, &first, &length) != RangeKind::kSatisfiable) {
+    return Error(416, "counts needs one satisfiable byte range");
+  }
+  Result<OpenedFile> file = OpenedFile::Open(real_path);
+  if (!file.ok()) return Error(404, "cannot open");
+  ChunkCounts counts;
+  std::vector<char> buffer(1 << 20);
+  const Status read = ForEachLineBlock(*file, first, first + length, buffer,
+                                       [&](std::string_view text, std::uint64_t) {
+                                         if (csv) {
+                                           CountCsv(text, label_column, &counts);
+                                         } else {
+                                           CountLibsvm(text, &counts);
+                                         }
+                                         return true;
+                                       });
+  if (!read.ok()) return Error(500, "read failed");
+  struct stat after {};
+  if (stat(real_path.c_str(), &after) != 0 || ETagOf(after) != etag) {
+    return Error(412, "the file changed while being counted");
+  }
+  DataResponse r = Json({{"rows", counts.rows},
+                         {"entries", counts.entries},
+                         {"has_weight", counts.has_weight},
+                         {"has_qid", counts.has_qid}});
+  r.headers.emplace_back("ETag", etag);
+  return r;
 }
 
 DataResponse DataRequestHandler::File(const DataRequest& request,

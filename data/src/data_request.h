@@ -32,8 +32,9 @@ struct DataResponse {
 
 class DataRequestHandler {
  public:
-  // `root`: the served directory, resolved; `token`: empty for no authentication.
-  DataRequestHandler(std::string root, std::string token);
+  // `root`: the served directory, resolved; `token`: empty for no authentication;
+  // `count_ranges`: whether GET FILE?counts is answered.
+  DataRequestHandler(std::string root, std::string token, bool count_ranges = true);
   DataResponse Handle(const DataRequest& request) const;
 
  private:
@@ -41,10 +42,13 @@ class DataRequestHandler {
   DataResponse Summary(const std::string& name, const std::string& real_path,
                        const std::string& etag) const;
   DataResponse File(const DataRequest& request, const std::string& real_path) const;
+  DataResponse Counts(const DataRequest& request, const std::string& real_path,
+                      const std::string& query) const;
   bool Authorized(const std::string& authorization) const;
 
   std::string root_;
   std::string token_;
+  bool count_ranges_ = true;
   mutable std::mutex summary_mutex_;
   mutable std::map<std::string, std::string> summaries_;  // "path etag" -> JSON
 };

@@ -91,7 +91,7 @@ struct DataServer::Impl {
   std::list<std::unique_ptr<Connection>> connections;
 
   Impl(DataServerOptions o, std::string root)
-      : options(std::move(o)), handler(std::move(root), options.token) {
+      : options(std::move(o)), handler(std::move(root), options.token, options.count_ranges) {
     drops_left = options.test_drop_count;
   }
 

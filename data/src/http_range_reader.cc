@@ -16,6 +16,7 @@ namespace {
 namespace http = boost::beast::http;
 
 constexpr std::size_t kMaxReplyHeader = 16 * 1024;
+constexpr std::size_t kMaxQueryBody = 64 * 1024;
 constexpr auto kConnectTimeout = std::chrono::seconds(10);
 constexpr auto kRequestTimeout = std::chrono::seconds(60);
 // Delay before each retry: the first is immediate (a keep-alive connection the server closed
@@ -58,6 +59,7 @@ struct HttpRangeReader::Reply {
   bool keep_alive = false;
   std::string etag;
   std::string content_range;
+  std::string content_type;
 };
 
 bool IsRetryable(const Status& status) {
@@ -72,8 +74,10 @@ Result<HttpRangeReader> HttpRangeReader::Create(const std::string& url, std::str
   return HttpRangeReader(url, std::move(*parsed), std::move(*token), std::move(etag));
 }
 
-std::string HttpRangeReader::RequestHead(const char* method, const std::string& range) const {
-  std::string head = std::string(method) + " " + EncodeTarget(parsed_.path) + " HTTP/1.1\r\n";
+std::string HttpRangeReader::RequestHead(const char* method, const std::string& range,
+                                         const std::string& query) const {
+  const std::string target = EncodeTarget(parsed_.path) + (query.empty() ? "" : "?" + query);
+  std::string head = std::string(method) + " " + target + " HTTP/1.1\r\n";
   head += "Host: " + parsed_.host + ":" + std::to_string(parsed_.port) + "\r\n";
   head += "User-Agent: treering\r\n";
   if (!range.empty()) head += "Range: " + range + "\r\n";
@@ -130,6 +134,7 @@ Status HttpRangeReader::ReadReplyHeader(Reply* reply) {
   }
   reply->etag = std::string(res[http::field::etag]);
   reply->content_range = std::string(res[http::field::content_range]);
+  reply->content_type = std::string(res[http::field::content_type]);
   return Status::Ok();
 }
 
@@ -246,6 +251,63 @@ Status HttpRangeReader::TryRange(std::uint64_t offset, char* buffer, std::size_t
 }
 
 void HttpRangeReader::WillRead(std::uint64_t end) { window_end_ = end; }
+
+Status HttpRangeReader::Connect() {
+  if (stream_left_ > 0) socket_.Close();  // the rest of an open reply is not wanted
+  stream_left_ = 0;
+  if (socket_.open()) return Status::Ok();
+  Result<TcpSocket> socket = ConnectTcp(parsed_.host, parsed_.port, Clock::now() + kConnectTimeout);
+  if (!socket.ok()) return socket.status().WithContext(url_);
+  socket_ = std::move(*socket);
+  pending_.clear();
+  return Status::Ok();
+}
+
+Result<QueryReply> HttpRangeReader::TryQuery(const std::string& query, const std::string& range) {
+  if (Status s = Connect(); !s.ok()) return s;
+  const std::string head = RequestHead("GET", range, query);
+  const Clock::time_point deadline = Clock::now() + kRequestTimeout;
+  if (Status s = socket_.SendAll(head.data(), head.size(), deadline); !s.ok()) {
+    return s.WithContext(url_);
+  }
+  Reply reply;
+  if (Status s = ReadReplyHeader(&reply); !s.ok()) return s;
+  if (!reply.has_length || reply.content_length > kMaxQueryBody) {
+    socket_.Close();  // not an answer to this query (a server that ignored it, say)
+    return QueryReply{reply.status, reply.content_type, ""};
+  }
+  std::string body(pending_.begin(),
+                   pending_.begin() + static_cast<std::ptrdiff_t>(std::min<std::uint64_t>(
+                                          pending_.size(), reply.content_length)));
+  pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(body.size()));
+  while (body.size() < reply.content_length) {
+    char block[16384];
+    const std::size_t want =
+        std::min<std::size_t>(sizeof block, reply.content_length - body.size());
+    Result<std::size_t> got = socket_.RecvSome(block, want, deadline);
+    if (!got.ok()) return got.status().WithContext(url_);
+    if (*got == 0) return Status::Network(url_ + ": the server closed the connection");
+    body.append(block, *got);
+  }
+  if (!reply.keep_alive) socket_.Close();
+  if (reply.status >= 500) return HttpError(reply.status, reply.reason);  // retried
+  return QueryReply{reply.status, reply.content_type, std::move(body)};
+}
+
+Result<QueryReply> HttpRangeReader::Query(const std::string& query, std::uint64_t first,
+                                          std::uint64_t last) {
+  const std::string range = "bytes=" + std::to_string(first) + "-" + std::to_string(last);
+  for (int attempt = 0;; ++attempt) {
+    Result<QueryReply> reply = TryQuery(query, range);
+    if (reply.ok() || !IsRetryable(reply.status())) return reply;
+    socket_.Close();
+    if (attempt + 1 >= static_cast<int>(std::size(kRetryDelaysMs))) {
+      return Status(StatusCode::kIoError, reply.status().message() + " (after " +
+                                              std::to_string(attempt + 1) + " attempts)");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(kRetryDelaysMs[attempt + 1]));
+  }
+}
 
 Status HttpRangeReader::ReadAt(std::uint64_t offset, char* buffer, std::size_t n,
                                std::size_t* got) {

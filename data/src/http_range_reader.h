@@ -25,10 +25,19 @@ struct RemoteFileInfo {
   std::string etag;  // as the server sent it, quotes included; empty when it sent none
 };
 
+// A small answer to a GET with a query (at most kMaxQueryBody bytes), whatever its status.
+struct QueryReply {
+  unsigned status = 0;
+  std::string content_type;
+  std::string body;
+};
+
 class HttpRangeReader {
  public:
   // Checks the URL and reads the token; no request yet.
   static Result<HttpRangeReader> Create(const std::string& url, std::string etag = "");
+
+  const std::string& url() const { return url_; }
 
   // HEAD: the file's size and ETag.
   Result<RemoteFileInfo> Stat();
@@ -36,6 +45,10 @@ class HttpRangeReader {
   // Reads up to n bytes at `offset`; *got < n only at end of file. Reads that follow each other
   // are served from one reply, which covers up to the end given to WillRead.
   Status ReadAt(std::uint64_t offset, char* buffer, std::size_t n, std::size_t* got);
+
+  // GET of the file with `query` (e.g. "counts") and a Range of [first, last]: the reply as
+  // it came, for the caller to judge. Connection trouble and 5xx are retried as in ReadAt.
+  Result<QueryReply> Query(const std::string& query, std::uint64_t first, std::uint64_t last);
 
   // The next reads go in order up to `end`: ask for all of it in one request, so a chunk costs
   // one round trip instead of one per block (each costs milliseconds on a busy machine).
@@ -49,7 +62,10 @@ class HttpRangeReader {
         token_(std::move(token)),
         etag_(std::move(etag)) {}
 
-  std::string RequestHead(const char* method, const std::string& range) const;
+  std::string RequestHead(const char* method, const std::string& range,
+                          const std::string& query = "") const;
+  Status Connect();
+  Result<QueryReply> TryQuery(const std::string& query, const std::string& range);
   Status ReadReplyHeader(Reply* reply);
   Status StartRange(std::uint64_t first, std::uint64_t last);
   Status TryRange(std::uint64_t offset, char* buffer, std::size_t n, std::size_t* got);

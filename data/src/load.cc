@@ -1,10 +1,12 @@
-// Load: the two-pass parallel loader. Pass 1 counts rows and entries per line-aligned chunk;
+// Load: the two-pass parallel loader. Pass 1 counts rows and entries per line-aligned chunk
+// (a remote chunk's server counts it when it can, so its bytes are fetched once);
 // the DMatrix is then allocated once at its exact size; pass 2 parses each chunk straight into
 // its place. Both passes read the files in bounded blocks per thread, so peak memory is the
 // DMatrix plus one block per thread, whatever the file size.
 #include "data/load.h"
 
 #include <atomic>
+#include <optional>
 #include <vector>
 
 #include "base/parallel_for.h"
@@ -23,11 +25,25 @@ namespace {
 
 constexpr std::size_t kBlockBytes = 1 << 20;
 
-// One per parser thread: its read buffer and its format's parser state.
+// One per parser thread: its read buffer, its format's parser state, and the file it read
+// last, kept open across chunks and passes (a remote file keeps its keep-alive connection).
 struct ThreadState {
   std::vector<char> buffer = std::vector<char>(kBlockBytes);
   LibsvmParser libsvm;
+  std::optional<OpenedFile> file;
+  std::size_t file_index = 0;
   ThreadState(int index_base, bool xgboost_floats) : libsvm(index_base, xgboost_floats) {}
+
+  Status Open(const InputSpec& input, std::size_t index) {
+    if (file && file_index == index) return Status::Ok();
+    file.reset();
+    const SourceFile& source = input.files[index];
+    Result<OpenedFile> opened = OpenedFile::Open(source.path, source.version);
+    if (!opened.ok()) return opened.status();
+    file.emplace(std::move(*opened));
+    file_index = index;
+    return Status::Ok();
+  }
 };
 
 // What went wrong in one chunk: an I/O status, or a parse failure at an offset.
@@ -51,8 +67,8 @@ class TwoPassLoader {
   }
 
  private:
-  template <typename OnText>
-  void ForEachChunk(OnText&& on_text);
+  template <typename WithoutReading, typename OnText>
+  void ForEachChunk(WithoutReading&& without_reading, OnText&& on_text);
   Status FirstError() const;
 
   const InputSpec& input_;
@@ -63,23 +79,23 @@ class TwoPassLoader {
 };
 
 // Runs on_text(chunk_index, text, file_offset, state) over each chunk's blocks; on_text
-// returns false to stop reading that chunk. Threads take the next unread chunk as they finish
-// one, so a thread slowed by other processes gets fewer chunks. Which thread reads a chunk
-// does not matter: each chunk writes only its own rows.
-template <typename OnText>
-void TwoPassLoader::ForEachChunk(OnText&& on_text) {
+// returns false to stop reading that chunk. Before reading a chunk, without_reading(chunk_index,
+// file, &io_status) may deal with it another way and return true. Threads take the next unread
+// chunk as they finish one, so a thread slowed by other processes gets fewer chunks. Which
+// thread reads a chunk does not matter: each chunk writes only its own rows.
+template <typename WithoutReading, typename OnText>
+void TwoPassLoader::ForEachChunk(WithoutReading&& without_reading, OnText&& on_text) {
   std::atomic<std::size_t> next_chunk{0};
   ParallelFor(threads_, threads_, [&](int t) {
     ThreadState& state = states_[t];
     for (std::size_t i = next_chunk++; i < chunks_.size(); i = next_chunk++) {
       const Chunk& chunk = chunks_[i];
-      const SourceFile& source = input_.files[chunk.file];
-      Result<OpenedFile> file = OpenedFile::Open(source.path, source.version);
-      if (!file.ok()) {
-        outcomes_[i].io = file.status();
+      if (Status s = state.Open(input_, chunk.file); !s.ok()) {
+        outcomes_[i].io = s;
         continue;
       }
-      outcomes_[i].io = ForEachLineBlock(*file, chunk.begin, chunk.end, state.buffer,
+      if (without_reading(i, *state.file, &outcomes_[i].io)) continue;
+      outcomes_[i].io = ForEachLineBlock(*state.file, chunk.begin, chunk.end, state.buffer,
                                          [&](std::string_view text, std::uint64_t offset) {
                                            return on_text(i, text, offset, state);
                                          });
@@ -90,7 +106,26 @@ void TwoPassLoader::ForEachChunk(OnText&& on_text) {
 Status TwoPassLoader::Count(std::vector<ChunkCounts>* counts) {
   counts->assign(chunks_.size(), ChunkCounts{});
   const bool csv = input_.format == TextFormat::kCsv;
-  ForEachChunk([&](std::size_t i, std::string_view text, std::uint64_t, ThreadState&) {
+  // A remote chunk is counted by its server when it can (http_chunk_count.h); after one
+  // "cannot", the other chunks are read and counted here.
+  std::atomic<bool> server_counts{true};
+  auto on_server = [&](std::size_t i, const OpenedFile& file, Status* io) {
+    if (!file.remote() || !server_counts) return false;
+    const Chunk& chunk = chunks_[i];
+    Result<std::optional<ChunkCounts>> c =
+        file.CountOnServer(chunk.begin, chunk.end, input_.format, input_.label_column);
+    if (!c.ok()) {
+      *io = c.status();
+      return true;
+    }
+    if (!c->has_value()) {
+      server_counts = false;
+      return false;
+    }
+    (*counts)[i] = **c;
+    return true;
+  };
+  ForEachChunk(on_server, [&](std::size_t i, std::string_view text, std::uint64_t, ThreadState&) {
     if (csv) {
       CountCsv(text, input_.label_column, &(*counts)[i]);
     } else {
@@ -103,7 +138,9 @@ Status TwoPassLoader::Count(std::vector<ChunkCounts>* counts) {
 
 Status TwoPassLoader::Fill(std::vector<CsrCursor>* cursors) {
   const bool csv = input_.format == TextFormat::kCsv;
-  ForEachChunk([&](std::size_t i, std::string_view text, std::uint64_t offset, ThreadState& state) {
+  auto always_read = [](std::size_t, const OpenedFile&, Status*) { return false; };
+  ForEachChunk(always_read, [&](std::size_t i, std::string_view text, std::uint64_t offset,
+                                ThreadState& state) {
     ChunkOutcome& outcome = outcomes_[i];
     CsrCursor* cursor = &(*cursors)[i];
     const bool ok = csv ? ParseCsv(text, offset, input_.label_column, cursor, &outcome.failure)

@@ -8,7 +8,8 @@
 #include <cstring>
 #include <utility>
 
-#include "http_range_reader.h"
+#include "http_chunk_count.h"
+#include "http_read_ahead.h"
 
 namespace treering::data::detail {
 
@@ -19,7 +20,7 @@ Result<OpenedFile> OpenedFile::Open(const std::string& path, const std::string& 
     Result<HttpRangeReader> reader = HttpRangeReader::Create(path, version);
     if (!reader.ok()) return reader.status();
     OpenedFile file(-1, path);
-    file.remote_ = std::make_unique<HttpRangeReader>(std::move(*reader));
+    file.remote_ = std::make_unique<HttpReadAhead>(std::move(*reader));
     return file;
   }
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -60,8 +61,15 @@ Status OpenedFile::ReadAt(std::uint64_t offset, char* buffer, std::size_t n,
   return Status::Ok();
 }
 
-void OpenedFile::WillRead(std::uint64_t end) const {
-  if (remote_) remote_->WillRead(end);
+void OpenedFile::WillRead(std::uint64_t begin, std::uint64_t end) const {
+  if (remote_) remote_->WillRead(begin, end);
+}
+
+Result<std::optional<ChunkCounts>> OpenedFile::CountOnServer(std::uint64_t begin, std::uint64_t end,
+                                                             TextFormat format,
+                                                             std::uint64_t label_column) const {
+  if (!remote_) return std::optional<ChunkCounts>();
+  return detail::CountOnServer(remote_->StoppedReader(), begin, end, format, label_column);
 }
 
 Result<std::uint64_t> NextLineStart(const OpenedFile& file, std::uint64_t size,

@@ -8,18 +8,23 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "base/status.h"
+#include "csr_cursor.h"
+#include "input_files.h"
 
 namespace treering::data::detail {
 
-class HttpRangeReader;
+class HttpReadAhead;
 
 // A local path is read with pread and may be shared between threads. An http:// URL is read
-// by Range requests over one keep-alive connection (http_range_reader.h): open one per thread.
+// by Range requests over one keep-alive connection (http_range_reader.h), with the ranges
+// announced by WillRead fetched ahead on a thread of their own (http_read_ahead.h): open one
+// per thread.
 class OpenedFile {
  public:
   // `version` is the ETag a remote file must still have (empty: any, and for local files).
@@ -33,14 +38,21 @@ class OpenedFile {
   // Reads up to n bytes at `offset`; *got < n only at end of file.
   Status ReadAt(std::uint64_t offset, char* buffer, std::size_t n, std::size_t* got) const;
   const std::string& path() const { return path_; }
-  // Reads in order up to `end` follow: a remote file asks for them in one request.
-  void WillRead(std::uint64_t end) const;
+  bool remote() const { return remote_ != nullptr; }
+  // A remote file's server counts the lines of [begin, end) itself (http_chunk_count.h);
+  // nullopt for a local file or a server that does not count.
+  Result<std::optional<ChunkCounts>> CountOnServer(std::uint64_t begin, std::uint64_t end,
+                                                   TextFormat format,
+                                                   std::uint64_t label_column) const;
+  // Reads in order over [begin, end) follow: a remote file asks for them in one request and
+  // receives them while the caller works on what it has read.
+  void WillRead(std::uint64_t begin, std::uint64_t end) const;
 
  private:
   OpenedFile(int fd, std::string path);
   int fd_ = -1;
   std::string path_;
-  std::unique_ptr<HttpRangeReader> remote_;  // set for http:// files
+  std::unique_ptr<HttpReadAhead> remote_;  // set for http:// files
 };
 
 // Smallest line start >= `offset` in a file of `size` bytes: offset itself when it is 0 or
@@ -56,7 +68,7 @@ Result<std::uint64_t> NextLineStart(const OpenedFile& file, std::uint64_t size,
 template <typename OnLines>
 Status ForEachLineBlock(const OpenedFile& file, std::uint64_t begin, std::uint64_t end,
                         std::vector<char>& buffer, OnLines&& on_lines) {
-  file.WillRead(end);
+  file.WillRead(begin, end);
   std::size_t carry = 0;  // bytes of an unfinished line kept at the front of the buffer
   std::uint64_t pos = begin;
   while (pos < end) {

@@ -14,6 +14,8 @@ CLI::App* AddServeCommand(CLI::App& app, ServeArgs* args) {
                     "file holding the bearer token clients must send");
   serve->add_option("--max-connections", args->server.max_connections, "connection limit")
       ->check(CLI::PositiveNumber);
+  serve->add_flag("!--no-counts", args->server.count_ranges,
+                  "do not count rows for workers (GET FILE?counts): they fetch their shard twice");
   serve
       ->add_option("--test-drop-after", args->server.test_drop_after,
                    "tests: cut file replies after this many bytes")

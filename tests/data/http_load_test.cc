@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -149,6 +150,114 @@ TEST(HttpLoad, ResumesAfterCutConnections) {
   ASSERT_TRUE(got.ok()) << got.status().message();
   testing::ExpectSameMatrix(*got, LoadLocal(local));
   EXPECT_EQ(gets.load(), gets_without_cuts + 6);
+}
+
+// A chunk of several read-ahead blocks (1 MiB each, up to three held): replies cut in the
+// middle of the second block, while the parser is still on the first, resume where they broke
+// off, one GET per cut, and the rows are those of the local file, whatever the thread count.
+TEST(HttpLoad, ReadAheadResumesCutsInsideAChunk) {
+  TempDir dir;
+  const std::string local = dir.Write("train.libsvm", RandomLibsvm(7, 20000));
+  const std::uint64_t size = std::filesystem::file_size(local);
+  constexpr std::uint64_t kCut = (3u << 19) + 123;  // half way through the second block
+  ASSERT_GT(size, 2 * kCut) << "too small: a reply must be cut twice";
+  ASSERT_LT(size, 3 * kCut) << "too large: the third reply must not be cut";
+  const DMatrix want = LoadLocal(local);
+  std::atomic<int> gets{0};
+  auto count_gets = [&](const std::string& method, const std::string&) {
+    if (method == "GET") ++gets;
+  };
+  DataServerOptions plain = ServeOptions(dir.path());
+  plain.test_on_request = count_gets;
+  auto plain_server = StartServer(plain);
+  for (int threads : {1, 2}) {
+    SCOPED_TRACE("threads " + std::to_string(threads));
+    gets = 0;
+    Result<DMatrix> uncut = Load(UrlOf(*plain_server, "train.libsvm"), LoadOptions{0, 1, threads});
+    ASSERT_TRUE(uncut.ok()) << uncut.status().message();
+    testing::ExpectSameMatrix(*uncut, want);
+    const int gets_without_cuts = gets.exchange(0);
+
+    DataServerOptions options = ServeOptions(dir.path());
+    options.test_drop_after = kCut;
+    options.test_drop_count = 4;  // the first four file replies stop after kCut bytes
+    options.test_on_request = count_gets;
+    auto server = StartServer(options);
+    Result<DMatrix> got = Load(UrlOf(*server, "train.libsvm"), LoadOptions{0, 1, threads});
+    ASSERT_TRUE(got.ok()) << got.status().message();
+    testing::ExpectSameMatrix(*got, want);
+    if (threads == 1) {
+      // One chunk: the server counts it, so the only file reply is the parsing pass's, cut
+      // twice (its resumed reply is still longer than kCut, the next one is not).
+      EXPECT_EQ(gets.load(), gets_without_cuts + 2);
+    } else {
+      // Chunks of ~300 KiB and 16 KiB line-start probes: which replies are long enough to be
+      // cut depends on the order threads ask, but each cut costs exactly one more GET.
+      EXPECT_GE(gets.load(), gets_without_cuts);
+      EXPECT_LE(gets.load(), gets_without_cuts + 4);
+    }
+  }
+}
+
+// The counting pass asks the server (GET FILE?counts, a few bytes) instead of fetching the
+// chunk; a server that does not count gets the chunk fetched twice, with the same matrix.
+// LibSVM and CSV (whose count depends on label_column).
+TEST(HttpLoad, CountingPassAsksTheServerOrFetches) {
+  TempDir dir;
+  const std::string libsvm = dir.Write("train.libsvm", RandomLibsvm(9, 3000));
+  const std::string csv = dir.Write("train.csv", "1,2,4,3\n0,,5,6\n\n1,7,8,\n");
+  for (bool count_ranges : {true, false}) {
+    SCOPED_TRACE(count_ranges ? "server counts" : "server does not count");
+    std::atomic<int> counts{0};
+    std::atomic<int> reads{0};
+    DataServerOptions options = ServeOptions(dir.path());
+    options.count_ranges = count_ranges;
+    options.test_on_request = [&](const std::string& method, const std::string& target) {
+      if (method != "GET") return;
+      ++(target.find("?counts") != std::string::npos ? counts : reads);
+    };
+    auto server = StartServer(options);
+    Result<DMatrix> got = Load(UrlOf(*server, "train.libsvm"), LoadOptions{0, 1, 1});
+    ASSERT_TRUE(got.ok()) << got.status().message();
+    testing::ExpectSameMatrix(*got, LoadLocal(libsvm));
+    EXPECT_EQ(counts.load(), 1);  // one chunk; without server counts, asked once only
+    EXPECT_EQ(reads.load(), count_ranges ? 1 : 2);
+    for (const char* label_column : {"0", "2"}) {
+      const std::string options_text = std::string("?format=csv&label_column=") + label_column;
+      Result<DMatrix> got_csv = Load(UrlOf(*server, "train.csv") + options_text);
+      ASSERT_TRUE(got_csv.ok()) << got_csv.status().message();
+      testing::ExpectSameMatrix(*got_csv, LoadLocal(csv + options_text));
+    }
+  }
+  auto server = StartServer(ServeOptions(dir.path()));
+  EXPECT_NE(RawExchange(server->port(), "GET /train.libsvm?counts HTTP/1.1\r\nHost: x\r\n\r\n")
+                .find("416"),
+            std::string::npos);
+  EXPECT_NE(RawExchange(server->port(),
+                        "GET /train.libsvm?counts&format=xml HTTP/1.1\r\nHost: x\r\n"
+                        "Range: bytes=0-9\r\n\r\n")
+                .find("400"),
+            std::string::npos);
+  const std::string reply = RawExchange(
+      server->port(),
+      "GET /train.csv?counts&format=csv HTTP/1.1\r\nHost: x\r\nRange: bytes=0-14\r\n\r\n");
+  EXPECT_NE(reply.find("\"rows\": 2"), std::string::npos) << reply;
+  EXPECT_NE(reply.find("\"entries\": 5"), std::string::npos) << reply;
+}
+
+// A bad line while later blocks are still being received: the load stops with the line's
+// place (the fetch thread is stopped, not waited out to the end of the chunk).
+TEST(HttpLoad, ParseErrorWhileReadingAheadNamesTheLine) {
+  TempDir dir;
+  const std::string good = RandomLibsvm(8, 12000);
+  const std::size_t lines = static_cast<std::size_t>(std::count(good.begin(), good.end(), '\n'));
+  dir.Write("bad.libsvm", good + "1 0:1 x\n" + good);
+  auto server = StartServer(ServeOptions(dir.path()));
+  const std::string url = UrlOf(*server, "bad.libsvm");
+  Result<DMatrix> got = Load(url, LoadOptions{0, 1, 1});
+  ASSERT_FALSE(got.ok());
+  EXPECT_EQ(got.status().message(),
+            url + ":" + std::to_string(lines + 1) + ":7: expected index:value, got 'x'");
 }
 
 TEST(HttpLoad, ErrorsNameTheUrlAndStatus) {

@@ -3,7 +3,9 @@
 //
 // What it serves, read-only: GET/HEAD of a file with a single `Range` (206, or 416 past the
 // end), `ETag`/`Last-Modified` and `If-Match` (412 when the file changed); `GET /` a JSON list
-// of the files; `GET /FILE?summary` rows, columns and bytes as JSON. Paths that leave DIR
+// of the files; `GET /FILE?summary` rows, columns and bytes as JSON; `GET /FILE?counts` with a
+// Range: the rows and entries of those lines, the loader's counting pass done here. Paths that
+// leave DIR
 // (`..`, `%2e%2e`, symlinks pointing out, absolute-form targets) are refused. With a token,
 // every request must carry `Authorization: Bearer TOKEN` (compared in constant time).
 //
@@ -31,6 +33,9 @@ struct DataServerOptions {
   double header_timeout_s = 10;  // to receive a whole request header (also idle keep-alive)
   double io_timeout_s = 60;      // for each response to be sent
   bool access_log = true;
+  // Answer GET FILE?counts: saves each worker a second transfer of its shard for a count the
+  // server does on its own CPU. Off: 400, and workers fetch their chunks twice.
+  bool count_ranges = true;
   // Tests only: cut the body of the first `test_drop_count` file replies after this many bytes
   // (closing the connection), to exercise the workers' resume.
   std::uint64_t test_drop_after = 0;
