@@ -5,7 +5,6 @@
 #include "booster/atomic_file.h"
 #include "data/load.h"
 #include "learner_factory.h"
-#include "query_groups.h"
 #include "rabit/rabit.h"
 
 namespace treering::cli {
@@ -20,10 +19,6 @@ Result<data::DMatrix> LoadMatrix(const std::string& key, const std::string& uri,
   }
   auto matrix = data::Load(uri, options);
   if (!matrix.ok()) return matrix.status().WithContext("cannot load " + key + " = " + uri);
-  if (Status st = AttachQueryGroups(key, uri, shard, rabit::DefaultComm(), &matrix.value());
-      !st.ok()) {
-    return st;
-  }
   return matrix;
 }
 
