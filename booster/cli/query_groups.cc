@@ -17,13 +17,18 @@ Result<Ids> IdsFromGroupFile(const std::string& path, std::uint64_t offset, std:
                              std::uint64_t total_rows) {
   auto sizes = data::ReadGroupSizes(path);
   if (!sizes.ok()) return sizes.status();
-  std::uint64_t sum = 0;
-  for (std::uint64_t s : sizes.value()) sum += s;
+  std::uint64_t sum = 0;  // stops past the rows: sizes of up to 18 digits cannot wrap it
+  for (std::size_t g = 0; g < sizes.value().size() && sum <= total_rows; ++g) {
+    sum += sizes.value()[g];
+  }
   if (sum != total_rows) {
-    return Status::InvalidInput(path + ": the query group sizes add up to " + std::to_string(sum) +
-                                " rows, the data has " + std::to_string(total_rows));
+    return Status::InvalidInput(
+        path + ": the query group sizes add up to " +
+        (sum > total_rows ? "more than " + std::to_string(total_rows) : std::to_string(sum)) +
+        " rows, the data has " + std::to_string(total_rows));
   }
   Ids ids(rows);
+  if (rows == 0) return ids;  // also an empty file for empty data
   std::uint64_t group = 0, group_end = sizes.value()[0];
   for (std::uint64_t r = 0; r < rows; ++r) {
     while (offset + r >= group_end) group_end += sizes.value()[++group];
