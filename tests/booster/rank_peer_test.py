@@ -10,12 +10,13 @@ some queries without a relevant document).
   metric of the same predictions (treering's model's test margins given to XGBoost as
   base_margin; XGBoost prints 6 significant digits, so values <= 1 are within 5e-7 of its
   own): equal to 1e-6. A one-round depth-2 model gives many tied predictions per group.
-* FILE.group and qid:N give the same model file; a qid that comes back after another query is
+* FILE.group and qid:N give the same model file (one process and two workers); a qid that comes back after another query is
   an error naming FILE:LINE (one process and two workers).
 * Two workers: groups of two documents with different labels make the sampled pairs
   independent of the random streams, so the two-worker model must equal the one-process model
   byte for byte (a group cut in two by the byte sharding would lose its pair). On the MSLR-shaped
-  set the two-worker job's test metrics must equal XGBoost's for the model it wrote.
+  set the two-worker job's test metrics must equal XGBoost's for the model it wrote, and so must
+  a five-worker job's on three long queries (ranks that hold only the middle of a group).
 """
 import os
 import sys
@@ -137,6 +138,11 @@ def test_group_file_equals_qid():
         treering_train(d, with_file, test, keys, b)
         with open(a, "rb") as fa, open(b, "rb") as fb:
             assert fa.read() == fb.read(), "FILE.group and qid:N gave different models"
+        # Two workers: each learns its global row offset to number the file's groups.
+        treering_train(d, with_qid, test, keys, a, submit_workers=2)
+        treering_train(d, with_file, test, keys, b, submit_workers=2)
+        with open(a, "rb") as fa, open(b, "rb") as fb:
+            assert fa.read() == fb.read(), "2 workers: FILE.group and qid:N differ"
         # A group file that does not add up to the rows is refused, naming it.
         with open(with_file + ".group", "a") as g:
             g.write("3\n")
@@ -180,7 +186,7 @@ def cut_mid_group(lines):
     raise AssertionError("no padding cuts a group")
 
 
-def test_two_workers():
+def test_several_workers():
     import numpy as np
     with t.TempDir() as d:
         # Pairs that do not depend on the random streams: exact equality of the models.
@@ -206,9 +212,16 @@ def test_two_workers():
         mine = treering_train(d, train, test, keys, model, submit_workers=2)
         margins = np.asarray(treering_margins(d, model, test))
         assert_metrics_equal(mine, xgboost_metrics(test, margins, "rank:ndcg"), "2 workers")
+        # Five workers on three long queries: some ranks start and end inside one group, and
+        # give all their rows to the rank where it starts; the metrics on the training set
+        # (each group scored whole) must still be XGBoost's.
+        big = make_set(d, "big", 3, seed=11, min_docs=150, max_docs=200)
+        mine = treering_train(d, big, big, keys, model, submit_workers=5)
+        margins = np.asarray(treering_margins(d, model, big))
+        assert_metrics_equal(mine, xgboost_metrics(big, margins, "rank:ndcg"), "5 workers")
 
 
 if __name__ == "__main__":
     t.need_xgboost_python()
     t.main([test_objectives_match_xgboost, test_metrics_with_ties, test_group_file_equals_qid,
-            test_non_contiguous_groups_fail, test_two_workers])
+            test_non_contiguous_groups_fail, test_several_workers])
