@@ -5,7 +5,8 @@ some queries without a relevant document).
 
 * rank:pairwise, rank:ndcg, rank:map with nthread=1 on both sides: XGBoost's pair sampler is
   deterministic for a given nthread, so the trees are XGBoost's and the test margins agree to
-  1e-5.
+  1e-5 (also with num_pairsample=3, fix_list_weight=2.5); XGBoost loads treering's model file
+  (its lambda_rank_param block) and predicts the same.
 * ndcg, map, pre with @k and '-': treering's values (printed to 17 digits) against XGBoost's
   metric of the same predictions (treering's model's test margins given to XGBoost as
   base_margin; XGBoost prints 6 significant digits, so values <= 1 are within 5e-7 of its
@@ -18,6 +19,7 @@ some queries without a relevant document).
   set the two-worker job's test metrics must equal XGBoost's for the model it wrote, and so must
   a five-worker job's on three long queries (ranks that hold only the middle of a group).
 """
+import json
 import os
 import sys
 
@@ -97,20 +99,30 @@ def test_objectives_match_xgboost():
         test = make_set(d, "test", 15, seed=2)
         dtrain = xgb.DMatrix(train + "?format=libsvm")
         dtest = xgb.DMatrix(test + "?format=libsvm")
-        for objective in ["rank:pairwise", "rank:ndcg", "rank:map"]:
-            keys = ["objective=" + objective, "num_round=6", "max_depth=4", "eta=0.3"]
+        cases = [("rank:pairwise", {}), ("rank:ndcg", {}), ("rank:map", {}),
+                 ("rank:ndcg", {"num_pairsample": 3, "fix_list_weight": 2.5})]
+        for objective, extra in cases:
+            keys = ["objective=" + objective, "num_round=6", "max_depth=4", "eta=0.3"] + [
+                "%s=%s" % kv for kv in extra.items()]
             model = os.path.join(d, objective.replace(":", "_") + ".json")
             mine = treering_train(d, train, test, keys, model)
             params = {"tree_method": "hist", "nthread": 1, "objective": objective,
-                      "max_depth": 4, "eta": 0.3}
+                      "max_depth": 4, "eta": 0.3, **extra}
             booster = xgb.train(params, dtrain, 6)
             peer = np.asarray(booster.predict(dtest, output_margin=True), dtype=float)
             margins = np.asarray(treering_margins(d, model, test))
             diff = float(np.abs(margins - peer).max())
             assert diff <= 1e-5, "%s: test margins differ from XGBoost's by %g" % (objective, diff)
             assert_metrics_equal(mine, xgboost_metrics(test, margins, objective), objective)
-            print("%s: margins within %.2g of XGBoost's, test ndcg %.6f" %
-                  (objective, diff, mine["ndcg"]))
+            # XGBoost loads treering's file (lambda_rank_param included) and predicts the same.
+            loaded = xgb.Booster(model_file=model)
+            config = json.loads(loaded.save_config())["learner"]["objective"]
+            assert config["name"] == objective and int(
+                config["lambda_rank_param"]["num_pairsample"]) == extra.get("num_pairsample", 1)
+            again = np.asarray(loaded.predict(dtest, output_margin=True), dtype=float)
+            assert float(np.abs(again - margins).max()) <= 1e-6, objective
+            print("%s %s: margins within %.2g of XGBoost's, test ndcg %.6f" %
+                  (objective, extra, diff, mine["ndcg"]))
 
 
 def test_metrics_with_ties():
