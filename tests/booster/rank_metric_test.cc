@@ -1,6 +1,8 @@
 // Ranking metrics and LambdaRank gradients on small groups, against values computed here from
 // XGBoost 1.7's formulas (tests/booster/rank_peer_test.py checks them against XGBoost itself),
 // and the query group file reader.
+#include <unistd.h>
+
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -72,6 +74,12 @@ TEST(RankMetric, GroupsWithoutRelevantDocumentsAndTheMinusForm) {
   EXPECT_NEAR(Eval("map@1-", g), 0.5, 1e-12);
 }
 
+TEST(RankMetric, LabelsPast30DoNotOverflowTheGain) {
+  Groups g;  // XGBoost's int shift is undefined here; the double gain stays exact
+  g.Add({1, 2}, {40, 0});
+  EXPECT_NEAR(Eval("ndcg", g), 1.0 / std::log2(3.0), 1e-12);
+}
+
 TEST(RankMetric, NamesAndDirection) {
   for (const std::string good :
        {"ndcg", "ndcg@3", "ndcg-", "ndcg@3-", "map", "map@10", "map-", "pre@5", "pre"}) {
@@ -122,7 +130,8 @@ TEST(RankObjective, LabelsOutsideTheGainRangeAndWeightsAreRefused) {
 TEST(QueryGroups, RunsOfEqualIdsAndTheGroupFile) {
   EXPECT_EQ(data::GroupsFromIds({7, 7, 3, 3, 3, 9}), (std::vector<std::uint64_t>{0, 2, 5, 6}));
   EXPECT_EQ(data::GroupsFromIds({}), (std::vector<std::uint64_t>{0}));
-  const auto dir = std::filesystem::temp_directory_path() / "treering_rank_metric_test";
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("treering_rank_metric_test." + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const std::string path = (dir / "x.libsvm.group").string();
   std::ofstream(path) << "3\n# comment\n\n12\n";

@@ -80,7 +80,9 @@ class RankMetric : public Metric {
     double sum = 0.0;
     for (std::size_t i = 0; i < rec.size() && i < topn_; ++i) {
       const unsigned rel = rec[i].second;
-      if (rel != 0) sum += ((1 << rel) - 1) / std::log2(i + 2.0);
+      // XGBoost's (1 << rel) - 1, without its undefined shift for labels past 30.
+      if (rel != 0)
+        sum += (std::ldexp(1.0, static_cast<int>(std::min(rel, 1024u))) - 1) / std::log2(i + 2.0);
     }
     return sum;
   }
