@@ -11,6 +11,7 @@
 #include "eval_report.h"
 #include "model_output.h"
 #include "output_check.h"
+#include "query_groups.h"
 #include "rabit/rabit.h"
 #include "sync_check.h"
 #include "task_support.h"
@@ -86,6 +87,9 @@ Status LoadDatasets(TrainJob* j) {
   const Stopwatch clock;
   auto train = LoadMatrix("data", o.data, o.nthread, /*shard=*/true);
   if (!train.ok()) return train.status();
+  // Query groups (ranking) for training only: prediction needs none.
+  Status groups = AttachQueryGroups("data", o.data, true, rabit::DefaultComm(), &train.value());
+  if (!groups.ok()) return groups;
   j->train = std::move(train.value());
   if (Status st = CheckTrainingParts(o, j->train); !st.ok()) return st;
   for (const EvalSetSpec& e : o.evals) {
@@ -95,6 +99,9 @@ Status LoadDatasets(TrainJob* j) {
     }
     auto m = LoadMatrix("eval[" + e.name + "]", e.uri, o.nthread, /*shard=*/true);
     if (!m.ok()) return m.status();
+    groups =
+        AttachQueryGroups("eval[" + e.name + "]", e.uri, true, rabit::DefaultComm(), &m.value());
+    if (!groups.ok()) return groups;
     j->eval_data.push_back(std::make_unique<data::DMatrix>(std::move(m.value())));
   }
   j->load_s = clock.Seconds();

@@ -7,7 +7,7 @@ const std::vector<std::string>& ObjectiveNames() {
       "reg:squarederror",     "reg:logistic",   "binary:logistic", "binary:logitraw",
       "multi:softmax",        "multi:softprob", "count:poisson",   "reg:squaredlogerror",
       "reg:pseudohubererror", "reg:gamma",      "reg:tweedie",     "binary:hinge",
-      "survival:cox"};
+      "survival:cox",         "rank:pairwise",  "rank:ndcg",       "rank:map"};
   return kNames;
 }
 
@@ -39,7 +39,7 @@ const ParamTable<LearnerParam>& LearnerParam::Table() {
       ListField("eval_metric", &P::eval_metrics, "(per objective)",
                 "repeatable: rmse, rmsle, mae, mape, mphe, logloss, error, error@t, auc, aucpr, "
                 "merror, mlogloss, poisson-nloglik, gamma-nloglik, gamma-deviance, "
-                "tweedie-nloglik@p, cox-nloglik"),
+                "tweedie-nloglik@p, cox-nloglik, ndcg[@k][-], map[@k][-], pre@k"),
       BoolField("disable_default_eval_metric", &P::disable_default_eval_metric,
                 "1: no metric unless eval_metric is given"),
       RealField("scale_pos_weight", &P::scale_pos_weight, {.lo = 0, .lo_open = true},
@@ -48,6 +48,10 @@ const ParamTable<LearnerParam>& LearnerParam::Table() {
                 "delta of reg:pseudohubererror and of the mphe metric (not 0)"),
       RealField("tweedie_variance_power", &P::tweedie_variance_power, {.lo = 1, .hi = 2},
                 "variance power p of reg:tweedie (2 is refused)"),
+      IntField("num_pairsample", &P::num_pairsample, 1, 1 << 20,
+               "rank:*: partners drawn per document (lambda_rank_param)"),
+      RealField("fix_list_weight", &P::fix_list_weight, {.lo = 0},
+                "rank:*: scale each query group's pairs by this / group size; 0 = off"),
       IntField("nthread", &P::nthread, 0, 1024,
                "threads for training and prediction, 0 = all cores"),
       IntField("seed", &P::seed, -2147483648LL, 2147483647LL,

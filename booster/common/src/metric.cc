@@ -26,7 +26,16 @@ const std::vector<std::string>& MetricNames() {
                                                   "gamma-nloglik",
                                                   "gamma-deviance",
                                                   "tweedie-nloglik@p",
-                                                  "cox-nloglik"};
+                                                  "cox-nloglik",
+                                                  "ndcg",
+                                                  "ndcg@k",
+                                                  "ndcg-",
+                                                  "ndcg@k-",
+                                                  "map",
+                                                  "map@k",
+                                                  "map-",
+                                                  "map@k-",
+                                                  "pre@k"};
   return kNames;
 }
 
@@ -34,6 +43,7 @@ Result<std::unique_ptr<Metric>> Metric::Create(const std::string& name,
                                                const MetricConfig& config) {
   if (name == "auc" || name == "aucpr") return MakeAucMetric(name);
   if (name == "cox-nloglik") return MakeCoxMetric();
+  if (IsRankMetricName(name)) return MakeRankMetric(name);
   if (name.rfind("tweedie-nloglik", 0) == 0) return MakeTweedieMetric(name);
   if (auto m = MakeElementwiseMetric(name, config)) return m;
   if (auto m = MakeMulticlassMetric(name)) return m;
@@ -44,8 +54,8 @@ Result<std::unique_ptr<Metric>> Metric::Create(const std::string& name,
 }
 
 bool Metric::Maximised(const std::string& name) {
-  // Of XGBoost's maximised prefixes (auc, aucpr, map, ndcg, pre) treering has auc and aucpr.
-  return name == "auc" || name == "aucpr";
+  // XGBoost's maximised prefixes: auc, aucpr, map, ndcg, pre (mape is not map).
+  return name == "auc" || name == "aucpr" || IsRankMetricName(name);
 }
 
 WeightedSum SumRows(std::size_t rows, int nthread,

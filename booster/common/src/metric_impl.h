@@ -21,6 +21,10 @@ std::unique_ptr<Metric> MakeMulticlassMetric(const std::string& name);
 // auc or aucpr: binary, or one-vs-rest over classes as XGBoost 1.7 (auc weights each class
 // by its positive weight, aucpr averages classes plainly).
 std::unique_ptr<Metric> MakeAucMetric(const std::string& name);
+// ndcg, map, pre with @k and '-' (XGBoost 1.7 EvalRank), or why the name is not one.
+Result<std::unique_ptr<Metric>> MakeRankMetric(const std::string& name);
+// Whether `name` is ndcg, map or pre, followed by nothing, @... or -... (not mape).
+bool IsRankMetricName(const std::string& name);
 // Row ids by descending prediction, ties in ascending row order.
 std::vector<std::uint32_t> DescendingOrder(const std::vector<float>& preds);
 

@@ -30,6 +30,10 @@ Result<std::unique_ptr<Objective>> Objective::Create(const ObjectiveConfig& conf
   }
   if (auto objective = MakeRegressionObjective(config)) return objective;
   if (n == "survival:cox") return MakeCoxObjective();
+  if (config.num_pairsample < 1) {
+    return Status::InvalidInput("parameter num_pairsample: must be >= 1");
+  }
+  if (auto objective = MakeRankObjective(config)) return objective;
   if (n == "reg:absoluteerror") {
     return Status::InvalidInput(
         "objective reg:absoluteerror is not implemented: XGBoost 1.7 replaces each leaf value by "

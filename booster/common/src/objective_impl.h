@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,5 +20,9 @@ std::unique_ptr<Objective> MakeCoxObjective();
 // order of survival:cox and cox-nloglik.
 std::vector<std::size_t> AbsLabelOrder(const std::vector<float>& labels);
 std::unique_ptr<Objective> MakeSoftmaxObjective(const std::string& name, int num_class);
+// rank:pairwise, rank:ndcg, rank:map; nullptr for any other name.
+std::unique_ptr<Objective> MakeRankObjective(const ObjectiveConfig& config);
+// labels.group_ptr, or {0, rows} (one group) when there is none.
+std::vector<std::uint64_t> QueryGroupBounds(const LabelView& labels);
 
 }  // namespace treering::booster

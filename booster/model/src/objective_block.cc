@@ -18,6 +18,9 @@ ObjectiveBlock DefaultObjectiveBlock(const std::string& objective) {
       {"count:poisson", {"poisson_regression_param", {{"max_delta_step", "0.699999988"}}}},
       {"reg:pseudohubererror", {"pseudo_huber_param", {{"huber_slope", "1"}}}},
       {"reg:tweedie", {"tweedie_regression_param", {{"tweedie_variance_power", "1.5"}}}},
+      {"rank:pairwise", {"lambda_rank_param", {{"num_pairsample", "1"}, {"fix_list_weight", "0"}}}},
+      {"rank:ndcg", {"lambda_rank_param", {{"num_pairsample", "1"}, {"fix_list_weight", "0"}}}},
+      {"rank:map", {"lambda_rank_param", {{"num_pairsample", "1"}, {"fix_list_weight", "0"}}}},
   };
   const auto it = kBlocks.find(objective);
   return it == kBlocks.end() ? ObjectiveBlock{} : it->second;

@@ -31,6 +31,8 @@ Result<std::unique_ptr<GBTreeLearner>> GBTreeLearner::Create(
   }
   ObjectiveConfig oc{lparam.objective,      lparam.num_class,   lparam.scale_pos_weight,
                      tparam.max_delta_step, lparam.huber_slope, lparam.tweedie_variance_power};
+  oc.num_pairsample = lparam.num_pairsample;
+  oc.fix_list_weight = lparam.fix_list_weight;
   auto objective = Objective::Create(oc);
   if (!objective.ok()) return objective.status().WithKey("objective");
   if (auto margin = objective.value()->ProbToMargin(lparam.base_score); !margin.ok()) {

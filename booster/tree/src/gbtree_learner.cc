@@ -21,11 +21,16 @@ void WriteObjectiveParams(const LearnerParam& p, std::map<std::string, std::stri
   if (p.objective == "reg:tweedie") {
     (*out)["tweedie_variance_power"] = FloatToG9(p.tweedie_variance_power);
   }
+  if (p.objective.rfind("rank:", 0) == 0) {
+    (*out)["num_pairsample"] = std::to_string(p.num_pairsample);
+    (*out)["fix_list_weight"] = FloatToG9(p.fix_list_weight);
+  }
 }
 
 Status ReadObjectiveParams(const std::map<std::string, std::string>& params, ObjectiveConfig* oc) {
   for (auto [key, field] : {std::pair{"huber_slope", &oc->huber_slope},
-                            std::pair{"tweedie_variance_power", &oc->tweedie_variance_power}}) {
+                            std::pair{"tweedie_variance_power", &oc->tweedie_variance_power},
+                            std::pair{"fix_list_weight", &oc->fix_list_weight}}) {
     const auto it = params.find(key);
     if (it == params.end()) continue;
     char* end = nullptr;
@@ -34,6 +39,15 @@ Status ReadObjectiveParams(const std::map<std::string, std::string>& params, Obj
       return Status::InvalidInput(std::string("model: objective parameter ") + key + " is '" +
                                   it->second + "', not a number");
     }
+  }
+  if (const auto it = params.find("num_pairsample"); it != params.end()) {
+    char* end = nullptr;
+    const long n = std::strtol(it->second.c_str(), &end, 10);
+    if (it->second.empty() || *end != '\0' || n < 1 || n > (1 << 20)) {
+      return Status::InvalidInput("model: objective parameter num_pairsample is '" + it->second +
+                                  "', not an integer in [1, 2^20]");
+    }
+    oc->num_pairsample = static_cast<int>(n);
   }
   return Status::Ok();
 }
@@ -48,7 +62,9 @@ class Stopwatch {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
-LabelView Labels(const data::DMatrix& dm) { return {&dm.label, &dm.weight}; }
+LabelView Labels(const data::DMatrix& dm, int iteration = 0) {
+  return {&dm.label, &dm.weight, &dm.group_ptr, iteration};
+}
 
 // Time and collectives since construction, to charge a phase of a round to the RoundCost.
 class CostMeter {
@@ -110,6 +126,8 @@ Status GBTreeLearner::LoadModel(GBTreeModel model) {
   lparam_.num_class = model.num_class;
   lparam_.huber_slope = oc.huber_slope;
   lparam_.tweedie_variance_power = oc.tweedie_variance_power;
+  lparam_.num_pairsample = oc.num_pairsample;
+  lparam_.fix_list_weight = oc.fix_list_weight;
   base_margin_ = margin.value();
   model_ = std::move(model);
   // New trees may split on any feature of the training data already set.
@@ -308,12 +326,14 @@ Status GBTreeLearner::UpdateOneIter(int /*iter*/) {
   CatchUp(*train_, &train_margins_, &train_trees_applied_);
   // One output group and every row kept: the objective's maxima are the tree's (one pass
   // over the gradients fewer); otherwise each group's gradients are scanned for their own.
+  // XGBoost passes the round number to the objective (rank:* seeds its pair sampler with it).
+  const LabelView labels = Labels(*train_, round_first_tree_ / objective_->NumGroups());
   if (objective_->NumGroups() == 1 && tparam_.subsample >= 1.0f) {
     const GradientMaxima maxima =
-        objective_->GetGradientAndMaxima(train_margins_, Labels(*train_), lparam_.nthread, &gpair_);
+        objective_->GetGradientAndMaxima(train_margins_, labels, lparam_.nthread, &gpair_);
     BoostGroup(0, gpair_, &maxima);
   } else {
-    objective_->GetGradient(train_margins_, Labels(*train_), lparam_.nthread, &gpair_);
+    objective_->GetGradient(train_margins_, labels, lparam_.nthread, &gpair_);
     for (int group = 0; group < objective_->NumGroups(); ++group) {
       BoostGroup(group, gpair_, nullptr);
     }

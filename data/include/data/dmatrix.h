@@ -24,6 +24,9 @@ struct DMatrix {
   std::vector<float> label;        // one per row
   std::vector<float> weight;       // one per row, or empty when no row carried a weight (all 1)
   std::vector<std::uint64_t> qid;  // one per row, or empty when no row carried qid:N
+  // Query groups for ranking, as XGBoost's group_ptr_: group g is rows [group_ptr[g],
+  // group_ptr[g + 1]). Empty = no groups (filled from qid or FILE.group, docs/learner.md).
+  std::vector<std::uint64_t> group_ptr;
   // 1 + the largest feature index seen locally (0 for no entries). Distributed loaders agree
   // on a global count with an allreduce(max) before training.
   std::uint64_t num_col = 0;

@@ -20,6 +20,8 @@ struct LearnerParam {
   float scale_pos_weight = 1.0f;
   float huber_slope = 1.0f;             // reg:pseudohubererror and mphe
   float tweedie_variance_power = 1.5f;  // reg:tweedie, [1, 2)
+  int num_pairsample = 1;               // rank:*
+  float fix_list_weight = 0.0f;         // rank:*
   int nthread = 0;                      // 0 = all cores
   int seed = 0;
   int verbosity = 1;

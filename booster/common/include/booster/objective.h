@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -44,12 +45,19 @@ struct ObjectiveConfig {
   float max_delta_step = 0.7f;          // count:poisson's own hessian safeguard
   float huber_slope = 1.0f;             // reg:pseudohubererror (pseudo_huber_param)
   float tweedie_variance_power = 1.5f;  // reg:tweedie, in [1, 2) (tweedie_regression_param)
+  int num_pairsample = 1;               // rank:*: pairs drawn per document (lambda_rank_param)
+  float fix_list_weight = 0.0f;         // rank:*: list weight normaliser, 0 = none
 };
 
 // Labels and optional weights of the rows an objective or metric looks at.
 struct LabelView {
   const std::vector<float>* label = nullptr;
   const std::vector<float>* weight = nullptr;  // empty = all 1
+  // Query groups (XGBoost's group_ptr_): group g is rows [group_ptr[g], group_ptr[g + 1]).
+  // Null or empty = all rows form one group. Only rank:* objectives and metrics look at it.
+  const std::vector<std::uint64_t>* group_ptr = nullptr;
+  // The boosting round being grown: rank:* seeds its pair sampler with it as XGBoost does.
+  int iteration = 0;
   float Weight(std::size_t row) const { return weight->empty() ? 1.0f : (*weight)[row]; }
   std::size_t NumRows() const { return label->size(); }
 };
