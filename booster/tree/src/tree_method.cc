@@ -51,6 +51,11 @@ Result<std::string> GBTreeLearner::ResolveTreeMethod(const data::DMatrix& train)
                               "parameter tree_method: Updater `grow_colmaker` or `exact` tree "
                               "method doesn't support distributed training.");
   }
+  if (method == "exact" && tparam_.HasCategorical()) {  // as XGBoost 1.7's colmaker
+    return Status::InvalidKey("tree_method",
+                              "parameter tree_method: exact does not support categorical "
+                              "features (feature_types c); use tree_method=hist");
+  }
   return method;
 }
 
