@@ -68,28 +68,25 @@ Result<std::vector<std::uint8_t>> DefaultLeft(const JsonCursor& tree, std::size_
 Result<std::vector<float>> SplitConditions(const JsonCursor& tree, const RegTree& t) {
   auto field = tree.Member("split_conditions");
   if (!field.ok()) return field.status();
-  const nlohmann::json& node = field->node();
+  auto elements = field->Elements();
+  if (!elements.ok()) return elements.status();
   const std::size_t n = t.left.size();
-  if (!node.is_array()) return field->Error("expected an array, got " + JsonTypeName(node));
-  if (node.size() != n) {
-    return field->Error("has " + std::to_string(node.size()) + " entries, num_nodes is " +
+  if (elements->size() != n) {
+    return field->Error("has " + std::to_string(elements->size()) + " entries, num_nodes is " +
                         std::to_string(n));
   }
   std::vector<float> out(n);
   for (std::size_t i = 0; i < n; ++i) {
-    const nlohmann::json& v = node[i];
+    const JsonCursor& e = elements.value()[i];
     const bool categorical = t.IsCategorical(static_cast<int>(i));
-    if (v.is_null() && categorical) {
+    if (e.node().is_null() && categorical) {
       out[i] = std::numeric_limits<float>::quiet_NaN();
       continue;
     }
-    if (!v.is_number()) {
-      return field->Error("entry " + std::to_string(i) + ": expected a number, got " +
-                          JsonTypeName(v));
-    }
-    const double d = v.get<double>();
+    if (!e.node().is_number()) return e.Error("expected a number, got " + JsonTypeName(e.node()));
+    const double d = e.node().get<double>();
     if (!std::isfinite(d) && !(categorical && std::isnan(d))) {
-      return field->Error("entry " + std::to_string(i) + ": expected a finite number");
+      return e.Error("expected a finite number");
     }
     out[i] = static_cast<float>(d);
   }
