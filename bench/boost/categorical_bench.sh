@@ -50,12 +50,12 @@ keys=(tree_method=hist objective=reg:squarederror max_depth=6 eta=0.3 "num_round
       "nthread=$nthread" "feature_types=$types" "${extra[@]}")
 
 run_treering() {
-  /usr/bin/time -f %e "$treering" /dev/null "data=$data" "model_out=$scratch/t.json" \
+  /usr/bin/time -f "%e %U %S" "$treering" /dev/null "data=$data" "model_out=$scratch/t.json" \
     "${keys[@]}" 2>&1 >/dev/null | tail -1
 }
 
 run_xgboost() {
-  /usr/bin/time -f %e "$py" - "$data" "$scratch/x.json" "${keys[@]}" 2>&1 >/dev/null <<'PY' | tail -1
+  /usr/bin/time -f "%e %U %S" "$py" - "$data" "$scratch/x.json" "${keys[@]}" 2>&1 >/dev/null <<'PY' | tail -1
 import sys
 import xgboost as xgb
 data, model, keys = sys.argv[1], sys.argv[2], dict(k.split("=", 1) for k in sys.argv[3:])
@@ -69,12 +69,16 @@ PY
 
 median() { tr ' ' '\n' | sed '/^$/d' | sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 
+# On a loaded machine the wall time is mostly waiting for a core: CPU time (user + sys) is
+# printed too, and its ratio is the steadier one.
 run_treering > /dev/null; run_xgboost > /dev/null
-tw=(); xw=()
+tw=(); xw=(); tc=(); xc=()
 for ((i = 0; i < repeats; i++)); do
-  tw+=("$(run_treering)"); xw+=("$(run_xgboost)")
+  read -r w u s < <(run_treering); tw+=("$w"); tc+=("$(awk -v u="$u" -v s="$s" 'BEGIN {print u + s}')")
+  read -r w u s < <(run_xgboost); xw+=("$w"); xc+=("$(awk -v u="$u" -v s="$s" 'BEGIN {print u + s}')")
 done
 t=$(echo "${tw[@]}" | median); x=$(echo "${xw[@]}" | median)
+tcpu=$(echo "${tc[@]}" | median); xcpu=$(echo "${xc[@]}" | median)
 pred=$("$py" - "$scratch/t.json" "$scratch/x.json" "$data" <<'PY'
 import sys
 import numpy as np
@@ -88,4 +92,6 @@ PY
 )
 echo "categorical ($rows rows, $rounds rounds, nthread=$nthread, load $(cut -d' ' -f1-3 /proc/loadavg)):"
 echo "  wall treering ${tw[*]} s (median $t), python-xgboost ${xw[*]} s (median $x)"
-echo "  ratio treering/xgboost $(awk -v a="$t" -v b="$x" 'BEGIN {printf "%.2f", a / b}')x; $pred"
+echo "  cpu  treering ${tc[*]} s (median $tcpu), python-xgboost ${xc[*]} s (median $xcpu)"
+echo "  ratio treering/xgboost: wall $(awk -v a="$t" -v b="$x" 'BEGIN {printf "%.2f", a / b}')x, cpu $(awk -v a="$tcpu" -v b="$xcpu" 'BEGIN {printf "%.2f", a / b}')x"
+echo "  $pred"
