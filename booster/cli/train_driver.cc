@@ -13,6 +13,7 @@
 #include "output_check.h"
 #include "query_groups.h"
 #include "rabit/rabit.h"
+#include "row_location.h"
 #include "sync_check.h"
 #include "task_support.h"
 #include "tasks.h"
@@ -111,7 +112,9 @@ Status LoadDatasets(TrainJob* j) {
 
 Status SetData(TrainJob* j) {
   const CliOptions& o = j->options;
-  Status st = j->learner->SetTrainData(&j->train).WithContext("data = " + o.data);
+  Status st = WithRowLocation(j->learner->SetTrainData(&j->train), o.data, rabit::GetRank(),
+                              rabit::GetWorldSize())
+                  .WithContext("data = " + o.data);
   for (std::size_t i = 0; st.ok() && i < o.evals.size(); ++i) {
     data::DMatrix* dm = j->eval_data[i] ? j->eval_data[i].get() : &j->train;
     st = j->learner->AddEvalSet(o.evals[i].name, dm);

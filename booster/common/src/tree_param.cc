@@ -75,6 +75,26 @@ Status ParseInteractions(const std::string& text, std::vector<std::vector<std::u
   return Status::Ok();
 }
 
+// XGBoost's feature_types: a comma list of q, c, int, float, i (python-xgboost and the CLI's
+// fmap use the same names).
+Status ParseFeatureTypes(const std::string& text, std::vector<std::string>* out) {
+  const std::string bad = "a comma list of q, c, int, float, i such as q,c,q";
+  std::vector<std::string> types;
+  std::stringstream items(text);
+  for (std::string item; std::getline(items, item, ',');) {
+    const std::size_t b = item.find_first_not_of(" \t"), e = item.find_last_not_of(" \t");
+    if (b == std::string::npos) return Status::InvalidInput(bad);
+    const std::string t = item.substr(b, e - b + 1);
+    if (t != "q" && t != "c" && t != "int" && t != "float" && t != "i") {
+      return Status::InvalidInput(bad);
+    }
+    types.push_back(t);
+  }
+  if (!text.empty() && text.back() == ',') return Status::InvalidInput(bad);
+  *out = std::move(types);
+  return Status::Ok();
+}
+
 }  // namespace
 
 const ParamTable<TreeParam>& TreeParam::Table() {
@@ -125,6 +145,16 @@ const ParamTable<TreeParam>& TreeParam::Table() {
                     [](P* p, const std::string& v) {
                       return ParseInteractions(v, &p->interaction_constraints);
                     }},
+      ParamField<P>{
+          "feature_types", "", "",
+          "per feature q (numerical), c (categorical), int, float or i, comma "
+          "separated as q,c,q; c features get categorical splits (hist only)",
+          [](P* p, const std::string& v) { return ParseFeatureTypes(v, &p->feature_types); }},
+      IntField("max_cat_to_onehot", &P::max_cat_to_onehot, 1, 2147483647LL,
+               "a categorical feature with fewer categories than this is split one category "
+               "against the rest, otherwise by a partition of its categories"),
+      IntField("max_cat_threshold", &P::max_cat_threshold, 1, 2147483647LL,
+               "most categories a partition split scans from either end of the gradient order"),
       ChoiceField("tree_method", &P::tree_method, {"auto", "exact", "approx", "hist"},
                   "auto: exact on one process below 4M rows (hist when the config needs what "
                   "exact lacks: colsample, constraints, lossguide), else approx; approx is "

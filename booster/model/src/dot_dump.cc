@@ -9,11 +9,13 @@
 namespace treering::booster::dump {
 namespace {
 
+// A categorical node's right child is its "yes" (the set's branch).
 void AppendEdge(const RegTree& tree, int node, bool left, std::string* out) {
   const int child = left ? tree.left[node] : tree.right[node];
   const bool missing = MissingChild(tree, node) == child;
+  const bool yes = tree.IsCategorical(node) ? !left : left;
   out->append("    " + std::to_string(node) + " -> " + std::to_string(child) + " [label=\"" +
-              (left ? "yes" : "no") + (missing ? ", missing" : "") + "\" color=\"" +
+              (yes ? "yes" : "no") + (missing ? ", missing" : "") + "\" color=\"" +
               (missing ? "#0000FF" : "#FF0000") + "\"]\n");
 }
 
@@ -27,7 +29,9 @@ void AppendNode(const RegTree& tree, int node, const FeatureMap& fmap, std::stri
   const bool named = feature < fmap.Size();
   const bool indicator = named && fmap.TypeOf(feature) == FeatureMap::Type::kIndicator;
   const std::string name = named ? fmap.Name(feature) : "f" + std::to_string(feature);
-  const std::string test = indicator ? "" : "<" + FloatToG9(tree.split_cond[node]);
+  const std::string test = tree.IsCategorical(node) ? ":" + CategorySet(tree, node, "{", ",", "}")
+                           : indicator              ? ""
+                                                    : "<" + FloatToG9(tree.split_cond[node]);
   out->append("    " + id + " [ label=\"" + name + test + "\" ]\n");
   AppendEdge(tree, node, true, out);
   AppendEdge(tree, node, false, out);

@@ -13,12 +13,17 @@ std::string Id(int node) { return std::to_string(node); }
 std::string SplitFields(const RegTree& tree, int node, int depth, SplitKind kind,
                         const FeatureMap& fmap) {
   const std::uint32_t feature = tree.split_index[node];
-  const std::string name = kind == SplitKind::kPlain ? std::to_string(feature) : fmap.Name(feature);
+  const std::string name = feature < fmap.Size() ? fmap.Name(feature) : std::to_string(feature);
   const std::string head = " \"nodeid\": " + Id(node) + ", \"depth\": " + std::to_string(depth) +
                            ", \"split\": \"" + name + "\", ";
   if (kind == SplitKind::kIndicator) {
     return head + "\"yes\": " + Id(IndicatorYes(tree, node)) +
            ", \"no\": " + Id(MissingChild(tree, node));
+  }
+  if (kind == SplitKind::kCategorical) {
+    return head + "\"split_condition\": " + CategorySet(tree, node, "[", ", ", "]") +
+           ", \"yes\": " + Id(tree.right[node]) + ", \"no\": " + Id(tree.left[node]) +
+           ", \"missing\": " + Id(MissingChild(tree, node));
   }
   const float cond = tree.split_cond[node];
   const std::string threshold =

@@ -99,6 +99,12 @@ void WriteTree(const RegTree& tree, std::uint64_t num_feature, LittleEndianWrite
 
 Result<std::string> ModelToLegacyBinary(const GBTreeModel& model) {
   if (Status st = CheckModelForSave(model); !st.ok()) return st;
+  for (const RegTree& tree : model.trees) {  // XGBoost 1.7's RegTree::Save refuses them too
+    if (!tree.categories.empty()) {
+      return Status::InvalidInput(
+          "the legacy binary format has no categorical splits: save the model as .json or .ubj");
+    }
+  }
   LittleEndianWriter w;
   std::string out = kMagic;
   WriteLearnerParam(model, &w);

@@ -11,6 +11,15 @@ namespace dump {
 
 Result<SplitKind> KindOf(const RegTree& tree, int node, const FeatureMap& fmap) {
   const std::uint32_t feature = tree.split_index[node];
+  if (tree.IsCategorical(node)) {
+    if (feature >= fmap.Size() || fmap.TypeOf(feature) == FeatureMap::Type::kCategorical) {
+      return SplitKind::kCategorical;
+    }
+    return Status::InvalidInput("fmap: feature " + std::to_string(feature) + " '" +
+                                fmap.Name(feature) +
+                                "' is numerical in the feature map but the trees split on it "
+                                "by category (give it type c)");
+  }
   if (feature >= fmap.Size()) return SplitKind::kPlain;
   switch (fmap.TypeOf(feature)) {
     case FeatureMap::Type::kIndicator:
@@ -27,6 +36,17 @@ Result<SplitKind> KindOf(const RegTree& tree, int node, const FeatureMap& fmap) 
                               fmap.Name(feature) +
                               "' is categorical (c) in the feature map but the trees split on "
                               "it numerically");
+}
+
+std::string CategorySet(const RegTree& tree, int node, const char* open, const char* separator,
+                        const char* close) {
+  std::string out = open;
+  const std::vector<std::int32_t>& set = tree.categories.at(node);
+  for (std::size_t i = 0; i < set.size(); ++i) {
+    if (i != 0) out += separator;
+    out += std::to_string(set[i]);
+  }
+  return out + close;
 }
 
 std::string IntegerThreshold(float cond) {

@@ -140,11 +140,51 @@ Status ReadGradientBooster(const JsonCursor& learner, GBTreeModel* model) {
   return ReadTrees(gbtree.value(), model);
 }
 
+// XGBoost 1.7 writes a categorical node's split condition as a bare NaN token, which is not
+// JSON; outside strings it becomes null (the tree reader takes null only at categorical nodes).
+// Copies only when the text has such a token.
+std::string_view WithoutNaN(std::string_view text, std::string* storage) {
+  if (text.find("NaN") == std::string_view::npos) return text;
+  storage->assign(text.begin(), text.end());
+  bool in_string = false;
+  for (std::size_t i = 0; i < storage->size(); ++i) {
+    const char c = (*storage)[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == 'N' && storage->compare(i, 3, "NaN") == 0) {
+      storage->replace(i, 3, "null");
+      i += 3;
+    }
+  }
+  return *storage;
+}
+
+Status ReadFeatureTypes(const JsonCursor& learner, GBTreeModel* model) {
+  if (!learner.Has("feature_types")) return Status::Ok();
+  auto types = learner.Member("feature_types");
+  if (!types.ok()) return types.status();
+  auto elements = types->Elements();
+  if (!elements.ok()) return elements.status();
+  for (const JsonCursor& e : elements.value()) {
+    auto name = e.String();
+    if (!name.ok()) return name.status();
+    model->feature_types.push_back(name.value());
+  }
+  return Status::Ok();
+}
+
 Result<GBTreeModel> ReadModel(const JsonCursor& root) {
   auto learner = root.Member("learner");
   if (!learner.ok()) return learner.status();
   GBTreeModel model;
-  for (auto step : {ReadAttributes, ReadModelParam, ReadObjective, ReadGradientBooster}) {
+  for (auto step :
+       {ReadAttributes, ReadModelParam, ReadObjective, ReadGradientBooster, ReadFeatureTypes}) {
     Status st = step(learner.value(), &model);
     if (!st.ok()) return st;
   }
@@ -159,6 +199,8 @@ Result<GBTreeModel> ModelFromDocument(const nlohmann::json& doc, const std::stri
 
 Result<GBTreeModel> ModelFromJson(std::string_view text, const std::string& source) {
   nlohmann::json doc;
+  std::string storage;
+  text = WithoutNaN(text, &storage);
   try {
     doc = nlohmann::json::parse(text.begin(), text.end());
   } catch (const nlohmann::json::exception& e) {

@@ -11,6 +11,7 @@
 #include "booster/atomic_file.h"
 #include "booster/model_io.h"
 #include "booster/number_format.h"
+#include "categorical_fields.h"
 #include "model_document.h"
 #include "objective_block.h"
 
@@ -106,6 +107,16 @@ std::string FloatArray(const std::vector<float>& values) {
   return out;
 }
 
+std::string StringArray(const std::vector<std::string>& values) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i != 0) out.push_back(',');
+    AppendQuoted(&out, values[i]);
+  }
+  out.push_back(']');
+  return out;
+}
+
 Status CheckTree(const RegTree& tree, std::size_t id) {
   const std::size_t n = tree.left.size();
   const std::string where = "tree " + std::to_string(id) + ": ";
@@ -115,11 +126,20 @@ Status CheckTree(const RegTree& tree, std::size_t id) {
       tree.base_weight.size() != n || tree.loss_change.size() != n || tree.sum_hess.size() != n) {
     return Status::InvalidInput(where + "node arrays differ in length");
   }
-  for (const auto* arr : {&tree.split_cond, &tree.base_weight, &tree.loss_change, &tree.sum_hess}) {
+  for (const auto* arr : {&tree.base_weight, &tree.loss_change, &tree.sum_hess}) {
     for (const float v : *arr) {
       if (!std::isfinite(v)) return Status::InvalidInput(where + "holds a non-finite number");
     }
   }
+  // A categorical node's condition is NaN in XGBoost's files; any other must be finite.
+  for (std::size_t i = 0; i < n; ++i) {
+    const float v = tree.split_cond[i];
+    if (!std::isfinite(v) && !(std::isnan(v) && tree.IsCategorical(static_cast<int>(i)))) {
+      return Status::InvalidInput(where + "holds a non-finite number");
+    }
+  }
+  if (Status st = CheckCategories(tree); !st.ok())
+    return st.WithContext("tree " + std::to_string(id));
   return Status::Ok();
 }
 
@@ -135,27 +155,29 @@ std::vector<std::int64_t> ParentsForJson(const std::vector<std::int32_t>& parent
 std::string TreeJson(const RegTree& tree, std::size_t id, std::uint64_t num_feature) {
   const std::size_t n = tree.left.size();
   const std::vector<int> default_left(tree.default_left.begin(), tree.default_left.end());
+  const CategoricalFields cats = FlattenCategories(tree);
   const std::map<std::string, std::string> tree_param = {
       {"num_deleted", std::to_string(tree.NumDeleted())},
       {"num_feature", std::to_string(num_feature)},
       {"num_nodes", std::to_string(n)},
       {"size_leaf_vector", "0"}};
-  return Object({{"base_weights", FloatArray(tree.base_weight)},
-                 {"categories", "[]"},
-                 {"categories_nodes", "[]"},
-                 {"categories_segments", "[]"},
-                 {"categories_sizes", "[]"},
-                 {"default_left", IntArray(default_left)},
-                 {"id", std::to_string(id)},
-                 {"left_children", IntArray(tree.left)},
-                 {"loss_changes", FloatArray(tree.loss_change)},
-                 {"parents", IntArray(ParentsForJson(tree.parent))},
-                 {"right_children", IntArray(tree.right)},
-                 {"split_conditions", FloatArray(tree.split_cond)},
-                 {"split_indices", IntArray(tree.split_index)},
-                 {"split_type", IntArray(std::vector<int>(n, 0))},
-                 {"sum_hessian", FloatArray(tree.sum_hess)},
-                 {"tree_param", StringObject(tree_param)}});
+  return Object(
+      {{"base_weights", FloatArray(tree.base_weight)},
+       {"categories", IntArray(cats.categories)},
+       {"categories_nodes", IntArray(cats.categories_nodes)},
+       {"categories_segments", IntArray(cats.categories_segments)},
+       {"categories_sizes", IntArray(cats.categories_sizes)},
+       {"default_left", IntArray(default_left)},
+       {"id", std::to_string(id)},
+       {"left_children", IntArray(tree.left)},
+       {"loss_changes", FloatArray(tree.loss_change)},
+       {"parents", IntArray(ParentsForJson(tree.parent))},
+       {"right_children", IntArray(tree.right)},
+       {"split_conditions", FloatArray(tree.split_cond)},
+       {"split_indices", IntArray(tree.split_index)},
+       {"split_type", IntArray(std::vector<int>(cats.split_type.begin(), cats.split_type.end()))},
+       {"sum_hessian", FloatArray(tree.sum_hess)},
+       {"tree_param", StringObject(tree_param)}});
 }
 
 // The trees array is not formatted here: `trees` is the slot text spliced in later.
@@ -183,7 +205,7 @@ Status CheckLearnerFields(const GBTreeModel& model) {
 std::string LearnerJson(const GBTreeModel& model, const std::string& trees) {
   return Object({{"attributes", StringObject(model.attributes)},
                  {"feature_names", "[]"},
-                 {"feature_types", "[]"},
+                 {"feature_types", StringArray(model.feature_types)},
                  {"gradient_booster", GradientBoosterJson(model, trees)},
                  {"learner_model_param", StringObject(LearnerModelParams(model))},
                  {"objective", ObjectiveJson(model)}});

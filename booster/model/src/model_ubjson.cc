@@ -9,6 +9,7 @@
 
 #include "booster/model_formats.h"
 #include "booster/number_format.h"
+#include "categorical_fields.h"
 #include "model_document.h"
 #include "objective_block.h"
 #include "ubjson_codec.h"
@@ -67,6 +68,14 @@ std::string Typed(const std::vector<T>& values) {
   return out;
 }
 
+// XGBoost writes feature_types as an untyped array of strings.
+std::string StringArray(const std::vector<std::string>& values) {
+  std::string out;
+  ubjson::AppendArrayHeader(&out, values.size());
+  for (const std::string& v : values) AppendString(&out, v);
+  return out;
+}
+
 std::vector<std::int32_t> ParentsForFile(const std::vector<std::int32_t>& parent) {
   std::vector<std::int32_t> out = parent;
   for (auto& p : out) {
@@ -85,16 +94,17 @@ std::string SplitIndices(const RegTree& tree, std::uint64_t num_feature) {
 
 std::string TreeUbjson(const RegTree& tree, std::size_t id, std::uint64_t num_feature) {
   const std::size_t n = tree.left.size();
+  const CategoricalFields cats = FlattenCategories(tree);
   const std::map<std::string, std::string> tree_param = {
       {"num_deleted", std::to_string(tree.NumDeleted())},
       {"num_feature", std::to_string(num_feature)},
       {"num_nodes", std::to_string(n)},
       {"size_leaf_vector", "0"}};
   return Object({{"base_weights", Typed(tree.base_weight)},
-                 {"categories", Typed(std::vector<std::int32_t>())},
-                 {"categories_nodes", Typed(std::vector<std::int32_t>())},
-                 {"categories_segments", Typed(std::vector<std::int64_t>())},
-                 {"categories_sizes", Typed(std::vector<std::int64_t>())},
+                 {"categories", Typed(cats.categories)},
+                 {"categories_nodes", Typed(cats.categories_nodes)},
+                 {"categories_segments", Typed(cats.categories_segments)},
+                 {"categories_sizes", Typed(cats.categories_sizes)},
                  {"default_left", Typed(tree.default_left)},
                  {"id", Integer(static_cast<std::int64_t>(id))},
                  {"left_children", Typed(tree.left)},
@@ -103,7 +113,7 @@ std::string TreeUbjson(const RegTree& tree, std::size_t id, std::uint64_t num_fe
                  {"right_children", Typed(tree.right)},
                  {"split_conditions", Typed(tree.split_cond)},
                  {"split_indices", SplitIndices(tree, num_feature)},
-                 {"split_type", Typed(std::vector<std::uint8_t>(n, 0))},
+                 {"split_type", Typed(cats.split_type)},
                  {"sum_hessian", Typed(tree.sum_hess)},
                  {"tree_param", StringObject(tree_param)}});
 }
@@ -134,7 +144,7 @@ std::string ObjectiveUbjson(const GBTreeModel& model) {
 std::string LearnerUbjson(const GBTreeModel& model) {
   return Object({{"attributes", StringObject(model.attributes)},
                  {"feature_names", IntegerArray({})},
-                 {"feature_types", IntegerArray({})},
+                 {"feature_types", StringArray(model.feature_types)},
                  {"gradient_booster", GradientBoosterUbjson(model)},
                  {"learner_model_param", StringObject(LearnerModelParams(model))},
                  {"objective", ObjectiveUbjson(model)}});

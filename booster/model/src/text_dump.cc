@@ -24,6 +24,13 @@ void AppendSplit(const RegTree& tree, int node, int depth, SplitKind kind, const
     return;
   }
   out->append(static_cast<std::size_t>(depth), '\t');
+  if (kind == SplitKind::kCategorical) {  // no "f" before an unnamed index, as in XGBoost 1.7
+    const std::string name = feature < fmap.Size() ? fmap.Name(feature) : std::to_string(feature);
+    out->append(Id(node) + ":[" + name + ":" + CategorySet(tree, node, "{", ",", "}") +
+                "] yes=" + Id(tree.right[node]) + ",no=" + Id(tree.left[node]) +
+                ",missing=" + Id(MissingChild(tree, node)));
+    return;
+  }
   const float cond = tree.split_cond[node];
   std::string test;
   if (kind == SplitKind::kPlain) {

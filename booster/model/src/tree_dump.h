@@ -11,7 +11,8 @@
 namespace treering::booster::dump {
 
 // kPlain: the feature has no fmap entry (named by its index).
-enum class SplitKind { kPlain, kIndicator, kInteger, kQuantitative };
+// kCategorical: a categorical split (printed as its set, yes = the set's branch, the right).
+enum class SplitKind { kPlain, kIndicator, kInteger, kQuantitative, kCategorical };
 
 // XGBoost refuses to dump a numerical split on a feature its fmap calls categorical.
 Result<SplitKind> KindOf(const RegTree& tree, int node, const FeatureMap& fmap);
@@ -26,6 +27,10 @@ inline int MissingChild(const RegTree& tree, int node) {
 inline int IndicatorYes(const RegTree& tree, int node) {
   return tree.default_left[node] ? tree.right[node] : tree.left[node];
 }
+
+// A categorical node's set as XGBoost prints it: "{1,3}" (text, dot) or "[1, 3]" (JSON).
+std::string CategorySet(const RegTree& tree, int node, const char* open, const char* separator,
+                        const char* close);
 
 // The threshold of an integer feature: the split value rounded up (x < 2.5 <=> x < 3).
 std::string IntegerThreshold(float cond);

@@ -1,9 +1,12 @@
 #include "tree_json_reader.h"
 
+#include <cmath>
 #include <limits>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "categorical_fields.h"
 
 namespace treering::booster {
 namespace {
@@ -59,19 +62,35 @@ Result<std::vector<std::uint8_t>> DefaultLeft(const JsonCursor& tree, std::size_
   return out;
 }
 
-// Only numerical splits exist in treering; a categorical split would be mispredicted.
-Status CheckSplitTypes(const JsonCursor& tree, std::size_t n) {
-  if (!tree.Has("split_type")) return Status::Ok();
-  auto field = tree.Member("split_type");
-  auto types = IntField(tree, "split_type", n, 0, 1);
-  if (!types.ok()) return types.status();
-  for (std::size_t i = 0; i < n; ++i) {
-    if (types.value()[i] != 0) {
-      return field->Error("node " + std::to_string(i) +
-                          " is a categorical split, which treering does not support");
-    }
+// split_conditions: XGBoost 1.7 writes NaN at categorical nodes (a bare NaN token in JSON,
+// read as null, see model_json_reader.cc; a float NaN in UBJSON). Anywhere else a value must be
+// finite.
+Result<std::vector<float>> SplitConditions(const JsonCursor& tree, const RegTree& t) {
+  auto field = tree.Member("split_conditions");
+  if (!field.ok()) return field.status();
+  auto elements = field->Elements();
+  if (!elements.ok()) return elements.status();
+  const std::size_t n = t.left.size();
+  if (elements->size() != n) {
+    return field->Error("has " + std::to_string(elements->size()) + " entries, num_nodes is " +
+                        std::to_string(n));
   }
-  return Status::Ok();
+  std::vector<float> out(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const JsonCursor& e = elements.value()[i];
+    const bool categorical = t.IsCategorical(static_cast<int>(i));
+    if (e.node().is_null() && categorical) {
+      out[i] = std::numeric_limits<float>::quiet_NaN();
+      continue;
+    }
+    if (!e.node().is_number()) return e.Error("expected a number, got " + JsonTypeName(e.node()));
+    const double d = e.node().get<double>();
+    if (!std::isfinite(d) && !(categorical && std::isnan(d))) {
+      return e.Error("expected a finite number");
+    }
+    out[i] = static_cast<float>(d);
+  }
+  return out;
 }
 
 // Walks from the root: every reachable internal node has two children that point back to it
@@ -141,11 +160,12 @@ Status ReadLinks(const JsonCursor& tree, std::size_t n, RegTree* t) {
 
 // The float arrays: thresholds / leaf values and the node statistics.
 Status ReadNodeValues(const JsonCursor& tree, std::size_t n, RegTree* t) {
-  const std::pair<const char*, std::vector<float>*> arrays[] = {
-      {"split_conditions", &t->split_cond},
-      {"base_weights", &t->base_weight},
-      {"loss_changes", &t->loss_change},
-      {"sum_hessian", &t->sum_hess}};
+  auto cond = SplitConditions(tree, *t);
+  if (!cond.ok()) return cond.status();
+  t->split_cond = std::move(cond.value());
+  const std::pair<const char*, std::vector<float>*> arrays[] = {{"base_weights", &t->base_weight},
+                                                                {"loss_changes", &t->loss_change},
+                                                                {"sum_hessian", &t->sum_hess}};
   for (const auto& [key, dst] : arrays) {
     auto values = FloatField(tree, key, n);
     if (!values.ok()) return values.status();
@@ -171,9 +191,13 @@ Result<RegTree> ReadTree(const JsonCursor& tree, std::uint64_t num_feature) {
   if (!n.ok()) return n.status();
   RegTree t;
   Status st = ReadLinks(tree, n.value(), &t);
-  if (st.ok()) st = CheckSplitTypes(tree, n.value());
+  if (st.ok()) st = ReadCategories(tree, n.value(), &t);
   if (st.ok()) st = ReadNodeValues(tree, n.value(), &t);
   if (st.ok()) st = CheckLinks(tree, t, num_feature);
+  if (st.ok()) {
+    st = CheckCategories(t);
+    if (!st.ok()) st = tree.Error(st.message());
+  }
   if (!st.ok()) return st;
   return t;
 }

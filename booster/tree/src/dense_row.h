@@ -36,10 +36,17 @@ class DenseRow {
 };
 
 // The child a row takes at internal node `node` (XGBoost's GetNextNode: missing or NaN takes the
-// default direction, otherwise left iff value < split_cond).
+// default direction, otherwise left iff value < split_cond, or for a categorical node iff the
+// category is outside its set).
 inline int NextNode(const RegTree& tree, int node, const float* row) {
   const float v = row[tree.split_index[node]];
   if (std::isnan(v)) return tree.default_left[node] ? tree.left[node] : tree.right[node];
+  if (!tree.categories.empty()) {
+    const auto it = tree.categories.find(node);
+    if (it != tree.categories.end()) {
+      return CategoryGoesLeft(it->second, v) ? tree.left[node] : tree.right[node];
+    }
+  }
   return v < tree.split_cond[node] ? tree.left[node] : tree.right[node];
 }
 

@@ -9,6 +9,7 @@
 #include "booster/number_format.h"
 #include "booster/predictor.h"
 #include "booster/work_split.h"
+#include "categorical_cuts.h"
 #include "feature_budget.h"
 
 namespace treering::booster {
@@ -199,6 +200,8 @@ Status GBTreeLearner::SetTrainData(data::DMatrix* train) {
   }
   cuts_ = BuildCuts(*train, static_cast<std::uint32_t>(num_feature), tparam_.max_bin,
                     lparam_.nthread, *comm_);
+  if (Status s = SetCategoricalCuts(*train, tparam_, *comm_, &cuts_); !s.ok()) return s;
+  model_.feature_types = tparam_.feature_types;
   binned_.emplace(BinnedMatrix::Build(*train, cuts_, lparam_.nthread));
   sampler_.emplace(static_cast<std::uint32_t>(num_feature), tparam_.colsample_bytree,
                    tparam_.colsample_bylevel, tparam_.colsample_bynode, seed_);

@@ -10,16 +10,27 @@
 
 namespace treering::booster {
 
+namespace {
+
+// One step of the checked walk: missing (NaN) takes the default branch; a categorical node
+// sends its set right (XGBoost 1.7's Decision), a numerical one values below the condition left.
+bool GoesLeft(const RegTree& tree, int node, float v) {
+  if (std::isnan(v)) return tree.default_left[node] != 0;
+  if (!tree.categories.empty()) {
+    const auto it = tree.categories.find(node);
+    if (it != tree.categories.end()) return CategoryGoesLeft(it->second, v);
+  }
+  return v < tree.split_cond[node];
+}
+
+}  // namespace
+
 int LeafOf(const RegTree& tree, const std::vector<float>& features) {
   int node = 0;
   while (!tree.IsLeaf(node)) {
     const std::uint32_t f = tree.split_index[node];
     const float v = f < features.size() ? features[f] : std::numeric_limits<float>::quiet_NaN();
-    if (std::isnan(v)) {
-      node = tree.default_left[node] ? tree.left[node] : tree.right[node];
-    } else {
-      node = v < tree.split_cond[node] ? tree.left[node] : tree.right[node];
-    }
+    node = GoesLeft(tree, node, v) ? tree.left[node] : tree.right[node];
   }
   return node;
 }
@@ -148,8 +159,7 @@ void AddTreeLanes(const RegTree& tree, const Lanes& lanes, float* out, int group
       const std::uint32_t f = tree.split_index[n];
       const float v =
           f < lanes.limit ? lanes.values[k][f] : std::numeric_limits<float>::quiet_NaN();
-      const bool go_left = std::isnan(v) ? tree.default_left[n] != 0 : v < tree.split_cond[n];
-      node[k] = go_left ? left : tree.right[n];
+      node[k] = GoesLeft(tree, n, v) ? left : tree.right[n];
     }
   }
   for (int k = 0; k < lanes.count; ++k) out[k * groups + group] += tree.split_cond[node[k]];
@@ -178,7 +188,9 @@ void AddTreeOutputs(const GBTreeModel& model, const data::DMatrix& dm, int tree_
   ParallelFor(num_trees, ThreadsFor(std::size_t(num_trees) * 256, nthread), [&](int i) {
     const RegTree& tree = model.trees[tree_begin + i];
     flat[i] = Flatten(tree);
-    use_flat[i] = tree.NumNodes() > 0 && flat[i].max_feature < width && flat[i].Balanced();
+    // Categorical splits take the checked walk: the flat record has room for a threshold only.
+    use_flat[i] = tree.NumNodes() > 0 && flat[i].max_feature < width && flat[i].Balanced() &&
+                  tree.categories.empty();
   });
   ParallelForBlocks(
       static_cast<std::int64_t>(dm.NumRows()),

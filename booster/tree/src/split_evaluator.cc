@@ -159,6 +159,7 @@ SplitCandidate SplitEvaluator::EvaluateFeatureVector(const Histogram& hist,
 SplitCandidate SplitEvaluator::EvaluateFeature(const Histogram& hist, GradientPairInt node_sum,
                                                float root_gain, std::uint32_t f, float floor,
                                                const WeightBounds& bounds) const {
+  if (param_.IsCategorical(f)) return EvaluateCategorical(hist, node_sum, root_gain, f, bounds);
   if (VectorScanActive()) {
     return EvaluateFeatureVector(hist, node_sum, root_gain, f, floor);
   }

@@ -94,6 +94,9 @@ void TreeGrower::ApplySplit(const ExpandEntry& e, RegTree* tree) {
   tree->right[e.node] = right;
   tree->split_index[e.node] = s.feature;
   tree->split_cond[e.node] = s.split_value;
+  if (s.cat_kind != SplitCandidate::kNone) {  // NaN condition, as XGBoost's ExpandCategorical
+    tree->categories[e.node] = evaluator_->CategorySet(hists_.at(e.node), s);
+  }
   tree->default_left[e.node] = s.default_left ? 1 : 0;
   tree->base_weight[e.node] = evaluator_->Weight(parent_sum, bounds);
   evaluator_->ChildBounds(bounds, s.feature, wl, wr, &bounds_[left], &bounds_[right]);
@@ -110,7 +113,28 @@ void TreeGrower::ApplySplit(const ExpandEntry& e, RegTree* tree) {
 
 // Sparse data: a row's value of the split feature would need a search in the row, so each
 // split's column is walked instead; rows absent from it are missing (default direction).
-void TreeGrower::DecideByColumns(const Batch& applied) {
+std::vector<std::vector<std::uint8_t>> TreeGrower::BinTables(const Batch& applied,
+                                                             const RegTree& tree) const {
+  bool any = false;
+  for (const ExpandEntry& e : applied) any = any || tree.IsCategorical(e.node);
+  if (!any) return {};
+  std::vector<std::vector<std::uint8_t>> tables(applied.size());
+  for (std::size_t k = 0; k < applied.size(); ++k) {
+    const SplitCandidate& s = applied[k].split;
+    std::vector<std::uint8_t>& table = tables[k];
+    table.assign(cuts_.FeatureBins(s.feature), 0);
+    if (tree.IsCategorical(applied[k].node)) {
+      std::fill(table.begin(), table.end(), 1);  // a category outside the set goes left
+      for (const std::int32_t c : tree.categories.at(applied[k].node)) table[c] = 0;
+    } else {
+      for (int b = 0; b <= s.split_bin; ++b) table[b] = 1;
+    }
+  }
+  return tables;
+}
+
+void TreeGrower::DecideByColumns(const Batch& applied,
+                                 const std::vector<std::vector<std::uint8_t>>& tables) {
   row_task_.resize(matrix_.NumRows());
   goes_left_.resize(matrix_.NumRows());
   std::size_t work = 0;
@@ -128,7 +152,9 @@ void TreeGrower::DecideByColumns(const Batch& applied) {
     const BinnedMatrix::Column col = matrix_.FeatureColumn(s.feature);
     for (std::size_t i = 0; i < col.size; ++i) {
       const std::uint32_t row = col.rows[i];
-      if (row_task_[row] == k) goes_left_[row] = static_cast<int>(col.bins[i]) <= s.split_bin;
+      if (row_task_[row] != k) continue;
+      goes_left_[row] =
+          tables.empty() ? static_cast<int>(col.bins[i]) <= s.split_bin : tables[k][col.bins[i]];
     }
   });
 }
@@ -138,13 +164,30 @@ void TreeGrower::PartitionRows(const Batch& applied, const RegTree& tree) {
   for (const ExpandEntry& e : applied) {
     tasks.push_back({e.node, tree.left[e.node], tree.right[e.node]});
   }
+  const std::vector<std::vector<std::uint8_t>> tables = BinTables(applied, tree);
   if (matrix_.layout() == BinnedMatrix::Layout::kSparse) {
-    DecideByColumns(applied);
+    DecideByColumns(applied, tables);
     const std::uint8_t* goes_left = goes_left_.data();
     partition_.Split(
         tasks,
         [goes_left](std::size_t) {
           return [goes_left](std::uint32_t row) { return goes_left[row] != 0; };
+        },
+        nthread_);
+    return;
+  }
+  if (!tables.empty()) {  // a categorical split: decide by table (dense rows have no missing)
+    partition_.Split(
+        tasks,
+        [&](std::size_t k) {
+          const BinnedMatrix* matrix = &matrix_;
+          const std::uint32_t feature = applied[k].split.feature;
+          const std::uint8_t* table = tables[k].data();
+          const bool default_left = applied[k].split.default_left;
+          return [matrix, feature, table, default_left](std::uint32_t row) {
+            const int bin = matrix->LocalBin(row, feature);
+            return bin < 0 ? default_left : table[bin] != 0;
+          };
         },
         nthread_);
     return;

@@ -25,6 +25,7 @@ std::string ExactUnsupported(const TreeParam& p) {
   if (!p.interaction_constraints.empty()) return "interaction_constraints";
   if (p.grow_policy == GrowPolicy::kLossGuide) return "grow_policy";
   if (p.max_leaves > 0) return "max_leaves";
+  if (p.HasCategorical()) return "feature_types";  // XGBoost 1.7's colmaker has none either
   return "";
 }
 

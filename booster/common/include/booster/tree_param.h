@@ -32,8 +32,26 @@ struct TreeParam {
   std::vector<int> monotone_constraints;
   // interaction_constraints "[[0,1],[2,3,4]]": a path's features must fit in one group.
   std::vector<std::vector<std::uint32_t>> interaction_constraints;
+  // feature_types "q,c,q": one XGBoost type name per feature (q, c, int, float, i); c marks a
+  // categorical feature (docs/learner.md, "Categorical features"). Empty: all numerical.
+  std::vector<std::string> feature_types;
+  // A categorical feature with fewer categories (max category + 1) than this is split one
+  // category against the rest; otherwise by a partition of its categories (XGBoost 1.7 hist).
+  int max_cat_to_onehot = 4;
+  // Partition splits consider at most this many categories from either end of the ordering.
+  int max_cat_threshold = 64;
   // XGBoost 1.7's names; the learner resolves auto and approx (docs/learner.md, tree_method).
   std::string tree_method = "auto";
+
+  bool IsCategorical(std::uint32_t f) const {
+    return f < feature_types.size() && feature_types[f] == "c";
+  }
+  bool HasCategorical() const {
+    for (const std::string& t : feature_types) {
+      if (t == "c") return true;
+    }
+    return false;
+  }
 
   // Every key with its default, range and meaning (base/param_table.h).
   static const ParamTable<TreeParam>& Table();

@@ -9,6 +9,8 @@
 //        <TAB>1:leaf=-0.152151838,cover=6769.07959
 // json:  [ { "nodeid": 0, "depth": 0, "split": "89", "split_condition": 10, ... "children": [...
 // dot:   digraph { graph [ rankdir=TB ] ... 0 [ label="f89<10" ] 0 -> 1 [label="yes, missing" ...
+// Categorical splits (XGBoost 1.7's Categorical generators): text "0:[1:{0,2}] yes=2,no=1,..."
+// (yes = the right child, the set's branch), JSON "split_condition": [0, 2], dot "f1:{0,2}".
 // Numbers use XGBoost's dump precision (9 significant digits, %g style).
 #pragma once
 
@@ -30,7 +32,8 @@ struct DumpSpec {
 };
 
 // One string per tree, as Booster.get_dump(fmap, with_stats, dump_format) returns them. Fails
-// (kInvalidInput) only when the feature map calls a split feature categorical.
+// (kInvalidInput) only when the feature map's type of a split feature disagrees with the split
+// (c for a numerical split, anything else for a categorical one).
 Result<std::vector<std::string>> DumpTrees(const GBTreeModel& model, const DumpSpec& spec);
 
 // The whole file XGBoost's CLI writes for task=dump: "booster[i]:\n" + tree for text and dot, a

@@ -3,6 +3,7 @@
 // root, a leaf has left == right == -1 and keeps its value (eta already applied) in split_cond.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -20,6 +21,9 @@ struct RegTree {
   std::vector<float> base_weight;          // node weight w without eta
   std::vector<float> loss_change;          // split gain; 0 for a leaf
   std::vector<float> sum_hess;             // hessian sum (cover)
+  // Categorical splits (XGBoost's split_type 1), by node: the categories that go RIGHT,
+  // ascending and non-empty. Such a node's split_cond is NaN, as XGBoost 1.7 writes it.
+  std::map<int, std::vector<std::int32_t>> categories;
 
   // XGBoost's prune updater keeps a pruned node's slot (ids of the others do not move) and marks
   // it deleted: split index 2^31-1 with the default-left bit, its sindex_ 0xFFFFFFFF. Such a
@@ -40,6 +44,7 @@ struct RegTree {
     split_index[node] = kDeletedSplitIndex;
     default_left[node] = 1;
   }
+  bool IsCategorical(int node) const { return categories.count(node) != 0; }
 
   // Appends a node (a leaf until Split is called) and returns its id.
   int AddNode(int parent_id, float leaf_value, float weight, float hess) {
@@ -56,6 +61,14 @@ struct RegTree {
   }
 };
 
+// XGBoost 1.7's common::Decision for a present value v at a categorical node whose set is
+// `right`: true = go left. A value that is no valid category (negative, >= 2^24) goes left, as
+// does any category outside the set; the value is truncated to an integer first (AsCat).
+inline bool CategoryGoesLeft(const std::vector<std::int32_t>& right, float v) {
+  if (!(v >= 0.0f) || v >= 16777216.0f) return true;
+  return !std::binary_search(right.begin(), right.end(), static_cast<std::int32_t>(v));
+}
+
 struct GBTreeModel {
   std::string objective = "reg:squarederror";  // XGBoost objective name
   float base_score = 0.5f;  // user-facing value as saved in JSON (a probability for logistic)
@@ -65,6 +78,8 @@ struct GBTreeModel {
   std::vector<RegTree> trees;
   std::vector<int> tree_info;                     // output group (class) of each tree, round-major
   std::map<std::string, std::string> attributes;  // e.g. best_iteration, best_score
+  // The learner's feature_types ("q", "c", ...; empty unless the model was trained with them).
+  std::vector<std::string> feature_types;
   // XGBoost's learner_model_param.boost_from_average ("1" unless the user set base_score).
   bool boost_from_average = true;
   // The objective's parameter block beyond the typed fields above, kept so a model loaded from

@@ -37,6 +37,13 @@ struct SplitCandidate {
   float split_value = 0.0f;  // go left iff value < split_value
   bool default_left = false;
   GradientPairInt left_sum, right_sum;
+  // Categorical splits (categorical_split.cc): kNone for a numerical split. kOneHot sends the
+  // category split_bin right; kPartition the first cat_count categories of the node's gradient
+  // order right (CategorySet rebuilds them from the node's histogram, so the candidate stays a
+  // fixed-size record that ranks can exchange).
+  enum CatKind : std::uint8_t { kNone = 0, kOneHot = 1, kPartition = 2 };
+  CatKind cat_kind = kNone;
+  std::int32_t cat_count = 0;
 
   // XGBoost's SplitEntry::NeedReplace.
   bool NeedReplace(float new_loss_chg, std::uint32_t new_feature) const;
@@ -153,6 +160,10 @@ class SplitEvaluator {
   // input may then ask for a derivation: each rank would fill only its share).
   std::vector<SplitCandidate> EvaluateNodes(const std::vector<NodeInput>& nodes, int nthread) const;
 
+  // The categories a categorical candidate sends right, ascending; `hist` is the histogram of
+  // the node it was found in (categorical_split.cc).
+  std::vector<std::int32_t> CategorySet(const Histogram& hist, const SplitCandidate& c) const;
+
  private:
   static double ThresholdL1(double g, double alpha) {
     if (g > alpha) return g - alpha;
@@ -163,6 +174,19 @@ class SplitEvaluator {
   // that cannot reach it; the node's winner is the same).
   SplitCandidate EvaluateFeature(const Histogram& hist, GradientPairInt node_sum, float root_gain,
                                  std::uint32_t f, float floor, const WeightBounds& bounds) const;
+  // XGBoost 1.7's EnumerateOneHot / EnumeratePart for categorical feature f.
+  SplitCandidate EvaluateCategorical(const Histogram& hist, GradientPairInt node_sum,
+                                     float root_gain, std::uint32_t f,
+                                     const WeightBounds& bounds) const;
+  SplitCandidate EvaluateOneHot(const Histogram& hist, GradientPairInt node_sum, float root_gain,
+                                std::uint32_t f, const WeightBounds& bounds) const;
+  SplitCandidate EvaluatePartition(const Histogram& hist, GradientPairInt node_sum, float root_gain,
+                                   std::uint32_t f, const WeightBounds& bounds) const;
+  // The feature's local bins stably sorted by their weight (XGBoost's CalcWeightCat order).
+  std::vector<std::uint32_t> CategoryOrder(const Histogram& hist, std::uint32_t f) const;
+  // loss_chg of sending `left` and `right` apart, or -inf when a side is too light.
+  float CategoricalLoss(std::uint32_t f, GradientPairInt left, GradientPairInt right,
+                        const WeightBounds& bounds, float root_gain) const;
   SplitCandidate EvaluateFeatureVector(const Histogram& hist, GradientPairInt node_sum,
                                        float root_gain, std::uint32_t f, float floor) const;
   float GainGivenWeight(GradientPairInt sum, float w) const {

@@ -43,7 +43,10 @@ class TreeGrower {
   using Batch = std::vector<ExpandEntry>;
   void ApplySplit(const ExpandEntry& e, RegTree* tree);
   void PartitionRows(const Batch& applied, const RegTree& tree);
-  void DecideByColumns(const Batch& applied);
+  // tables: empty, or per split its local bin -> goes left (when a split is categorical).
+  void DecideByColumns(const Batch& applied, const std::vector<std::vector<std::uint8_t>>& tables);
+  // Per split of the batch, local bin -> goes left; empty when every split is numerical.
+  std::vector<std::vector<std::uint8_t>> BinTables(const Batch& applied, const RegTree& tree) const;
   void BuildChildHistograms(const Batch& parents, const RegTree& tree);
   std::vector<ExpandEntry> Evaluate(const std::vector<int>& nodes, int depth);
   // Histogram buffers are recycled across nodes and trees: a fresh multi-MB buffer costs a
