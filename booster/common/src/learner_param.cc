@@ -4,10 +4,10 @@ namespace treering::booster {
 
 const std::vector<std::string>& ObjectiveNames() {
   static const std::vector<std::string> kNames = {
-      "reg:squarederror",     "reg:logistic",   "binary:logistic", "binary:logitraw",
-      "multi:softmax",        "multi:softprob", "count:poisson",   "reg:squaredlogerror",
-      "reg:pseudohubererror", "reg:gamma",      "reg:tweedie",     "binary:hinge",
-      "survival:cox"};
+      "reg:squarederror",     "reg:logistic",     "binary:logistic", "binary:logitraw",
+      "multi:softmax",        "multi:softprob",   "count:poisson",   "reg:squaredlogerror",
+      "reg:pseudohubererror", "reg:gamma",        "reg:tweedie",     "binary:hinge",
+      "survival:cox",         "reg:absoluteerror"};
   return kNames;
 }
 
@@ -34,7 +34,8 @@ const ParamTable<LearnerParam>& LearnerParam::Table() {
           .MarkSet(&P::num_class_set),
       RealField("base_score", &P::base_score, {},
                 "initial prediction of every row (a probability for logistic objectives); "
-                "XGBoost 1.7 does not estimate it")
+                "unset: 0.5, or for reg:absoluteerror the weighted median of the labels as "
+                "XGBoost 1.7 estimates it")
           .MarkSet(&P::base_score_set),
       ListField("eval_metric", &P::eval_metrics, "(per objective)",
                 "repeatable: rmse, rmsle, mae, mape, mphe, logloss, error, error@t, auc, aucpr, "

@@ -10,6 +10,7 @@
 #include "booster/predictor.h"
 #include "booster/work_split.h"
 #include "feature_budget.h"
+#include "leaf_refresh.h"
 
 namespace treering::booster {
 namespace {
@@ -78,6 +79,7 @@ GBTreeLearner::GBTreeLearner(LearnerParam lparam, TreeParam tparam,
   model_.num_class = lparam_.num_class;
   model_.base_score = lparam_.base_score;
   model_.scale_pos_weight = lparam_.scale_pos_weight;
+  model_.boost_from_average = !lparam_.base_score_set;  // XGBoost's LearnerModelParamLegacy
   WriteObjectiveParams(lparam_, &model_.objective_params);
   // Create() has checked that base_score suits the objective.
   auto margin = objective_->ProbToMargin(model_.base_score);
@@ -158,6 +160,11 @@ Status GBTreeLearner::SetTrainData(data::DMatrix* train) {
   Stopwatch watch;
   if (Status s = CheckData(*train, "training data"); !s.ok()) return s;
   if (Status s = ResolveMetrics(); !s.ok()) return s;
+  // XGBoost 1.7's InitBaseScore: estimated from the data before the first tree only.
+  if (objective_->LeafQuantile() && model_.boost_from_average && model_.trees.empty()) {
+    model_.base_score = MedianBaseScore(Labels(*train), comm_);
+    base_margin_ = model_.base_score;
+  }
   std::uint64_t num_feature = std::max<std::uint64_t>(train->num_col, model_.num_feature);
   comm_->Allreduce<rabit::op::Max>(&num_feature, 1);
   // Narrowed to 32 bits below: a count over the limit used to wrap (2^32 -> 0, then SIGSEGV).
@@ -294,6 +301,12 @@ void GBTreeLearner::BoostGroup(int group, const std::vector<GradientPair>& all_g
       maxima != nullptr ? GradientQuantiser::FromLocalMaxima(*maxima, group_gpair.size(), *comm_)
                         : GradientQuantiser::ForGradients(group_gpair, lparam_.nthread, *comm_);
   RegTree tree = grower_->Grow(group_gpair, quantiser);
+  // Hist trees only: 1.7's exact updater (colmaker) reports no row positions, so its leaves stay.
+  if (const std::optional<double> alpha = objective_->LeafQuantile()) {
+    const LeafRefreshInput in{&grower_->Partition(), &train_margins_, Labels(*train_),
+                              &group_gpair};
+    RefreshLeaves(*alpha, in, lparam_.nthread, comm_, &tree);
+  }
   AddLeavesToMargins(tree, group);
   model_.trees.push_back(std::move(tree));
   model_.tree_info.push_back(group);
