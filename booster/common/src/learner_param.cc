@@ -55,7 +55,6 @@ const ParamTable<LearnerParam>& LearnerParam::Table() {
                "random seed (row/column sampling); rank 0's value is broadcast")
           .Alias("random_state"),
       IntField("verbosity", &P::verbosity, 0, 3, "0 silent .. 3 debug"),
-      PinnedChoice("booster", {"gbtree"}, "gbtree (the only booster the tree learner implements)"),
       PinnedChoice("validate_parameters", {"1", "0"},
                    "accepted for XGBoost compatibility; unknown keys are always errors"),
   });

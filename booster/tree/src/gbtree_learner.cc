@@ -73,8 +73,14 @@ class CostMeter {
 }  // namespace
 
 GBTreeLearner::GBTreeLearner(LearnerParam lparam, TreeParam tparam,
-                             std::unique_ptr<Objective> objective, rabit::Comm* comm)
-    : lparam_(std::move(lparam)), tparam_(tparam), objective_(std::move(objective)), comm_(comm) {
+                             std::unique_ptr<Objective> objective, rabit::Comm* comm,
+                             DartParam dart)
+    : lparam_(std::move(lparam)),
+      tparam_(tparam),
+      objective_(std::move(objective)),
+      comm_(comm),
+      dart_param_(std::move(dart)) {
+  model_.dart = dart_param_.IsDart();
   model_.objective = lparam_.objective;
   model_.num_class = lparam_.num_class;
   model_.base_score = lparam_.base_score;
@@ -107,6 +113,12 @@ Status GBTreeLearner::LoadModel(GBTreeModel model) {
     return Status::InvalidInput("model: tree_info has " + std::to_string(model.tree_info.size()) +
                                 " entries for " + std::to_string(model.trees.size()) + " trees");
   }
+  if (dart_param_.booster_set && model.dart != dart_param_.IsDart()) {
+    return Status::InvalidKey("booster", "booster " + dart_param_.booster +
+                                             " disagrees with the model's " +
+                                             (model.dart ? "dart" : "gbtree"));
+  }
+  dart_param_.booster = model.dart ? "dart" : "gbtree";
   objective_ = std::move(objective).value();
   lparam_.objective = model.objective;
   lparam_.num_class = model.num_class;
@@ -179,6 +191,10 @@ Status GBTreeLearner::SetTrainData(data::DMatrix* train) {
   std::int64_t seed = lparam_.seed;
   comm_->Broadcast(&seed, sizeof(seed), 0);
   seed_ = static_cast<std::uint64_t>(seed);
+  // XGBoost seeds its global stream once, when the learner is configured for training.
+  dropout_.reset();
+  if (model_.dart) dropout_.emplace(dart_param_, seed_);
+  hist_sampler_drawn_ = false;
   auto method = ResolveTreeMethod(*train);
   if (!method.ok()) return method.status();
   train_ = train;
@@ -210,6 +226,7 @@ std::vector<float> GBTreeLearner::BaseMargins(std::size_t rows) const {
 
 void GBTreeLearner::CatchUp(const data::DMatrix& dm, std::vector<float>* margins,
                             int* trees_applied) const {
+  if (model_.dart) margins->clear();  // every round changes earlier trees' weights
   if (margins->empty()) {
     *margins = BaseMargins(dm.NumRows());
     *trees_applied = 0;
@@ -287,6 +304,7 @@ void GBTreeLearner::BoostGroup(int group, const std::vector<GradientPair>& all_g
   // restarts at 0 when training continues from model_in), so a job resumed from a snapshot
   // grows the trees of the uninterrupted run.
   const int round = static_cast<int>(model_.trees.size()) / groups;
+  if (dropout_) DartBeforeTree(group_gpair);
   if (own_copy) SampleRows(round, group, &gpair);
   if (exact_) {
     model_.trees.push_back(exact_->Grow(group_gpair));
@@ -318,7 +336,11 @@ Status GBTreeLearner::UpdateOneIter(int /*iter*/) {
   const CostMeter meter(*comm_);
   round_cost_ = RoundCost{};
   round_first_tree_ = static_cast<int>(model_.trees.size());
-  CatchUp(*train_, &train_margins_, &train_trees_applied_);
+  if (dropout_) {
+    DartDropTrees();
+  } else {
+    CatchUp(*train_, &train_margins_, &train_trees_applied_);
+  }
   // One output group and every row kept: the objective's maxima are the tree's (one pass
   // over the gradients fewer); otherwise each group's gradients are scanned for their own.
   if (objective_->NumGroups() == 1 && tparam_.subsample >= 1.0f) {
@@ -332,6 +354,7 @@ Status GBTreeLearner::UpdateOneIter(int /*iter*/) {
     }
   }
   train_trees_applied_ = static_cast<int>(model_.trees.size());
+  if (dropout_) DartCommitRound(model_.trees.size() - round_first_tree_);
   timing_.boost_s += watch.Seconds();
   meter.AddTo(&round_cost_);
   return Status::Ok();
