@@ -139,6 +139,26 @@ def test_models_load_both_ways():
                         "xgb." + ext + " through treering")
 
 
+def test_continued_training_equals_xgboost():
+    """model_in = a dart model: more rounds draw drops among the loaded trees too."""
+    import xgboost as xgb
+    params = dict(BASE, tree_method="hist", **CASES["uniform"])
+    with t.TempDir() as d:
+        data, x, y = make_data(d)
+        first = os.path.join(d, "first.json")
+        xgb_train(params, x, y, 4).save_model(first)
+        theirs = xgb.train(dict(params), xgb.DMatrix(x, label=y), 4, xgb_model=first)
+        theirs_path = os.path.join(d, "xgb.json")
+        theirs.save_model(theirs_path)
+        ours_path = os.path.join(d, "ours.json")
+        t.run([t.treering_bin(), "/dev/null", "data=" + data, "model_in=" + first,
+               "num_round=4", "model_out=" + ours_path] + ["%s=%s" % kv for kv in params.items()])
+        check_close(weight_drop(ours_path), weight_drop(theirs_path), "weight_drop")
+        dm = xgb.DMatrix(x)
+        check_close(xgb.Booster(model_file=ours_path).predict(dm, output_margin=True),
+                    theirs.predict(dm, output_margin=True), "margins")
+
+
 def test_two_workers_equal_one():
     """Every rank draws the same drops: two workers under treering-submit grow the model one
     process grows (few distinct values: the sketches are exact)."""
@@ -174,4 +194,5 @@ if __name__ == "__main__":
     t.need_xgboost_python()
     t.main([test_hist_cases_equal_xgboost, test_exact_cases_equal_xgboost,
             test_subsample_keeps_xgboost_drops, test_models_load_both_ways,
+            test_continued_training_equals_xgboost,
             test_two_workers_equal_one, test_bad_dart_keys_are_errors])

@@ -119,6 +119,11 @@ Status GBTreeLearner::LoadModel(GBTreeModel model) {
                                              (model.dart ? "dart" : "gbtree"));
   }
   dart_param_.booster = model.dart ? "dart" : "gbtree";
+  if (train_ != nullptr) {  // training data already set: the stream starts now, as on a reload
+    dropout_.reset();
+    if (model.dart) dropout_.emplace(dart_param_, seed_);
+    hist_sampler_drawn_ = false;
+  }
   objective_ = std::move(objective).value();
   lparam_.objective = model.objective;
   lparam_.num_class = model.num_class;
