@@ -5,7 +5,8 @@ treering draws DART's drops from the stream XGBoost 1.7 does (std::mt19937 seede
 skipping the draws 1.7's updaters take from it), so every case must give XGBoost's weight_drop
 list and predictions: draws that are certain (rate_drop 1 or 0, skip_drop 1) and draws that
 are not (rate_drop 0.3 uniform and weighted, one_drop, skip_drop 0.5), hist and exact,
-normalize_type tree and forest, one output and three classes. Models cross-load both ways in
+normalize_type tree and forest, one output and three classes, reg:absoluteerror's refreshed
+leaves. Models cross-load both ways in
 JSON, UBJSON and XGBoost's binary format. Run with /usr/bin/python3 TEST.py BUILD/bin."""
 import json
 import os
@@ -25,6 +26,8 @@ CASES = {  # name: extra keys
     "weighted_one_drop": {"rate_drop": "0.2", "sample_type": "weighted", "one_drop": "1"},
     "skip_half": {"rate_drop": "0.4", "skip_drop": "0.5", "normalize_type": "forest"},
     "softprob": {"rate_drop": "0.3", "objective": "multi:softprob", "num_class": "3"},
+    # leaves refreshed to medians of residuals from the margins without the dropped trees
+    "absoluteerror": {"rate_drop": "0.3", "objective": "reg:absoluteerror"},
 }
 
 
