@@ -20,6 +20,7 @@ packages=(
   curl                                      # bench/data/http_load.sh: the HTTP transfer ceiling
   libopenblas-dev                           # GEMM of the MLP learner (docs/mlp.md: measured vs Eigen)
   python3-torch                             # PyTorch 1.13: peer of the MLP learner (tests/mlp, bench/mlp)
+  openssh-server openssh-client             # tests/cluster: a real sshd per simulated host (--cluster ssh/mpi)
 )
 
 missing=()

@@ -4,13 +4,15 @@
 * tree_method=exact trains the model `xgboost` trains from a config without tree_method
   (XGBoost's auto, which is exact on one machine with small data): identical text dumps
   (splits, missing directions, leaf values), predictions to 1e-5 (binary:logistic and
-  reg:squarederror, missing values, max_depth 3 and 6). treering's own auto grows hist trees
-  for now (docs/learner.md, tree_method), the same model as tree_method=hist;
+  reg:squarederror, missing values, max_depth 3 and 6). treering's own auto is exact too: a
+  config that leaves tree_method unset gives the same dump through both binaries;
 * tree_method=exact with gamma (the prune updater), min_child_weight, alpha and max_delta_step
   gives XGBoost's predictions, and python3-xgboost's xgb.train(tree_method="exact") on the same
   numbers agrees too;
-* verbosity 1 says that auto grows hist where XGBoost would grow exact, and that approx is grown
-  as hist; verbosity 0 does not.
+* the exact grower has no column sampling, constraints or leaf-wise growth: tree_method=exact
+  with one of them is refused naming the key (exit 2), and auto then grows hist trees (the
+  same model as tree_method=hist) and says why at verbosity 1; verbosity 0 does not. approx
+  is grown as hist and says so.
 
 Feature values lie on a 1/8 grid: XGBoost's LibSVM parser (dmlc strtof) is not correctly rounded,
 so a value such as 1.81 can be one ulp off treering's parse and move a midpoint split value by an
@@ -79,9 +81,8 @@ def test_exact_trains_xgboost_auto_model():
                 assert our_dump == their_dump, what + ": text dumps differ"
                 assert_close(ours, theirs, what)
                 unset, unset_dump = train_pred_dump(t.treering_bin(), d, data, "unset", keys)
-                hist, hist_dump = train_pred_dump(t.treering_bin(), d, data, "hist",
-                                                  keys + ["tree_method=hist"])
-                assert unset_dump == hist_dump, what + ": treering's auto is not hist"
+                assert unset_dump == their_dump, what + ": treering's auto is not XGBoost's"
+                assert_close(unset, theirs, what + ", both unset")
 
 
 def test_exact_with_prune_and_regularisation():
@@ -128,15 +129,44 @@ def test_method_choice_is_said_at_verbosity_1():
             proc = t.run(base + keys)
             return proc.stdout + proc.stderr
 
-        assert "would pick 'exact'" in said([]), "auto: no line at verbosity 1"
-        assert "would pick" not in said(["verbosity=0"]), "verbosity=0 not silent"
+        assert "tree_method" not in said([]), "auto picked exact: XGBoost 1.7 says nothing"
+        fallback = said(["colsample_bytree=0.5"])
+        assert "does not support colsample_bytree" in fallback, fallback
+        assert "tree_method" not in said(["colsample_bytree=0.5", "verbosity=0"]), \
+            "verbosity=0 not silent"
         approx = said(["tree_method=approx"])
         assert "no approx updater" in approx and "hist" in approx, approx
-        assert "would pick" not in said(["tree_method=hist"]), "hist needs no explanation"
+        assert "tree_method" not in said(["tree_method=hist", "colsample_bytree=0.5"]), \
+            "hist needs no explanation"
         proc = t.run(base + ["tree_method=gpu_hist"], check=False)
         assert proc.returncode != 0 and "tree_method" in proc.stdout + proc.stderr
 
 
+def test_exact_refuses_what_it_cannot_grow():
+    """Each key the exact grower lacks: refused with tree_method=exact, hist under auto."""
+    with t.TempDir() as d:
+        data = make_data(d, "regression", rows=200)[0]
+        for key in ("colsample_bytree=0.5", "colsample_bylevel=0.5", "colsample_bynode=0.5",
+                    "monotone_constraints=(1,0,0,0,0,0)", "interaction_constraints=[[0,1]]",
+                    "grow_policy=lossguide", "max_leaves=4"):
+            name = key.split("=")[0]
+            base = [t.treering_bin(), "/dev/null", "data=" + data, "num_round=2", "nthread=1",
+                    "objective=reg:squarederror", key]
+            out = os.path.join(d, "refused.json")
+            proc = t.run(base + ["tree_method=exact", "model_out=" + out], check=False)
+            said = proc.stdout + proc.stderr
+            assert proc.returncode == 2 and name in said and "tree_method=hist" in said, \
+                "%s with exact: exit %d, %r" % (key, proc.returncode, said)
+            assert not os.path.exists(out), key + ": a model was written after the refusal"
+            auto = os.path.join(d, "auto.json")
+            hist = os.path.join(d, "hist.json")
+            t.run(base + ["model_out=" + auto])
+            t.run(base + ["tree_method=hist", "model_out=" + hist])
+            with open(auto, "rb") as a, open(hist, "rb") as h:
+                assert a.read() == h.read(), key + ": auto did not fall back to hist"
+
+
 if __name__ == "__main__":
     t.main([test_exact_trains_xgboost_auto_model, test_exact_with_prune_and_regularisation,
-            test_exact_matches_python_xgboost, test_method_choice_is_said_at_verbosity_1])
+            test_exact_matches_python_xgboost, test_method_choice_is_said_at_verbosity_1,
+            test_exact_refuses_what_it_cannot_grow])

@@ -232,7 +232,6 @@ DEMO_CONF = """# General Parameters, see comment for each definition
 booster = gbtree
 # choose the loss function
 objective = %(objective)s
-tree_method = hist   # treering grows hist trees (XGBoost's auto would pick exact here)
 
 # Tree Booster Parameters
 eta = 1.0
@@ -299,7 +298,7 @@ def run_demo(kind, conf_text):
         diff = max_diff(t.read_values(os.path.join(ours, "pred.txt")),
                         t.read_values(os.path.join(theirs, "pred.txt")))
         assert diff <= 1e-5, "%s pred.txt: max abs diff %g" % (kind, diff)
-        # Both grew the same hist trees (leaf values may differ in the last float digit: sums in
+        # Both grew the same exact trees (auto: leaf values may differ in the last float digit: sums in
         # another order), and each program dumps the other's model exactly as its owner does.
         for name in ("dump.raw.txt", "dump.nice.txt"):
             a, b = (rounded(open(os.path.join(w, name)).read()) for w in (ours, theirs))

@@ -2,7 +2,7 @@
 """UBJSON (.ubj) and XGBoost's legacy binary format (any other extension) against
 python3-xgboost 1.7, both ways, for binary:logistic, reg:squarederror and multi:softprob with a
 user base_score and early stopping's attributes (best_iteration, best_score,
-best_ntree_limit):
+best_ntree_limit), and exact trees pruned by gamma (deleted nodes keep their slots):
 * treering predicts XGBoost's .json/.ubj/.model files as XGBoost does, and rewrites XGBoost's
   .ubj and .model files byte for byte (model_in -> num_round=0 -> model_out);
 * XGBoost loads treering's .ubj/.model files, predicts as treering does and sees the same
@@ -20,6 +20,8 @@ CASES = {  # name: xgboost params beyond the common ones
     "binary": {"objective": "binary:logistic", "base_score": 0.3},
     "regression": {"objective": "reg:squarederror", "base_score": 1.5},
     "softprob": {"objective": "multi:softprob", "num_class": 3},
+    # exact + gamma: the prune updater leaves deleted nodes (num_deleted > 0) in the files
+    "pruned": {"objective": "reg:squarederror", "tree_method": "exact", "gamma": 8.0},
 }
 
 
@@ -50,13 +52,19 @@ def xgboost_model(d, name):
     """XGBoost's booster with early stopping's attributes, saved in all three formats."""
     import xgboost as xgb
     train, test = make_data(d, name)
-    params = dict(CASES[name], max_depth=3, eta=0.4, tree_method="hist", nthread=1)
+    params = dict({"tree_method": "hist"}, max_depth=3, eta=0.4, nthread=1, **CASES[name])
     booster = xgb.train(params, dmatrix(train), 30, evals=[(dmatrix(test), "test")],
                         early_stopping_rounds=3, verbose_eval=False)
     assert "best_iteration" in booster.attributes(), booster.attributes()
     paths = {ext: os.path.join(d, "xgb." + ext) for ext in ("json", "ubj", "model")}
     for path in paths.values():
         booster.save_model(path)
+    if "gamma" in CASES[name]:
+        import json
+        deleted = [int(tree["tree_param"]["num_deleted"])
+                   for tree in json.load(open(paths["json"]))["learner"]["gradient_booster"]
+                   ["model"]["trees"]]
+        assert sum(deleted) > 0, "%s: gamma pruned nothing, no deleted nodes to test" % name
     return booster, train, test, paths
 
 
@@ -108,6 +116,7 @@ def test_xgboost_loads_treering_files():
             keys = ["objective=" + params["objective"], "max_depth=3", "eta=0.4",
                     "num_round=30", "early_stopping_rounds=3", "eval[test]=" + test, "nthread=1"]
             keys += ["%s=%s" % (k, params[k]) for k in ("base_score", "num_class") if k in params]
+            keys += ["%s=%s" % (k, params[k]) for k in ("tree_method", "gamma") if k in params]
             for ext in ("ubj", "model"):
                 model = os.path.join(d, "tr." + ext)
                 t.run([t.treering_bin(), "/dev/null", "data=" + train, "model_out=" + model]

@@ -246,7 +246,7 @@ TEST(BuildTasksTest, SshRoundRobinsOverHosts) {
             (std::vector<std::string>{"myssh", "-o", "X=1", "-p", "2200", "n1"}));
   EXPECT_NE(t2[6].find("export"), std::string::npos);
   EXPECT_NE(t2[6].find("DMLC_TASK_ID='2'"), std::string::npos);
-  EXPECT_NE(t2[6].find("&& 'worker' 'a b'"), std::string::npos);
+  EXPECT_NE(t2[6].find("$s 'worker' 'a b' </dev/null &"), std::string::npos) << t2[6];
   EXPECT_EQ((*tasks)[1].argv[4], "22");
 }
 

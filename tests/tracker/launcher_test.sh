@@ -98,7 +98,7 @@ run_submit nohosts --cluster ssh --num-workers 2 -- true
 # mpirun cannot restart a rank (no ULFM in Debian's Open MPI): asking for restarts is a usage error.
 run_submit mpiretry --cluster mpi --num-workers 2 --local-num-attempt 2 -- true
 [ "$rc" = 2 ] || fail "mpi with --local-num-attempt: exit code $rc"
-grep -q "needs --cluster local (mpi cannot restart a worker" "$WORK/mpiretry.err" \
+grep -q "needs --cluster local or ssh (mpi cannot restart a worker" "$WORK/mpiretry.err" \
   || fail "mpi restarts: $(cat "$WORK/mpiretry.err")"
 
 # 7. Workers that exit 0 without talking to the tracker: the job fails, no hang.

@@ -9,6 +9,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "../src/launch/host_preparation.h"
+#include "../src/launch/host_route.h"
 #include "../src/launch/launch.h"
 #include "../src/launch/supervisor.h"
 #include "data_serving.h"
@@ -42,7 +44,12 @@ int ParseArgs(int argc, char** argv, launch::SubmitOptions& o, launch::ServeData
   app.add_option("--recovery-timeout", o.recovery_timeout_s,
                  "seconds every rank has to rejoin a recovery epoch (use the job's rabit_timeout)")
       ->check(CLI::PositiveNumber);
-  app.add_option("--host-ip", o.host_ip, "tracker address (bind + advertise)");
+  auto* host_ip = app.add_option("--host-ip", o.host_ip,
+                                 "tracker address (bind + advertise); ssh / mpi with a host "
+                                 "file: by default the address that routes to the first host");
+  app.add_option("--tracker-port", o.tracker_port,
+                 "the tracker's port (default: any free one); fix it to open a firewall")
+      ->check(CLI::Range(0, 65535));
   app.add_option("--log-level", o.log_level, "INFO or DEBUG")
       ->check(CLI::IsMember({"INFO", "DEBUG"}));
   app.add_option("--env", env, "K=V passed to every worker (repeatable)")
@@ -56,7 +63,15 @@ int ParseArgs(int argc, char** argv, launch::SubmitOptions& o, launch::ServeData
   app.add_flag("--legacy", o.legacy,
                "the workers speak the token-less dmlc/rabit dialect (on by itself when the "
                "command's program is named xgboost; see docs/launcher.md)");
-  app.add_option("--ssh-command", o.ssh_command, "ssh program and options");
+  auto* ssh_command = app.add_option("--ssh-command", o.ssh_command,
+                                     "ssh program and options (mpi: also Open MPI's "
+                                     "plm_rsh_agent)");
+  app.add_option("--sync-dst-dir", o.sync_dst_dir,
+                 "ssh: copy the working directory to DIR on every host before the start (tar "
+                 "over ssh) and run the workers there");
+  app.add_option("--host-timeout", o.host_timeout_s,
+                 "ssh: seconds every host has to answer the pre-start check (or staging)")
+      ->check(CLI::PositiveNumber);
   app.add_option("--grace", o.grace_s, "seconds between SIGTERM and SIGKILL on failure");
   app.add_option("--finish-timeout", o.finish_timeout_s,
                  "seconds workers may run on after every rank said shutdown");
@@ -68,6 +83,8 @@ int ParseArgs(int argc, char** argv, launch::SubmitOptions& o, launch::ServeData
     const int rc = app.exit(e);
     return rc == 0 ? 0 : 2;
   }
+  o.host_ip_given = host_ip->count() > 0;
+  o.ssh_command_given = ssh_command->count() > 0;
   for (const std::string& kv : env) {
     const auto eq = kv.find('=');
     if (eq == std::string::npos || eq == 0) {
@@ -76,13 +93,19 @@ int ParseArgs(int argc, char** argv, launch::SubmitOptions& o, launch::ServeData
     }
     o.env.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
   }
-  if (o.local_num_attempt > 0 && o.cluster != "local") {
+  if (o.local_num_attempt > 0 && o.cluster == "mpi") {
     // mpirun ends the whole job when a rank dies and cannot start a replacement (that needs
-    // ULFM, which Debian's Open MPI lacks); ssh tasks are not restarted either.
+    // ULFM, which Debian's Open MPI lacks).
     std::fprintf(stderr,
-                 "treering-submit: --local-num-attempt needs --cluster local (%s cannot "
+                 "treering-submit: --local-num-attempt needs --cluster local or ssh (%s cannot "
                  "restart a worker; see docs/launcher.md)\n",
                  o.cluster.c_str());
+    return 2;
+  }
+  if (!o.sync_dst_dir.empty() && (o.cluster != "ssh" || o.sync_dst_dir.front() != '/')) {
+    std::fprintf(stderr,
+                 "treering-submit: --sync-dst-dir needs --cluster ssh and an absolute "
+                 "path\n");
     return 2;
   }
   return -1;
@@ -148,14 +171,45 @@ Status RunWorkers(const launch::SubmitOptions& o, std::vector<launch::Task> task
 
 }  // namespace
 
+// Without --host-ip, a job on other hosts gets the tracker on the address that routes to the
+// first host (the interface that reaches the cluster), and says which one.
+void ChooseTrackerAddress(launch::SubmitOptions& o) {
+  if (o.host_ip_given || o.cluster == "local" || o.host_file.empty()) return;
+  auto hosts = launch::ReadHostFile(o.host_file);
+  if (!hosts.ok()) return;  // BuildTasks reports it
+  const launch::Host& first = hosts->front();
+  auto route = launch::RouteAddressTo(first);
+  if (!route.ok()) {
+    EmitLine("[submit] cannot find the address that reaches " + first.name + " (" +
+                 route.status().message() + "): the tracker stays on " + o.host_ip +
+                 "; give --host-ip",
+             true);
+    return;
+  }
+  o.host_ip = route.value();
+  EmitLine("[submit] tracker address " + o.host_ip + ": the route to " + first.name +
+               " (give --host-ip to choose another)",
+           true);
+}
+
 int main(int argc, char** argv) {
   launch::SubmitOptions o;
   launch::ServeDataArgs serve_data;
   if (int rc = ParseArgs(argc, argv, o, serve_data); rc >= 0) return rc;
   const auto started = std::chrono::steady_clock::now();
+  ChooseTrackerAddress(o);
+  if (o.cluster == "ssh" && !o.host_file.empty() && !o.command.empty()) {
+    // Ctrl-C here ends treering-submit at once; the probes die with it (parent-death signal).
+    if (Status s = launch::PrepareHosts(o, [](const std::string& l) { EmitLine(l, true); });
+        !s.ok()) {
+      std::fprintf(stderr, "[submit] job failed before the start: %s\n", s.message().c_str());
+      return 1;
+    }
+  }
   TrackerOptions t;
   t.num_workers = o.num_workers;
   t.host_ip = o.host_ip;
+  t.port = static_cast<std::uint16_t>(o.tracker_port);
   t.token = launch::RandomToken();
   // Restarted local workers rejoin their rank through a recovery epoch (docs/fault-tolerance.md).
   t.max_attempts = static_cast<std::uint32_t>(o.local_num_attempt) + 1;

@@ -126,8 +126,9 @@ const ParamTable<TreeParam>& TreeParam::Table() {
                       return ParseInteractions(v, &p->interaction_constraints);
                     }},
       ChoiceField("tree_method", &P::tree_method, {"auto", "exact", "approx", "hist"},
-                  "auto grows hist (XGBoost 1.7's auto: exact on one machine below 4M rows, "
-                  "said at verbosity 1); approx is grown as hist"),
+                  "auto: exact on one process below 4M rows (hist when the config needs what "
+                  "exact lacks: colsample, constraints, lossguide), else approx; approx is "
+                  "grown as hist"),
   });
   return kTable;
 }

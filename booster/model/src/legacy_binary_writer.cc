@@ -66,24 +66,20 @@ void WriteGBTreeParam(const GBTreeModel& model, LittleEndianWriter* w) {
   w->ZeroInts(kGBTreeReservedInts);
 }
 
-bool IsDeleted(const RegTree& tree, int i) {
-  return tree.split_index[i] == kIndexMask && tree.default_left[i] != 0;
-}
-
 void WriteTree(const RegTree& tree, std::uint64_t num_feature, LittleEndianWriter* w) {
   const int n = tree.NumNodes();
-  int deleted = 0;
-  for (int i = 1; i < n; ++i) deleted += IsDeleted(tree, i) ? 1 : 0;
   w->I32(1);  // num_roots
   w->I32(n);
-  w->I32(deleted);
+  w->I32(tree.NumDeleted());
   w->I32(0);  // max_depth: not kept by XGBoost's JSON either
   w->U32(static_cast<std::uint32_t>(num_feature));
   w->I32(0);  // size_leaf_vector
   w->ZeroInts(kTreeReservedInts);
   for (int i = 0; i < n; ++i) {
     const int p = tree.parent[i];
-    // XGBoost marks a left child in the parent field's top bit (RegTree::Node::SetParent).
+    // XGBoost marks a left child in the parent field's top bit (RegTree::Node::SetParent);
+    // python3-xgboost 1.7's files show no bit on a pruned (deleted) child, whose parent no
+    // longer points to it.
     const std::uint32_t left_bit = (p >= 0 && tree.left[p] == i) ? kLeftChildBit : 0;
     w->U32(p < 0 ? 0xFFFFFFFFu : (static_cast<std::uint32_t>(p) | left_bit));
     w->I32(tree.left[i]);

@@ -86,7 +86,7 @@ std::string SplitIndices(const RegTree& tree, std::uint64_t num_feature) {
 std::string TreeUbjson(const RegTree& tree, std::size_t id, std::uint64_t num_feature) {
   const std::size_t n = tree.left.size();
   const std::map<std::string, std::string> tree_param = {
-      {"num_deleted", "0"},
+      {"num_deleted", std::to_string(tree.NumDeleted())},
       {"num_feature", std::to_string(num_feature)},
       {"num_nodes", std::to_string(n)},
       {"size_leaf_vector", "0"}};

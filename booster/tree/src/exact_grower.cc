@@ -143,49 +143,26 @@ float RowValue(const data::DMatrix& dm, std::size_t row, std::uint32_t f) {
   return dm.value[it - dm.index.begin()];
 }
 
-// Removes nodes marked deleted by pruning, keeping the others' order.
-RegTree Compact(const RegTree& t, const std::vector<std::uint8_t>& deleted) {
-  std::vector<int> new_id(t.NumNodes(), -1);
-  int next = 0;
-  for (int n = 0; n < t.NumNodes(); ++n) {
-    if (!deleted[n]) new_id[n] = next++;
-  }
-  RegTree out;
-  for (int n = 0; n < t.NumNodes(); ++n) {
-    if (deleted[n]) continue;
-    out.AddNode(t.parent[n] < 0 ? -1 : new_id[t.parent[n]], t.split_cond[n], t.base_weight[n],
-                t.sum_hess[n]);
-    out.left.back() = t.left[n] < 0 ? -1 : new_id[t.left[n]];
-    out.right.back() = t.right[n] < 0 ? -1 : new_id[t.right[n]];
-    out.split_index.back() = t.split_index[n];
-    out.default_left.back() = t.default_left[n];
-    out.loss_change.back() = t.loss_change[n];
-  }
-  return out;
-}
-
 // XGBoost's prune updater: a split whose children are both leaves and whose loss_chg is below
-// gamma becomes a leaf (eta * base_weight), repeated upwards.
+// gamma becomes a leaf (eta * base_weight), repeated upwards. The children keep their slots,
+// marked deleted (RegTree::ChangeToLeaf), so node ids and pred_leaf indices are XGBoost's.
 void Prune(const TreeParam& p, RegTree* tree) {
   if (p.min_split_loss <= 0.0f) return;  // every split has loss_chg > kRtEps >= gamma
-  std::vector<std::uint8_t> deleted(tree->NumNodes(), 0);
-  bool any = false;
   for (int leaf = 0; leaf < tree->NumNodes(); ++leaf) {
-    if (!tree->IsLeaf(leaf) || deleted[leaf]) continue;
+    if (!tree->IsLeaf(leaf) || tree->IsDeleted(leaf)) continue;
     for (int n = leaf; n != 0;) {
       const int pid = tree->parent[n];
       const int l = tree->left[pid], r = tree->right[pid];
       if (!tree->IsLeaf(l) || !tree->IsLeaf(r) || !(tree->loss_change[pid] < p.min_split_loss)) {
         break;
       }
-      deleted[l] = deleted[r] = 1;
-      tree->left[pid] = tree->right[pid] = -1;
+      tree->MarkDeleted(l);
+      tree->MarkDeleted(r);
+      tree->left[pid] = tree->right[pid] = -1;  // SetLeaf keeps the split index, as here
       tree->split_cond[pid] = p.eta * tree->base_weight[pid];
-      any = true;
       n = pid;
     }
   }
-  if (any) *tree = Compact(*tree, deleted);
 }
 
 // Sums the gradients of the rows now in `nodes` (new nodes: no other node gets rows) and sets

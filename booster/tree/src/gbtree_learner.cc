@@ -314,7 +314,7 @@ void GBTreeLearner::BoostGroup(int group, const std::vector<GradientPair>& all_g
   if (exact_) {
     model_.trees.push_back(exact_->Grow(group_gpair));
     model_.tree_info.push_back(group);
-    // Pruning renumbers nodes, so the new tree is walked for the training margins.
+    // The exact grower keeps no row partition, so the new tree is walked for the margins.
     const int t = static_cast<int>(model_.trees.size());
     AddTreeOutputs(model_, *train_, t - 1, t, lparam_.nthread, &train_margins_);
     return;

@@ -1,9 +1,9 @@
 // tree_method as XGBoost 1.7 resolves it (src/gbm/gbtree.cc PerformTreeMethodHeuristic and
-// ConfigureUpdaters, src/tree/updater_colmaker.cc): XGBoost's auto is exact on one machine
-// below 4M rows and approx otherwise. treering's auto grows hist trees in both cases, for now:
-// exact is built (tree_method=exact gives XGBoost's exact trees) but making it the default
-// changes every config that leaves tree_method unset, so it waits for the suite and benchmark
-// configs to name their method. The difference is said at verbosity 1, never silent.
+// ConfigureUpdaters, src/tree/updater_colmaker.cc): auto is exact on one machine below 4M rows
+// and approx otherwise; treering grows approx as hist (cuts built once, not per iteration).
+// The exact grower has no column sampling, constraints or leaf-wise growth yet: an explicit
+// tree_method=exact with one of those is refused (never silently ignored), and auto then grows
+// hist trees instead, saying so at verbosity 1.
 #include "booster/gbtree_learner.h"
 
 namespace treering::booster {
@@ -14,11 +14,26 @@ const char* const kApproxAsHist =
     "; treering has no approx updater and grows hist trees instead (quantile cuts built once, "
     "not per iteration)";
 
+// The first parameter the exact grower cannot honour, or "" when it can grow this config.
+std::string ExactUnsupported(const TreeParam& p) {
+  if (p.colsample_bytree < 1.0f) return "colsample_bytree";
+  if (p.colsample_bylevel < 1.0f) return "colsample_bylevel";
+  if (p.colsample_bynode < 1.0f) return "colsample_bynode";
+  for (int c : p.monotone_constraints) {
+    if (c != 0) return "monotone_constraints";
+  }
+  if (!p.interaction_constraints.empty()) return "interaction_constraints";
+  if (p.grow_policy == GrowPolicy::kLossGuide) return "grow_policy";
+  if (p.max_leaves > 0) return "max_leaves";
+  return "";
+}
+
 }  // namespace
 
 Result<std::string> GBTreeLearner::ResolveTreeMethod(const data::DMatrix& train) {
   std::string method = tparam_.tree_method;
   const bool distributed = comm_->IsDistributed();
+  const std::string unsupported = ExactUnsupported(tparam_);
   if (method == "auto") {
     if (distributed) {
       method_note_ =
@@ -30,12 +45,17 @@ Result<std::string> GBTreeLearner::ResolveTreeMethod(const data::DMatrix& train)
           "more). To use old behavior (exact greedy algorithm on single machine), set "
           "tree_method to 'exact'";
       method = "approx";
-    } else {
+    } else if (!unsupported.empty()) {
       method_note_ =
-          "tree_method unset (auto): treering grows hist trees, where XGBoost 1.7 would pick "
-          "'exact' (one machine, fewer than 4M rows); set tree_method=exact for XGBoost's exact "
-          "trees, tree_method=hist to silence this line";
+          "tree_method unset (auto): XGBoost 1.7 would grow 'exact' trees here, but "
+          "treering's exact grower does not support " +
+          unsupported +
+          " yet, so hist trees are grown; set tree_method=hist to "
+          "silence this line";
       return std::string("hist");
+    } else {
+      method_note_.clear();  // XGBoost 1.7 says nothing when auto picks exact
+      return std::string("exact");
     }
   } else if (method == "approx") {
     method_note_ = "Tree method is set to 'approx'";
@@ -50,6 +70,11 @@ Result<std::string> GBTreeLearner::ResolveTreeMethod(const data::DMatrix& train)
     return Status::InvalidKey("tree_method",
                               "parameter tree_method: Updater `grow_colmaker` or `exact` tree "
                               "method doesn't support distributed training.");
+  }
+  if (method == "exact" && !unsupported.empty()) {
+    return Status::InvalidKey(unsupported, "parameter " + unsupported +
+                                               ": not supported with tree_method=exact in "
+                                               "treering yet; use tree_method=hist");
   }
   return method;
 }

@@ -61,14 +61,19 @@ std::vector<char*> CStrings(std::vector<std::string>& strings) {
   ::_exit(127);
 }
 
-// A pipe whose read end holds `data` followed by end of file. Written before the fork, while
-// we hold the read end too: no reader can have gone away yet (no SIGPIPE), and data this small
-// (a token) fits the pipe buffer, so the write cannot block.
-Result<int> StdinPipe(const std::string& data) {
+// A pipe whose read end holds `data`, then end of file unless `*keep_w` is asked for (it gets
+// the write end). Written before the fork, while we hold the read end too: no reader can have
+// gone away yet (no SIGPIPE), and data this small (a token) fits the pipe buffer, so the write
+// cannot block. Both ends are close-on-exec: no other child inherits the write end.
+Result<int> StdinPipe(const std::string& data, int* keep_w) {
   int in[2];
   if (::pipe2(in, O_CLOEXEC) != 0) return Status::IoError(std::strerror(errno));
   const ssize_t n = ::write(in[1], data.data(), data.size());
-  ::close(in[1]);
+  if (keep_w != nullptr && n == static_cast<ssize_t>(data.size())) {
+    *keep_w = in[1];
+  } else {
+    ::close(in[1]);
+  }
   if (n != static_cast<ssize_t>(data.size())) {
     ::close(in[0]);
     return Status::IoError("cannot fill the worker's stdin pipe");
@@ -86,16 +91,16 @@ Result<Child> SpawnChild(const std::vector<std::string>& argv_in, const EnvList&
   std::vector<std::string> env_strings = MergedEnvironment(env);
   std::vector<char*> argv = CStrings(argv_strings);
   std::vector<char*> envp = CStrings(env_strings);
-  int in_r = -1;
+  int in_r = -1, in_w = -1;
   if (!setup.stdin_data.empty()) {
-    auto in = StdinPipe(setup.stdin_data);
+    auto in = StdinPipe(setup.stdin_data, setup.keep_stdin_open ? &in_w : nullptr);
     if (!in.ok()) return in.status();
     in_r = in.value();
   }
   int out[2] = {-1, -1}, err[2] = {-1, -1};
   if (::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0) {
     const Status s = Status::IoError(std::strerror(errno));
-    for (int fd : {in_r, out[0], out[1]}) {
+    for (int fd : {in_r, in_w, out[0], out[1]}) {
       if (fd >= 0) ::close(fd);
     }
     return s;
@@ -117,6 +122,7 @@ Result<Child> SpawnChild(const std::vector<std::string>& argv_in, const EnvList&
   if (pid < 0) {
     ::close(out[0]);
     ::close(err[0]);
+    if (in_w >= 0) ::close(in_w);
     return Status::IoError(std::string("fork: ") + std::strerror(errno));
   }
   ::setpgid(pid, pid);  // also here, so a signal right after spawn already has its group
@@ -125,7 +131,7 @@ Result<Child> SpawnChild(const std::vector<std::string>& argv_in, const EnvList&
   // A pidfd lets the supervisor sleep in poll() until output arrives *or* a child exits.
   const int exit_fd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
   if (exit_fd >= 0) ::fcntl(exit_fd, F_SETFD, FD_CLOEXEC);
-  return Child{pid, out[0], err[0], exit_fd};
+  return Child{pid, out[0], err[0], exit_fd, in_w};
 }
 
 void SignalGroup(pid_t pid, int sig) {

@@ -16,6 +16,7 @@ struct Child {
   int out_fd = -1;  // read ends, non-blocking
   int err_fd = -1;
   int exit_fd = -1;  // a pidfd: readable once the child exited (-1 if the kernel lacks it)
+  int in_fd = -1;    // write end of the child's stdin, with ChildSetup::keep_stdin_open
 };
 
 struct ChildSetup {
@@ -24,6 +25,9 @@ struct ChildSetup {
   std::vector<int> cpus;
   // Non-empty: the child's stdin is a pipe holding these bytes, then end of file.
   std::string stdin_data;
+  // With stdin_data: keep the pipe's write end (Child::in_fd) instead of closing it, so the
+  // child sees end of file only when we close it or die.
+  bool keep_stdin_open = false;
   // Non-zero: the kernel sends this signal to the child when the thread that spawned it dies
   // (PR_SET_PDEATHSIG), so a SIGKILLed launcher leaves no worker behind. Spawn from a thread
   // that lives as long as the launcher (treering-submit: its main thread).

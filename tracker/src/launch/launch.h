@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,14 +21,23 @@ struct SubmitOptions {
   int local_num_attempt = 0;       // how many times a failed local worker is restarted
   double recovery_timeout_s = 60;  // a recovery epoch must complete within this
   std::string host_ip = "127.0.0.1";
+  bool host_ip_given = false;
+  int tracker_port = 0;  // 0: any free port; fixed so a firewall can open it  // false: ssh / mpi
+                         // with a host file pick the route to the hosts
   std::string log_level = "INFO";
   EnvList env;  // --env K=V, passed to every worker
   std::string ssh_command = "ssh -o StrictHostKeyChecking=no";
   std::vector<std::string> command;
-  double grace_s = 5;             // SIGTERM -> SIGKILL delay when the job fails
-  double finish_timeout_s = 300;  // workers may run on this long after the job succeeded
-  std::string bind_to = "core";   // local workers: core (pinned to CPU shares) | none
-  bool legacy = false;            // let the tracker speak the token-less dmlc/rabit dialect
+  double grace_s = 5;              // SIGTERM -> SIGKILL delay when the job fails
+  double finish_timeout_s = 300;   // workers may run on this long after the job succeeded
+  std::string bind_to = "core";    // local workers: core (pinned to CPU shares) | none
+  bool legacy = false;             // let the tracker speak the token-less dmlc/rabit dialect
+  bool ssh_command_given = false;  // mpi: also start Open MPI's daemons with --ssh-command
+  // ssh: copy the working directory to this directory on every host before the start (as
+  // dmlc-submit's --sync-dst-dir); the workers then run there. Empty: run in the current
+  // directory, which every host must have (checked before the start).
+  std::string sync_dst_dir;
+  double host_timeout_s = 60;  // ssh: each host's pre-start check (or staging) must end by then
 };
 
 struct Host {
@@ -48,6 +58,13 @@ struct Task {
   std::string stdin_data;
   // Sent to the process when treering-submit dies, even by SIGKILL (0: none).
   int parent_death_signal = 0;
+  // After stdin_data the pipe stays open for the process's life (ssh: the remote side stops
+  // its worker when it sees end of file, so a lost launcher or session leaves no worker).
+  bool keep_stdin_open = false;
+  // Set: the argv of attempt k (ssh puts DMLC_NUM_ATTEMPT=k into the remote script); unset:
+  // `argv`, plus "DMLC_NUM_ATTEMPT=k" when append_attempt.
+  std::function<std::vector<std::string>(int attempt)> argv_for_attempt;
+  std::string where;  // appended to failure messages: " on host node-b"
 };
 
 // `host[:port] [slots=n]` per line, '#' comments; a host with slots=n appears n times in a row.
@@ -70,5 +87,10 @@ std::string ShellQuote(const std::string& s);
 
 // The processes for each cluster type (argv already complete).
 Result<std::vector<Task>> BuildTasks(const SubmitOptions& o, const EnvList& job_env);
+// ssh: one task per worker (ssh_tasks.cc).
+Result<std::vector<Task>> SshTasks(const SubmitOptions& o, const EnvList& env);
+// Splits --ssh-command on spaces.
+std::vector<std::string> SplitWords(const std::string& s);
+std::string CurrentDir();
 
 }  // namespace treering::launch

@@ -36,6 +36,12 @@ Result<Host> ParseHostLine(const std::string& line, int line_no, int* slots) {
       return Status::InvalidInput("host file line " + std::to_string(line_no) + ": bad " + word);
     }
   }
+  // ssh and mpirun take the name as an argument: one starting with '-' would be an option
+  // (`-oProxyCommand=...` runs a command on the launcher).
+  if (name_port.front() == '-') {
+    return Status::InvalidInput("host file line " + std::to_string(line_no) + ": host name '" +
+                                name_port + "' starts with '-'");
+  }
   Host h{name_port, 22};
   const auto colon = name_port.rfind(':');
   // "host:port", but a bare IPv6 address ("::1") has colons too and no port.

@@ -60,18 +60,20 @@ void Supervisor::InstallSignalHandlers() {
 }
 
 void Supervisor::StartTask(Slot& slot) {
-  std::vector<std::string> argv = slot.task.argv;
+  std::vector<std::string> argv =
+      slot.task.argv_for_attempt ? slot.task.argv_for_attempt(slot.attempt) : slot.task.argv;
   EnvList env = slot.task.env;
   env.emplace_back("DMLC_NUM_ATTEMPT", std::to_string(slot.attempt));
-  if (slot.task.append_attempt && slot.attempt > 0) {
+  if (slot.task.append_attempt && !slot.task.argv_for_attempt && slot.attempt > 0) {
     argv.push_back("DMLC_NUM_ATTEMPT=" + std::to_string(slot.attempt));
   }
   for (int* fd : {&slot.child.out_fd, &slot.child.err_fd}) {
     if (*fd >= 0) ::close(*fd);  // a previous attempt's pipe still held open by a grandchild
     *fd = -1;
   }
-  auto child =
-      SpawnChild(argv, env, {slot.task.cpus, slot.task.stdin_data, slot.task.parent_death_signal});
+  auto child = SpawnChild(argv, env,
+                          {slot.task.cpus, slot.task.stdin_data, slot.task.keep_stdin_open,
+                           slot.task.parent_death_signal});
   if (!child.ok()) return Fail(slot.task.label + "cannot start: " + child.status().message());
   slot.child = child.value();
   slot.running = true;
@@ -149,6 +151,8 @@ void Supervisor::ReapChildren() {
     s.running = false;
     if (s.child.exit_fd >= 0) ::close(s.child.exit_fd);
     s.child.exit_fd = -1;
+    if (s.child.in_fd >= 0) ::close(s.child.in_fd);  // ssh: the remote watchdog's end of file
+    s.child.in_fd = -1;
     const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     OnExit(s, code);
   }
@@ -158,8 +162,9 @@ void Supervisor::OnExit(Slot& slot, int code) {
   if (code == 0 || terminating_) return;
   if (slot.attempt < slot.task.max_restarts) {
     ++slot.attempt;
-    hooks_.emit(slot.task.label + "exited with code " + std::to_string(code) + "; restart " +
-                    std::to_string(slot.attempt) + " of " + std::to_string(slot.task.max_restarts),
+    hooks_.emit(slot.task.label + "exited with code " + std::to_string(code) + slot.task.where +
+                    "; restart " + std::to_string(slot.attempt) + " of " +
+                    std::to_string(slot.task.max_restarts),
                 true);
     // The old pipes may still hold output; drain them before the new child takes the slot.
     for (int i = 0; i < 20 && (slot.child.out_fd >= 0 || slot.child.err_fd >= 0); ++i)
@@ -167,7 +172,7 @@ void Supervisor::OnExit(Slot& slot, int code) {
     return StartTask(slot);
   }
   const std::string who = slot.task.label.empty() ? "the worker command " : slot.task.label;
-  Fail(who + "exited with code " + std::to_string(code) + " after " +
+  Fail(who + "exited with code " + std::to_string(code) + slot.task.where + " after " +
        std::to_string(slot.attempt + 1) + " attempt(s)");
   if (hooks_.on_task_failed) hooks_.on_task_failed(failure_);
 }

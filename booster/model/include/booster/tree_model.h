@@ -21,8 +21,25 @@ struct RegTree {
   std::vector<float> loss_change;          // split gain; 0 for a leaf
   std::vector<float> sum_hess;             // hessian sum (cover)
 
+  // XGBoost's prune updater keeps a pruned node's slot (ids of the others do not move) and marks
+  // it deleted: split index 2^31-1 with the default-left bit, its sindex_ 0xFFFFFFFF. Such a
+  // node is an unreachable leaf; files count it in num_deleted.
+  static constexpr std::uint32_t kDeletedSplitIndex = (1u << 31) - 1;
+
   int NumNodes() const { return static_cast<int>(left.size()); }
   bool IsLeaf(int node) const { return left[node] < 0; }
+  bool IsDeleted(int node) const {
+    return split_index[node] == kDeletedSplitIndex && default_left[node] != 0;
+  }
+  int NumDeleted() const {
+    int deleted = 0;
+    for (int n = 1; n < NumNodes(); ++n) deleted += IsDeleted(n) ? 1 : 0;
+    return deleted;
+  }
+  void MarkDeleted(int node) {
+    split_index[node] = kDeletedSplitIndex;
+    default_left[node] = 1;
+  }
 
   // Appends a node (a leaf until Split is called) and returns its id.
   int AddNode(int parent_id, float leaf_value, float weight, float hess) {
