@@ -208,7 +208,7 @@ TEST(Objective, OtherObjectivesDefaultsAsXgboost) {
   EXPECT_EQ(hinge, (std::vector<float>{0.0f, 0.0f, 1.0f}));
 }
 
-TEST(Objective, BadObjectiveParametersAndAbsoluteErrorAreClearErrors) {
+TEST(Objective, BadObjectiveParametersAreClearErrors) {
   ObjectiveConfig c;
   c.name = "reg:tweedie";
   c.tweedie_variance_power = 2.0f;
@@ -216,10 +216,27 @@ TEST(Objective, BadObjectiveParametersAndAbsoluteErrorAreClearErrors) {
   c.name = "reg:pseudohubererror";
   c.huber_slope = 0.0f;
   EXPECT_FALSE(Objective::Create(c).ok());
+}
+
+// reg:absoluteerror (1.7's MeanAbsoluteError): sign(margin - label) * w and w; its leaves are
+// refreshed to medians (LeafQuantile 0.5, booster_absolute_error checks the trees).
+TEST(Objective, AbsoluteErrorGradients) {
+  ObjectiveConfig c;
   c.name = "reg:absoluteerror";
-  auto r = Objective::Create(c);
-  ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().message().find("not implemented"), std::string::npos);
+  auto obj = Objective::Create(c);
+  ASSERT_TRUE(obj.ok()) << obj.status().message();
+  const std::vector<float> label = {1.0f, 2.0f, 3.0f}, weight = {2.0f, 0.5f, 1.0f};
+  std::vector<GradientPair> g;
+  (*obj)->GetGradient({2.0f, 2.0f, 2.0f}, {&label, &weight}, 1, &g);
+  ASSERT_EQ(g.size(), 3u);
+  EXPECT_EQ(g[0].grad, 2.0f);
+  EXPECT_EQ(g[1].grad, 0.0f);
+  EXPECT_EQ(g[2].grad, -1.0f);
+  EXPECT_EQ(g[1].hess, 0.5f);
+  EXPECT_EQ((*obj)->LeafQuantile(), 0.5);
+  EXPECT_EQ((*obj)->DefaultMetric(), "mae");
+  const std::vector<float> bad = {std::nanf("")}, none;
+  EXPECT_FALSE((*obj)->CheckLabels({&bad, &none}).ok());
 }
 
 // survival:cox against the partial likelihood's derivatives written out for 4 rows (Breslow

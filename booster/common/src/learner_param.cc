@@ -4,10 +4,11 @@ namespace treering::booster {
 
 const std::vector<std::string>& ObjectiveNames() {
   static const std::vector<std::string> kNames = {
-      "reg:squarederror",     "reg:logistic",   "binary:logistic", "binary:logitraw",
-      "multi:softmax",        "multi:softprob", "count:poisson",   "reg:squaredlogerror",
-      "reg:pseudohubererror", "reg:gamma",      "reg:tweedie",     "binary:hinge",
-      "survival:cox",         "rank:pairwise",  "rank:ndcg",       "rank:map"};
+      "reg:squarederror",     "reg:logistic",     "binary:logistic", "binary:logitraw",
+      "multi:softmax",        "multi:softprob",   "count:poisson",   "reg:squaredlogerror",
+      "reg:pseudohubererror", "reg:gamma",        "reg:tweedie",     "binary:hinge",
+      "survival:cox",         "reg:absoluteerror", "rank:pairwise",  "rank:ndcg",
+      "rank:map"};
   return kNames;
 }
 
@@ -34,7 +35,8 @@ const ParamTable<LearnerParam>& LearnerParam::Table() {
           .MarkSet(&P::num_class_set),
       RealField("base_score", &P::base_score, {},
                 "initial prediction of every row (a probability for logistic objectives); "
-                "XGBoost 1.7 does not estimate it")
+                "unset: 0.5, or for reg:absoluteerror the weighted median of the labels as "
+                "XGBoost 1.7 estimates it")
           .MarkSet(&P::base_score_set),
       ListField("eval_metric", &P::eval_metrics, "(per objective)",
                 "repeatable: rmse, rmsle, mae, mape, mphe, logloss, error, error@t, auc, aucpr, "
@@ -58,7 +60,6 @@ const ParamTable<LearnerParam>& LearnerParam::Table() {
                "random seed (row/column sampling); rank 0's value is broadcast")
           .Alias("random_state"),
       IntField("verbosity", &P::verbosity, 0, 3, "0 silent .. 3 debug"),
-      PinnedChoice("booster", {"gbtree"}, "gbtree (the only booster the tree learner implements)"),
       PinnedChoice("validate_parameters", {"1", "0"},
                    "accepted for XGBoost compatibility; unknown keys are always errors"),
   });

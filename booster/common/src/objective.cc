@@ -34,13 +34,7 @@ Result<std::unique_ptr<Objective>> Objective::Create(const ObjectiveConfig& conf
     return Status::InvalidInput("parameter num_pairsample: must be >= 1");
   }
   if (auto objective = MakeRankObjective(config)) return objective;
-  if (n == "reg:absoluteerror") {
-    return Status::InvalidInput(
-        "objective reg:absoluteerror is not implemented: XGBoost 1.7 replaces each leaf value by "
-        "a weighted quantile of its rows' residuals after growing the tree, which treering's "
-        "tree learner does not do yet (a model without it would differ); try "
-        "reg:pseudohubererror");
-  }
+  if (n == "reg:absoluteerror") return MakeAbsoluteErrorObjective();
   return Status::InvalidInput("unknown objective '" + n + "'");
 }
 

@@ -16,6 +16,7 @@ std::unique_ptr<Objective> MakeElementwiseObjective(const ObjectiveConfig& confi
 // for any other name.
 std::unique_ptr<Objective> MakeRegressionObjective(const ObjectiveConfig& config);
 std::unique_ptr<Objective> MakeCoxObjective();
+std::unique_ptr<Objective> MakeAbsoluteErrorObjective();
 // Row ids by ascending |label|, ties in row order (XGBoost's MetaInfo::LabelAbsSort): the
 // order of survival:cox and cox-nloglik.
 std::vector<std::size_t> AbsLabelOrder(const std::vector<float>& labels);

@@ -219,14 +219,26 @@ Result<json> ReadDocument(LittleEndianReader* r) {
   LearnerHeader header = ReadLearnerParam(r);
   const std::string objective = r->String("the objective name");
   const std::string booster = r->String("the booster name");
-  if (r->ok() && booster != "gbtree") {
-    r->Fail("booster \"" + booster + "\" is not supported (only gbtree)");
+  if (r->ok() && booster != "gbtree" && booster != "dart") {
+    r->Fail("booster \"" + booster + "\" is not supported (only gbtree or dart)");
   }
   const std::size_t num_trees = ReadGBTreeParam(r);
   json trees = json::array();
   for (std::size_t i = 0; r->ok() && i < num_trees; ++i) trees.push_back(ReadTree(r));
   json tree_info = json::array();
   for (std::size_t i = 0; r->ok() && i < num_trees; ++i) tree_info.push_back(r->I32("tree_info"));
+  // Dart::Save: a dmlc vector (u64 count, then floats) when there are trees.
+  json weight_drop = json::array();
+  if (r->ok() && booster == "dart" && num_trees != 0) {
+    const std::uint64_t n = r->U64("the weight_drop count");
+    if (r->ok() && n != num_trees) {
+      r->Fail("weight_drop has " + std::to_string(n) + " entries for " + std::to_string(num_trees) +
+              " trees");
+    }
+    for (std::size_t i = 0; r->ok() && i < num_trees; ++i) {
+      weight_drop.push_back(r->F32("weight_drop"));
+    }
+  }
   json attributes = header.has_attributes ? ReadAttributes(r) : json::object();
   json objective_block = r->ok() ? TakeObjective(objective, &attributes, r) : json();
   if (r->ok() && r->left() != 0) {
@@ -237,7 +249,12 @@ Result<json> ReadDocument(LittleEndianReader* r) {
   json learner = {{"attributes", std::move(attributes)},
                   {"learner_model_param", std::move(header.model_param)},
                   {"objective", std::move(objective_block)},
-                  {"gradient_booster", {{"name", booster}, {"model", std::move(gbtree)}}}};
+                  {"gradient_booster", {{"name", "gbtree"}, {"model", std::move(gbtree)}}}};
+  if (booster == "dart") {
+    json inner = std::move(learner["gradient_booster"]);
+    learner["gradient_booster"] = {
+        {"name", "dart"}, {"gbtree", std::move(inner)}, {"weight_drop", std::move(weight_drop)}};
+  }
   return json{{"learner", std::move(learner)}};
 }
 

@@ -109,10 +109,14 @@ Result<std::string> ModelToLegacyBinary(const GBTreeModel& model) {
   std::string out = kMagic;
   WriteLearnerParam(model, &w);
   w.String(model.objective);
-  w.String("gbtree");
+  w.String(model.dart ? "dart" : "gbtree");
   WriteGBTreeParam(model, &w);
   for (const RegTree& tree : model.trees) WriteTree(tree, model.num_feature, &w);
   for (const int group : model.tree_info) w.I32(group);
+  if (model.dart && !model.weight_drop.empty()) {  // Dart::Save
+    w.U64(model.weight_drop.size());
+    for (const float v : model.weight_drop) w.F32(v);
+  }
   std::map<std::string, std::string> attributes = model.attributes;
   attributes["objective"] = ObjectiveJson(model);
   if (!model.eval_metrics.empty()) attributes["metrics"] = model.eval_metrics;

@@ -125,17 +125,39 @@ Status ReadTrees(const JsonCursor& gbtree, GBTreeModel* model) {
   return Status::Ok();
 }
 
-Status ReadGradientBooster(const JsonCursor& learner, GBTreeModel* model) {
-  auto booster = learner.Member("gradient_booster");
-  if (!booster.ok()) return booster.status();
-  auto name = booster->Member("name");
+Status ReadGradientBooster(const JsonCursor& booster, const std::string& allowed,
+                           GBTreeModel* model);
+
+// Dart::LoadModel: {"gbtree": {gbtree booster}, "name": "dart", "weight_drop": [one per tree]}.
+Status ReadDart(const JsonCursor& booster, GBTreeModel* model) {
+  auto inner = booster.Member("gbtree");
+  if (!inner.ok()) return inner.status();
+  if (Status st = ReadGradientBooster(inner.value(), "gbtree", model); !st.ok()) return st;
+  auto weights = booster.Member("weight_drop");
+  if (!weights.ok()) return weights.status();
+  auto values = weights->FloatArray();
+  if (!values.ok()) return values.status();
+  if (values->size() != model->trees.size()) {
+    return weights->Error("has " + std::to_string(values->size()) + " entries for " +
+                          std::to_string(model->trees.size()) + " trees");
+  }
+  model->dart = true;
+  model->weight_drop = std::move(values).value();
+  return Status::Ok();
+}
+
+// `booster` is learner.gradient_booster, or dart's nested gbtree (allowed: gbtree only).
+Status ReadGradientBooster(const JsonCursor& booster, const std::string& allowed,
+                           GBTreeModel* model) {
+  auto name = booster.Member("name");
   if (!name.ok()) return name.status();
   auto text = name->String();
   if (!text.ok()) return text.status();
+  if (text.value() == "dart" && allowed != "gbtree") return ReadDart(booster, model);
   if (text.value() != "gbtree") {
-    return name->Error("booster \"" + text.value() + "\" is not supported (only gbtree)");
+    return name->Error("booster \"" + text.value() + "\" is not supported (only " + allowed + ")");
   }
-  auto gbtree = booster->Member("model");
+  auto gbtree = booster.Member("model");
   if (!gbtree.ok()) return gbtree.status();
   return ReadTrees(gbtree.value(), model);
 }
@@ -177,6 +199,12 @@ Status ReadFeatureTypes(const JsonCursor& learner, GBTreeModel* model) {
     model->feature_types.push_back(name.value());
   }
   return Status::Ok();
+}
+
+Status ReadGradientBooster(const JsonCursor& learner, GBTreeModel* model) {
+  auto booster = learner.Member("gradient_booster");
+  if (!booster.ok()) return booster.status();
+  return ReadGradientBooster(booster.value(), "gbtree or dart", model);
 }
 
 Result<GBTreeModel> ReadModel(const JsonCursor& root) {

@@ -189,7 +189,12 @@ std::string GradientBoosterJson(const GBTreeModel& model, const std::string& tre
   const std::string gbtree = Object({{"gbtree_model_param", StringObject(param)},
                                      {"tree_info", IntArray(model.tree_info)},
                                      {"trees", trees}});
-  return Object({{"model", gbtree}, {"name", Quoted("gbtree")}});
+  const std::string booster = Object({{"model", gbtree}, {"name", Quoted("gbtree")}});
+  if (!model.dart) return booster;
+  // Dart::SaveModel: the gbtree object nested, then one weight per tree.
+  return Object({{"gbtree", booster},
+                 {"name", Quoted("dart")},
+                 {"weight_drop", FloatArray(model.weight_drop)}});
 }
 
 // The learner fields every format needs consistent before writing.
@@ -199,6 +204,11 @@ Status CheckLearnerFields(const GBTreeModel& model) {
                                 std::to_string(model.tree_info.size()) + " tree_info entries");
   }
   if (!std::isfinite(model.base_score)) return Status::InvalidInput("base_score is not finite");
+  if (model.dart && model.weight_drop.size() != model.trees.size()) {
+    return Status::InvalidInput("dart model has " + std::to_string(model.trees.size()) +
+                                " trees but " + std::to_string(model.weight_drop.size()) +
+                                " weight_drop entries");
+  }
   return Status::Ok();
 }
 

@@ -131,7 +131,14 @@ std::string GradientBoosterUbjson(const GBTreeModel& model) {
   const std::string gbtree = Object({{"gbtree_model_param", StringObject(param)},
                                      {"tree_info", IntegerArray(model.tree_info)},
                                      {"trees", trees}});
-  return Object({{"model", gbtree}, {"name", String("gbtree")}});
+  const std::string booster = Object({{"model", gbtree}, {"name", String("gbtree")}});
+  if (!model.dart) return booster;
+  // Dart::SaveModel writes weight_drop as a plain array of numbers (not a typed array, which
+  // XGBoost's loader would not take as an Array).
+  std::string weights;
+  ubjson::AppendArrayHeader(&weights, model.weight_drop.size());
+  for (float w : model.weight_drop) ubjson::AppendFloat(&weights, w);
+  return Object({{"gbtree", booster}, {"name", String("dart")}, {"weight_drop", weights}});
 }
 
 std::string ObjectiveUbjson(const GBTreeModel& model) {

@@ -21,6 +21,8 @@ void AppendString(std::string* out, std::string_view s);
 // The smallest of 'i' int8, 'I' int16, 'l' int32, 'L' int64 that XGBoost picks (its bounds
 // are exclusive, so 127 is written as int16).
 void AppendInteger(std::string* out, std::int64_t v);
+// 'd' + big-endian float32: one number (XGBoost's JsonNumber).
+void AppendFloat(std::string* out, float v);
 // '[' '#' 'L' n: the caller appends the n values.
 void AppendArrayHeader(std::string* out, std::size_t n);
 // Typed arrays: float32 'd', uint8 'U', int32 'l', int64 'L'.

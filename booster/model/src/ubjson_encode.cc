@@ -53,6 +53,11 @@ void AppendInteger(std::string* out, std::int64_t v) {
   }
 }
 
+void AppendFloat(std::string* out, float v) {
+  out->push_back('d');
+  AppendBigEndian(out, v);
+}
+
 void AppendArrayHeader(std::string* out, std::size_t n) {
   out->append({'[', '#', 'L'});
   AppendBigEndian<std::int64_t>(out, static_cast<std::int64_t>(n));

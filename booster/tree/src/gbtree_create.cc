@@ -8,6 +8,7 @@ const std::vector<ParamDoc>& GBTreeLearner::Params() {
   static const std::vector<ParamDoc> kDocs = [] {
     std::vector<ParamDoc> docs = LearnerParam::Table().Docs();
     for (ParamDoc& d : TreeParam::Table().Docs()) docs.push_back(std::move(d));
+    for (ParamDoc& d : DartParam::Table().Docs()) docs.push_back(std::move(d));
     return docs;
   }();
   return kDocs;
@@ -17,9 +18,11 @@ Result<std::unique_ptr<GBTreeLearner>> GBTreeLearner::Create(
     const std::vector<std::pair<std::string, std::string>>& params, rabit::Comm* comm) {
   LearnerParam lparam;
   TreeParam tparam;
+  DartParam dart;
   for (const auto& [key, value] : params) {
     // Errors name the key as given (Status::key()), so the CLI can point at its config line.
     Status s = LearnerParam::Table().Find(key) ? LearnerParam::Table().Set(&lparam, key, value)
+               : DartParam::Table().Find(key)  ? DartParam::Table().Set(&dart, key, value)
                                                : TreeParam::Table().Set(&tparam, key, value);
     if (!s.ok()) return s;
   }
@@ -43,7 +46,7 @@ Result<std::unique_ptr<GBTreeLearner>> GBTreeLearner::Create(
       return m.status().WithKey("eval_metric");
   }
   return std::make_unique<GBTreeLearner>(std::move(lparam), tparam, std::move(objective).value(),
-                                         comm);
+                                         comm, std::move(dart));
 }
 
 }  // namespace treering::booster

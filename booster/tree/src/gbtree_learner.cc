@@ -11,6 +11,7 @@
 #include "booster/work_split.h"
 #include "categorical_cuts.h"
 #include "feature_budget.h"
+#include "leaf_refresh.h"
 
 namespace treering::booster {
 namespace {
@@ -89,12 +90,19 @@ class CostMeter {
 }  // namespace
 
 GBTreeLearner::GBTreeLearner(LearnerParam lparam, TreeParam tparam,
-                             std::unique_ptr<Objective> objective, rabit::Comm* comm)
-    : lparam_(std::move(lparam)), tparam_(tparam), objective_(std::move(objective)), comm_(comm) {
+                             std::unique_ptr<Objective> objective, rabit::Comm* comm,
+                             DartParam dart)
+    : lparam_(std::move(lparam)),
+      tparam_(tparam),
+      objective_(std::move(objective)),
+      comm_(comm),
+      dart_param_(std::move(dart)) {
+  model_.dart = dart_param_.IsDart();
   model_.objective = lparam_.objective;
   model_.num_class = lparam_.num_class;
   model_.base_score = lparam_.base_score;
   model_.scale_pos_weight = lparam_.scale_pos_weight;
+  model_.boost_from_average = !lparam_.base_score_set;  // XGBoost's LearnerModelParamLegacy
   WriteObjectiveParams(lparam_, &model_.objective_params);
   // Create() has checked that base_score suits the objective.
   auto margin = objective_->ProbToMargin(model_.base_score);
@@ -121,6 +129,17 @@ Status GBTreeLearner::LoadModel(GBTreeModel model) {
   if (model.tree_info.size() != model.trees.size()) {
     return Status::InvalidInput("model: tree_info has " + std::to_string(model.tree_info.size()) +
                                 " entries for " + std::to_string(model.trees.size()) + " trees");
+  }
+  if (dart_param_.booster_set && model.dart != dart_param_.IsDart()) {
+    return Status::InvalidKey("booster", "booster " + dart_param_.booster +
+                                             " disagrees with the model's " +
+                                             (model.dart ? "dart" : "gbtree"));
+  }
+  dart_param_.booster = model.dart ? "dart" : "gbtree";
+  if (train_ != nullptr) {  // training data already set: the stream starts now, as on a reload
+    dropout_.reset();
+    if (model.dart) dropout_.emplace(dart_param_, seed_);
+    hist_sampler_drawn_ = false;
   }
   objective_ = std::move(objective).value();
   lparam_.objective = model.objective;
@@ -177,6 +196,11 @@ Status GBTreeLearner::SetTrainData(data::DMatrix* train) {
   Stopwatch watch;
   if (Status s = CheckData(*train, "training data"); !s.ok()) return s;
   if (Status s = ResolveMetrics(); !s.ok()) return s;
+  // XGBoost 1.7's InitBaseScore: estimated from the data before the first tree only.
+  if (objective_->LeafQuantile() && model_.boost_from_average && model_.trees.empty()) {
+    model_.base_score = MedianBaseScore(Labels(*train), comm_);
+    base_margin_ = model_.base_score;
+  }
   std::uint64_t num_feature = std::max<std::uint64_t>(train->num_col, model_.num_feature);
   comm_->Allreduce<rabit::op::Max>(&num_feature, 1);
   // Narrowed to 32 bits below: a count over the limit used to wrap (2^32 -> 0, then SIGSEGV).
@@ -191,6 +215,10 @@ Status GBTreeLearner::SetTrainData(data::DMatrix* train) {
   std::int64_t seed = lparam_.seed;
   comm_->Broadcast(&seed, sizeof(seed), 0);
   seed_ = static_cast<std::uint64_t>(seed);
+  // XGBoost seeds its global stream once, when the learner is configured for training.
+  dropout_.reset();
+  if (model_.dart) dropout_.emplace(dart_param_, seed_);
+  hist_sampler_drawn_ = false;
   auto method = ResolveTreeMethod(*train);
   if (!method.ok()) return method.status();
   train_ = train;
@@ -224,6 +252,7 @@ std::vector<float> GBTreeLearner::BaseMargins(std::size_t rows) const {
 
 void GBTreeLearner::CatchUp(const data::DMatrix& dm, std::vector<float>* margins,
                             int* trees_applied) const {
+  if (model_.dart) margins->clear();  // every round changes earlier trees' weights
   if (margins->empty()) {
     *margins = BaseMargins(dm.NumRows());
     *trees_applied = 0;
@@ -301,6 +330,7 @@ void GBTreeLearner::BoostGroup(int group, const std::vector<GradientPair>& all_g
   // restarts at 0 when training continues from model_in), so a job resumed from a snapshot
   // grows the trees of the uninterrupted run.
   const int round = static_cast<int>(model_.trees.size()) / groups;
+  if (dropout_) DartBeforeTree(group_gpair);
   if (own_copy) SampleRows(round, group, &gpair);
   if (exact_) {
     model_.trees.push_back(exact_->Grow(group_gpair));
@@ -315,6 +345,12 @@ void GBTreeLearner::BoostGroup(int group, const std::vector<GradientPair>& all_g
       maxima != nullptr ? GradientQuantiser::FromLocalMaxima(*maxima, group_gpair.size(), *comm_)
                         : GradientQuantiser::ForGradients(group_gpair, lparam_.nthread, *comm_);
   RegTree tree = grower_->Grow(group_gpair, quantiser);
+  // Hist trees only: 1.7's exact updater (colmaker) reports no row positions, so its leaves stay.
+  if (const std::optional<double> alpha = objective_->LeafQuantile()) {
+    const LeafRefreshInput in{&grower_->Partition(), &train_margins_, Labels(*train_),
+                              &group_gpair};
+    RefreshLeaves(*alpha, in, lparam_.nthread, comm_, &tree);
+  }
   AddLeavesToMargins(tree, group);
   model_.trees.push_back(std::move(tree));
   model_.tree_info.push_back(group);
@@ -326,7 +362,11 @@ Status GBTreeLearner::UpdateOneIter(int /*iter*/) {
   const CostMeter meter(*comm_);
   round_cost_ = RoundCost{};
   round_first_tree_ = static_cast<int>(model_.trees.size());
-  CatchUp(*train_, &train_margins_, &train_trees_applied_);
+  if (dropout_) {
+    DartDropTrees();
+  } else {
+    CatchUp(*train_, &train_margins_, &train_trees_applied_);
+  }
   // One output group and every row kept: the objective's maxima are the tree's (one pass
   // over the gradients fewer); otherwise each group's gradients are scanned for their own.
   // XGBoost passes the round number to the objective (rank:* seeds its pair sampler with it).
@@ -342,6 +382,7 @@ Status GBTreeLearner::UpdateOneIter(int /*iter*/) {
     }
   }
   train_trees_applied_ = static_cast<int>(model_.trees.size());
+  if (dropout_) DartCommitRound(model_.trees.size() - round_first_tree_);
   timing_.boost_s += watch.Seconds();
   meter.AddTo(&round_cost_);
   return Status::Ok();

@@ -76,7 +76,7 @@ struct FlatTree {
   }
 };
 
-FlatTree Flatten(const RegTree& tree) {
+FlatTree Flatten(const RegTree& tree, float weight) {
   FlatTree flat;
   const int n = tree.NumNodes();
   flat.nodes.resize(n);
@@ -85,6 +85,7 @@ FlatTree Flatten(const RegTree& tree) {
     FlatNode& node = flat.nodes[i];
     node.cond = tree.split_cond[i];
     if (tree.IsLeaf(i)) {
+      node.cond *= weight;
       node.feature = 0;
       node.child[0] = node.child[1] = i;
       flat.default_left[i] = 0;
@@ -146,7 +147,8 @@ void AddFlatTreeLanes(const FlatTree& flat, const Lanes& lanes, float* out, int 
 }
 
 // Any tree: a split feature at or beyond lanes.limit reads as missing.
-void AddTreeLanes(const RegTree& tree, const Lanes& lanes, float* out, int groups, int group) {
+void AddTreeLanes(const RegTree& tree, float weight, const Lanes& lanes, float* out, int groups,
+                  int group) {
   std::int32_t node[kLanes] = {};
   bool walking = true;
   while (walking) {
@@ -162,14 +164,24 @@ void AddTreeLanes(const RegTree& tree, const Lanes& lanes, float* out, int group
       node[k] = GoesLeft(tree, n, v) ? left : tree.right[n];
     }
   }
-  for (int k = 0; k < lanes.count; ++k) out[k * groups + group] += tree.split_cond[node[k]];
+  for (int k = 0; k < lanes.count; ++k) {
+    out[k * groups + group] += tree.split_cond[node[k]] * weight;
+  }
 }
 
 }  // namespace
 
 void AddTreeOutputs(const GBTreeModel& model, const data::DMatrix& dm, int tree_begin, int tree_end,
-                    int nthread, std::vector<float>* margins) {
+                    int nthread, std::vector<float>* margins,
+                    const std::vector<float>* tree_weights) {
   if (tree_begin >= tree_end) return;
+  if (tree_weights == nullptr && model.dart) tree_weights = &model.weight_drop;
+  // A tree's output times its weight, as Dart::PredictBatchImpl adds it (x * 1 is x: gbtree
+  // margins keep their bits).
+  auto weight = [&](int t) {
+    return tree_weights != nullptr && std::size_t(t) < tree_weights->size() ? (*tree_weights)[t]
+                                                                            : 1.0f;
+  };
   const int groups = model.NumGroups();
   // Indices strictly increase within a row, so rows of num_col entries hold features
   // 0..num_col-1 in order: dense data (higgs) is read in place; other rows are scattered into
@@ -187,7 +199,7 @@ void AddTreeOutputs(const GBTreeModel& model, const data::DMatrix& dm, int tree_
   std::vector<std::uint8_t> use_flat(num_trees);
   ParallelFor(num_trees, ThreadsFor(std::size_t(num_trees) * 256, nthread), [&](int i) {
     const RegTree& tree = model.trees[tree_begin + i];
-    flat[i] = Flatten(tree);
+    flat[i] = Flatten(tree, weight(tree_begin + i));
     // Categorical splits take the checked walk: the flat record has room for a threshold only.
     use_flat[i] = tree.NumNodes() > 0 && flat[i].max_feature < width && flat[i].Balanced() &&
                   tree.categories.empty();
@@ -218,7 +230,7 @@ void AddTreeOutputs(const GBTreeModel& model, const data::DMatrix& dm, int tree_
             if (use_flat[t - tree_begin]) {
               AddFlatTreeLanes(flat[t - tree_begin], lanes, out, groups, model.tree_info[t]);
             } else {
-              AddTreeLanes(model.trees[t], lanes, out, groups, model.tree_info[t]);
+              AddTreeLanes(model.trees[t], weight(t), lanes, out, groups, model.tree_info[t]);
             }
           }
           if (dense) continue;

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -92,6 +93,10 @@ class Objective {
   virtual Result<float> ProbToMargin(float base_score) const { return base_score; }
   // XGBoost 1.7's default metric for this objective.
   virtual std::string DefaultMetric() const = 0;
+  // XGBoost 1.7's adaptive objectives (ObjInfo::UpdateTreeLeaf, reg:absoluteerror): the quantile
+  // each hist tree's leaves are reset to (of their rows' residuals), and an unset base_score
+  // starts at the weighted median of the labels. nullopt: leaves stay as grown.
+  virtual std::optional<double> LeafQuantile() const { return std::nullopt; }
 };
 
 }  // namespace treering::booster

@@ -90,6 +90,10 @@ struct GBTreeModel {
   // Legacy binary files only: the "metrics" attribute XGBoost's CLI writes ("auc;"), kept so
   // such a file saves back unchanged; JSON and UBJSON have no place for it (XGBoost drops it).
   std::string eval_metrics;
+  // booster=dart (XGBoost's Dart: "name": "dart" with the gbtree model nested): weight_drop has
+  // one factor per tree, by which predictions multiply that tree's output. Empty for gbtree.
+  bool dart = false;
+  std::vector<float> weight_drop;
 
   int NumGroups() const { return num_class > 1 ? num_class : 1; }
   int NumRounds() const { return trees.empty() ? 0 : static_cast<int>(trees.size()) / NumGroups(); }

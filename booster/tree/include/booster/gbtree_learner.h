@@ -14,6 +14,8 @@
 
 #include "booster/binned_matrix.h"
 #include "booster/column_sampler.h"
+#include "booster/dart_param.h"
+#include "booster/dart_weights.h"
 #include "booster/exact_grower.h"
 #include "booster/hist_cuts.h"
 #include "booster/learner.h"
@@ -40,7 +42,7 @@ class GBTreeLearner : public Learner {
       const std::vector<std::pair<std::string, std::string>>& params, rabit::Comm* comm);
 
   GBTreeLearner(LearnerParam lparam, TreeParam tparam, std::unique_ptr<Objective> objective,
-                rabit::Comm* comm);
+                rabit::Comm* comm, DartParam dart = {});
 
   // A model to continue training from or predict with (objective & num_class must agree with
   // the params unless the params did not set them, then the model's are taken).
@@ -98,6 +100,11 @@ class GBTreeLearner : public Learner {
   void AddLeavesToMargins(const RegTree& tree, int group);
   // XGBoost 1.7's tree_method choice for this data; sets method_note_.
   Result<std::string> ResolveTreeMethod(const data::DMatrix& train);
+  // booster=dart (dart_booster.cc): the round's drops and training margins without them; the
+  // draws XGBoost's updaters take before a tree; the weights once the round's trees are in.
+  void DartDropTrees();
+  void DartBeforeTree(const std::vector<GradientPair>& gpair);
+  void DartCommitRound(std::size_t new_trees);
   // Predict's pred_leaf / pred_contribs / pred_interactions, trees of rounds [0, end).
   Status Explain(const data::DMatrix& dm, const PredictOptions& options, int end,
                  std::vector<float>* out) const;
@@ -113,6 +120,10 @@ class GBTreeLearner : public Learner {
   std::map<std::string, std::string> attributes_;
   float base_margin_ = 0.0f;
   std::uint64_t seed_ = 0;
+  DartParam dart_param_;
+  std::optional<DartDropout> dropout_;  // dart: the global stream, from SetTrainData
+  std::vector<std::size_t> dropped_;    // dart: this round's dropped trees
+  bool hist_sampler_drawn_ = false;     // dart: XGBoost's hist column sampler took its draw
 
   const data::DMatrix* train_ = nullptr;
   HistogramCuts cuts_;
