@@ -3,12 +3,23 @@
 namespace treering::booster {
 
 const std::vector<std::string>& ObjectiveNames() {
-  static const std::vector<std::string> kNames = {
-      "reg:squarederror",     "reg:logistic",     "binary:logistic", "binary:logitraw",
-      "multi:softmax",        "multi:softprob",   "count:poisson",   "reg:squaredlogerror",
-      "reg:pseudohubererror", "reg:gamma",        "reg:tweedie",     "binary:hinge",
-      "survival:cox",         "reg:absoluteerror", "rank:pairwise",  "rank:ndcg",
-      "rank:map"};
+  static const std::vector<std::string> kNames = {"reg:squarederror",
+                                                  "reg:logistic",
+                                                  "binary:logistic",
+                                                  "binary:logitraw",
+                                                  "multi:softmax",
+                                                  "multi:softprob",
+                                                  "count:poisson",
+                                                  "reg:squaredlogerror",
+                                                  "reg:pseudohubererror",
+                                                  "reg:gamma",
+                                                  "reg:tweedie",
+                                                  "binary:hinge",
+                                                  "survival:cox",
+                                                  "reg:absoluteerror",
+                                                  "rank:pairwise",
+                                                  "rank:ndcg",
+                                                  "rank:map"};
   return kNames;
 }
 
