@@ -7,7 +7,8 @@ list and predictions: draws that are certain (rate_drop 1 or 0, skip_drop 1) and
 are not (rate_drop 0.3 uniform and weighted, one_drop, skip_drop 0.5), hist and exact,
 normalize_type tree and forest, one output and three classes, reg:absoluteerror's refreshed
 leaves. Models cross-load both ways in
-JSON, UBJSON and XGBoost's binary format. Run with /usr/bin/python3 TEST.py BUILD/bin."""
+JSON, UBJSON and XGBoost's binary format. pred_contribs / pred_interactions (exact and approx)
+weigh each tree by its weight_drop as XGBoost's PredictContribution does. Run with /usr/bin/python3 TEST.py BUILD/bin."""
 import json
 import os
 import sys
@@ -142,6 +143,28 @@ def test_models_load_both_ways():
                         "xgb." + ext + " through treering")
 
 
+def test_contributions_equal_xgboost():
+    """SHAP values of a dart model: each tree's contributions times its weight_drop entry."""
+    import xgboost as xgb
+    for case in ("uniform", "softprob"):
+        params = dict(BASE, tree_method="hist", **CASES[case])
+        with t.TempDir() as d:
+            data, x, y = make_data(d, classes=3 if "num_class" in params else 0)
+            model = treering_train(d, data, params, os.path.join(d, "ours.json"))
+            assert any(w != 1.0 for w in weight_drop(model)), case + ": no tree is weighted"
+            bst = xgb.Booster(model_file=model)
+            dm = xgb.DMatrix(x)
+            for keys, kwargs in ((["pred_contribs=1"], dict(pred_contribs=True)),
+                                 (["pred_contribs=1", "approx_contribs=1"],
+                                  dict(pred_contribs=True, approx_contribs=True)),
+                                 (["pred_interactions=1"], dict(pred_interactions=True))):
+                out = os.path.join(d, "contribs.txt")
+                t.run([t.treering_bin(), "/dev/null", "task=pred", "model_in=" + model,
+                       "test:data=" + data, "name_pred=" + out, "nthread=1"] + keys)
+                check_close(t.read_values(out), bst.predict(dm, **kwargs).ravel(),
+                            "%s %s" % (case, " ".join(keys)))
+
+
 def test_continued_training_equals_xgboost():
     """model_in = a dart model: more rounds draw drops among the loaded trees too."""
     import xgboost as xgb
@@ -197,5 +220,5 @@ if __name__ == "__main__":
     t.need_xgboost_python()
     t.main([test_hist_cases_equal_xgboost, test_exact_cases_equal_xgboost,
             test_subsample_keeps_xgboost_drops, test_models_load_both_ways,
-            test_continued_training_equals_xgboost,
+            test_contributions_equal_xgboost, test_continued_training_equals_xgboost,
             test_two_workers_equal_one, test_bad_dart_keys_are_errors])

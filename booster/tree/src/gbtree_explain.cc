@@ -23,10 +23,6 @@ Status GBTreeLearner::Explain(const data::DMatrix& dm, const PredictOptions& opt
     PredictLeafIndices(model_, dm, tree_end, lparam_.nthread, out);
     return Status::Ok();
   }
-  if (model_.dart) {  // XGBoost weighs each tree's contributions by weight_drop; tree_shap.cc
-    return Status::InvalidInput(
-        "pred_contribs / pred_interactions are not implemented for dart models (pred_leaf is)");
-  }
   const ShapRequest request{tree_end, options.approx_contribs, base_margin_, lparam_.nthread};
   if (options.output == PredictOutput::kContribs) {
     return PredictContributions(model_, dm, request, out);

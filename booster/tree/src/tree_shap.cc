@@ -29,6 +29,7 @@ struct ExplainedTree {
   std::vector<float> mean_values;       // cover-weighted mean of the leaves below each node
   std::vector<std::uint32_t> features;  // distinct split features: the columns it can touch
   int depth = 0;                        // of its deepest leaf (a lone root: 0)
+  float weight = 1.0f;                  // dart's weight_drop entry: scales the whole tree
 };
 
 // XGBoost's FillNodeMeanValues, children before parents: nodes in reverse depth-first preorder.
@@ -173,6 +174,9 @@ Result<Ensemble> Explain(const GBTreeModel& model, int tree_end, int nthread) {
   ParallelFor(tree_end, ThreadsFor(std::size_t(tree_end) * 256, nthread), [&](int i) {
     e.trees[i].tree = &model.trees[i];
     e.trees[i].group = model.tree_info[i];
+    if (model.dart && static_cast<std::size_t>(i) < model.weight_drop.size()) {
+      e.trees[i].weight = model.weight_drop[i];
+    }
     Prepare(model.trees[i], &e.trees[i]);
   });
   int depth = 0;
@@ -208,19 +212,24 @@ void RowContributions(const Ensemble& e, const float* row, const ShapRequest& re
     float* contribs = out + gid * e.columns;
     for (const ExplainedTree& t : e.trees) {
       if (t.group != gid) continue;
-      if (request.approximate) {
+      if (request.approximate && t.weight == 1.0f) {
         // A handful of additions per tree: straight into the sums (XGBoost's per-tree buffer
         // changes only the last bits, and cost as much as the walk).
         ApproxContributions(t, row, contribs, bias);
         continue;
       }
-      if (condition.sign == 0) phi[bias] += t.mean_values[0];
-      ShapWalk(*t.tree, row, phi, condition).Run(s->path.data());
+      if (request.approximate) {
+        ApproxContributions(t, row, phi, bias);
+      } else {
+        if (condition.sign == 0) phi[bias] += t.mean_values[0];
+        ShapWalk(*t.tree, row, phi, condition).Run(s->path.data());
+      }
+      // XGBoost's PredictContribution: each tree's buffer times its dart weight (1 for gbtree).
       for (std::uint32_t f : t.features) {
-        contribs[f] += phi[f];
+        contribs[f] += phi[f] * t.weight;
         phi[f] = 0;
       }
-      contribs[bias] += phi[bias];
+      contribs[bias] += phi[bias] * t.weight;
       phi[bias] = 0;
     }
     contribs[bias] += request.base_margin;
