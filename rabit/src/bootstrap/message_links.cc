@@ -20,7 +20,7 @@ struct Address {
 Result<std::vector<Address>> ExchangeAddresses(Communicator& comm, std::uint64_t seq,
                                                const std::string& host, std::uint16_t port) {
   if (host.size() >= kHostBytes) {
-    return Status::InvalidInput("message links: host name '" + host + "' is longer than " +
+    return Status::InvalidInput("peer links: host name '" + host + "' is longer than " +
                                 std::to_string(kHostBytes - 1) + " bytes");
   }
   const int world = comm.world();
@@ -30,7 +30,7 @@ Result<std::vector<Address>> ExchangeAddresses(Communicator& comm, std::uint64_t
   mine[kHostBytes] = static_cast<std::uint8_t>(port & 0xff);
   mine[kHostBytes + 1] = static_cast<std::uint8_t>(port >> 8);
   Status gathered = comm.Allgather(seq, slots.data(), std::vector<std::size_t>(world, kSlotBytes));
-  if (!gathered.ok()) return gathered.WithContext("exchanging message-link addresses");
+  if (!gathered.ok()) return gathered.WithContext("exchanging peer-link addresses");
   std::vector<Address> out(world);
   for (int r = 0; r < world; ++r) {
     const auto* slot = reinterpret_cast<const char*>(slots.data() + kSlotBytes * r);
@@ -43,20 +43,25 @@ Result<std::vector<Address>> ExchangeAddresses(Communicator& comm, std::uint64_t
 
 }  // namespace
 
-Result<std::vector<Link>> LinkMessagePeers(Communicator& comm, std::uint64_t seq,
-                                           const std::string& host, const BootstrapConfig& config,
-                                           std::uint32_t epoch) {
+Result<std::vector<Link>> LinkPeers(Communicator& comm, std::uint64_t seq, const std::string& host,
+                                    const BootstrapConfig& config, std::uint32_t epoch,
+                                    const std::vector<int>& peers, const std::string& what) {
   const Deadline deadline = DeadlineAfter(config.timeout_seconds);
   const int rank = comm.rank();
   auto listener = OpenPeerListener(host);
-  if (!listener.ok()) return listener.status().WithContext("opening the message-link listener");
+  if (!listener.ok()) return listener.status().WithContext("opening the " + what + " listener");
   auto addresses = ExchangeAddresses(comm, seq, host, listener->port());
   if (!addresses.ok()) return addresses.status();
   const PeerAuth me{config.token, rank, epoch};
   std::vector<Link> links;
-  for (int peer = 0; peer < rank; ++peer) {
+  std::vector<int> higher;
+  for (int peer : peers) {
+    if (peer > rank) {
+      higher.push_back(peer);
+      continue;
+    }
     const Address& a = addresses.value()[peer];
-    const std::string where = "rank " + std::to_string(peer) + "'s message link at " + a.host +
+    const std::string where = "rank " + std::to_string(peer) + "'s " + what + " at " + a.host +
                               ":" + std::to_string(a.port);
     auto sock = TcpSocket::ConnectWithRetry(a.host, a.port, deadline);
     if (!sock.ok()) return sock.status().WithContext("dialling " + where);
@@ -65,19 +70,28 @@ Result<std::vector<Link>> LinkMessagePeers(Communicator& comm, std::uint64_t seq
     if (!got.ok()) return got.status().WithContext("handshake with " + where);
     links.push_back(Link{peer, std::move(sock.value())});
   }
-  std::vector<int> higher;
-  for (int r = rank + 1; r < comm.world(); ++r) higher.push_back(r);
   if (!higher.empty()) {
     Status accepted =
         AcceptExpectedPeers(listener.value(), std::move(higher), me, deadline, &links);
-    if (!accepted.ok())
-      return accepted.WithContext("rank " + std::to_string(rank) + " accepting message links");
+    if (!accepted.ok()) {
+      return accepted.WithContext("rank " + std::to_string(rank) + " accepting " + what + "s");
+    }
   }
   for (Link& link : links) {
     Status tuned = link.socket.TuneForCollectives(config.socket_buffer_bytes);
     if (!tuned.ok()) return tuned;
   }
   return links;
+}
+
+Result<std::vector<Link>> LinkMessagePeers(Communicator& comm, std::uint64_t seq,
+                                           const std::string& host, const BootstrapConfig& config,
+                                           std::uint32_t epoch) {
+  std::vector<int> others;
+  for (int r = 0; r < comm.world(); ++r) {
+    if (r != comm.rank()) others.push_back(r);
+  }
+  return LinkPeers(comm, seq, host, config, epoch, others, "message link");
 }
 
 }  // namespace rabit::transport

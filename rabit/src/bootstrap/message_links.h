@@ -19,6 +19,14 @@
 
 namespace rabit::transport {
 
+// Links this rank to each of `peers` (ranks other than its own; both ends of a link list each
+// other, and every rank calls it at once): one Allgather of listening addresses (op `seq`),
+// then it dials its lower peers and accepts its higher ones, each link authenticated both ways
+// and tuned like the collective links. `what` names the links in errors ("message link").
+Result<std::vector<Link>> LinkPeers(Communicator& comm, std::uint64_t seq, const std::string& host,
+                                    const BootstrapConfig& config, std::uint32_t epoch,
+                                    const std::vector<int>& peers, const std::string& what);
+
 // Every rank calls it at the same time, right after Communicator::Create; `seq` is the op
 // number of the address Allgather. Returns world - 1 links, sockets tuned like the collective
 // links (non-blocking, TCP_NODELAY).

@@ -1,86 +1,16 @@
 #include "bootstrap/partner_links.h"
 
-#include <cstring>
-
-#include "bootstrap/peer_acceptor.h"
-#include "bootstrap/peer_handshake.h"
-#include "collective/recursive_layout.h"
+#include "bootstrap/message_links.h"
 
 namespace rabit::transport {
-namespace {
-
-// One rank's listening address in the Allgather: NUL-padded host, then the port (LE), as the
-// message links' (a separate exchange: they are made by another step of the engine's start).
-constexpr std::size_t kHostBytes = 64;
-constexpr std::size_t kSlotBytes = kHostBytes + 2;
-
-struct Address {
-  std::string host;
-  std::uint16_t port = 0;
-};
-
-Result<std::vector<Address>> ExchangeAddresses(Communicator& comm, std::uint64_t seq,
-                                               const std::string& host, std::uint16_t port) {
-  if (host.size() >= kHostBytes) {
-    return Status::InvalidInput("partner links: host name '" + host + "' is longer than " +
-                                std::to_string(kHostBytes - 1) + " bytes");
-  }
-  const int world = comm.world();
-  std::vector<std::uint8_t> slots(kSlotBytes * world, 0);
-  std::uint8_t* mine = slots.data() + kSlotBytes * comm.rank();
-  std::memcpy(mine, host.data(), host.size());
-  mine[kHostBytes] = static_cast<std::uint8_t>(port & 0xff);
-  mine[kHostBytes + 1] = static_cast<std::uint8_t>(port >> 8);
-  Status gathered = comm.Allgather(seq, slots.data(), std::vector<std::size_t>(world, kSlotBytes));
-  if (!gathered.ok()) return gathered.WithContext("exchanging partner-link addresses");
-  std::vector<Address> out(world);
-  for (int r = 0; r < world; ++r) {
-    const auto* slot = reinterpret_cast<const char*>(slots.data() + kSlotBytes * r);
-    out[r].host.assign(slot, strnlen(slot, kHostBytes - 1));
-    out[r].port = static_cast<std::uint16_t>(slots[kSlotBytes * r + kHostBytes] |
-                                             (slots[kSlotBytes * r + kHostBytes + 1] << 8));
-  }
-  return out;
-}
-
-}  // namespace
 
 Status LinkRecursivePartners(Communicator& comm, std::uint64_t seq, const std::string& host,
                              const BootstrapConfig& config, std::uint32_t epoch) {
-  const Deadline deadline = DeadlineAfter(config.timeout_seconds);
-  const int rank = comm.rank();
   // A link exists on both of its ends or on neither, so both ends agree on what is missing.
-  std::vector<int> lower, higher;
-  for (int peer : comm.MissingRecursivePartners()) (peer < rank ? lower : higher).push_back(peer);
-  auto listener = OpenPeerListener(host);
-  if (!listener.ok()) return listener.status().WithContext("opening the partner-link listener");
-  auto addresses = ExchangeAddresses(comm, seq, host, listener->port());
-  if (!addresses.ok()) return addresses.status();
-  const PeerAuth me{config.token, rank, epoch};
-  std::vector<Link> links;
-  for (int peer : lower) {
-    const Address& a = addresses.value()[peer];
-    const std::string where = "rank " + std::to_string(peer) + "'s partner link at " + a.host +
-                              ":" + std::to_string(a.port);
-    auto sock = TcpSocket::ConnectWithRetry(a.host, a.port, deadline);
-    if (!sock.ok()) return sock.status().WithContext("dialling " + where);
-    const int want[] = {peer};
-    auto got = ShakeHands(sock.value(), LinkSide::kDial, me, want, deadline);
-    if (!got.ok()) return got.status().WithContext("handshake with " + where);
-    links.push_back(Link{peer, std::move(sock.value())});
-  }
-  if (!higher.empty()) {
-    Status accepted =
-        AcceptExpectedPeers(listener.value(), std::move(higher), me, deadline, &links);
-    if (!accepted.ok()) {
-      return accepted.WithContext("rank " + std::to_string(rank) + " accepting partner links");
-    }
-  }
-  for (Link& link : links) {
-    Status tuned = link.socket.TuneForCollectives(config.socket_buffer_bytes);
-    if (!tuned.ok()) return tuned;
-  }
-  return comm.AddRecursiveLinks(std::move(links));
+  auto links =
+      LinkPeers(comm, seq, host, config, epoch, comm.MissingRecursivePartners(), "partner link");
+  if (!links.ok()) return links.status();
+  return comm.AddRecursiveLinks(std::move(links).value());
 }
 
 }  // namespace rabit::transport
