@@ -153,10 +153,9 @@ TEST(HostRouteTest, SubnetOfAnInterfaceAddress) {
 
 // mpi across hosts: Open MPI's daemons start with --ssh-command when it was given.
 TEST(MpiTaskTest, UsesTheSshCommandWhenGiven) {
-  SubmitOptions o;
+  SubmitOptions o = SshOpts("n1 slots=2\nn2 slots=2\n");
   o.cluster = "mpi";
   o.num_workers = 4;
-  o.host_file = "hosts";
   o.command = {"worker"};
   o.ssh_command = "ssh -F /etc/cluster_ssh_config";
   auto plain = BuildTasks(o, JobEnv(o, 9091, "tok"));
@@ -173,6 +172,36 @@ TEST(MpiTaskTest, UsesTheSshCommandWhenGiven) {
   EXPECT_EQ(*(agent + 1), "ssh -F /etc/cluster_ssh_config");
   // The tracker on loopback: no interface restriction (the hosts are this machine).
   EXPECT_EQ(std::find(b.begin(), b.end(), "btl_tcp_if_include"), b.end());
+}
+
+// Hosts reached over IPv6: Open MPI reads *_if_include CIDRs as IPv4 only, so the job is kept
+// on IPv6 by family instead; and it takes IPv6 hosts by name only, which is said before start.
+TEST(MpiTaskTest, Ipv6HostsAreKeptOnIpv6AndNeedNames) {
+  SubmitOptions o = SshOpts("v6-host-1\nv6-host-2\n");
+  o.cluster = "mpi";
+  o.num_workers = 2;
+  o.command = {"worker"};
+  o.host_ip = "fd74:7265:0:9::1";
+  auto tasks = BuildTasks(o, JobEnv(o, 9091, "tok"));
+  ASSERT_TRUE(tasks.ok()) << tasks.status().message();
+  const auto& a = tasks->front().argv;
+  EXPECT_EQ(std::find(a.begin(), a.end(), "btl_tcp_if_include"), a.end());
+  auto family = std::find(a.begin(), a.end(), "btl_tcp_disable_family");
+  ASSERT_NE(family, a.end());
+  EXPECT_EQ(*(family + 1), "4");
+  auto oob = std::find(a.begin(), a.end(), "oob_tcp_disable_ipv4_family");
+  ASSERT_NE(oob, a.end());
+  EXPECT_EQ(*(oob + 1), "1");
+
+  o = SshOpts("v6-host-1\nfd74:7265:0:9::3 slots=2\n");
+  o.cluster = "mpi";
+  o.num_workers = 3;
+  o.command = {"worker"};
+  auto refused = BuildTasks(o, JobEnv(o, 9091, "tok"));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_TRUE(Contains(refused.status().message(), "host 'fd74:7265:0:9::3' is an IPv6 address"))
+      << refused.status().message();
+  EXPECT_TRUE(Contains(refused.status().message(), o.host_file)) << refused.status().message();
 }
 
 }  // namespace

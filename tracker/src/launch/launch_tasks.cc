@@ -59,7 +59,12 @@ Task MpiTask(const SubmitOptions& o, const EnvList& env) {
   // other interface a host has (a container's eth0 the hosts cannot reach).
   if (o.ssh_command_given) t.argv.insert(t.argv.end(), {"--mca", "plm_rsh_agent", o.ssh_command});
   if (!o.host_file.empty() && !IsLoopback(o.host_ip)) {
-    if (auto subnet = SubnetOf(o.host_ip); subnet.ok()) {
+    if (o.host_ip.find(':') != std::string::npos) {
+      // Open MPI 4.1 parses *_if_include CIDRs as IPv4 only (an IPv6 one matches no
+      // interface and mpirun stops): a job reached over IPv6 keeps its traffic on IPv6.
+      t.argv.insert(t.argv.end(), {"--mca", "btl_tcp_disable_family", "4", "--mca",
+                                   "oob_tcp_disable_ipv4_family", "1"});
+    } else if (auto subnet = SubnetOf(o.host_ip); subnet.ok()) {
       t.argv.insert(t.argv.end(), {"--mca", "btl_tcp_if_include", subnet.value(), "--mca",
                                    "oob_tcp_if_include", subnet.value()});
     }
@@ -71,6 +76,21 @@ Task MpiTask(const SubmitOptions& o, const EnvList& env) {
   t.argv.insert(t.argv.end(), o.command.begin(), o.command.end());
   t.parent_death_signal = SIGTERM;  // mpirun then stops its ranks
   return t;
+}
+
+// mpirun refuses a host file naming a host by an IPv6 address (its node-name regex allows
+// letters, digits, '.' and '-' only) with a page of text and no host named: say it first.
+Status CheckMpiHostNames(const SubmitOptions& o) {
+  if (o.host_file.empty()) return Status::Ok();
+  auto hosts = ReadHostFile(o.host_file);
+  if (!hosts.ok()) return hosts.status();
+  for (const Host& h : hosts.value()) {
+    if (h.name.find(':') == std::string::npos) continue;
+    return Status::InvalidInput(o.host_file + ": host '" + h.name +
+                                "' is an IPv6 address; Open MPI takes IPv6 hosts by name only: "
+                                "give each a name (/etc/hosts or DNS) and list the names");
+  }
+  return Status::Ok();
 }
 
 }  // namespace
@@ -90,7 +110,10 @@ std::string CurrentDir() {
 Result<std::vector<Task>> BuildTasks(const SubmitOptions& o, const EnvList& job_env) {
   if (o.command.empty()) return Status::InvalidInput("no worker command given after --");
   if (o.cluster == "local") return LocalTasks(o, job_env);
-  if (o.cluster == "mpi") return std::vector<Task>{MpiTask(o, job_env)};
+  if (o.cluster == "mpi") {
+    if (Status s = CheckMpiHostNames(o); !s.ok()) return s;
+    return std::vector<Task>{MpiTask(o, job_env)};
+  }
   if (o.cluster == "ssh") return SshTasks(o, job_env);
   return Status::InvalidInput("unknown --cluster '" + o.cluster + "' (local, mpi or ssh)");
 }
