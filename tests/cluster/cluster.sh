@@ -91,7 +91,7 @@ addr_of() {  # addr_of X I: host I's address (I = 0 is the launcher, on the brid
 }
 
 down() {
-  local dir ns pid
+  local dir ns pid veth
   dir=$(state_dir)
   for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep -E "^$name-h[0-9]+$"); do
     # Everything still running in a host (its sshd, a worker a failed test left): TERM, KILL.
@@ -101,6 +101,12 @@ down() {
       sleep 0.3
     done
     ip netns del "$ns" 2>/dev/null
+  done
+  # A host's veth dies with its namespace only once nothing holds the namespace: a worker's
+  # zombie not yet reaped keeps it, and the next `up` of this name would meet the old veth.
+  for veth in $(ip -o link show 2>/dev/null | awk -F': ' '{print $2}' | cut -d@ -f1 |
+    grep -E "^$name-v[0-9]+$"); do
+    ip link del "$veth" 2>/dev/null
   done
   ip link del "$name-br" 2>/dev/null
   rm -rf "$dir"

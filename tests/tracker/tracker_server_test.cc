@@ -128,6 +128,23 @@ TEST(TrackerServerTest, ErrorReportAbortsTheJob) {
   EXPECT_NE(s.message().find("disk full"), std::string::npos) << s.message();
 }
 
+// On a cluster the failure names the machine of each rank it mentions: the reporter's and the
+// rank it blames (where each joined from; here the advertised hosts w0..w2).
+TEST(TrackerServerTest, FailureNamesTheHostsOfTheRanksItMentions) {
+  RunningTracker t(Options(3));
+  auto workers = JoinWorkers(t, {"0", "1", "2"});
+  for (auto& w : workers) ASSERT_TRUE(w.ReadAssign().ok());
+  ASSERT_TRUE(workers[0]
+                  .SendRaw(proto::Encode(proto::ErrorReport{
+                      "rank 0: Allreduce op #7: no progress; rank 2 never started this op"}))
+                  .ok());
+  const Status s = t.Result(10);
+  EXPECT_NE(s.message().find("never started this op [rank 0 on w0, rank 2 on w2]"),
+            std::string::npos)
+      << s.message();
+  EXPECT_EQ(s.message().find("rank 1 on"), std::string::npos) << s.message();
+}
+
 TEST(TrackerServerTest, BootstrapTimeoutFailsAndAbortsWaitingWorkers) {
   TrackerOptions o = Options(2);
   o.bootstrap_timeout_s = 0.5;

@@ -1,7 +1,9 @@
 #include "job_coordinator.h"
 
+#include <cctype>
 #include <cstdio>
 #include <iostream>
+#include <vector>
 
 namespace treering::tracker {
 
@@ -95,9 +97,33 @@ Status JobCoordinator::OnShutdown(int rank) {
   return Status::Ok();
 }
 
+// On a cluster "rank 1 never started this op" sends the user looking for rank 1's machine:
+// the failure names the host of every rank it mentions (where that rank joined from).
+std::string JobCoordinator::WithHosts(const std::string& text) const {
+  if (!roster_.assigned()) return text;
+  std::vector<bool> named(roster_.num_workers(), false);
+  std::string hosts;
+  static const std::string kRank = "rank ";
+  for (std::size_t at = text.find(kRank); at != std::string::npos;
+       at = text.find(kRank, at + kRank.size())) {
+    std::size_t end = at + kRank.size();
+    int rank = 0;
+    while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end])) &&
+           rank < roster_.num_workers()) {
+      rank = rank * 10 + (text[end++] - '0');
+    }
+    if (end == at + kRank.size() || rank >= roster_.num_workers() || named[rank]) continue;
+    const std::string& host = roster_.worker(rank).host;
+    if (host.empty()) continue;
+    named[rank] = true;
+    hosts += (hosts.empty() ? "" : ", ") + kRank + std::to_string(rank) + " on " + host;
+  }
+  return hosts.empty() ? text : text + " [" + hosts + "]";
+}
+
 void JobCoordinator::OnWorkerFailed(const std::string& who, const std::string& why) {
   if (ended_) return;
-  End(Status::Aborted(who + " failed: " + why));
+  End(Status::Aborted(WithHosts(who + " failed: " + why)));
 }
 
 void JobCoordinator::OnRankLost(int rank, std::uint64_t session_id, const std::string& why) {

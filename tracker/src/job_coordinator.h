@@ -38,6 +38,8 @@ class JobCoordinator {
   Status OnShutdown(int rank);
   // The worker's connection dropped before Shutdown, or it reported an error.
   void OnWorkerFailed(const std::string& who, const std::string& why);
+  // `text` followed by " [rank R on HOST, ...]" for each rank it names, once the ranks are known.
+  std::string WithHosts(const std::string& text) const;
 
   // Recovery (recovery.h). A ranked native worker's connection dropped: lost (restarts on) or
   // fatal. Ignored when `session_id` no longer serves the rank (a restart superseded it).
