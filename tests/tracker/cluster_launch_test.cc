@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -28,6 +30,21 @@ SubmitOptions SshOpts(const std::string& hosts) {
   o.command = {"worker", "k=v"};
   o.ssh_command = "ssh";
   return o;
+}
+
+SubmitOptions MpiOpts(const std::string& hosts, int num_workers) {
+  SubmitOptions o = SshOpts(hosts);
+  o.cluster = "mpi";
+  o.num_workers = num_workers;
+  o.command = {"worker"};
+  return o;
+}
+
+// The value mpirun gets for `--mca NAME VALUE`, or "" when NAME is not passed.
+std::string McaValue(const std::vector<std::string>& argv, const std::string& name) {
+  auto it = std::find(argv.begin(), argv.end(), name);
+  if (it == argv.end() || it == argv.begin() || it + 1 == argv.end()) return "";
+  return *(it - 1) == "--mca" ? *(it + 1) : "";
 }
 
 bool Contains(const std::string& s, const std::string& part) {
@@ -153,50 +170,33 @@ TEST(HostRouteTest, SubnetOfAnInterfaceAddress) {
 
 // mpi across hosts: Open MPI's daemons start with --ssh-command when it was given.
 TEST(MpiTaskTest, UsesTheSshCommandWhenGiven) {
-  SubmitOptions o = SshOpts("n1 slots=2\nn2 slots=2\n");
-  o.cluster = "mpi";
-  o.num_workers = 4;
-  o.command = {"worker"};
+  SubmitOptions o = MpiOpts("n1 slots=2\nn2 slots=2\n", 4);
   o.ssh_command = "ssh -F /etc/cluster_ssh_config";
   auto plain = BuildTasks(o, JobEnv(o, 9091, "tok"));
   ASSERT_TRUE(plain.ok());
-  const auto& a = plain->front().argv;
-  EXPECT_EQ(std::find(a.begin(), a.end(), "plm_rsh_agent"), a.end());
+  EXPECT_EQ(McaValue(plain->front().argv, "plm_rsh_agent"), "");
   o.ssh_command_given = true;
   auto with_ssh = BuildTasks(o, JobEnv(o, 9091, "tok"));
   ASSERT_TRUE(with_ssh.ok());
   const auto& b = with_ssh->front().argv;
-  auto agent = std::find(b.begin(), b.end(), "plm_rsh_agent");
-  ASSERT_NE(agent, b.end());
-  EXPECT_EQ(*(agent - 1), "--mca");
-  EXPECT_EQ(*(agent + 1), "ssh -F /etc/cluster_ssh_config");
+  EXPECT_EQ(McaValue(b, "plm_rsh_agent"), "ssh -F /etc/cluster_ssh_config");
   // The tracker on loopback: no interface restriction (the hosts are this machine).
-  EXPECT_EQ(std::find(b.begin(), b.end(), "btl_tcp_if_include"), b.end());
+  EXPECT_EQ(McaValue(b, "btl_tcp_if_include"), "");
 }
 
 // Hosts reached over IPv6: Open MPI reads *_if_include CIDRs as IPv4 only, so the job is kept
 // on IPv6 by family instead; and it takes IPv6 hosts by name only, which is said before start.
 TEST(MpiTaskTest, Ipv6HostsAreKeptOnIpv6AndNeedNames) {
-  SubmitOptions o = SshOpts("v6-host-1\nv6-host-2\n");
-  o.cluster = "mpi";
-  o.num_workers = 2;
-  o.command = {"worker"};
+  SubmitOptions o = MpiOpts("v6-host-1\nv6-host-2\n", 2);
   o.host_ip = "fd74:7265:0:9::1";
   auto tasks = BuildTasks(o, JobEnv(o, 9091, "tok"));
   ASSERT_TRUE(tasks.ok()) << tasks.status().message();
   const auto& a = tasks->front().argv;
-  EXPECT_EQ(std::find(a.begin(), a.end(), "btl_tcp_if_include"), a.end());
-  auto family = std::find(a.begin(), a.end(), "btl_tcp_disable_family");
-  ASSERT_NE(family, a.end());
-  EXPECT_EQ(*(family + 1), "4");
-  auto oob = std::find(a.begin(), a.end(), "oob_tcp_disable_ipv4_family");
-  ASSERT_NE(oob, a.end());
-  EXPECT_EQ(*(oob + 1), "1");
+  EXPECT_EQ(McaValue(a, "btl_tcp_if_include"), "");
+  EXPECT_EQ(McaValue(a, "btl_tcp_disable_family"), "4");
+  EXPECT_EQ(McaValue(a, "oob_tcp_disable_ipv4_family"), "1");
 
-  o = SshOpts("v6-host-1\nfd74:7265:0:9::3 slots=2\n");
-  o.cluster = "mpi";
-  o.num_workers = 3;
-  o.command = {"worker"};
+  o = MpiOpts("v6-host-1\nfd74:7265:0:9::3 slots=2\n", 3);
   auto refused = BuildTasks(o, JobEnv(o, 9091, "tok"));
   ASSERT_FALSE(refused.ok());
   EXPECT_TRUE(Contains(refused.status().message(), "host 'fd74:7265:0:9::3' is an IPv6 address"))
