@@ -1,6 +1,8 @@
 #include "booster/objective.h"
 
+#include <cmath>
 #include <cstdint>
+#include <string>
 
 #include "base/parallel_for.h"
 #include "booster/work_split.h"
@@ -36,6 +38,17 @@ Result<std::unique_ptr<Objective>> Objective::Create(const ObjectiveConfig& conf
   if (auto objective = MakeRankObjective(config)) return objective;
   if (n == "reg:absoluteerror") return MakeAbsoluteErrorObjective();
   return Status::InvalidInput("unknown objective '" + n + "'");
+}
+
+Status CheckLabelsFinite(const std::string& objective, const LabelView& labels,
+                         const std::string& meaning) {
+  for (std::size_t i = 0; i < labels.NumRows(); ++i) {
+    if (!std::isfinite((*labels.label)[i])) {
+      return Status::InvalidInput(objective + ": label of row " + std::to_string(i) +
+                                  " is not finite" + (meaning.empty() ? "" : " (" + meaning + ")"));
+    }
+  }
+  return Status::Ok();
 }
 
 GradientMaxima MaximaOf(const std::vector<GradientPair>& g, int nthread) {

@@ -2,7 +2,6 @@
 // sign(margin - label) * weight, hessian weight. The trees' leaves are then reset to the
 // median of their rows' residuals by the tree learner (LeafQuantile; booster/tree's
 // leaf_refresh), which also starts an unset base_score at the weighted median of the labels.
-#include <cmath>
 #include <string>
 #include <vector>
 
@@ -18,14 +17,9 @@ class AbsoluteErrorObjective : public Objective {
   const std::string& Name() const override { return name_; }
 
   // XGBoost checks only the label count (CheckRegInputs); a NaN label would poison a median.
+  // XGBoost checks only the label count (CheckRegInputs); a NaN label would poison a median.
   Status CheckLabels(const LabelView& labels) const override {
-    for (std::size_t i = 0; i < labels.NumRows(); ++i) {
-      if (!std::isfinite((*labels.label)[i])) {
-        return Status::InvalidInput(name_ + ": label of row " + std::to_string(i) +
-                                    " is not finite");
-      }
-    }
-    return Status::Ok();
+    return CheckLabelsFinite(name_, labels);
   }
 
   void GetGradient(const std::vector<float>& margin, const LabelView& labels, int nthread,

@@ -21,13 +21,7 @@ class CoxObjective : public Objective {
   const std::string& Name() const override { return name_; }
 
   Status CheckLabels(const LabelView& labels) const override {
-    for (std::size_t i = 0; i < labels.NumRows(); ++i) {
-      if (!std::isfinite((*labels.label)[i])) {
-        return Status::InvalidInput(name_ + ": label of row " + std::to_string(i) +
-                                    " is not finite (survival time, negative when censored)");
-      }
-    }
-    return Status::Ok();
+    return CheckLabelsFinite(name_, labels, "survival time, negative when censored");
   }
 
   void GetGradient(const std::vector<float>& margin, const LabelView& labels, int /*nthread*/,

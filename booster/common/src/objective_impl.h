@@ -23,6 +23,10 @@ std::vector<std::size_t> AbsLabelOrder(const std::vector<float>& labels);
 std::unique_ptr<Objective> MakeSoftmaxObjective(const std::string& name, int num_class);
 // rank:pairwise, rank:ndcg, rank:map; nullptr for any other name.
 std::unique_ptr<Objective> MakeRankObjective(const ObjectiveConfig& config);
+// The first row whose label is NaN or infinite, as "OBJECTIVE: label of row I is not finite
+// (MEANING)"; Ok when there is none.
+Status CheckLabelsFinite(const std::string& objective, const LabelView& labels,
+                         const std::string& meaning = "");
 // labels.group_ptr, or {0, rows} (one group) when there is none.
 std::vector<std::uint64_t> QueryGroupBounds(const LabelView& labels);
 
