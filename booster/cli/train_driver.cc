@@ -188,17 +188,22 @@ Status SaveFinal(TrainJob* j, int rounds_run) {
   return SaveModel(j, SnapshotPath(o.model_dir, rounds, j->learner->Traits().model_suffix));
 }
 
-// Every rank takes part (one allreduce averages the per-rank totals); rank 0 prints.
+// Every rank takes part (one allreduce averages the per-rank totals, one finds the slowest
+// rank's compute, which the link model's predicted round waits for); rank 0 prints.
 void PrintTimingReport(const TrainJob& j) {
   double sums[4] = {j.totals.comp_s, j.totals.sync_s, j.totals.payload_bytes, j.totals.calls};
   rabit::Allreduce<rabit::op::Sum>(sums, 4);
+  double comp_max = j.totals.comp_s;
+  rabit::Allreduce<rabit::op::Max>(&comp_max, 1);
   RoundTotals mean = j.totals;
   mean.workers = rabit::GetWorldSize();
   mean.comp_s = sums[0] / mean.workers;
   mean.sync_s = sums[1] / mean.workers;
   mean.payload_bytes = sums[2] / mean.workers;
   mean.calls = sums[3] / mean.workers;
-  for (const std::string& line : FormatTimingReport(mean, j.options.single_worker_seconds)) {
+  mean.comp_max_s = comp_max;
+  const auto link = LinkModelFromParams(j.options.rabit_params);
+  for (const std::string& line : FormatTimingReport(mean, j.options.single_worker_seconds, link)) {
     LogRank0(j.options, 1, line);
   }
 }
