@@ -253,9 +253,9 @@ treering::Result<int> Mailbox::Wait(Ticket ticket) {
   auto it = requests_.find(ticket);
   if (it == requests_.end()) return treering::Status::InvalidInput("unknown message request");
   const RequestState& request = it->second;
-  const auto spin = std::chrono::microseconds(options_.spin_microseconds);
   auto quiet_since = Clock::now();
-  auto spin_until = quiet_since + spin;
+  IdleSpin spin(std::chrono::microseconds(options_.spin_microseconds),
+                std::chrono::microseconds(options_.idle_spin_microseconds), quiet_since);
   while (true) {
     if (request.done) return Take(ticket);
     if (!failed_.ok()) return failed_;
@@ -272,12 +272,13 @@ treering::Result<int> Mailbox::Wait(Ticket ticket) {
     const auto now = Clock::now();
     if (progressed.value()) {
       quiet_since = now;
-      spin_until = now + spin;
+      spin.Restart(now);
       continue;
     }
-    // A peer's next bytes usually follow within microseconds (see Exchange::Run).
-    if (now < spin_until) {
+    // A peer's next bytes usually follow within microseconds; idle_spin.h says how long to wait.
+    if (spin.ShouldSpin(now)) {
       sched_yield();
+      spin.OnYield(Clock::now() - now);
       continue;
     }
     treering::Status waited = WaitForIo(ticket, quiet_since);

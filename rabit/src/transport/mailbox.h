@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "transport/exchange.h"
+#include "transport/idle_spin.h"
 #include "transport/message_header.h"
 #include "transport/point_to_point.h"
 
@@ -42,6 +43,8 @@ struct MailboxOptions {
   double timeout_seconds = 300;  // longest wait without any byte moving on any message link
   AbortWatch* abort_watch = nullptr;
   int spin_microseconds = 50;  // busy-retry this long after the last progress before poll()
+  // ...and up to this long while the core is otherwise idle (transport/idle_spin.h).
+  int idle_spin_microseconds = 2000;
 };
 
 class Mailbox final : public PointToPoint {
