@@ -4,6 +4,7 @@
 // and count mismatches, a peer that dies mid-message and a silent peer (bounded errors naming
 // the rank), and messages to self.
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstring>
 #include <memory>
@@ -277,21 +278,30 @@ std::vector<std::uint8_t> Bytes(std::size_t n, std::uint64_t seed) {
   return RankData<std::uint8_t>(1, seed, n);
 }
 
+// Filler bytes around a payload on the wire (their value is never read).
+std::vector<std::uint8_t> Filler(std::size_t n) { return std::vector<std::uint8_t>(n, 0xee); }
+
 // A receive posted while its message is half arrived gets what came so far plus the rest, which
 // the Mailbox reads straight into the receive's buffer.
 TEST(Message, ReceivePostedWhileMessageArrives) {
   RawPeer peer;
   const std::size_t n = 3 << 20;
   const std::vector<std::uint8_t> payload = Bytes(n, 11);
-  const transport::MessageHeader header{DataType::kUInt8, 4, n};
+  transport::MessageHeader header{DataType::kUInt8, 4, n};
+  header.lead = 7;  // filler before and after the payload must be skipped
+  ASSERT_EQ(header.TailBytes(), 33u);
   const auto encoded = header.Encode();
   peer.Send(encoded);
+  peer.Send(Filler(header.lead));
   peer.Send(std::span(payload).first(1000));
-  peer.Pump();  // header and 1000 B read into an unexpected message
+  peer.Pump();  // header, lead and 1000 B read into an unexpected message
   std::vector<std::uint8_t> got(n, 0);
   auto t = peer.box->Irecv(got.data(), n, DataType::kUInt8, 1, 4);
   ASSERT_TRUE(t.ok());
-  std::thread rest([&] { peer.Send(std::span(payload).subspan(1000)); });
+  std::thread rest([&] {
+    peer.Send(std::span(payload).subspan(1000));
+    peer.Send(Filler(header.TailBytes()));
+  });
   auto r = peer.box->Wait(t.value());
   rest.join();
   ASSERT_TRUE(r.ok()) << r.status().message();
@@ -305,7 +315,9 @@ TEST(Message, MismatchedReceiveWhileMessageArrivesKeepsStreamInStep) {
   RawPeer peer;
   const std::size_t n = 2 << 20;
   const std::vector<std::uint8_t> payload = Bytes(n, 12), next = Bytes(5000, 13);
-  const transport::MessageHeader header{DataType::kUInt8, 4, n}, after{DataType::kUInt8, 4, 5000};
+  const transport::MessageHeader header{DataType::kUInt8, 4, n};
+  transport::MessageHeader after{DataType::kUInt8, 4, 5000};
+  after.lead = 63;
   const auto first = header.Encode(), second = after.Encode();
   peer.Send(first);
   peer.Send(std::span(payload).first(70000));
@@ -319,8 +331,11 @@ TEST(Message, MismatchedReceiveWhileMessageArrivesKeepsStreamInStep) {
   EXPECT_NE(wrong.status().message().find("rank 1 sent 2097152 x uint8"), std::string::npos);
   std::thread rest([&] {
     peer.Send(std::span(payload).subspan(70000));
+    peer.Send(Filler(header.TailBytes()));
     peer.Send(second);
+    peer.Send(Filler(after.lead));
     peer.Send(next);
+    peer.Send(Filler(after.TailBytes()));
   });
   std::vector<std::uint8_t> then(5000);
   auto r = peer.box->Recv(then.data(), then.size(), DataType::kUInt8, 1, 4);
@@ -374,6 +389,34 @@ TEST(Message, PeerThatFinishedFailsOnlyItsReceives) {
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("rank 2 closed its message link"), std::string::npos)
       << r.status().message();
+}
+
+// The sender puts each payload at a stream offset congruent to its buffer's address modulo 64
+// (the lead filler) and ends each message on a multiple of 64 bytes (message_header.h says why).
+TEST(Message, PayloadStreamOffsetFollowsTheBufferAddress) {
+  RawPeer peer;
+  const std::vector<std::uint8_t> data = Bytes(40000 + 64, 14);
+  std::size_t stream = 0;
+  for (std::size_t offset : {0, 1, 8, 16, 24, 40, 63}) {
+    for (std::size_t n : {std::size_t{0}, std::size_t{5}, std::size_t{40000}}) {
+      const std::uint8_t* buf = data.data() + offset;
+      ASSERT_TRUE(peer.box->Send(buf, n, DataType::kUInt8, 1, 3).ok());
+      std::array<std::uint8_t, transport::MessageHeader::kBytes> head{};
+      const auto deadline = transport::DeadlineAfter(10);
+      ASSERT_TRUE(peer.socket().RecvAll(head, deadline).ok());
+      auto header = transport::MessageHeader::Decode(head.data());
+      ASSERT_TRUE(header.has_value());
+      ASSERT_EQ(header->count, n);
+      const std::size_t payload_at = stream + head.size() + header->lead;
+      EXPECT_EQ(payload_at % 64, reinterpret_cast<std::uintptr_t>(buf) % 64)
+          << "offset " << offset << ", " << n << " B";
+      std::vector<std::uint8_t> body(header->lead + n + header->TailBytes());
+      ASSERT_TRUE(peer.socket().RecvAll(body, deadline).ok());
+      EXPECT_TRUE(std::equal(buf, buf + n, body.begin() + header->lead));
+      stream += head.size() + body.size();
+      EXPECT_EQ(stream % 64, 0u);
+    }
+  }
 }
 
 TEST(Message, SendToSelf) {

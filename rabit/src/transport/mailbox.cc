@@ -29,6 +29,9 @@ constexpr std::size_t kSendSliceBytes = 512 * 1024;
 // sender's segments wait in the socket backlog meanwhile.
 constexpr std::size_t kRecvSliceBytes = 128 * 1024;
 
+// The filler bytes around payloads (message_header.h says why).
+constexpr std::uint8_t kZeros[MessageHeader::kAlign] = {};
+
 bool WouldBlock(int err) { return err == EAGAIN || err == EWOULDBLOCK || err == EINTR; }
 
 std::string RankName(int rank) {
@@ -107,7 +110,8 @@ treering::Result<Ticket> Mailbox::Isend(const void* buf, std::size_t count, Data
   if (!failed_.ok()) return failed_;
   treering::Status valid = CheckRank(dest, "Send: destination");
   if (!valid.ok()) return valid;
-  const MessageHeader header{type, tag, count};
+  MessageHeader header{type, tag, count};
+  header.lead = MessageHeader::LeadFor(buf);
   const Ticket ticket = NewRequest(true, dest, header);
   const auto* data = static_cast<const std::uint8_t*>(buf);
   if (dest == options_.rank) {
@@ -122,7 +126,8 @@ treering::Result<Ticket> Mailbox::Isend(const void* buf, std::size_t count, Data
                  (peer == nullptr ? "no message link to it" : "it closed its message link")));
     return ticket;
   }
-  peer->out.push_back(OutMessage{ticket, header.Encode(), data, header.PayloadBytes()});
+  peer->out.push_back(OutMessage{ticket, header.Encode(), data, header.PayloadBytes(), header.lead,
+                                 header.TailBytes()});
   // Small messages leave at once, so a sender that computes before waiting still sends early.
   if (peer->out.size() == 1) {
     auto sent = PumpSend(*peer);
@@ -253,9 +258,9 @@ treering::Result<int> Mailbox::Wait(Ticket ticket) {
   auto it = requests_.find(ticket);
   if (it == requests_.end()) return treering::Status::InvalidInput("unknown message request");
   const RequestState& request = it->second;
-  const auto spin = std::chrono::microseconds(options_.spin_microseconds);
   auto quiet_since = Clock::now();
-  auto spin_until = quiet_since + spin;
+  IdleSpin spin(std::chrono::microseconds(options_.spin_microseconds),
+                std::chrono::microseconds(options_.idle_spin_microseconds), quiet_since);
   while (true) {
     if (request.done) return Take(ticket);
     if (!failed_.ok()) return failed_;
@@ -272,12 +277,13 @@ treering::Result<int> Mailbox::Wait(Ticket ticket) {
     const auto now = Clock::now();
     if (progressed.value()) {
       quiet_since = now;
-      spin_until = now + spin;
+      spin.Restart(now);
       continue;
     }
-    // A peer's next bytes usually follow within microseconds (see Exchange::Run).
-    if (now < spin_until) {
+    // A peer's next bytes usually follow within microseconds; idle_spin.h says how long to wait.
+    if (spin.ShouldSpin(now)) {
       sched_yield();
+      spin.OnYield(Clock::now() - now);
       continue;
     }
     treering::Status waited = WaitForIo(ticket, quiet_since);
@@ -302,19 +308,28 @@ treering::Result<bool> Mailbox::PumpSend(Peer& peer) {
   bool progressed = false;
   while (!peer.out.empty()) {
     OutMessage& m = peer.out.front();
-    iovec iov[2];
-    int n = 0;
-    if (m.sent < kHeader) iov[n++] = {m.header.data() + m.sent, kHeader - m.sent};
-    const std::size_t data_done = m.sent > kHeader ? m.sent - kHeader : 0;
-    std::size_t asked = kHeader - std::min(m.sent, kHeader);
-    if (data_done < m.bytes) {
-      const std::size_t slice = std::min(kSendSliceBytes, m.bytes - data_done);
-      iov[n++] = {const_cast<std::uint8_t*>(m.data) + data_done, slice};
-      asked += slice;
+    // The message on the wire: header, lead filler, payload (at most one slice per call), tail.
+    const std::pair<const std::uint8_t*, std::size_t> parts[] = {
+        {m.header.data(), kHeader}, {kZeros, m.lead}, {m.data, m.bytes}, {kZeros, m.tail}};
+    iovec iov[4];
+    std::size_t n = 0;
+    std::size_t asked = 0;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < 4; ++i) {
+      const auto [base, len] = parts[i];
+      if (m.sent < start + len) {
+        const std::size_t from = m.sent > start ? m.sent - start : 0;
+        const std::size_t take = i == 2 ? std::min(kSendSliceBytes, len - from) : len - from;
+        iov[n++] = {const_cast<std::uint8_t*>(base) + from, take};
+        asked += take;
+        if (from + take < len) break;  // the slice ends inside the payload
+      }
+      start += len;
     }
+    const std::size_t total = kHeader + m.lead + m.bytes + m.tail;
     msghdr msg{};
     msg.msg_iov = iov;
-    msg.msg_iovlen = static_cast<std::size_t>(n);
+    msg.msg_iovlen = n;
     const ssize_t moved = ::sendmsg(peer.socket.fd(), &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
     if (moved < 0) {
       if (WouldBlock(errno)) return progressed;
@@ -324,7 +339,7 @@ treering::Result<bool> Mailbox::PumpSend(Peer& peer) {
     }
     progressed = progressed || moved > 0;
     m.sent += static_cast<std::size_t>(moved);
-    if (m.sent < kHeader + m.bytes) {
+    if (m.sent < total) {
       if (static_cast<std::size_t>(moved) < asked) return progressed;  // the socket is full
       continue;  // the kernel took the whole slice: offer the next
     }
@@ -338,20 +353,17 @@ treering::Result<bool> Mailbox::PumpRecv(Peer& peer) {
   bool progressed = false;
   while (true) {
     const bool in_header = peer.header_got < kHeader;
-    std::uint8_t* dst;
-    std::size_t want;
+    iovec iov[3];
+    std::size_t n = 0;
     if (in_header) {
-      dst = peer.header_in.data() + peer.header_got;
-      want = kHeader - peer.header_got;
-    } else if (peer.into != nullptr) {
-      dst = peer.into + peer.got;
-      want = std::min(kRecvSliceBytes, peer.incoming.PayloadBytes() - peer.got);
+      iov[n++] = {peer.header_in.data() + peer.header_got, kHeader - peer.header_got};
     } else {
-      want = std::min(kDiscardChunk, peer.incoming.PayloadBytes() - peer.got);
-      peer.discarded.resize(std::max(peer.discarded.size(), want));
-      dst = peer.discarded.data();
+      n = BodyIov(peer, iov);
     }
-    const ssize_t moved = ::recv(peer.socket.fd(), dst, want, MSG_DONTWAIT);
+    msghdr msg{};
+    msg.msg_iov = iov;
+    msg.msg_iovlen = n;
+    const ssize_t moved = ::recvmsg(peer.socket.fd(), &msg, MSG_DONTWAIT);
     if (moved == 0) {
       treering::Status closed = OnClosed(peer);
       if (!closed.ok()) return closed;
@@ -370,12 +382,55 @@ treering::Result<bool> Mailbox::PumpRecv(Peer& peer) {
       treering::Status started = StartPayload(peer);
       if (!started.ok()) return started;
     } else {
-      peer.got += static_cast<std::size_t>(moved);
+      CountBody(peer, static_cast<std::size_t>(moved));
     }
-    if (peer.header_got == kHeader && peer.got == peer.incoming.PayloadBytes()) {
+    const MessageHeader& h = peer.incoming;
+    if (peer.header_got == kHeader && peer.lead_got == h.lead && peer.got == h.PayloadBytes() &&
+        peer.tail_got == h.TailBytes()) {
       FinishPayload(peer);
     }
   }
+}
+
+// Where the next bytes after the header go: the rest of the lead filler, the next slice of the
+// payload (its buffer, or scratch when refused) and, with the payload's last slice, the tail.
+std::size_t Mailbox::BodyIov(Peer& peer, iovec* iov) {
+  const MessageHeader& h = peer.incoming;
+  const std::size_t payload = h.PayloadBytes();
+  std::size_t n = 0;
+  if (peer.lead_got < h.lead) iov[n++] = {peer.filler.data(), h.lead - peer.lead_got};
+  if (peer.got < payload) {
+    const std::size_t left = payload - peer.got;
+    std::size_t want;
+    std::uint8_t* dst;
+    if (peer.into != nullptr) {
+      want = std::min(kRecvSliceBytes, left);
+      dst = peer.into + peer.got;
+    } else {
+      want = std::min(kDiscardChunk, left);
+      peer.discarded.resize(std::max(peer.discarded.size(), want));
+      dst = peer.discarded.data();
+    }
+    iov[n++] = {dst, want};
+    if (want < left) return n;
+  }
+  const std::size_t tail = h.TailBytes();
+  if (peer.tail_got < tail) {
+    iov[n++] = {peer.filler.data() + MessageHeader::kAlign, tail - peer.tail_got};
+  }
+  return n;
+}
+
+// `moved` body bytes arrived: they filled the lead first, then the payload, then the tail.
+void Mailbox::CountBody(Peer& peer, std::size_t moved) {
+  const MessageHeader& h = peer.incoming;
+  const std::size_t lead = std::min<std::size_t>(moved, h.lead - peer.lead_got);
+  peer.lead_got += lead;
+  moved -= lead;
+  const std::size_t payload = std::min<std::size_t>(moved, h.PayloadBytes() - peer.got);
+  peer.got += payload;
+  moved -= payload;
+  peer.tail_got += moved;
 }
 
 // A header arrived: the payload goes to the first posted receive that matches, else into a new
@@ -389,6 +444,8 @@ treering::Status Mailbox::StartPayload(Peer& peer) {
   }
   peer.incoming = *header;
   peer.got = 0;
+  peer.lead_got = 0;
+  peer.tail_got = 0;
   peer.into = nullptr;
   peer.recv_ticket = 0;
   peer.unexpected = nullptr;
@@ -420,6 +477,8 @@ void Mailbox::FinishPayload(Peer& peer) {
   if (peer.unexpected != nullptr) peer.unexpected->complete = true;
   peer.header_got = 0;
   peer.got = 0;
+  peer.lead_got = 0;
+  peer.tail_got = 0;
   peer.into = nullptr;
   peer.recv_ticket = 0;
   peer.unexpected = nullptr;

@@ -23,6 +23,8 @@
 // only receives from it and sends to it. Not thread-safe: one thread at a time.
 #pragma once
 
+#include <sys/uio.h>
+
 #include <array>
 #include <deque>
 #include <list>
@@ -31,6 +33,7 @@
 #include <vector>
 
 #include "transport/exchange.h"
+#include "transport/idle_spin.h"
 #include "transport/message_header.h"
 #include "transport/point_to_point.h"
 
@@ -42,6 +45,8 @@ struct MailboxOptions {
   double timeout_seconds = 300;  // longest wait without any byte moving on any message link
   AbortWatch* abort_watch = nullptr;
   int spin_microseconds = 50;  // busy-retry this long after the last progress before poll()
+  // ...and up to this long while the core is otherwise idle (transport/idle_spin.h).
+  int idle_spin_microseconds = 2000;
 };
 
 class Mailbox final : public PointToPoint {
@@ -89,7 +94,9 @@ class Mailbox final : public PointToPoint {
     std::array<std::uint8_t, MessageHeader::kBytes> header;
     const std::uint8_t* data;
     std::size_t bytes;
-    std::size_t sent = 0;  // header and payload
+    std::size_t lead;      // filler before the payload (message_header.h)
+    std::size_t tail;      // filler after it
+    std::size_t sent = 0;  // of the whole message: header, fillers and payload
   };
   struct Peer {
     int rank = -1;
@@ -100,7 +107,10 @@ class Mailbox final : public PointToPoint {
     std::size_t header_got = 0;
     MessageHeader incoming;
     std::uint8_t* into = nullptr;  // where the payload lands; null: discarded
-    std::size_t got = 0;
+    std::size_t got = 0;           // payload bytes
+    std::size_t lead_got = 0;      // filler bytes before and after the payload
+    std::size_t tail_got = 0;
+    std::array<std::uint8_t, 2 * MessageHeader::kAlign> filler{};  // scratch for them
     Ticket recv_ticket = 0;               // the posted receive it lands in, or
     Unexpected* unexpected = nullptr;     // the unexpected message it fills
     std::vector<std::uint8_t> discarded;  // scratch for a refused payload
@@ -121,6 +131,8 @@ class Mailbox final : public PointToPoint {
   treering::Result<bool> Progress();
   treering::Result<bool> PumpSend(Peer& peer);
   treering::Result<bool> PumpRecv(Peer& peer);
+  static std::size_t BodyIov(Peer& peer, iovec* iov);
+  static void CountBody(Peer& peer, std::size_t moved);
   treering::Status StartPayload(Peer& peer);
   void FinishPayload(Peer& peer);
   treering::Status OnClosed(Peer& peer);

@@ -21,6 +21,7 @@ std::array<std::uint8_t, MessageHeader::kBytes> MessageHeader::Encode() const {
   std::array<std::uint8_t, kBytes> out{};
   PutLe(&out[0], kMagic, 4);
   out[4] = static_cast<std::uint8_t>(dtype);
+  out[5] = lead;
   PutLe(&out[8], static_cast<std::uint32_t>(tag), 4);
   PutLe(&out[12], count, 8);
   return out;
@@ -29,11 +30,18 @@ std::array<std::uint8_t, MessageHeader::kBytes> MessageHeader::Encode() const {
 std::optional<MessageHeader> MessageHeader::Decode(const std::uint8_t* in) {
   if (GetLe(in, 4) != kMagic) return std::nullopt;
   if (in[4] > static_cast<std::uint8_t>(DataType::kDouble)) return std::nullopt;
+  if (in[5] >= kAlign) return std::nullopt;
   MessageHeader h;
   h.dtype = static_cast<DataType>(in[4]);
+  h.lead = in[5];
   h.tag = static_cast<std::int32_t>(static_cast<std::uint32_t>(GetLe(&in[8], 4)));
   h.count = GetLe(&in[12], 8);
   return h;
+}
+
+std::uint8_t MessageHeader::LeadFor(const void* payload) {
+  const auto address = reinterpret_cast<std::uintptr_t>(payload);
+  return static_cast<std::uint8_t>((address + kAlign - kBytes % kAlign) % kAlign);
 }
 
 std::string MessageHeader::Describe() const {
