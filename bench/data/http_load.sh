@@ -12,6 +12,8 @@
 #   FILE     default bench/out/higgs1m.train.libsvm (made with make_synthetic.py if absent)
 #   REPEATS  default 5
 #   BIN=path/to/treering-data  (default build/bin/treering-data)   NTHREAD=2
+# On a busy machine, `chrt -f 10 bench/data/http_load.sh ...` (as root) runs the loader, both
+# servers and curl at real-time priority: close to a quiet machine's ratio (docs/benchmarks.md).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 file=${1:-$root/bench/out/higgs1m.train.libsvm}
