@@ -30,14 +30,14 @@ fi
 [ -x "$bin" ] || { echo "no $bin: build the treering-data target first" >&2; exit 1; }
 command -v curl > /dev/null || { echo "curl is not installed (scripts/install-deps.sh)" >&2; exit 1; }
 scratch=$(mktemp -d)
-servers=()
-trap 'kill "${servers[@]}" 2> /dev/null; wait "${servers[@]}" 2> /dev/null; rm -rf "$scratch"' EXIT
+# serve runs inside $(...), a subshell: the servers' ids go through a file, not a variable.
+trap 'kill $(cat "$scratch"/*.pid 2> /dev/null) 2> /dev/null; rm -rf "$scratch"' EXIT
 
 serve() {  # serve NAME [FLAGS...]: starts a server, prints the file's URL on it
   local name=$1
   shift
   "$bin" serve "$(dirname "$file")" --port 0 "$@" > "$scratch/$name.out" 2> /dev/null &
-  servers+=($!)
+  echo $! > "$scratch/$name.pid"
   for _ in $(seq 50); do grep -qs serving "$scratch/$name.out" && break; sleep 0.1; done
   echo "$(sed -n 's/^serving .* at \(http:.*\)$/\1/p' "$scratch/$name.out")$(basename "$file")"
 }
