@@ -12,6 +12,8 @@
 #   FILE     default bench/out/higgs1m.train.libsvm (made with make_synthetic.py if absent)
 #   REPEATS  default 5
 #   BIN=path/to/treering-data  (default build/bin/treering-data)   NTHREAD=2
+# On a busy machine, `chrt -f 10 bench/data/http_load.sh ...` (as root) runs the loader, both
+# servers and curl at real-time priority: close to a quiet machine's ratio (docs/benchmarks.md).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 file=${1:-$root/bench/out/higgs1m.train.libsvm}
@@ -28,14 +30,14 @@ fi
 [ -x "$bin" ] || { echo "no $bin: build the treering-data target first" >&2; exit 1; }
 command -v curl > /dev/null || { echo "curl is not installed (scripts/install-deps.sh)" >&2; exit 1; }
 scratch=$(mktemp -d)
-servers=()
-trap 'kill "${servers[@]}" 2> /dev/null; wait "${servers[@]}" 2> /dev/null; rm -rf "$scratch"' EXIT
+# serve runs inside $(...), a subshell: the servers' ids go through a file, not a variable.
+trap 'kill $(cat "$scratch"/*.pid 2> /dev/null) 2> /dev/null; rm -rf "$scratch"' EXIT
 
 serve() {  # serve NAME [FLAGS...]: starts a server, prints the file's URL on it
   local name=$1
   shift
   "$bin" serve "$(dirname "$file")" --port 0 "$@" > "$scratch/$name.out" 2> /dev/null &
-  servers+=($!)
+  echo $! > "$scratch/$name.pid"
   for _ in $(seq 50); do grep -qs serving "$scratch/$name.out" && break; sleep 0.1; done
   echo "$(sed -n 's/^serving .* at \(http:.*\)$/\1/p' "$scratch/$name.out")$(basename "$file")"
 }

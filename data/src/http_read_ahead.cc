@@ -36,11 +36,11 @@ void HttpReadAhead::Fetch(std::uint64_t begin, std::uint64_t end) {
         spare_.pop_back();
       }
     }
-    bytes.resize(kBlockBytes);
+    bytes.resize(kHeadroom + kBlockBytes + 1);
     const std::size_t want =
         static_cast<std::size_t>(std::min<std::uint64_t>(kBlockBytes, end - pos));
     std::size_t got = 0;
-    Status status = reader_.ReadAt(pos, bytes.data(), want, &got);
+    Status status = reader_.ReadAt(pos, bytes.data() + kHeadroom, want, &got);
     pos += got;
     const bool last = !status.ok() || got < want || pos >= end;
     std::lock_guard<std::mutex> lock(mutex_);
@@ -61,6 +61,8 @@ void HttpReadAhead::Stop() {
   fetcher_.join();
   for (Block& block : ready_) spare_.push_back(std::move(block.bytes));
   ready_.clear();
+  if (!lent_.bytes.empty()) spare_.push_back(std::move(lent_.bytes));
+  lent_ = Block{};
   held_ = 0;
 }
 
@@ -88,7 +90,7 @@ Status HttpReadAhead::ReadAhead(char* buffer, std::size_t n, std::size_t* got) {
     Block& block = ready_.front();
     lock.unlock();
     const std::size_t take = std::min(n - *got, block.size - block.taken);
-    std::memcpy(buffer + *got, block.bytes.data() + block.taken, take);
+    std::memcpy(buffer + *got, block.bytes.data() + kHeadroom + block.taken, take);
     block.taken += take;
     *got += take;
     next_ += take;
@@ -103,6 +105,64 @@ Status HttpReadAhead::ReadAhead(char* buffer, std::size_t n, std::size_t* got) {
     if (!status.ok()) return status;
     if (last) return Status::Ok();
   }
+  return Status::Ok();
+}
+
+void HttpReadAhead::ReturnLent() {
+  if (lent_.bytes.empty()) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  spare_.push_back(std::move(lent_.bytes));
+  lent_ = Block{};
+  --held_;
+  changed_.notify_all();
+}
+
+HttpReadAhead::Block* HttpReadAhead::TakeBlock() {
+  ReturnLent();
+  std::unique_lock<std::mutex> lock(mutex_);
+  changed_.wait(lock, [&] { return !ready_.empty() || fetch_done_; });
+  if (ready_.empty()) return &lent_;  // size 0: nothing more was fetched
+  lent_ = std::move(ready_.front());
+  ready_.pop_front();
+  next_ += lent_.size;
+  return &lent_;
+}
+
+Status HttpReadAhead::ForEachLineBlock(std::uint64_t begin, std::uint64_t end,
+                                       std::vector<char>& spill, const OnLines& on_lines) {
+  WillRead(begin, end);
+  std::size_t carry = 0;  // bytes of an unfinished line, at the front of `spill`
+  std::uint64_t pos = begin;
+  while (pos < end) {
+    Block* block = TakeBlock();
+    if (!block->status.ok()) return block->status;
+    if (block->size == 0) return Status::IoError(reader_.url() + ": file shrank while being read");
+    char* received = block->bytes.data() + kHeadroom;
+    pos += block->size;
+    const std::size_t filled = carry + block->size;
+    char* text = received - carry;
+    if (carry <= kHeadroom) {
+      std::memcpy(text, spill.data(), carry);
+    } else {  // a line longer than the headroom: join it in `spill`
+      if (spill.size() < filled + 1) spill.resize(filled + 1);
+      std::memcpy(spill.data() + carry, received, block->size);
+      text = spill.data();
+    }
+    std::size_t complete = filled;  // at `end` everything left is complete lines
+    if (pos >= end) {
+      text[filled] = '\n';  // the byte after the block (or spill) is there for it
+    } else {
+      const void* last = memrchr(text, '\n', filled);
+      complete = last ? static_cast<const char*>(last) - text + 1 : 0;
+    }
+    if (complete > 0 && !on_lines(std::string_view(text, complete), pos - filled)) {
+      return Status::Ok();
+    }
+    carry = filled - complete;
+    if (spill.size() < carry + 1) spill.resize(carry + 1);
+    std::memmove(spill.data(), text + complete, carry);
+  }
+  ReturnLent();
   return Status::Ok();
 }
 

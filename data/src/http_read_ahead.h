@@ -10,12 +10,19 @@
 // thread and then reads directly. Failures (after the reader's own retries and resumes) come
 // back from the ReadAt that reaches the failing byte, exactly as a direct read would return
 // them. Destruction stops the fetch thread after the block it is receiving.
+//
+// ForEachLineBlock is the loader's scan without ReadAt's copy: it hands out whole lines
+// straight from the received blocks (the copy out of the blocks was 4% of the client's CPU).
+// Each block is received kHeadroom bytes into its buffer, so the unfinished line of the block
+// before can be put in front of it, and has one byte after it for the terminating '\n'.
 #pragma once
 
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <mutex>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -27,7 +34,12 @@ namespace treering::data::detail {
 class HttpReadAhead {
  public:
   static constexpr std::size_t kBlockBytes = 1 << 20;
-  static constexpr std::size_t kBlocksAhead = 3;
+  static constexpr std::size_t kBlocksAhead = 4;  // counting the one being parsed
+  // Room in front of a block for the unfinished line of the block before; longer lines are
+  // joined in the caller's buffer instead.
+  static constexpr std::size_t kHeadroom = 64 * 1024;
+
+  using OnLines = std::function<bool(std::string_view text, std::uint64_t offset)>;
 
   explicit HttpReadAhead(HttpRangeReader reader) : reader_(std::move(reader)) {}
   HttpReadAhead(const HttpReadAhead&) = delete;
@@ -46,6 +58,12 @@ class HttpReadAhead {
   // Reads up to n bytes at `offset`; *got < n only at end of file.
   Status ReadAt(std::uint64_t offset, char* buffer, std::size_t n, std::size_t* got);
 
+  // ForEachLineBlock of opened_file.h over [begin, end) of this file, the same pieces and
+  // offsets, parsed in place in the received blocks. `spill` holds an unfinished line between
+  // blocks and joins lines longer than kHeadroom; it grows only for such lines.
+  Status ForEachLineBlock(std::uint64_t begin, std::uint64_t end, std::vector<char>& spill,
+                          const OnLines& on_lines);
+
  private:
   struct Block {
     std::vector<char> bytes;
@@ -58,14 +76,19 @@ class HttpReadAhead {
   void Fetch(std::uint64_t begin, std::uint64_t end);
   void Stop();
   Status ReadAhead(char* buffer, std::size_t n, std::size_t* got);
+  // Gives back the block lent by TakeBlock, then waits for the next one and lends it (its
+  // `size` is 0 when the fetch thread has queued nothing more).
+  Block* TakeBlock();
+  void ReturnLent();
 
   HttpRangeReader reader_;  // owned by the fetch thread while it runs
   std::thread fetcher_;
   std::mutex mutex_;
   std::condition_variable changed_;
   std::deque<Block> ready_;               // received, in file order
+  Block lent_;                            // taken by ForEachLineBlock, parsed in place
   std::vector<std::vector<char>> spare_;  // emptied blocks, reused
-  std::size_t held_ = 0;                  // blocks ready or being received
+  std::size_t held_ = 0;                  // blocks ready, being received or lent
   bool stopping_ = false;
   bool fetch_done_ = false;  // the fetch thread has queued its last block
   std::uint64_t next_ = 0;   // file offset the next ReadAt from the blocks starts at

@@ -65,6 +65,12 @@ void OpenedFile::WillRead(std::uint64_t begin, std::uint64_t end) const {
   if (remote_) remote_->WillRead(begin, end);
 }
 
+Status OpenedFile::ForEachRemoteLineBlock(
+    std::uint64_t begin, std::uint64_t end, std::vector<char>& buffer,
+    const std::function<bool(std::string_view, std::uint64_t)>& on_lines) const {
+  return remote_->ForEachLineBlock(begin, end, buffer, on_lines);
+}
+
 Result<std::optional<ChunkCounts>> OpenedFile::CountOnServer(std::uint64_t begin, std::uint64_t end,
                                                              TextFormat format,
                                                              std::uint64_t label_column) const {

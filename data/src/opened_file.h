@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -47,6 +48,10 @@ class OpenedFile {
   // Reads in order over [begin, end) follow: a remote file asks for them in one request and
   // receives them while the caller works on what it has read.
   void WillRead(std::uint64_t begin, std::uint64_t end) const;
+  // ForEachLineBlock for a remote file: the lines handed out in place in the received blocks.
+  Status ForEachRemoteLineBlock(
+      std::uint64_t begin, std::uint64_t end, std::vector<char>& buffer,
+      const std::function<bool(std::string_view, std::uint64_t)>& on_lines) const;
 
  private:
   OpenedFile(int fd, std::string path);
@@ -68,7 +73,11 @@ Result<std::uint64_t> NextLineStart(const OpenedFile& file, std::uint64_t size,
 template <typename OnLines>
 Status ForEachLineBlock(const OpenedFile& file, std::uint64_t begin, std::uint64_t end,
                         std::vector<char>& buffer, OnLines&& on_lines) {
-  file.WillRead(begin, end);
+  if (file.remote()) {
+    return file.ForEachRemoteLineBlock(
+        begin, end, buffer,
+        [&](std::string_view text, std::uint64_t offset) { return on_lines(text, offset); });
+  }
   std::size_t carry = 0;  // bytes of an unfinished line kept at the front of the buffer
   std::uint64_t pos = begin;
   while (pos < end) {

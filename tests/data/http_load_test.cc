@@ -199,6 +199,45 @@ TEST(HttpLoad, ReadAheadResumesCutsInsideAChunk) {
   }
 }
 
+// The parsing pass parses in place in the received blocks, with room in front of each for the
+// line the block before left unfinished (64 KiB): lines longer than that room, and longer than a
+// whole block (1 MiB), are joined in the loader's buffer instead. Same rows as the local load,
+// with and without a newline at the end of the file.
+TEST(HttpLoad, LinesLongerThanABlockAreJoined) {
+  std::string text;
+  for (int r = 0; r < 24; ++r) {
+    const int entries = r % 8 == 3 ? 120000 : (r % 8 == 6 ? 9000 : 1 + r);  // ~1.2 MB, ~90 KB
+    text += std::to_string(r % 2);
+    for (int i = 0; i < entries; ++i) {
+      text += ' ';
+      text += std::to_string(i * 3 + r % 3);
+      text += ":0.5";
+    }
+    text += "\n";
+  }
+  ASSERT_GT(text.size(), 3u << 20);  // several blocks
+  TempDir dir;
+  for (const bool trailing_newline : {true, false}) {
+    SCOPED_TRACE(trailing_newline ? "newline at the end" : "no newline at the end");
+    const std::string name = trailing_newline ? "a.libsvm" : "b.libsvm";
+    const std::string local =
+        dir.Write(name, trailing_newline ? text : text.substr(0, text.size() - 1));
+    auto server = StartServer(ServeOptions(dir.path()));
+    for (int threads : {1, 2}) {
+      for (int nparts : {1, 3}) {
+        for (int part = 0; part < nparts; ++part) {
+          LoadOptions o{part, nparts, threads};
+          Result<DMatrix> want = Load(local, o);
+          Result<DMatrix> got = Load(UrlOf(*server, name), o);
+          ASSERT_TRUE(want.ok()) << want.status().message();
+          ASSERT_TRUE(got.ok()) << got.status().message();
+          testing::ExpectSameMatrix(*got, *want);
+        }
+      }
+    }
+  }
+}
+
 // The counting pass asks the server (GET FILE?counts, a few bytes) instead of fetching the
 // chunk; a server that does not count gets the chunk fetched twice, with the same matrix.
 // LibSVM and CSV (whose count depends on label_column).

@@ -1,0 +1,135 @@
+// Request latency on one keep-alive connection to `treering-data serve`: the loader sends
+// several Range GETs per connection (line starts while planning, a counts query and a read per
+// chunk), so a stall per request multiplies by the number of chunks. Linux delays an ACK by
+// at least 40 ms (TCP_DELACK_MIN); a reply that waits for one shows as >= 40 ms here, where a
+// loopback request otherwise takes well under a millisecond.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "data/data_server.h"
+#include "temp_dir.h"
+
+namespace treering::data {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using testing::TempDir;
+
+// A client as the loader is one: TCP_NODELAY on its side, requests one after another on one
+// connection, each reply read to its end before the next request.
+class KeepAliveClient {
+ public:
+  explicit KeepAliveClient(std::uint16_t port) : fd_(socket(AF_INET, SOCK_STREAM, 0)) {
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(port);
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    connected_ = connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+    const int one = 1;
+    setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  }
+  ~KeepAliveClient() { close(fd_); }
+  bool connected() const { return connected_; }
+
+  // Sends `request` and reads the reply: its status line, "" on failure or after 5 s.
+  std::string Exchange(const std::string& request) {
+    if (send(fd_, request.data(), request.size(), MSG_NOSIGNAL) !=
+        static_cast<ssize_t>(request.size())) {
+      return "";
+    }
+    std::string reply;
+    const Clock::time_point deadline = Clock::now() + std::chrono::seconds(5);
+    std::size_t header_end = std::string::npos;
+    std::size_t length = 0;
+    while (Clock::now() < deadline) {
+      if (header_end != std::string::npos && reply.size() >= header_end + length) break;
+      pollfd p{fd_, POLLIN, 0};
+      if (poll(&p, 1, 100) <= 0) continue;
+      char block[65536];
+      const ssize_t r = recv(fd_, block, sizeof block, 0);
+      if (r <= 0) return "";
+      reply.append(block, static_cast<std::size_t>(r));
+      if (header_end == std::string::npos && (header_end = reply.find("\r\n\r\n")) != reply.npos) {
+        header_end += 4;
+        const std::size_t at = reply.find("Content-Length: ");
+        if (at == std::string::npos || at > header_end) return "";
+        length = std::stoul(reply.substr(at + 16));
+      }
+    }
+    if (header_end == std::string::npos || reply.size() != header_end + length) return "";
+    return reply.substr(0, reply.find("\r\n"));
+  }
+
+ private:
+  int fd_;
+  bool connected_ = false;
+};
+
+// The median over many requests, so a few slow ones on a busy machine do not decide.
+double MedianMs(std::vector<double> ms) {
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
+// A file body goes out with sendfile after the header: without TCP_NODELAY on the server's
+// side, Nagle held the body until the client acknowledged the header, ~40 ms per request.
+TEST(HttpKeepAlive, RangeRepliesDoNotWaitForDelayedAcks) {
+  TempDir dir;
+  dir.Write("f", std::string(256 * 1024, 'x'));
+  DataServerOptions options;
+  options.dir = dir.path();
+  options.access_log = false;
+  auto server = DataServer::Start(options);
+  ASSERT_TRUE(server.ok()) << server.status().message();
+  KeepAliveClient client((*server)->port());
+  ASSERT_TRUE(client.connected());
+  std::vector<double> ms;
+  for (int i = 0; i < 16; ++i) {
+    const std::string range = std::to_string(i * 16384) + "-" + std::to_string(i * 16384 + 16383);
+    const Clock::time_point start = Clock::now();
+    ASSERT_EQ(client.Exchange("GET /f HTTP/1.1\r\nHost: x\r\nRange: bytes=" + range + "\r\n\r\n"),
+              "HTTP/1.1 206 Partial Content");
+    ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+  }
+  EXPECT_LT(MedianMs(ms), 20.0) << "a range reply waited for a delayed ACK";
+}
+
+// The counts answer is one send (header and JSON together), but it follows a body on the same
+// connection: it must not wait either.
+TEST(HttpKeepAlive, CountsAfterRangeDoNotWait) {
+  TempDir dir;
+  std::string text;
+  while (text.size() < 64 * 1024) text += "1 0:0.5 3:1.25\n";
+  dir.Write("f", text);
+  DataServerOptions options;
+  options.dir = dir.path();
+  options.access_log = false;
+  auto server = DataServer::Start(options);
+  ASSERT_TRUE(server.ok()) << server.status().message();
+  KeepAliveClient client((*server)->port());
+  ASSERT_TRUE(client.connected());
+  std::vector<double> ms;
+  for (int i = 0; i < 8; ++i) {
+    const Clock::time_point start = Clock::now();
+    ASSERT_EQ(client.Exchange("GET /f?counts HTTP/1.1\r\nHost: x\r\nRange: bytes=0-32767\r\n\r\n"),
+              "HTTP/1.1 200 OK");
+    ASSERT_EQ(client.Exchange("GET /f HTTP/1.1\r\nHost: x\r\nRange: bytes=0-32767\r\n\r\n"),
+              "HTTP/1.1 206 Partial Content");
+    ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+  }
+  EXPECT_LT(MedianMs(ms), 20.0) << "a counts or range reply waited for a delayed ACK";
+}
+
+}  // namespace
+}  // namespace treering::data
