@@ -1,21 +1,24 @@
-// treering-hist-bench TRAIN [NTHREAD [REPEATS [lib]]]: times the histogram builds of one tree on one
-// loaded training file, apart from the rest of a round, so a change to the builder or the bin
-// layout is measured on its own (issue 19 item 3, wide sparse data). Per repetition:
-//   root      HistogramBuilder::BuildRoot over all rows (sparse data: the bin-run sums);
-//   root_ref  the root as it was built before the bin runs (each feature's entries in row
-//             order, added into four copies of its slice), kept here as the A/B reference
-//             and run alternately with `root` so both meet the same machine load;
+// treering-hist-bench TRAIN [NTHREAD [REPEATS [lib]]]: times the histogram builds of one
+// tree on one loaded training file, apart from the rest of a round, so a change to the
+// builder or the bin layout is measured on its own (issue 19 item 3, wide sparse data).
+// Per repetition:
+//   root      HistogramBuilder::BuildRoot over all rows (sparse data: column by column);
 //   levels    Build for depths 1..5, each level's smaller children: every second node of a
 //             depth when rows are dealt to 2^depth nodes by a hash (scattered rows, as deep
-//             nodes are).
-// With `lib`, only the library's builds run (root, levels), no measured alternatives.
-// Prints min and median CPU milliseconds (all threads) (min is the steadier figure on a loaded machine), ns
-// per stored entry, the histogram bytes written per tree, and hashes of the histograms: equal
-// hashes before and after a change mean equal histograms (and so equal trees).
+//             nodes are);
+// and, unless `lib` is given, measured alternatives that did not pay (docs/learner.md,
+// "Wide sparse data"), run alternately with the library's builds so both meet the same load:
+//   root_ref  the library's root kernel replicated here (a check that the A/B is fair);
+//   root_runs the root from per-bin row runs (entries sorted by bin, runs summed);
+//   levels_by_columns  each level from every feature's column at once for all its nodes.
+// Prints min and median CPU milliseconds of the process (all threads; min is the steadier
+// figure on a loaded machine), ns per stored entry, the histogram bytes written per tree, and
+// hashes of the histograms: equal hashes before and after a change mean equal histograms
+// (and so equal trees).
 #include <algorithm>
-#include <ctime>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <random>
 #include <string>
 #include <vector>
@@ -62,7 +65,8 @@ struct Stats {
   }
 };
 
-// The replaced root kernel: per feature, its entries in row order, four copies of the slice.
+// The library's root kernel (histogram.cc): per feature, its entries in row order, four
+// copies of the slice.
 struct RowOrderedColumns {
   std::vector<std::uint64_t> ptr;
   std::vector<std::uint32_t> rows;
@@ -80,8 +84,7 @@ struct RowOrderedColumns {
       for (std::uint64_t j = dm.row_ptr[r]; j < dm.row_ptr[r + 1]; ++j) {
         const std::uint32_t f = dm.index[j];
         rows[fill[f]] = static_cast<std::uint32_t>(r);
-        bins[fill[f]++] =
-            static_cast<std::uint16_t>(cuts.SearchBin(f, dm.value[j]) - cuts.ptrs[f]);
+        bins[fill[f]++] = static_cast<std::uint16_t>(cuts.SearchBin(f, dm.value[j]) - cuts.ptrs[f]);
       }
     }
   }
