@@ -11,7 +11,8 @@
 #   bench/comm/cluster_allreduce.sh --simulate [BUILD_DIR=build] [ROUNDS=3] [rabit k=v ...]
 #       builds a simulated cluster of 8 hosts with tests/cluster/cluster.sh (network namespaces,
 #       tc-shaped links, real sshd; RATE=1gbit by default; needs root) and runs on it; exits 77
-#       when cluster.sh is missing or cannot build the cluster.
+#       when cluster.sh is missing or cannot build the cluster. NAME=ar (1-8 of [a-z0-9], default
+#       trc) names the cluster, so two runs on one machine do not share namespaces.
 # NP="2 3 4 5 6 7 8" (default) chooses the world sizes, SIZES the message sizes (default 4 B ..
 # 64 MiB). Our side gets LINK="rabit_link_bandwidth_mbps=1000 rabit_link_latency_us=50" (the link
 # model for 1 Gbit/s; docs/collectives.md) unless LINK is set (LINK= for the defaults).
@@ -24,8 +25,8 @@ if [ "${1:-}" = --simulate ]; then
   shift
   cluster="$root/tests/cluster/cluster.sh"
   [ -x "$cluster" ] || { echo "cluster_allreduce.sh: SKIP: $cluster is missing"; exit 77; }
-  exec "$cluster" run 8 --rate "${RATE:-1gbit}" -- \
-    bash -c '. "$CLUSTER_DIR/env"; SSH=${SSH:-$CLUSTER_SSH} SUBNET=${SUBNET:-$CLUSTER_SUBNET} \
+  exec "$cluster" run 8 --rate "${RATE:-1gbit}" --name "${NAME:-trc}" -- \
+    bash -c '. "$CLUSTER_DIR/env"; SSH=${SSH:-$CLUSTER_SSH} SUBNET=${SUBNET:-$CLUSTER_SUBNET} SIMULATED=1 \
       exec "$0" "$CLUSTER_DIR/hosts" "$@"' "$0" "$@"
 fi
 
@@ -82,7 +83,9 @@ done
 echo "# $(date -u +%FT%TZ) launcher load: $(cut -d' ' -f1-3 /proc/loadavg); rounds=$rounds; hosts: $hostfile"
 echo "# rabit args: ${extra[*]:-(defaults)}; Open MPI: btl tcp,self${SUBNET:+, btl_tcp_if_include $SUBNET}"
 for np in $nps; do
-  "$choice" "$np" "${sizes[@]}" "${extra[@]}" > "$out/choice.$np"
+  # Simulated hosts share this machine's kernel and cores (the ranks learn it at start).
+  "$choice" "$np" "${sizes[@]}" machines="$([ -n "${SIMULATED:-}" ] && echo 1 || echo "$np")" \
+    "${extra[@]}" > "$out/choice.$np"
   allreduce_report "$out" "$np"
 done
 echo

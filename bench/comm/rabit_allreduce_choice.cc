@@ -1,12 +1,16 @@
 // Which Allreduce algorithm the socket engine's cost model picks, per message size, with the
 // same parameters a job would get (allreduce_bench.sh prints it beside the timings):
-//   rabit_allreduce_choice WORLD [bytes...] [rabit k=v...]
+//   rabit_allreduce_choice WORLD [bytes...] [machines=M] [rabit k=v...]
 // prints "bytes algorithm predicted_us" lines (docs/collectives.md, "Choosing the Allreduce
 // algorithm"). The socket engine links the recursive algorithms' partners, so they count here.
+// The ranks are spread evenly over M machines (default 1: all on this one) with this machine's
+// cores, which a job learns at start (collective/rank_placement.h).
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -22,9 +26,12 @@ int main(int argc, char** argv) {
   const int world = std::atoi(argv[1]);
   std::vector<char*> sizes_only = {argv[0]};
   std::vector<std::pair<std::string, std::string>> args;
+  int machines = 1;
   for (int i = 2; i < argc; ++i) {
     const char* eq = std::strchr(argv[i], '=');
-    if (eq == nullptr) {
+    if (std::strncmp(argv[i], "machines=", 9) == 0) {
+      machines = std::max(1, std::atoi(eq + 1));
+    } else if (eq == nullptr) {
       sizes_only.push_back(argv[i]);
     } else {
       args.emplace_back(std::string(argv[i], static_cast<std::size_t>(eq - argv[i])),
@@ -38,6 +45,9 @@ int main(int argc, char** argv) {
   }
   rabit::transport::CollectiveOptions options = rabit::engine::CollectiveOptionsFor(*params);
   options.allreduce.recursive_links = true;
+  const int cores = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+  options.allreduce.link.ranks_beyond_cores =
+      std::max(0, (world + machines - 1) / machines - cores);
   for (std::size_t bytes :
        treering::bench::SizesFromArgs(static_cast<int>(sizes_only.size()), sizes_only.data())) {
     const auto algorithm = rabit::transport::ChooseAllreduce(options.allreduce, world, bytes);

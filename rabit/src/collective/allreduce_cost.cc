@@ -39,6 +39,8 @@ double PredictAllreduceSeconds(AllreduceAlgorithm algorithm, const LinkModel& li
   const RecursiveLayout l = RecursiveLayout::For(world);
   const double q = l.core;
   const double steps = l.Steps();
+  // A recursive step's latency: alpha, plus the oversubscribed ranks' waits for a core.
+  const double step_a = a + link.ranks_beyond_cores * link.core_wait_seconds;
   // Fold in (whole vector, reduced) and out (whole vector) for the ranks beyond the core.
   const double fold = l.folded > 0 ? 2 * a + 2 * nb + ng : 0;
   switch (algorithm) {
@@ -51,9 +53,9 @@ double PredictAllreduceSeconds(AllreduceAlgorithm algorithm, const LinkModel& li
     case AllreduceAlgorithm::kRing:
       return 2 * (p - 1) * a + 2 * (p - 1) / p * nb + (p - 1) / p * ng;
     case AllreduceAlgorithm::kRecursiveDoubling:
-      return fold + steps * (a + nb + ng);
+      return fold + steps * (step_a + nb + ng);
     case AllreduceAlgorithm::kHalvingDoubling:
-      return fold + 2 * steps * a + 2 * (q - 1) / q * nb + (q - 1) / q * ng;
+      return fold + 2 * steps * step_a + 2 * (q - 1) / q * nb + (q - 1) / q * ng;
   }
   return 0;
 }

@@ -4,11 +4,12 @@
 // reducing n bytes costs n * gamma. Formulas and defaults: docs/collectives.md, "Choosing the
 // Allreduce algorithm".
 //
-// Determinism: the choice depends only on the options, the world size and the message size, so
-// every rank picks the same algorithm, and a job picks the same ones on every run (the link model
-// is configured, never measured at start: a measured model would pick differently on two runs,
-// and tree and ring sum in different orders than the recursive algorithms, so models would stop
-// being byte-identical between runs).
+// Determinism: the choice depends only on the options (with the ranks' placement, learnt at
+// start from one list every rank gathers: rank_placement.h), the world size and the message
+// size, so every rank picks the same algorithm, and a job placed the same way picks the same ones
+// on every run (the link model is configured, never measured at start: a measured model would
+// pick differently on two runs, and tree and ring sum in different orders than the recursive
+// algorithms, so models would stop being byte-identical between runs).
 #pragma once
 
 #include <cstddef>
@@ -24,6 +25,12 @@ struct LinkModel {
   double latency_seconds = 20e-6;        // alpha: rabit_link_latency_us
   double bytes_per_second = 2.5e9;       // 1 / beta: rabit_link_bandwidth_mbps
   double reduce_bytes_per_second = 4e9;  // 1 / gamma: one core's reduction loop (not a key)
+  // Ranks placed beyond the cores of the most loaded machine (rank_placement.h; learnt at start,
+  // 0 unless oversubscribed). Every step of the recursive algorithms needs all ranks running at
+  // once, so each such rank adds one wait for a core to each step; the tree and the ring move
+  // one hop at a time, which the idle ranks' cores absorb (docs/collectives.md).
+  int ranks_beyond_cores = 0;
+  double core_wait_seconds = 30e-6;  // one rank's wait for a core (measured, not a key)
 };
 
 struct AllreduceChoiceOptions {

@@ -1,5 +1,6 @@
 #include "collective/communicator.h"
 
+#include "collective/rank_placement.h"
 #include "collective/recursive_layout.h"
 
 namespace rabit::transport {
@@ -18,19 +19,24 @@ treering::Result<std::unique_ptr<Communicator>> Communicator::Create(LinkSet lin
   return comm;
 }
 
+// Each rank's parent and machine (rank_placement.h) in one Allgather: the whole tree for
+// Broadcast, and the placement for the cost model, the same on every rank.
 treering::Status Communicator::LearnTree() {
-  std::vector<std::int32_t> parents(world(), -1);
-  parents[rank()] = links_.topology().parent;
-  std::vector<std::size_t> slices(world(), sizeof(std::int32_t));
-  treering::Status gathered = Allgather(0, parents.data(), slices);
+  std::vector<RankPlacement> ranks(world());
+  ranks[rank()] = LocalPlacement(links_.topology().parent);
+  std::vector<std::size_t> slices(world(), sizeof(RankPlacement));
+  treering::Status gathered = Allgather(0, ranks.data(), slices);
   if (!gathered.ok()) return gathered;
-  parent_of_.assign(parents.begin(), parents.end());
+  parent_of_.clear();
   for (int r = 0; r < world(); ++r) {
-    if (parent_of_[r] < -1 || parent_of_[r] >= world()) {
+    if (ranks[r].parent < -1 || ranks[r].parent >= world() || ranks[r].cores < 1) {
       return treering::Status::Protocol("rank " + std::to_string(r) + " reports tree parent " +
-                                        std::to_string(parent_of_[r]));
+                                        std::to_string(ranks[r].parent) + " and " +
+                                        std::to_string(ranks[r].cores) + " cores");
     }
+    parent_of_.push_back(ranks[r].parent);
   }
+  options_.allreduce.link.ranks_beyond_cores = RanksBeyondCores(ranks);
   return treering::Status::Ok();
 }
 

@@ -33,9 +33,10 @@ struct CollectiveOptions {
 
 class Communicator {
  public:
-  // Takes over the links and learns the whole tree (one Allgather of every rank's parent, op
-  // #0), which Broadcast needs to know where data comes from. Every rank of the LinkSet's world
-  // must call it at the same time.
+  // Takes over the links and learns the whole tree, which Broadcast needs to know where data
+  // comes from, and which ranks share a machine's cores, which the cost model needs (one
+  // Allgather of every rank's parent, cores and machine, op #0; rank_placement.h). Every rank
+  // of the LinkSet's world must call it at the same time.
   static treering::Result<std::unique_ptr<Communicator>> Create(LinkSet links,
                                                                 CollectiveOptions options,
                                                                 AbortWatch* abort_watch = nullptr);
