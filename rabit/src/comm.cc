@@ -147,4 +147,15 @@ void Comm::ScatterBytes(const void* send, void* recv, const std::vector<std::siz
   if (slice_bytes.at(Rank()) != 0) std::memcpy(recv, all.data() + offset, slice_bytes[Rank()]);
 }
 
+void Comm::ReduceScatterBytes(void* buf, const std::vector<std::size_t>& counts, DataType type,
+                              OpKind op) {
+  if (counts.size() != static_cast<std::size_t>(WorldSize())) {
+    throw Error("rabit ReduceScatter: " + std::to_string(counts.size()) +
+                " slice sizes given for a world of " + std::to_string(WorldSize()));
+  }
+  std::size_t total = 0;
+  for (const std::size_t c : counts) total += c;
+  AllreduceBytes(buf, total, type, op, nullptr);
+}
+
 }  // namespace rabit

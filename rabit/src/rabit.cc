@@ -91,6 +91,16 @@ class EngineComm final : public Comm {
     Check(TheEngine()->Scatter(send, recv, slice_bytes, root), "Scatter");
   }
 
+  // Counted as this rank's slice: the summed bytes it receives (an Allreduce counts the whole
+  // buffer it receives). On the wire a ring reduce-scatter sends (N-1)/N of the whole buffer.
+  void ReduceScatterBytes(void* buf, const std::vector<std::size_t>& counts, DataType type,
+                          OpKind op) override {
+    const std::size_t mine =
+        Rank() < static_cast<int>(counts.size()) ? counts[Rank()] * DataTypeSize(type) : 0;
+    const Timer timer(&stats_, mine);
+    Check(TheEngine()->ReduceScatter(buf, counts, type, op), "ReduceScatter");
+  }
+
  private:
   static transport::PointToPoint* Messages(const char* call) {
     transport::PointToPoint* p2p = TheEngine()->Messages();

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -105,6 +106,28 @@ class Checker {
     }
   }
 
+  // Uneven slices, rank 1's empty: each rank's slice must hold the sum over ranks.
+  void ReduceScatters() {
+    const int rank = rabit::GetRank(), world = rabit::GetWorldSize();
+    for (std::size_t scale : {std::size_t{1}, std::size_t{333}, std::size_t{100003}}) {
+      std::vector<std::size_t> counts(world);
+      std::size_t total = 0, offset = 0;
+      for (int r = 0; r < world; ++r) {
+        counts[r] = r == 1 ? 0 : scale * static_cast<std::size_t>(r + 1);
+        if (r < rank) offset += counts[r];
+        total += counts[r];
+      }
+      const std::uint64_t seed = ++seed_;
+      std::vector<std::int64_t> data = RankData<std::int64_t>(rank, seed, total);
+      const auto expected = ExpectedReduce<std::int64_t>(world, seed, total, OpKind::kSum);
+      NextOp();
+      rabit::ReduceScatter<rabit::op::Sum>(data.data(), counts);
+      Expect(std::equal(data.begin() + offset, data.begin() + offset + counts[rank],
+                        expected.begin() + offset),
+             "ReduceScatter with scale " + std::to_string(scale));
+    }
+  }
+
   void Run() {
     AllOps<std::int8_t>();
     AllOps<std::uint8_t>();
@@ -118,6 +141,7 @@ class Checker {
     AllOps<double>();
     Broadcasts();
     Allgathers();
+    ReduceScatters();
   }
 
  private:

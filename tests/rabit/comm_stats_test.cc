@@ -38,6 +38,16 @@ TEST(CommStats, AllgatherVIsASizeAllreducePlusTheGather) {
   EXPECT_EQ(d.payload_bytes, sizeof(std::uint64_t) + 3 * sizeof(float));
 }
 
+// A reduce-scatter counts this rank's slice (in a world of one, the whole buffer).
+TEST(CommStats, ReduceScatterCountsThisRanksSlice) {
+  const rabit::CommStats before = rabit::GetCommStats();
+  std::vector<std::int64_t> level(6, 1);
+  rabit::ReduceScatter<rabit::op::Sum>(level.data(), {level.size()});
+  const rabit::CommStats d = Since(before);
+  EXPECT_EQ(d.calls, 1u);
+  EXPECT_EQ(d.payload_bytes, 6 * sizeof(std::int64_t));
+}
+
 TEST(CommStats, AFailedCallIsStillCounted) {
   const rabit::CommStats before = rabit::GetCommStats();
   int x = 1;

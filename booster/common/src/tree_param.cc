@@ -159,6 +159,11 @@ const ParamTable<TreeParam>& TreeParam::Table() {
                   "auto: exact on one process below 4M rows (hist when the config needs what "
                   "exact lacks: colsample, constraints, lossguide), else approx; approx is "
                   "grown as hist"),
+      EnumField("tree_learner", &P::tree_learner,
+                {{"data", TreeLearner::kData}, {"allreduce", TreeLearner::kAllreduce}},
+                "distributed hist: data reduce-scatters each level's histograms by feature "
+                "owner, each rank evaluating its own features; allreduce sums them whole on "
+                "every rank; the same trees either way"),
   });
   return kTable;
 }

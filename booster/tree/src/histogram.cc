@@ -264,6 +264,7 @@ GradientPairInt HistogramBuilder::BuildRootByColumns(const std::vector<GradientP
 
 void HistogramBuilder::AllreduceLevel(const std::vector<Histogram*>& outs) {
   if (!comm_->IsDistributed() || outs.empty()) return;
+  if (owners_ != nullptr) return ReduceScatterLevel(outs);
   std::vector<GradientPairInt>& level = level_buffer_;
   level.resize(outs.size() * std::size_t(total_bins_));
   for (std::size_t i = 0; i < outs.size(); ++i) {

@@ -202,7 +202,10 @@ std::vector<SplitCandidate> SplitEvaluator::EvaluateNodes(const std::vector<Node
   for (std::size_t n = 0; n < nodes.size(); ++n) {
     root_gain[n] = Gain(nodes[n].sum, nodes[n].bounds);
     for (std::uint32_t f : nodes[n].features) {
-      if (position++ % world != static_cast<std::size_t>(rank)) continue;
+      const bool mine = owner_of_ != nullptr && world > 1
+                            ? (*owner_of_)[f] == rank
+                            : position++ % world == static_cast<std::size_t>(rank);
+      if (!mine) continue;
       tasks.push_back({n, f, true});
       bins += cuts_.FeatureBins(f);
     }

@@ -5,6 +5,7 @@
 #include "base/parallel_for.h"
 #include "booster/work_split.h"
 #include "expand_queue.h"
+#include "feature_owners.h"
 #include "interaction_constraints.h"
 
 namespace treering::booster {
@@ -39,7 +40,16 @@ TreeGrower::TreeGrower(const TreeParam& param, const HistogramCuts& cuts,
       sampler_(sampler),
       nthread_(nthread),
       comm_(comm),
-      builder_(&matrix, cuts.TotalBins(), nthread, comm) {}
+      builder_(&matrix, cuts.TotalBins(), nthread, comm) {
+  // Categorical splits read the split feature's whole histogram on every rank (CategorySet).
+  if (comm->IsDistributed() && param.tree_learner == TreeLearner::kData &&
+      !param.HasCategorical()) {
+    owners_ = std::make_unique<FeatureOwners>(cuts.ptrs, comm->WorldSize(), comm->Rank());
+    builder_.SetFeatureOwners(owners_.get());
+  }
+}
+
+TreeGrower::~TreeGrower() = default;
 
 Histogram& TreeGrower::HistOf(int node) {
   auto it = hists_.find(node);
@@ -245,7 +255,12 @@ void TreeGrower::BuildChildHistograms(const Batch& parents, const RegTree& tree)
     }
   }
   builder_.Build(*gpair_, evaluator_->Quantiser(), rows, built);
-  if (!fuse) builder_.Subtract(parent_hists, built_hists, derived);
+  if (fuse) return;
+  if (owners_ != nullptr) {  // the other bins hold no sums: nobody reads them
+    SubtractOwnedBins(*owners_, parent_hists, built_hists, derived, cuts_.TotalBins(), nthread_);
+  } else {
+    builder_.Subtract(parent_hists, built_hists, derived);
+  }
 }
 
 RegTree TreeGrower::Grow(const std::vector<GradientPair>& gpair,
@@ -254,7 +269,8 @@ RegTree TreeGrower::Grow(const std::vector<GradientPair>& gpair,
   // histograms and pending derivations behind: none may reach this tree's nodes.
   derive_from_.clear();
   while (!hists_.empty()) ReleaseHist(hists_.begin()->first);
-  const SplitEvaluator evaluator(param_, cuts_, quantiser, comm_);
+  SplitEvaluator evaluator(param_, cuts_, quantiser, comm_);
+  if (owners_ != nullptr) evaluator.SetFeatureOwners(&owners_->OwnerOfFeature());
   evaluator_ = &evaluator;
   gpair_ = &gpair;
   sums_.clear();

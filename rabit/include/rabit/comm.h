@@ -173,6 +173,16 @@ class Comm {
   template <typename T>
   std::vector<T> AllgatherV(const std::vector<T>& mine, std::vector<std::size_t>* counts = nullptr);
 
+  // In place: buf holds every rank's slice back to back in rank order (counts[r] elements for
+  // rank r, the same vector on every rank, zeros allowed). On return this rank's slice holds
+  // Op over ranks of that slice; the other slices hold unspecified values. Moves half of what
+  // an Allreduce of the whole buffer moves (MPI_Reduce_scatter).
+  template <typename Op, typename T>
+  void ReduceScatter(T* buf, const std::vector<std::size_t>& counts) {
+    static_assert(Op::kKind != OpKind::kBitOR || std::is_integral_v<T>, "BitOR needs integers");
+    ReduceScatterBytes(buf, counts, detail::TypeOf<T>(), Op::kKind);
+  }
+
   // --- point-to-point (MPI semantics; buffering rule in docs/collectives.md) ---------------
   // Messages from one rank with one tag arrive in the order they were sent (non-overtaking).
   // A receive matches a message of the same element type and count only: anything else is an
@@ -262,6 +272,10 @@ class Comm {
                            const std::vector<std::size_t>& slice_bytes, int root);
   virtual void ScatterBytes(const void* send, void* recv,
                             const std::vector<std::size_t>& slice_bytes, int root);
+  // counts[r]: rank r's elements. The default runs an Allreduce of the whole buffer (correct,
+  // twice the traffic).
+  virtual void ReduceScatterBytes(void* buf, const std::vector<std::size_t>& counts, DataType type,
+                                  OpKind op);
 
  private:
   static void CheckTag(int tag);

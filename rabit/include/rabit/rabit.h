@@ -91,6 +91,11 @@ void ScatterV(const T* send, const std::vector<std::size_t>& counts, T* recv, in
   DefaultComm().ScatterV(send, counts, recv, root);
 }
 inline void Barrier() { DefaultComm().Barrier(); }
+// Each rank gets Op over ranks of its own slice (counts[r] elements for rank r): see comm.h.
+template <typename Op, typename T>
+void ReduceScatter(T* buf, const std::vector<std::size_t>& counts) {
+  DefaultComm().ReduceScatter<Op>(buf, counts);
+}
 
 // --- point-to-point (MPI semantics; buffering and engines in docs/collectives.md) -----------
 // Send returns once the message is on its way (the receiver need not be in Recv yet); Recv

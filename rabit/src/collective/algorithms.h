@@ -67,6 +67,11 @@ int NeighbourTowards(const Topology& topo, const std::vector<int>& parent_of, in
 // offsets has world+1 entries: rank r's slice is [offsets[r], offsets[r+1]) of buf.
 treering::Status RingAllgather(Exchange& ex, const Topology& topo, std::uint8_t* buf,
                                const std::vector<std::size_t>& offsets);
+// offsets has world+1 byte entries: on return rank r's slice [offsets[r], offsets[r+1]) of buf
+// holds the reduction over ranks; the other slices hold partial sums (ring_reduce_scatter.cc).
+treering::Status RingReduceScatter(Exchange& ex, const Topology& topo, std::uint8_t* buf,
+                                   const std::vector<std::size_t>& offsets, const ReduceSpec& spec,
+                                   ScratchArena& scratch);
 
 // The pairwise steps (recursive doubling, halving-doubling) stage incoming bytes in a small
 // circular window, reduced while still in cache, and send at most kSendAheadBytes beyond what

@@ -143,3 +143,33 @@ treering::Status Communicator::Allgather(std::uint64_t seq, void* buf,
 }
 
 }  // namespace rabit::transport
+
+namespace rabit::transport {
+
+treering::Status Communicator::ReduceScatter(std::uint64_t seq, void* buf,
+                                             const std::vector<std::size_t>& counts, DataType type,
+                                             OpKind op) {
+  if (!failure_.ok()) return failure_;
+  if (counts.size() != static_cast<std::size_t>(world())) {
+    return treering::Status::InvalidInput("ReduceScatter: " + std::to_string(counts.size()) +
+                                          " slice sizes given for a world of " +
+                                          std::to_string(world()));
+  }
+  auto reduce = SelectReducer(type, op, OperandOrder::kDstFirst);
+  if (!reduce.ok()) return reduce.status();
+  if (world() == 1) return treering::Status::Ok();
+  const std::size_t element = DataTypeSize(type);
+  std::vector<std::size_t> slice_bytes(counts.size());
+  std::vector<std::size_t> offsets(counts.size() + 1, 0);
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    slice_bytes[r] = counts[r] * element;
+    offsets[r + 1] = offsets[r] + slice_bytes[r];
+  }
+  Exchange ex(OpHeader::ForReduceScatter(seq, type, op, slice_bytes), ExchangeOptionsFor(),
+              &links_);
+  const ReduceSpec spec{element, reduce.value(), nullptr, options_.chunk_bytes};
+  return Finish(RingReduceScatter(ex, links_.topology(), static_cast<std::uint8_t*>(buf), offsets,
+                                  spec, scratch_));
+}
+
+}  // namespace rabit::transport

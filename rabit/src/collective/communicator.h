@@ -61,6 +61,9 @@ class Communicator {
   treering::Status Broadcast(std::uint64_t seq, void* buf, std::size_t bytes, int root);
   treering::Status Allgather(std::uint64_t seq, void* buf,
                              const std::vector<std::size_t>& slice_bytes);
+  // counts[r]: rank r's elements of buf; the ring reduce-scatter (ring_reduce_scatter.cc).
+  treering::Status ReduceScatter(std::uint64_t seq, void* buf,
+                                 const std::vector<std::size_t>& counts, DataType type, OpKind op);
 
   // Closes every link (used at shutdown; also done on the first failure).
   void Close() { links_.CloseAll(); }

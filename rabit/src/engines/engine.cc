@@ -82,4 +82,13 @@ Status Engine::Scatter(const void* send, void* recv, const std::vector<std::size
   return sent;
 }
 
+Status Engine::ReduceScatter(void* buf, const std::vector<std::size_t>& counts, DataType type,
+                             OpKind op) {
+  if (counts.size() != static_cast<std::size_t>(WorldSize())) {
+    return Status::InvalidInput("ReduceScatter: " + std::to_string(counts.size()) +
+                                " slice sizes given for a world of " + std::to_string(WorldSize()));
+  }
+  return Allreduce(buf, TotalOf(counts), type, op, nullptr);
+}
+
 }  // namespace rabit::engine

@@ -48,6 +48,10 @@ class Engine {
                         int root);
   virtual Status Scatter(const void* send, void* recv, const std::vector<std::size_t>& slice_bytes,
                          int root);
+  // counts[r]: rank r's elements of buf (rabit/comm.h). The default is an Allreduce of the
+  // whole buffer: correct on any engine and replayed by the robust engine like any Allreduce.
+  virtual Status ReduceScatter(void* buf, const std::vector<std::size_t>& counts, DataType type,
+                               OpKind op);
 
   // Fault tolerance hooks; engines without it keep no state and return version 0.
   virtual Result<int> LoadCheckPoint(Serializable* global, Serializable* local) = 0;

@@ -99,6 +99,15 @@ OpHeader OpHeader::ForAllgather(std::uint64_t seq, const std::vector<std::size_t
   return h;
 }
 
+OpHeader OpHeader::ForReduceScatter(std::uint64_t seq, DataType dtype, OpKind op,
+                                    const std::vector<std::size_t>& slice_bytes) {
+  OpHeader h = ForAllgather(seq, slice_bytes);
+  h.kind = CollectiveKind::kReduceScatter;
+  h.dtype = dtype;
+  h.op = op;
+  return h;
+}
+
 std::array<std::uint8_t, OpHeader::kBytes> OpHeader::Encode() const {
   std::array<std::uint8_t, kBytes> out{};
   Put<std::uint32_t>(&out[0], kMagic);
@@ -135,6 +144,9 @@ std::string OpHeader::Describe() const {
       return "Broadcast(root " + std::to_string(root) + ", " + size + ")";
     case CollectiveKind::kAllgather:
       return "Allgather(" + size + ", slice layout #" + std::to_string(shape) + ")";
+    case CollectiveKind::kReduceScatter:
+      return std::string("ReduceScatter(") + OpKindName(op) + ", " + DataTypeName(dtype) + ", " +
+             size + ", slice layout #" + std::to_string(shape) + ")";
   }
   return "unknown collective (kind " + std::to_string(static_cast<int>(kind)) + ")";
 }

@@ -16,7 +16,12 @@
 
 namespace rabit::transport {
 
-enum class CollectiveKind : std::uint8_t { kAllreduce = 1, kBroadcast = 2, kAllgather = 3 };
+enum class CollectiveKind : std::uint8_t {
+  kAllreduce = 1,
+  kBroadcast = 2,
+  kAllgather = 3,
+  kReduceScatter = 4
+};
 
 struct OpHeader {
   static constexpr std::uint32_t kMagic = 0x504F4252;  // "RBOP"
@@ -33,6 +38,9 @@ struct OpHeader {
   static OpHeader ForAllreduce(std::uint64_t seq, DataType dtype, OpKind op, std::uint64_t bytes);
   static OpHeader ForBroadcast(std::uint64_t seq, int root, std::uint64_t bytes);
   static OpHeader ForAllgather(std::uint64_t seq, const std::vector<std::size_t>& slice_bytes);
+  // shape: hash of the per-rank slice bytes, as for Allgather.
+  static OpHeader ForReduceScatter(std::uint64_t seq, DataType dtype, OpKind op,
+                                   const std::vector<std::size_t>& slice_bytes);
 
   std::array<std::uint8_t, kBytes> Encode() const;
   // nullopt when the magic is wrong (the peer is not speaking this protocol or is out of step).

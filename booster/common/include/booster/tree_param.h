@@ -10,6 +10,9 @@
 namespace treering::booster {
 
 enum class GrowPolicy { kDepthWise, kLossGuide };
+// How distributed ranks combine their histograms (LightGBM's tree_learner names): kData
+// reduce-scatters them by feature owner, kAllreduce gives every rank the whole sum.
+enum class TreeLearner { kData, kAllreduce };
 
 struct TreeParam {
   float eta = 0.3f;             // learning_rate
@@ -42,6 +45,7 @@ struct TreeParam {
   int max_cat_threshold = 64;
   // XGBoost 1.7's names; the learner resolves auto and approx (docs/learner.md, tree_method).
   std::string tree_method = "auto";
+  TreeLearner tree_learner = TreeLearner::kData;
 
   bool IsCategorical(std::uint32_t f) const {
     return f < feature_types.size() && feature_types[f] == "c";

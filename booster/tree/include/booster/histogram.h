@@ -15,6 +15,7 @@
 namespace treering::booster {
 
 using Histogram = std::vector<GradientPairInt>;
+class FeatureOwners;  // booster/tree/src/feature_owners.h
 
 // Row ids of one node, a contiguous range of the row partition.
 struct RowSpan {
@@ -56,6 +57,10 @@ class HistogramBuilder {
                 const std::vector<const Histogram*>& children,
                 const std::vector<Histogram*>& outs) const;
 
+  // Distributed: each level is reduce-scattered by feature owner instead of allreduced, so
+  // only the owner's bins of the outputs hold sums (null, the default: allreduce). Not owned.
+  void SetFeatureOwners(const FeatureOwners* owners) { owners_ = owners; }
+
  private:
   // A node cut between thread shares: this thread's part of it, in a reused buffer.
   struct Partial {
@@ -73,6 +78,7 @@ class HistogramBuilder {
                                   std::vector<Histogram>* buffers,
                                   std::vector<Partial>* partials) const;
   void AllreduceLevel(const std::vector<Histogram*>& outs);
+  void ReduceScatterLevel(const std::vector<Histogram*>& outs);  // histogram_reduce_scatter.cc
   GradientPairInt BuildRootByColumns(const std::vector<GradientPair>& gpair,
                                      const GradientQuantiser& quantiser, Histogram* out);
 
@@ -80,6 +86,7 @@ class HistogramBuilder {
   std::uint32_t total_bins_;
   int nthread_;
   rabit::Comm* comm_;
+  const FeatureOwners* owners_ = nullptr;
   std::vector<std::vector<Histogram>> partial_buffers_;  // per thread, kept between levels
   // The level's histograms back to back for the one allreduce; kept between levels and trees
   // (a fresh buffer per level is a level's worth of page faults, each level).

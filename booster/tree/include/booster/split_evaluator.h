@@ -159,6 +159,10 @@ class SplitEvaluator {
   // combines the per-node winners, so every rank returns the single-process result (no
   // input may then ask for a derivation: each rank would fill only its share).
   std::vector<SplitCandidate> EvaluateNodes(const std::vector<NodeInput>& nodes, int nthread) const;
+  // Distributed with reduce-scattered histograms: rank owner_of_feature[f] scans feature f of
+  // every node (the only rank whose bins of f hold sums) instead of the round-robin share.
+  // Null (the default): round-robin. Not owned; must outlive the evaluations.
+  void SetFeatureOwners(const std::vector<int>* owner_of_feature) { owner_of_ = owner_of_feature; }
 
   // The categories a categorical candidate sends right, ascending; `hist` is the histogram of
   // the node it was found in (categorical_split.cc).
@@ -213,6 +217,7 @@ class SplitEvaluator {
   const HistogramCuts& cuts_;
   const GradientQuantiser& quantiser_;
   rabit::Comm* comm_;
+  const std::vector<int>* owner_of_ = nullptr;
   bool vector_scan_ = true;
   bool constrained_ = false;  // some feature has a monotone constraint
 };

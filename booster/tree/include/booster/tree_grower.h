@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <vector>
 
 #include "booster/binned_matrix.h"
@@ -29,10 +30,16 @@ struct ExpandEntry {
   bool IsValid(const TreeParam& param, int num_leaves) const;
 };
 
+class FeatureOwners;
+
 class TreeGrower {
  public:
+  // Distributed with tree_learner=data (and no categorical feature), each level's histograms
+  // are reduce-scattered by feature owner and each rank evaluates only its own features
+  // (feature_owners.h); otherwise allreduced, every rank evaluating a round-robin share.
   TreeGrower(const TreeParam& param, const HistogramCuts& cuts, const BinnedMatrix& matrix,
              ColumnSampler* sampler, int nthread, rabit::Comm* comm);
+  ~TreeGrower();
 
   // gpair: this rank's gradients, quantised by `quantiser` (scales from the global maxima)
   // as histograms read them; the root's statistics are their sum over all ranks.
@@ -60,6 +67,7 @@ class TreeGrower {
   ColumnSampler* sampler_;
   int nthread_;
   rabit::Comm* comm_;
+  std::unique_ptr<FeatureOwners> owners_;  // null: histograms are allreduced
   HistogramBuilder builder_;
   RowPartition partition_;
   // Per-tree state.

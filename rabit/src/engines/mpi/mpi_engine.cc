@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <unordered_map>
 
@@ -249,6 +250,39 @@ class MpiEngine final : public Engine {
     return Check(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buf, counts.data(),
                                 displs.data(), MPI_BYTE, MPI_COMM_WORLD),
                  "MPI_Allgatherv");
+  }
+
+  // MPI_Reduce_scatter in place leaves this rank's result at the start of buf; the contract
+  // (rabit/comm.h) wants it at the rank's own offset, so it is moved there.
+  Status ReduceScatter(void* buf, const std::vector<std::size_t>& counts, DataType type,
+                       OpKind op) override {
+    if (counts.size() != static_cast<std::size_t>(world_)) {
+      return Status::InvalidInput("ReduceScatter: expected one slice size per rank");
+    }
+    if (op == OpKind::kBitOR && (type == DataType::kFloat || type == DataType::kDouble)) {
+      return Status::InvalidInput("BitOR is defined for integer types only");
+    }
+    std::vector<int> ints(world_);
+    std::size_t total = 0, offset = 0;
+    for (int r = 0; r < world_; ++r) {
+      if (counts[r] > INT_MAX) {
+        return Status::InvalidInput(
+            "ReduceScatter: the MPI engine handles at most 2^31-1 "
+            "elements per slice");
+      }
+      ints[r] = static_cast<int>(counts[r]);
+      if (r < rank_) offset += counts[r];
+      total += counts[r];
+    }
+    if (total == 0) return Status::Ok();
+    Status s = Check(MPI_Reduce_scatter(MPI_IN_PLACE, buf, ints.data(), MpiType(type), MpiOp(op),
+                                        MPI_COMM_WORLD),
+                     "MPI_Reduce_scatter");
+    if (!s.ok() || offset == 0 || counts[rank_] == 0) return s;
+    auto* data = static_cast<std::uint8_t*>(buf);
+    const std::size_t element = DataTypeSize(type);
+    std::memmove(data + offset * element, data, counts[rank_] * element);
+    return s;
   }
 
   transport::PointToPoint* Messages() override { return &messages_; }

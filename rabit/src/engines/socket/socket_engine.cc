@@ -114,6 +114,11 @@ Status SocketEngine::Scatter(const void* send, void* recv,
   return Report(Engine::Scatter(send, recv, slice_bytes, root));
 }
 
+Status SocketEngine::ReduceScatter(void* buf, const std::vector<std::size_t>& counts, DataType type,
+                                   OpKind op) {
+  return Report(comm_->ReduceScatter(++sequence_, buf, counts, type, op));
+}
+
 Status SocketEngine::TrackerPrint(const std::string& msg) { return tracker_->Print(msg); }
 
 Result<int> SocketEngine::LoadCheckPoint(Serializable*, Serializable*) { return version_; }

@@ -42,6 +42,9 @@ class SocketEngine final : public Engine {
                 int root) override;
   Status Scatter(const void* send, void* recv, const std::vector<std::size_t>& slice_bytes,
                  int root) override;
+  // The ring reduce-scatter (collective/ring_reduce_scatter.cc).
+  Status ReduceScatter(void* buf, const std::vector<std::size_t>& counts, DataType type,
+                       OpKind op) override;
 
   Result<int> LoadCheckPoint(Serializable* global, Serializable* local) override;
   Status CheckPoint(const Serializable* global, const Serializable* local) override;

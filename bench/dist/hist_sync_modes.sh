@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# The two histogram synchronisations side by side (tree_learner=allreduce vs data, the
+# feature-owner reduce-scatter) on Fashion-MNIST (the demo's shape) or the HIGGS-like 1M rows:
+#   1w x 2t            one process, nthread=2 (the time 2 workers should come near)
+#   {allreduce,data} x {2,4} workers x 1 thread under treering-submit --cluster local
+# in interleaved repeats (every configuration sees the same share of the machine's load).
+# Prints medians of wall time and the timing report (T_comp, T_sync, bytes handed to
+# collectives per round: a reduce-scatter counts this rank's slice), the model's md5 (the
+# two modes must write the same bytes) and the 2w x 1t / 1w x 2t wall ratio (goal <= 1.15).
+#
+# usage: bench/dist/hist_sync_modes.sh fashion|higgs1m [key=value ...]
+#   REPEATS=3 ROUNDS=10 (fashion; higgs1m keeps its config's 100 unless ROUNDS is set)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+set_name=${1:?usage: hist_sync_modes.sh fashion|higgs1m [key=value ...]}
+shift
+extra=("$@")
+out=$root/bench/out
+treering=$(realpath "${TREERING:-$root/build/bin/treering}")
+submit=$(realpath "${SUBMIT:-$root/build/bin/treering-submit}")
+repeats=${REPEATS:-3}
+case $set_name in
+  fashion)
+    conf=$root/demo/fashion.conf
+    data=(data="$out/fashion.train.libsvm?format=libsvm" eval[test]="$out/fashion.test.libsvm?format=libsvm"
+          num_round="${ROUNDS:-10}")
+    [ -s "$out/fashion.train.libsvm" ] || { echo "no $out/fashion.train.libsvm (bench/boost makes it)" >&2; exit 1; }
+    ;;
+  higgs1m)
+    conf=$root/../shared/bench/xgb/higgs1m.conf
+    data=()
+    [ -n "${ROUNDS:-}" ] && data=(num_round="$ROUNDS")
+    [ -s "$out/higgs1m.train.libsvm" ] || { echo "no $out/higgs1m.train.libsvm (run bench/dist/dist_bench.sh)" >&2; exit 1; }
+    ;;
+  *) echo "unknown set $set_name" >&2; exit 1 ;;
+esac
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+configs=(w1t2 allreduce_w2 data_w2 allreduce_w4 data_w4)
+
+run_one() {
+  local c=$1 log=$scratch/$1.log model=$scratch/$1.json cmd
+  local base=("${data[@]}" model_out="$model" "${extra[@]}")
+  case $c in
+    w1t2) cmd=("$treering" "$conf" nthread=2 "${base[@]}") ;;
+    *_w*) cmd=("$submit" --cluster local --num-workers "${c##*_w}" -- "$treering" "$conf"
+               nthread=1 tree_learner="${c%_w*}" "${base[@]}") ;;
+  esac
+  local t0 t1
+  t0=$(date +%s.%N)
+  (cd "$out" && "${cmd[@]}" >"$log" 2>&1) || { echo "$c failed:" >&2; tail -5 "$log" >&2; exit 1; }
+  t1=$(date +%s.%N)
+  awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f\n", b - a}'
+}
+
+# rounds_s T_comp T_sync T_sync/T_comp bytes-per-round from the timing report.
+report_fields() {
+  grep -o 'timing: [0-9]* rounds on.*' "$1" | head -1 |
+    sed -E 's/.* in ([0-9.]+) s; .*T_comp ([0-9.]+) s, T_sync ([0-9.]+) s, T_sync\/T_comp ([0-9.]+), ([0-9]+) bytes.*/\1 \2 \3 \4 \5/'
+}
+median() { tr ' ' '\n' | sed '/^$/d' | sort -g | awk '{v[NR]=$1} END {print (NR ? v[int((NR+1)/2)] : "-")}'; }
+
+echo "set $set_name, load before: $(uptime)"
+declare -A walls comp sync ratio bytes
+for ((i = 0; i < repeats; i++)); do
+  for c in "${configs[@]}"; do
+    walls[$c]+=" $(run_one "$c")"
+    read -r _ tc ts q b < <(report_fields "$scratch/$c.log" || echo "- - - - -")
+    comp[$c]+=" $tc"; sync[$c]+=" $ts"; ratio[$c]+=" $q"; bytes[$c]+=" $b"
+  done
+done
+echo "load after:  $(uptime)"
+printf '%-13s %8s %8s %8s %9s %11s %s\n' config wall_s T_comp T_sync sync/comp bytes/rnd model_md5
+for c in "${configs[@]}"; do
+  med() { echo "$1" | median; }
+  printf '%-13s %8s %8s %8s %9s %11s %s\n' "$c" "$(med "${walls[$c]}")" "$(med "${comp[$c]}")" \
+    "$(med "${sync[$c]}")" "$(med "${ratio[$c]}")" "$(med "${bytes[$c]}")" \
+    "$(md5sum <"$scratch/$c.json" | cut -c1-12)"
+done
+w1=$(echo "${walls[w1t2]}" | median)
+for m in allreduce data; do
+  w2=$(echo "${walls[${m}_w2]}" | median)
+  awk -v a="$w2" -v b="$w1" -v m="$m" 'BEGIN {printf "%s: wall 2w x 1t / 1w x 2t = %.3f (goal <= 1.15)\n", m, a / b}'
+done
