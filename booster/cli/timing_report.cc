@@ -57,18 +57,25 @@ void AddLinkLines(const RoundTotals& t, double single_worker_seconds, const Link
   const double rounds = t.rounds > 0 ? t.rounds : 1;
   const double calls = t.calls / rounds;
   const double bytes = t.payload_bytes / rounds;
+  const double scattered = t.scattered_bytes / rounds;
   const int steps = AllreduceSteps(t.workers);
   const double latency_s = calls * steps * link.latency_us * 1e-6;
-  const double sync = PredictedSyncSeconds(t.workers, bytes, calls, link);
+  const double sync = PredictedSyncSeconds(t.workers, bytes, calls, link, scattered);
   const double measured_sync = t.sync_s / rounds;
+  char wire[160];
+  if (scattered > 0) {  // tree_learner=data: histograms are reduce-scattered
+    std::snprintf(wire, sizeof(wire), "(2*%d/%d x %.0f + %d x %.0f reduce-scattered) bytes",
+                  t.workers - 1, t.workers, bytes - scattered, t.workers - 1, scattered);
+  } else {
+    std::snprintf(wire, sizeof(wire), "2*%d/%d x %.0f bytes", t.workers - 1, t.workers, bytes);
+  }
   char line[512];
   std::snprintf(line, sizeof(line),
                 "treering: timing: link %g Mbit/s, %g us: predicted T_sync per round = %.1f "
-                "calls x %d steps x %g us + 2*%d/%d x %.0f bytes / %g Mbit/s = %.4f + %.4f = "
-                "%.4f s (measured %.4f s)",
-                link.bandwidth_mbps, link.latency_us, calls, steps, link.latency_us, t.workers - 1,
-                t.workers, bytes, link.bandwidth_mbps, latency_s, sync - latency_s, sync,
-                measured_sync);
+                "calls x %d steps x %g us + %s / %g Mbit/s = %.4f + %.4f = %.4f s (measured "
+                "%.4f s)",
+                link.bandwidth_mbps, link.latency_us, calls, steps, link.latency_us, wire,
+                link.bandwidth_mbps, latency_s, sync - latency_s, sync, measured_sync);
   lines->emplace_back(line);
   // A synchronous round waits for its slowest rank's compute.
   const double comp = (t.comp_max_s > 0 ? t.comp_max_s : t.comp_s) / rounds;
@@ -124,12 +131,14 @@ int AllreduceSteps(int workers) {
   return 2 * log2 + (power_of_two ? 0 : 2);
 }
 
-double PredictedSyncSeconds(int workers, double payload_bytes, double calls,
-                            const LinkModel& link) {
+double PredictedSyncSeconds(int workers, double payload_bytes, double calls, const LinkModel& link,
+                            double scattered_bytes) {
   if (workers <= 1 || !(link.bandwidth_mbps > 0)) return 0.0;
   const double crossings = 2.0 * (workers - 1) / workers;
+  const double wire_bytes =
+      crossings * (payload_bytes - scattered_bytes) + (workers - 1) * scattered_bytes;
   return calls * AllreduceSteps(workers) * link.latency_us * 1e-6 +
-         crossings * payload_bytes / BytesPerSecond(link.bandwidth_mbps);
+         wire_bytes / BytesPerSecond(link.bandwidth_mbps);
 }
 
 std::vector<std::string> FormatTimingReport(const RoundTotals& t, double single_worker_seconds,

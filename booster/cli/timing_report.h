@@ -20,10 +20,11 @@ namespace treering::cli {
 struct RoundTotals {
   int workers = 1;
   int rounds = 0;
-  double comp_s = 0;         // round wall time outside collectives
-  double sync_s = 0;         // wall time inside collectives (includes waiting for peers)
-  double payload_bytes = 0;  // bytes handed to collectives
-  double calls = 0;          // collectives called
+  double comp_s = 0;           // round wall time outside collectives
+  double sync_s = 0;           // wall time inside collectives (includes waiting for peers)
+  double payload_bytes = 0;    // bytes handed to collectives
+  double calls = 0;            // collectives called
+  double scattered_bytes = 0;  // of payload_bytes, by reduce-scatters (their slices)
   // The slowest rank's comp_s: a synchronous round waits for it (0: unknown, comp_s is used).
   double comp_max_s = 0;
 };
@@ -48,9 +49,12 @@ double PredictedSpeedup(int workers, double comp_s, double sync_s);
 // folds its extra ranks in and out first (Rabenseifner), 2 steps more. 0 for one rank.
 int AllreduceSteps(int workers);
 
-// Predicted seconds inside collectives for `calls` collectives moving `payload_bytes` in all:
-// calls * steps * latency + 2(R-1)/R * payload_bytes / bandwidth. 0 for one rank.
-double PredictedSyncSeconds(int workers, double payload_bytes, double calls, const LinkModel& link);
+// Predicted seconds inside collectives for `calls` collectives moving `payload_bytes` in all, of
+// which `scattered_bytes` are reduce-scatter slices: calls * steps * latency + (2(R-1)/R *
+// (payload_bytes - scattered_bytes) + (R-1) * scattered_bytes) / bandwidth (a ring
+// reduce-scatter sends every other rank's slice once). 0 for one rank.
+double PredictedSyncSeconds(int workers, double payload_bytes, double calls, const LinkModel& link,
+                            double scattered_bytes = 0);
 
 // The report's lines (no trailing newlines). single_worker_seconds > 0 adds the measured
 // speedup: single_worker_seconds / (this job's rounds time = comp_s + sync_s). A link model

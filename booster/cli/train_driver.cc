@@ -130,6 +130,7 @@ void AddCost(const booster::RoundCost& cost, RoundTotals* totals) {
   totals->sync_s += cost.sync_s;
   totals->payload_bytes += cost.payload_bytes;
   totals->calls += cost.calls;
+  totals->scattered_bytes += cost.scattered_bytes;
 }
 
 // Round i of this job: update, metrics, rank agreement, metric line, early-stopping
@@ -191,8 +192,9 @@ Status SaveFinal(TrainJob* j, int rounds_run) {
 // Every rank takes part (one allreduce averages the per-rank totals, one finds the slowest
 // rank's compute, which the link model's predicted round waits for); rank 0 prints.
 void PrintTimingReport(const TrainJob& j) {
-  double sums[4] = {j.totals.comp_s, j.totals.sync_s, j.totals.payload_bytes, j.totals.calls};
-  rabit::Allreduce<rabit::op::Sum>(sums, 4);
+  double sums[5] = {j.totals.comp_s, j.totals.sync_s, j.totals.payload_bytes, j.totals.calls,
+                    j.totals.scattered_bytes};
+  rabit::Allreduce<rabit::op::Sum>(sums, 5);
   double comp_max = j.totals.comp_s;
   rabit::Allreduce<rabit::op::Max>(&comp_max, 1);
   RoundTotals mean = j.totals;
@@ -201,6 +203,7 @@ void PrintTimingReport(const TrainJob& j) {
   mean.sync_s = sums[1] / mean.workers;
   mean.payload_bytes = sums[2] / mean.workers;
   mean.calls = sums[3] / mean.workers;
+  mean.scattered_bytes = sums[4] / mean.workers;
   mean.comp_max_s = comp_max;
   const auto link = LinkModelFromParams(j.options.rabit_params);
   for (const std::string& line : FormatTimingReport(mean, j.options.single_worker_seconds, link)) {

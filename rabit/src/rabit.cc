@@ -98,6 +98,7 @@ class EngineComm final : public Comm {
     const std::size_t mine =
         Rank() < static_cast<int>(counts.size()) ? counts[Rank()] * DataTypeSize(type) : 0;
     const Timer timer(&stats_, mine);
+    stats_.scattered_bytes += mine;
     Check(TheEngine()->ReduceScatter(buf, counts, type, op), "ReduceScatter");
   }
 

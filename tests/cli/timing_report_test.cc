@@ -81,6 +81,33 @@ TEST(TimingReport, PredictedSyncIsLatencyStepsPlusBytesOverTheLink) {
   EXPECT_DOUBLE_EQ(PredictedSyncSeconds(1, 8e6, 1, link), 0.0);
 }
 
+// tree_learner=data reduce-scatters the histograms: a rank's slice of S bytes is counted once
+// but the ring sends every other rank's slice, (R-1) x S on the wire, where an allreduced byte
+// crosses 2(R-1)/R times. At 4 ranks 4 MB of slices cost 12 MB, 16 MB allreduced 24 MB.
+TEST(TimingReport, ReduceScatteredBytesCrossTheLinkRMinusOneTimes) {
+  const LinkModel link{1000, 50};
+  const double latency = 10 * 4 * 50e-6;
+  EXPECT_DOUBLE_EQ(PredictedSyncSeconds(4, 4e6 + 1e6, 10, link, 4e6),
+                   latency + (3 * 4e6 + 1.5 * 1e6) / 125e6);
+  // At 2 ranks both count once: the slice model and the allreduce model agree.
+  EXPECT_DOUBLE_EQ(PredictedSyncSeconds(2, 8e6, 1, link, 8e6),
+                   PredictedSyncSeconds(2, 8e6, 1, link));
+  RoundTotals t;
+  t.workers = 4;
+  t.rounds = 1;
+  t.comp_s = 0.05;
+  t.sync_s = 0.2;
+  t.payload_bytes = 5e6;
+  t.scattered_bytes = 4e6;
+  t.calls = 10;
+  const auto lines = FormatTimingReport(t, 0, link);
+  ASSERT_GE(lines.size(), 3u);
+  EXPECT_NE(lines[2].find("+ (2*3/4 x 1000000 + 3 x 4000000 reduce-scattered) bytes / 1000 "
+                          "Mbit/s = 0.0020 + 0.1080 = 0.1100 s"),
+            std::string::npos)
+      << lines[2];
+}
+
 TEST(TimingReport, LinkModelComesFromTheRabitKeys) {
   EXPECT_FALSE(LinkModelFromParams({}).has_value());
   EXPECT_FALSE(LinkModelFromParams({{"rabit_timeout", "30"}}).has_value());

@@ -79,6 +79,7 @@ class CostMeter {
     cost->comp_s += watch_.Seconds() - sync_s;
     cost->payload_bytes += static_cast<double>(after.payload_bytes - before_.payload_bytes);
     cost->calls += static_cast<double>(after.calls - before_.calls);
+    cost->scattered_bytes += static_cast<double>(after.scattered_bytes - before_.scattered_bytes);
   }
 
  private:

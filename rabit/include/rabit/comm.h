@@ -102,6 +102,9 @@ struct CommStats {
   double seconds = 0;
   std::uint64_t payload_bytes = 0;
   std::uint64_t calls = 0;
+  // The part of payload_bytes counted by ReduceScatter (this rank's slices): on the wire a
+  // slice costs (N-1) times its size, an allreduced byte 2(N-1)/N (the timing report's model).
+  std::uint64_t scattered_bytes = 0;
 };
 
 // Receive from whichever rank's message matches first (MPI_ANY_SOURCE).

@@ -45,10 +45,11 @@ struct TimingReport {
 // Each learner counts what its sync-SGD model is about: the tree every collective of the round,
 // the MLP its gradient allreduces only.
 struct RoundCost {
-  double comp_s = 0;         // wall time outside the counted collectives
-  double sync_s = 0;         // wall time inside them (includes waiting for peers)
-  double payload_bytes = 0;  // bytes handed to them
-  double calls = 0;          // how many
+  double comp_s = 0;           // wall time outside the counted collectives
+  double sync_s = 0;           // wall time inside them (includes waiting for peers)
+  double payload_bytes = 0;    // bytes handed to them
+  double calls = 0;            // how many
+  double scattered_bytes = 0;  // of payload_bytes, by reduce-scatters (rabit::CommStats)
 };
 // The rounds a training job runs. XGBoost's num_round adds rounds to model_in's and numbers
 // them from 0; the MLP's `epochs` is the total, numbered on from model_in's epochs.
