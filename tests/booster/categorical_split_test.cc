@@ -3,8 +3,10 @@
 // split_formula_test.cc): one-hot candidates, the weight order of partition scans, which scan
 // wins and where the missing rows go, and max_cat_threshold cutting the scans short. The
 // whole-model comparison with python3-xgboost is tests/cli/categorical_test.py.
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <random>
 
 #include <gtest/gtest.h>
 
@@ -129,6 +131,41 @@ TEST(CategoricalSplit, MaxCatToOnehotSwitchesTheKind) {
   SplitEvaluator ev(p, cuts, kUnit, &rabit::DefaultComm());
   const SplitCandidate s = ev.EvaluateNode(kFive, Sum(kFive, {}), {0}, 1);
   EXPECT_EQ(s.cat_kind, SplitCandidate::kOneHot);
+}
+
+// The weight order is sorted only at both ends (CategoryOrder): the winner's category set
+// must still be the first cat_count bins of the full stable order by weight, for scans from
+// either end, with many equal weights (small integer sums) and max_cat_threshold below and
+// above half the categories.
+TEST(CategoricalSplit, PartialOrderGivesTheStableOrdersSets) {
+  constexpr int kCategories = 300;
+  const HistogramCuts cuts = Categories(kCategories);
+  std::mt19937 rng(23);
+  std::uniform_int_distribution<std::int64_t> grad(-3, 3), hess(0, 3);
+  int forward = 0, backward = 0;
+  for (int threshold : {8, 64, 200}) {
+    TreeParam p = CategoricalParam();
+    p.max_cat_threshold = threshold;
+    const SplitEvaluator ev(p, cuts, kUnit, &rabit::DefaultComm());
+    for (int trial = 0; trial < 200; ++trial) {
+      Histogram h(kCategories);
+      for (GradientPairInt& b : h) b = {grad(rng), hess(rng)};
+      const GradientPairInt sum = Sum(h, {grad(rng) * (trial % 2), hess(rng) * (trial % 2)});
+      const SplitCandidate c = ev.EvaluateNode(h, sum, {0}, 1);
+      if (c.cat_kind != SplitCandidate::kPartition) continue;
+      std::vector<std::int32_t> order(kCategories);
+      for (int b = 0; b < kCategories; ++b) order[b] = b;
+      std::stable_sort(order.begin(), order.end(), [&](std::int32_t l, std::int32_t r) {
+        return ev.Weight(h[l]) < ev.Weight(h[r]);
+      });
+      std::vector<std::int32_t> want(order.begin(), order.begin() + c.cat_count);
+      std::sort(want.begin(), want.end());
+      ASSERT_EQ(ev.CategorySet(h, c), want) << "threshold " << threshold << " trial " << trial;
+      (c.default_left ? forward : backward) += 1;
+    }
+  }
+  EXPECT_GT(forward, 20);
+  EXPECT_GT(backward, 20);
 }
 
 }  // namespace

@@ -74,8 +74,23 @@ std::vector<std::uint32_t> SplitEvaluator::CategoryOrder(const Histogram& hist,
   for (std::uint32_t b = 0; b < n; ++b) weight[b] = Weight(hist[first + b]);
   std::vector<std::uint32_t> order(n);
   for (std::uint32_t b = 0; b < n; ++b) order[b] = b;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::uint32_t l, std::uint32_t r) { return weight[l] < weight[r]; });
+  // The stable order by weight is the order by (weight, bin): a strict total order (weights
+  // are never NaN), so a partial sort gives the same elements where it sorts.
+  auto before = [&](std::uint32_t l, std::uint32_t r) {
+    return weight[l] < weight[r] || (!(weight[r] < weight[l]) && l < r);
+  };
+  // EvaluatePartition reads only the first and last `k` of the order one by one; a prefix
+  // reaching into the middle is used as a set (CategorySet). Sorting just both ends: the
+  // full stable sort of a 1000-category feature was ~9 % of the categorical bench (perf).
+  const std::uint32_t k = static_cast<std::uint32_t>(std::max(0, param_.max_cat_threshold - 1));
+  if (2 * static_cast<std::uint64_t>(k) >= n) {
+    std::sort(order.begin(), order.end(), before);
+    return order;
+  }
+  std::nth_element(order.begin(), order.begin() + k, order.end(), before);
+  std::sort(order.begin(), order.begin() + k, before);
+  std::nth_element(order.begin() + k, order.end() - k, order.end(), before);
+  std::sort(order.end() - k, order.end(), before);
   return order;
 }
 

@@ -143,31 +143,7 @@ std::vector<std::vector<std::uint8_t>> TreeGrower::BinTables(const Batch& applie
   return tables;
 }
 
-void TreeGrower::DecideByColumns(const Batch& applied,
-                                 const std::vector<std::vector<std::uint8_t>>& tables) {
-  row_task_.resize(matrix_.NumRows());
-  goes_left_.resize(matrix_.NumRows());
-  std::size_t work = 0;
-  for (std::size_t k = 0; k < applied.size(); ++k) {
-    const RowSpan rows = partition_.Rows(applied[k].node);
-    for (const std::uint32_t* r = rows.begin; r != rows.end; ++r) {
-      row_task_[*r] = static_cast<std::uint32_t>(k);
-      goes_left_[*r] = applied[k].split.default_left;
-    }
-    work += matrix_.FeatureColumn(applied[k].split.feature).size;
-  }
-  // Tasks own disjoint rows, so they may write goes_left_ concurrently.
-  ParallelFor(applied.size(), ThreadsFor(work, nthread_), [&](std::size_t k) {
-    const SplitCandidate& s = applied[k].split;
-    const BinnedMatrix::Column col = matrix_.FeatureColumn(s.feature);
-    for (std::size_t i = 0; i < col.size; ++i) {
-      const std::uint32_t row = col.rows[i];
-      if (row_task_[row] != k) continue;
-      goes_left_[row] =
-          tables.empty() ? static_cast<int>(col.bins[i]) <= s.split_bin : tables[k][col.bins[i]];
-    }
-  });
-}
+// DecideByColumns: column_decisions.cc.
 
 void TreeGrower::PartitionRows(const Batch& applied, const RegTree& tree) {
   std::vector<RowPartition::SplitTask> tasks;
@@ -175,6 +151,10 @@ void TreeGrower::PartitionRows(const Batch& applied, const RegTree& tree) {
     tasks.push_back({e.node, tree.left[e.node], tree.right[e.node]});
   }
   const std::vector<std::vector<std::uint8_t>> tables = BinTables(applied, tree);
+  if (matrix_.layout() == BinnedMatrix::Layout::kSparse && BuildBinColumns()) {
+    PartitionByBinColumns(tasks, applied, tables);
+    return;
+  }
   if (matrix_.layout() == BinnedMatrix::Layout::kSparse) {
     DecideByColumns(applied, tables);
     const std::uint8_t* goes_left = goes_left_.data();

@@ -52,6 +52,14 @@ class TreeGrower {
   void PartitionRows(const Batch& applied, const RegTree& tree);
   // tables: empty, or per split its local bin -> goes left (when a split is categorical).
   void DecideByColumns(const Batch& applied, const std::vector<std::vector<std::uint8_t>>& tables);
+  // Sparse layout, mostly full: every feature's local bin + 1 of every row
+  // (0 = missing), column-major, so a decision is one read as for dense data. Built at the
+  // first partition; false when the data is sparser (the columns are walked instead).
+  bool BuildBinColumns();
+  // PartitionRows through bin_columns_ (column_decisions.cc).
+  void PartitionByBinColumns(const std::vector<RowPartition::SplitTask>& tasks,
+                             const Batch& applied,
+                             const std::vector<std::vector<std::uint8_t>>& tables);
   // Per split of the batch, local bin -> goes left; empty when every split is numerical.
   std::vector<std::vector<std::uint8_t>> BinTables(const Batch& applied, const RegTree& tree) const;
   void BuildChildHistograms(const Batch& parents, const RegTree& tree);
@@ -87,6 +95,8 @@ class TreeGrower {
   // Sparse partitioning scratch: the applied split each row belongs to, and its direction.
   std::vector<std::uint32_t> row_task_;
   std::vector<std::uint8_t> goes_left_;
+  std::vector<std::uint16_t> bin_columns_;
+  enum class BinColumns { kUnknown, kBuilt, kTooSparse } bin_columns_state_ = BinColumns::kUnknown;
 };
 
 }  // namespace treering::booster
