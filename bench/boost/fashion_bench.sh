@@ -7,6 +7,7 @@
 # usage: bench/boost/fashion_bench.sh [-- key=value ...]   (run from anywhere)
 #   key=value  appended to the fashion_lgb run only (e.g. num_round=45 to try a budget)
 #   REPEATS=3  WARMUP=1 (0: no warm-up runs)  TARGET=0.8914  TREERING=build/bin/treering
+#   BENCH_OUT=bench/out (the directory with fashion.{train,test}.libsvm)
 # Prints per program the median wall time, its CPU time (user + sys: less bent by other load
 # than the wall), the final test accuracy (1 - merror), both ratios to XGBoost's, and the first
 # round at which the test accuracy reaches TARGET with the seconds elapsed then (from the
@@ -15,7 +16,7 @@
 # counts, not the absolute seconds.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-out=$root/bench/out
+out=${BENCH_OUT:-$root/bench/out}
 xgb_conf=$root/../shared/bench/xgb/fashion.conf
 lgb_conf=$root/bench/boost/fashion_lgb.conf
 repeats=${REPEATS:-3}
