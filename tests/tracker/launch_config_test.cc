@@ -139,13 +139,25 @@ TEST(BuildTasksTest, LocalWorkersArePinnedWhenTheyFit) {
   EXPECT_TRUE((*tasks)[0].cpus.empty());
 }
 
+TEST(BuildTasksTest, MpiWithAnUnreadableHostFileNamesIt) {
+  SubmitOptions o = Opts("mpi");
+  o.host_file = "/nonexistent/treering_hosts";
+  auto tasks = BuildTasks(o, JobEnv(o, 9091, "tok"));
+  ASSERT_FALSE(tasks.ok());
+  EXPECT_NE(tasks.status().message().find("/nonexistent/treering_hosts"), std::string::npos)
+      << tasks.status().message();
+}
+
 TEST(BuildTasksTest, MpiIsOneMpirunWithEnvFlags) {
   SubmitOptions o = Opts("mpi");
-  o.host_file = "hosts";
+  // The launcher reads the host file before mpirun does (IPv6 addresses are refused there).
+  o.host_file = ::testing::TempDir() + "/treering_mpi_hosts";
+  std::ofstream(o.host_file) << "n1 slots=3\n";
   auto tasks = BuildTasks(o, JobEnv(o, 9091, "tok"));
-  ASSERT_TRUE(tasks.ok());
+  ASSERT_TRUE(tasks.ok()) << tasks.status().message();
   ASSERT_EQ(tasks->size(), 1u);
-  std::vector<std::string> expected{"mpirun", "-n", "3", "--oversubscribe", "--hostfile", "hosts"};
+  std::vector<std::string> expected{"mpirun",          "-n",         "3",
+                                    "--oversubscribe", "--hostfile", o.host_file};
   if (::geteuid() == 0) expected.push_back("--allow-run-as-root");
   const auto& argv = (*tasks)[0].argv;
   ASSERT_GE(argv.size(), expected.size());
