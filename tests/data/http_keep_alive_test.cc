@@ -77,6 +77,14 @@ class KeepAliveClient {
 };
 
 // The median over many requests, so a few slow ones on a busy machine do not decide.
+// A quiet server (no access log) of the files in `dir`.
+auto StartServer(const TempDir& dir) {
+  DataServerOptions options;
+  options.dir = dir.path();
+  options.access_log = false;
+  return DataServer::Start(options);
+}
+
 double MedianMs(std::vector<double> ms) {
   std::sort(ms.begin(), ms.end());
   return ms[ms.size() / 2];
@@ -87,10 +95,7 @@ double MedianMs(std::vector<double> ms) {
 TEST(HttpKeepAlive, RangeRepliesDoNotWaitForDelayedAcks) {
   TempDir dir;
   dir.Write("f", std::string(256 * 1024, 'x'));
-  DataServerOptions options;
-  options.dir = dir.path();
-  options.access_log = false;
-  auto server = DataServer::Start(options);
+  auto server = StartServer(dir);
   ASSERT_TRUE(server.ok()) << server.status().message();
   KeepAliveClient client((*server)->port());
   ASSERT_TRUE(client.connected());
@@ -112,10 +117,7 @@ TEST(HttpKeepAlive, CountsAfterRangeDoNotWait) {
   std::string text;
   while (text.size() < 64 * 1024) text += "1 0:0.5 3:1.25\n";
   dir.Write("f", text);
-  DataServerOptions options;
-  options.dir = dir.path();
-  options.access_log = false;
-  auto server = DataServer::Start(options);
+  auto server = StartServer(dir);
   ASSERT_TRUE(server.ok()) << server.status().message();
   KeepAliveClient client((*server)->port());
   ASSERT_TRUE(client.connected());
