@@ -17,19 +17,15 @@
 # 2w x 1t / 1w x 2t wall-time ratio (goal <= 1.15).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-out=$root/bench/out
+# shellcheck source=timed_runs.sh
+source "$root/bench/dist/timed_runs.sh"
 conf=$root/../shared/bench/xgb/higgs1m.conf
 py=/usr/bin/python3
-repeats=${REPEATS:-3}
-treering=$(realpath "${TREERING:-$root/build/bin/treering}")
-submit=$(realpath "${SUBMIT:-$root/build/bin/treering-submit}")
 use_xgb=${XGB:-1}
 command -v xgboost >/dev/null || use_xgb=0
 extra=("$@")
 [ -x "$treering" ] && [ -x "$submit" ] || { echo "build treering and treering-submit" >&2; exit 1; }
 [ -f "$conf" ] || { echo "no $conf: shared/ must be beside the repository" >&2; exit 1; }
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
 
 if [ ! -s "$out/higgs1m.train.libsvm" ]; then
   mkdir -p "$out"
@@ -39,9 +35,9 @@ fi
 configs=(w1t2 w2t1 w4t1 w1t1)
 ((use_xgb)) && configs+=(xgb2)
 
-# Runs one configuration in bench/out; leaves its log and model in $scratch; prints wall s.
+# Runs one configuration; leaves its log and model in $scratch; prints wall s.
 run_one() {
-  local c=$1 log=$scratch/$1.log model=$scratch/$1.json cmd
+  local c=$1 model=$scratch/$1.json cmd
   local base=(model_out="$model" "${extra[@]}")
   case $c in
     w1t2) cmd=("$treering" "$conf" nthread=2 "${base[@]}") ;;
@@ -53,27 +49,19 @@ run_one() {
     xgb2) cmd=("$submit" --cluster local --num-workers 2 -- xgboost "$conf" nthread=1
                "${base[@]}") ;;
   esac
-  local t0 t1
-  t0=$(date +%s.%N)
-  (cd "$out" && "${cmd[@]}" >"$log" 2>&1) || { echo "$c failed:" >&2; tail -5 "$log" >&2; exit 1; }
-  t1=$(date +%s.%N)
-  awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f\n", b - a}'
+  timed_run "$c" "${cmd[@]}"
 }
 
 # Fields of the timing report in a log: rounds_s T_comp T_sync ratio bytes predicted measured.
 report_fields() {
-  local l1 l2
-  l1=$(grep -o 'timing: [0-9]* rounds on.*' "$1" | head -1 || true)
+  local fields l2
+  fields=$(timing_fields "$1") || { echo "- - - - - - -"; return; }
   l2=$(grep -o 'timing: speedup predicted.*' "$1" | head -1 || true)
-  [ -n "$l1" ] || { echo "- - - - - - -"; return; }
-  echo "$l1" | sed -E 's/.* in ([0-9.]+) s; .*T_comp ([0-9.]+) s, T_sync ([0-9.]+) s, T_sync\/T_comp ([0-9.]+), ([0-9]+) bytes.*/\1 \2 \3 \4 \5/' |
-    tr '\n' ' '
+  echo -n "$fields "
   # "... = 2*0.0940/(0.0940+0.0067) = 1.51; measured 1.602/1.007 = 1.59 (...)"
   echo "$l2" | awk -F'; measured ' '{n = split($1, a, " = "); p = a[n]; m = "-"
     if (NF > 1) {split($2, b, " = "); split(b[2], c, " "); m = c[1]} print p, m}'
 }
-
-median() { tr ' ' '\n' | sed '/^$/d' | sort -g | awk '{v[NR]=$1} END {print (NR ? v[int((NR+1)/2)] : "-")}'; }
 
 echo "load before: $(uptime)"
 single=0

@@ -15,10 +15,8 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 set_name=${1:?usage: hist_sync_modes.sh fashion|higgs1m [key=value ...]}
 shift
 extra=("$@")
-out=$root/bench/out
-treering=$(realpath "${TREERING:-$root/build/bin/treering}")
-submit=$(realpath "${SUBMIT:-$root/build/bin/treering-submit}")
-repeats=${REPEATS:-3}
+# shellcheck source=timed_runs.sh
+source "$root/bench/dist/timed_runs.sh"
 case $set_name in
   fashion)
     conf=$root/demo/fashion.conf
@@ -34,38 +32,25 @@ case $set_name in
     ;;
   *) echo "unknown set $set_name" >&2; exit 1 ;;
 esac
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
 configs=(w1t2 allreduce_w2 data_w2 allreduce_w4 data_w4)
 
 run_one() {
-  local c=$1 log=$scratch/$1.log model=$scratch/$1.json cmd
+  local c=$1 model=$scratch/$1.json cmd
   local base=("${data[@]}" model_out="$model" "${extra[@]}")
   case $c in
     w1t2) cmd=("$treering" "$conf" nthread=2 "${base[@]}") ;;
     *_w*) cmd=("$submit" --cluster local --num-workers "${c##*_w}" -- "$treering" "$conf"
                nthread=1 tree_learner="${c%_w*}" "${base[@]}") ;;
   esac
-  local t0 t1
-  t0=$(date +%s.%N)
-  (cd "$out" && "${cmd[@]}" >"$log" 2>&1) || { echo "$c failed:" >&2; tail -5 "$log" >&2; exit 1; }
-  t1=$(date +%s.%N)
-  awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f\n", b - a}'
+  timed_run "$c" "${cmd[@]}"
 }
-
-# rounds_s T_comp T_sync T_sync/T_comp bytes-per-round from the timing report.
-report_fields() {
-  grep -o 'timing: [0-9]* rounds on.*' "$1" | head -1 |
-    sed -E 's/.* in ([0-9.]+) s; .*T_comp ([0-9.]+) s, T_sync ([0-9.]+) s, T_sync\/T_comp ([0-9.]+), ([0-9]+) bytes.*/\1 \2 \3 \4 \5/'
-}
-median() { tr ' ' '\n' | sed '/^$/d' | sort -g | awk '{v[NR]=$1} END {print (NR ? v[int((NR+1)/2)] : "-")}'; }
 
 echo "set $set_name, load before: $(uptime)"
 declare -A walls comp sync ratio bytes
 for ((i = 0; i < repeats; i++)); do
   for c in "${configs[@]}"; do
     walls[$c]+=" $(run_one "$c")"
-    read -r _ tc ts q b < <(report_fields "$scratch/$c.log" || echo "- - - - -")
+    read -r _ tc ts q b < <(timing_fields "$scratch/$c.log" || echo "- - - - -")
     comp[$c]+=" $tc"; sync[$c]+=" $ts"; ratio[$c]+=" $q"; bytes[$c]+=" $b"
   done
 done
