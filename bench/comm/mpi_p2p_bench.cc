@@ -1,27 +1,12 @@
 // Open MPI's MPI_Send/MPI_Recv ping-pong and MPI_Reduce/MPI_Gather/MPI_Scatter, timed exactly
 // like rabit_p2p_bench:
 //   mpirun -np 2 --mca btl tcp,self --mca btl_tcp_if_include lo mpi_p2p_bench pingpong [bytes...]
-#include <mpi.h>
-
+#include "mpi_world.h"
 #include "p2p_timing.h"
 
 namespace {
 
-struct MpiComm {
-  int rank() const {
-    int r = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &r);
-    return r;
-  }
-  int world() const {
-    int w = 0;
-    MPI_Comm_size(MPI_COMM_WORLD, &w);
-    return w;
-  }
-  void Barrier() { MPI_Barrier(MPI_COMM_WORLD); }
-  void MaxOverRanks(double* data, std::size_t n) {
-    MPI_Allreduce(MPI_IN_PLACE, data, static_cast<int>(n), MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  }
+struct MpiComm : treering::bench::MpiWorld {
   void Send(float* data, std::size_t n, int peer) {
     MPI_Send(data, static_cast<int>(n), MPI_FLOAT, peer, 0, MPI_COMM_WORLD);
   }
@@ -46,12 +31,11 @@ struct MpiComm {
 }  // namespace
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
+  treering::bench::MpiSession mpi(&argc, &argv);
   const std::string what = argc > 1 ? argv[1] : "pingpong";
   MpiComm comm;
   const bool known = treering::bench::RunP2pBenchmark(
       comm, what, treering::bench::SizesFromArgs(argc > 1 ? argc - 1 : argc, argv + (argc > 1)),
       "Open MPI");
-  MPI_Finalize();
   return known ? 0 : 2;
 }
