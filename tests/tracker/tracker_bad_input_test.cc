@@ -55,6 +55,17 @@ Status RunRealJob(RunningTracker& t, std::vector<FakeClient>& workers) {
   return t.Result(10);
 }
 
+// Two real workers (tasks "0" and "1") join and run the job; the tracker's result.
+Status JoinAndRunRealJob(RunningTracker& t) {
+  std::vector<FakeClient> workers;
+  for (const char* task : {"0", "1"}) {
+    workers.push_back(Connected(t));
+    Status s = workers.back().SendHello(kToken, task, "127.0.0.1", 9999);
+    if (!s.ok()) return s;
+  }
+  return RunRealJob(t, workers);
+}
+
 TEST(TrackerBadInputTest, JunkClientsAreDroppedAndTheJobStillRuns) {
   RunningTracker t(Options(2));
   // Garbage, an HTTP request, a wrong magic: closed without a reply.
@@ -78,12 +89,8 @@ TEST(TrackerBadInputTest, JunkClientsAreDroppedAndTheJobStillRuns) {
   EXPECT_TRUE(http.WaitClosed(5));
   EXPECT_TRUE(magic.WaitClosed(5));
 
-  std::vector<FakeClient> workers;
-  workers.push_back(Connected(t));
-  ASSERT_TRUE(workers[0].SendHello(kToken, "0", "127.0.0.1", 9999).ok());
-  workers.push_back(Connected(t));
-  ASSERT_TRUE(workers[1].SendHello(kToken, "1", "127.0.0.1", 9999).ok());
-  EXPECT_TRUE(RunRealJob(t, workers).ok());
+  const Status job = JoinAndRunRealJob(t);
+  EXPECT_TRUE(job.ok()) << job.message();
 }
 
 TEST(TrackerBadInputTest, SilentAndHalfSentClientsTimeOutOrAreForgotten) {
@@ -105,12 +112,8 @@ TEST(TrackerBadInputTest, SilentAndHalfSentClientsTimeOutOrAreForgotten) {
   early.Close();
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
 
-  std::vector<FakeClient> workers;
-  workers.push_back(Connected(t));
-  ASSERT_TRUE(workers[0].SendHello(kToken, "0", "127.0.0.1", 9999).ok());
-  workers.push_back(Connected(t));
-  ASSERT_TRUE(workers[1].SendHello(kToken, "1", "127.0.0.1", 9999).ok());
-  EXPECT_TRUE(RunRealJob(t, workers).ok());
+  const Status job = JoinAndRunRealJob(t);
+  EXPECT_TRUE(job.ok()) << job.message();
 }
 
 TEST(TrackerBadInputTest, DuplicateTaskIdAndLateWorkerAreRejected) {
