@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Configures and builds treering. usage: scripts/build.sh [BUILD_DIR] [extra cmake args...]
-# Every executable ends up in BUILD_DIR/bin (default build/bin).
+# Every executable ends up in BUILD_DIR/bin (default build/bin). TREERING_BUILD_TARGET=T builds
+# only target T (and what it needs) instead of everything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-build}
@@ -12,4 +13,4 @@ if [ ! -f "$dir/CMakeCache.txt" ]; then
 elif [ $# -gt 0 ]; then
   cmake -S . -B "$dir" "$@"
 fi
-cmake --build "$dir" -j "$(nproc)"
+cmake --build "$dir" -j "$(nproc)" ${TREERING_BUILD_TARGET:+--target "$TREERING_BUILD_TARGET"}

@@ -15,8 +15,10 @@ scripts/build.sh build
 (cd build && ctest -j2 --output-on-failure --timeout 600)
 
 if [ "${TREERING_SKIP_SANITIZE:-0}" != "1" ]; then
-  scripts/build.sh build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTREERING_SANITIZE=ON
-  # Sanitized runs: the unit tests only (multi-process tests are covered by the Release pass).
+  # Sanitized runs: the unit tests only (multi-process tests are covered by the Release pass),
+  # so only their binaries are built (tests/CMakeLists.txt, target unit-tests).
+  TREERING_BUILD_TARGET=unit-tests \
+    scripts/build.sh build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTREERING_SANITIZE=ON
   (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
      ctest -j2 -L unit --output-on-failure --timeout 600)
 fi
