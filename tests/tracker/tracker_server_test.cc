@@ -128,21 +128,40 @@ TEST(TrackerServerTest, ErrorReportAbortsTheJob) {
   EXPECT_NE(s.message().find("disk full"), std::string::npos) << s.message();
 }
 
-// On a cluster the failure names the machine of each rank it mentions: the reporter's and the
-// rank it blames (where each joined from; here the advertised hosts w0..w2).
-TEST(TrackerServerTest, FailureNamesTheHostsOfTheRanksItMentions) {
+// Three workers join (advertised hosts w0..w2) and worker `reporter` reports `report` as its
+// error: the job's result.
+Status ResultOfReport(int reporter, const std::string& report) {
   RunningTracker t(Options(3));
   auto workers = JoinWorkers(t, {"0", "1", "2"});
-  for (auto& w : workers) ASSERT_TRUE(w.ReadAssign().ok());
-  ASSERT_TRUE(workers[0]
-                  .SendRaw(proto::Encode(proto::ErrorReport{
-                      "rank 0: Allreduce op #7: no progress; rank 2 never started this op"}))
-                  .ok());
-  const Status s = t.Result(10);
+  for (auto& w : workers) {
+    auto assigned = w.ReadAssign();
+    if (!assigned.ok()) return assigned.status();
+  }
+  Status sent = workers[reporter].SendRaw(proto::Encode(proto::ErrorReport{report}));
+  if (!sent.ok()) return sent;
+  return t.Result(10);
+}
+
+// On a cluster the failure names the machine of each rank it mentions: the reporter's and the
+// rank it blames (where each joined from).
+TEST(TrackerServerTest, FailureNamesTheHostsOfTheRanksItMentions) {
+  const Status s =
+      ResultOfReport(0, "rank 0: Allreduce op #7: no progress; rank 2 never started this op");
   EXPECT_NE(s.message().find("never started this op [rank 0 on w0, rank 2 on w2]"),
             std::string::npos)
       << s.message();
   EXPECT_EQ(s.message().find("rank 1 on"), std::string::npos) << s.message();
+}
+
+// The hosts come from rank ids: the reporter's first, then each rank its report names, once
+// each; a number beyond the world is no rank.
+TEST(TrackerServerTest, FailureHostsListEachRankOnceReporterFirst) {
+  const Status s =
+      ResultOfReport(1, "rank 1: link to rank 0 failed; rank 0 and rank 17 never started this op");
+  const std::string tail = "never started this op [rank 1 on w1, rank 0 on w0]";
+  ASSERT_GE(s.message().size(), tail.size()) << s.message();
+  EXPECT_EQ(s.message().substr(s.message().size() - tail.size()), tail) << s.message();
+  EXPECT_EQ(s.message().rfind("rank 1 failed: ", 0), 0u) << s.message();
 }
 
 TEST(TrackerServerTest, BootstrapTimeoutFailsAndAbortsWaitingWorkers) {

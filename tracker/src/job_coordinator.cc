@@ -97,38 +97,55 @@ Status JobCoordinator::OnShutdown(int rank) {
   return Status::Ok();
 }
 
-// On a cluster "rank 1 never started this op" sends the user looking for rank 1's machine:
-// the failure names the host of every rank it mentions (where that rank joined from).
-std::string JobCoordinator::WithHosts(const std::string& text) const {
-  if (!roster_.assigned()) return text;
-  std::vector<bool> named(roster_.num_workers(), false);
-  std::string hosts;
+namespace {
+
+// The ranks below `num_workers` that `text` names as "rank N", in order. A worker's error
+// report reaches the tracker as text only (proto::ErrorReport), so the ranks it blames ("rank 1
+// never started this op") are read back from it here, and nowhere else.
+std::vector<int> RanksNamedIn(const std::string& text, int num_workers) {
+  std::vector<int> ranks;
   static const std::string kRank = "rank ";
   for (std::size_t at = text.find(kRank); at != std::string::npos;
        at = text.find(kRank, at + kRank.size())) {
     std::size_t end = at + kRank.size();
     int rank = 0;
     while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end])) &&
-           rank < roster_.num_workers()) {
+           rank < num_workers) {
       rank = rank * 10 + (text[end++] - '0');
     }
-    if (end == at + kRank.size() || rank >= roster_.num_workers() || named[rank]) continue;
+    if (end > at + kRank.size() && rank < num_workers) ranks.push_back(rank);
+  }
+  return ranks;
+}
+
+}  // namespace
+
+// On a cluster "rank 1 never started this op" sends the user looking for rank 1's machine:
+// the failure names the host of every rank it is about (where that rank joined from).
+std::string JobCoordinator::HostsOf(const std::vector<int>& ranks) const {
+  if (!roster_.assigned()) return "";
+  std::vector<bool> named(roster_.num_workers(), false);
+  std::string hosts;
+  for (int rank : ranks) {
+    if (rank < 0 || rank >= roster_.num_workers() || named[rank]) continue;
     const std::string& host = roster_.worker(rank).host;
     if (host.empty()) continue;
     named[rank] = true;
-    hosts += (hosts.empty() ? "" : ", ") + kRank + std::to_string(rank) + " on " + host;
+    hosts += (hosts.empty() ? "rank " : ", rank ") + std::to_string(rank) + " on " + host;
   }
-  return hosts.empty() ? text : text + " [" + hosts + "]";
+  return hosts.empty() ? "" : " [" + hosts + "]";
 }
 
-void JobCoordinator::OnWorkerFailed(const std::string& who, const std::string& why) {
+void JobCoordinator::OnWorkerFailed(int rank, const std::string& why) {
   if (ended_) return;
-  End(Status::Aborted(WithHosts(who + " failed: " + why)));
+  std::vector<int> ranks{rank};
+  for (int named : RanksNamedIn(why, roster_.num_workers())) ranks.push_back(named);
+  End(Status::Aborted("rank " + std::to_string(rank) + " failed: " + why + HostsOf(ranks)));
 }
 
 void JobCoordinator::OnRankLost(int rank, std::uint64_t session_id, const std::string& why) {
   if (ended_ || roster_.worker(rank).session_id != session_id) return;
-  if (!recovery_.restarts_allowed()) return OnWorkerFailed("rank " + std::to_string(rank), why);
+  if (!recovery_.restarts_allowed()) return OnWorkerFailed(rank, why);
   const bool was_collecting = recovery_.collecting();
   Status s = recovery_.OnLost(rank, roster_.num_shut_down() > 0);
   if (!s.ok()) return End(Status::Aborted(s.message() + ": " + why));

@@ -8,6 +8,7 @@
 #include <functional>
 #include <string>
 #include <utility>  // before Asio: Boost 1.74 awaitable.hpp uses std::exchange unincluded
+#include <vector>
 
 #include <boost/asio.hpp>
 
@@ -36,10 +37,10 @@ class JobCoordinator {
   // rank's own start connection came from. The reason when it does not.
   Status CheckLegacyClaim(int rank, const std::string& remote_ip) const;
   Status OnShutdown(int rank);
-  // The worker's connection dropped before Shutdown, or it reported an error.
-  void OnWorkerFailed(const std::string& who, const std::string& why);
-  // `text` followed by " [rank R on HOST, ...]" for each rank it names, once the ranks are known.
-  std::string WithHosts(const std::string& text) const;
+  // The worker serving `rank` dropped its connection before Shutdown, or reported an error:
+  // the job fails with "rank R failed: why", followed by the host of `rank` and of each rank
+  // `why` names.
+  void OnWorkerFailed(int rank, const std::string& why);
 
   // Recovery (recovery.h). A ranked native worker's connection dropped: lost (restarts on) or
   // fatal. Ignored when `session_id` no longer serves the rank (a restart superseded it).
@@ -64,6 +65,9 @@ class JobCoordinator {
 
  private:
   void OnBootstrapDeadline();
+  // " [rank R on HOST, ...]" for each of `ranks` whose host is known, once each, in order; ""
+  // before the ranks are assigned or when none is known.
+  std::string HostsOf(const std::vector<int>& ranks) const;
   void Asked(int rank, std::uint64_t session_id, const proto::Hello& hello);
   void StartRecoveryClock();
 

@@ -76,7 +76,9 @@ void LegacySession::Failed(const Status& s, bool in_link_setup) {
   job_.Log("legacy client " + who + ": " + s.message());
   // A ranked worker that breaks off its link setup leaves its peers waiting forever.
   const bool lost = s.code() == StatusCode::kNetwork || s.code() == StatusCode::kTimeout;
-  if (lost && in_link_setup && rank_ >= 0 && claim_verified_) job_.OnWorkerFailed(who, s.message());
+  if (lost && in_link_setup && rank_ >= 0 && claim_verified_) {
+    job_.OnWorkerFailed(rank_, s.message());
+  }
   if (rank_ < 0) job_.Leave(id());
 }
 

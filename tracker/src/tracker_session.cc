@@ -242,7 +242,7 @@ void TrackerSession::Ended(const Status& why) {
   // a refused recover Hello fails the job at once.
   const bool dropped = why.code() == StatusCode::kNetwork || why.code() == StatusCode::kTimeout;
   if (dropped) return job_.OnRankLost(rank_, id(), why.message());
-  job_.OnWorkerFailed(Who(), why.message());
+  job_.OnWorkerFailed(rank_, why.message());
 }
 
 void TrackerSession::Abort(const std::string& reason) {
