@@ -42,6 +42,15 @@ DataServerOptions ServeOptions(const std::string& dir) {
   return options;
 }
 
+// `options` with every GET the server answers counted in `gets` (the resume tests compare the
+// count with and without cut replies).
+DataServerOptions CountingGets(DataServerOptions options, std::atomic<int>* gets) {
+  options.test_on_request = [gets](const std::string& method, const std::string&) {
+    if (method == "GET") ++*gets;
+  };
+  return options;
+}
+
 DMatrix LoadLocal(const std::string& path) {
   Result<DMatrix> m = Load(path);
   if (!m.ok()) throw std::runtime_error(m.status().message());
@@ -132,19 +141,13 @@ TEST(HttpLoad, ResumesAfterCutConnections) {
   TempDir dir;
   const std::string local = dir.Write("train.libsvm", RandomLibsvm(3, 4000));
   std::atomic<int> gets{0};
-  auto count_gets = [&](const std::string& method, const std::string&) {
-    if (method == "GET") ++gets;
-  };
-  DataServerOptions plain = ServeOptions(dir.path());
-  plain.test_on_request = count_gets;
-  auto plain_server = StartServer(plain);
+  auto plain_server = StartServer(CountingGets(ServeOptions(dir.path()), &gets));
   ASSERT_TRUE(Load(UrlOf(*plain_server, "train.libsvm"), LoadOptions{0, 1, 1}).ok());
   const int gets_without_cuts = gets.exchange(0);
 
-  DataServerOptions options = ServeOptions(dir.path());
+  DataServerOptions options = CountingGets(ServeOptions(dir.path()), &gets);
   options.test_drop_after = 1000;
   options.test_drop_count = 6;  // fewer than the client's attempts per range
-  options.test_on_request = count_gets;
   auto server = StartServer(options);
   Result<DMatrix> got = Load(UrlOf(*server, "train.libsvm"), LoadOptions{0, 1, 1});
   ASSERT_TRUE(got.ok()) << got.status().message();
@@ -164,12 +167,7 @@ TEST(HttpLoad, ReadAheadResumesCutsInsideAChunk) {
   ASSERT_LT(size, 3 * kCut) << "too large: the third reply must not be cut";
   const DMatrix want = LoadLocal(local);
   std::atomic<int> gets{0};
-  auto count_gets = [&](const std::string& method, const std::string&) {
-    if (method == "GET") ++gets;
-  };
-  DataServerOptions plain = ServeOptions(dir.path());
-  plain.test_on_request = count_gets;
-  auto plain_server = StartServer(plain);
+  auto plain_server = StartServer(CountingGets(ServeOptions(dir.path()), &gets));
   for (int threads : {1, 2}) {
     SCOPED_TRACE("threads " + std::to_string(threads));
     gets = 0;
@@ -178,10 +176,9 @@ TEST(HttpLoad, ReadAheadResumesCutsInsideAChunk) {
     testing::ExpectSameMatrix(*uncut, want);
     const int gets_without_cuts = gets.exchange(0);
 
-    DataServerOptions options = ServeOptions(dir.path());
+    DataServerOptions options = CountingGets(ServeOptions(dir.path()), &gets);
     options.test_drop_after = kCut;
     options.test_drop_count = 4;  // the first four file replies stop after kCut bytes
-    options.test_on_request = count_gets;
     auto server = StartServer(options);
     Result<DMatrix> got = Load(UrlOf(*server, "train.libsvm"), LoadOptions{0, 1, threads});
     ASSERT_TRUE(got.ok()) << got.status().message();
