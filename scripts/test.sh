@@ -17,8 +17,11 @@ scripts/build.sh build
 if [ "${TREERING_SKIP_SANITIZE:-0}" != "1" ]; then
   # Sanitized runs: the unit tests only (multi-process tests are covered by the Release pass),
   # so only their binaries are built (tests/CMakeLists.txt, target unit-tests).
+  # -O1 -g1 (ASan's recommended level, line tables only): the sanitizer build is half of CI's
+  # wall time, and -O2 -g cost 1.66x the compile CPU of -O1 on a sample of 11 files.
   TREERING_BUILD_TARGET=unit-tests \
-    scripts/build.sh build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTREERING_SANITIZE=ON
+    scripts/build.sh build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTREERING_SANITIZE=ON \
+    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG"
   (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
      ctest -j2 -L unit --output-on-failure --timeout 600)
 fi
