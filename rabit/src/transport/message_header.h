@@ -14,13 +14,14 @@
 // freed what it held, so a payload's page offset there is its offset in the stream plus what
 // else the thread sent since the restart (a few hundred bytes of collective headers between
 // ping-pongs). With no filler (payload 24 bytes into a message) or a 64-byte alignment rule, a
-// buffer at page offset 16 (glibc's fresh mmap) or 24 had 5-47 % of its 1-16 MiB ping-pong copy
-// time in that band (bench/comm/p2p_copy_place.sh); Open MPI up to 5 %. Place() puts a large
-// payload half a page away from its buffer's page offset and ends the message on a page
-// multiple, so the next one starts where this rule assumes: both copies stay ~2 KiB clear of the
-// band whatever the other traffic added, the receiver's too unless its buffer sits 2017-2047
-// bytes past the sender's page offset. Small payloads (< kPlacedFromBytes) are dominated by
-// per-call costs and get no filler. The send slices keep the distance (mailbox.cc).
+// buffer at page offset 16 (glibc's fresh mmap) or 24 had up to 47 % of a rank's 1-16 MiB
+// ping-pong copy samples in that band (bench/comm/p2p_copy_place.sh); Open MPI up to 5 %.
+// Place() puts a large payload half a page away from its buffer's page offset and ends the
+// message on a page multiple, so the next one starts where this rule assumes: both copies stay
+// ~2 KiB clear of the band whatever the other traffic added, the receiver's too unless its
+// buffer sits 2049-2079 bytes (plus that traffic) past the sender's page offset. Small payloads (<
+// kPlacedFromBytes) are dominated by per-call costs and get no filler. The send slices keep the
+// distance (mailbox.cc).
 #pragma once
 
 #include <array>
