@@ -10,6 +10,9 @@
 #   H=GLIBC_TUNABLES=glibc.malloc.mmap_threshold=268435456
 #   bench/comm/p2p_ab.sh 3 "1048576 4194304" "old|/tmp/base/bin|$M|" "new|build/bin|$M|" \
 #     "old_heap|/tmp/base/bin|$H|" "new_heap|build/bin|$H|" "mpi|build/bin||"
+# P2P_PAGE_OFFSET=N in a config's ENV puts both sides' buffers N bytes past a page boundary
+# (p2p_timing.h). Under load the times hide the placement effect; bench/comm/p2p_copy_place.sh
+# shows it directly (where each kernel copy ran, not how long it took).
 # PREFIX (default "chrt -f 10") runs every launcher under it; PREFIX= for none.
 set -euo pipefail
 rounds=$1 sizes=$2

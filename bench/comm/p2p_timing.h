@@ -2,6 +2,9 @@
 // MPI (mpi_p2p_bench), timed by allreduce_timing.h's MeasureEach on both sides.
 //   pingpong  rank 0 sends `bytes` to rank 1 and waits for them back; reported time is half the
 //             round trip (one-way latency; GB/s = bytes / one-way time). Other ranks idle.
+//             P2P_PAGE_OFFSET=N puts the buffer N bytes past a page boundary (unset: wherever
+//             malloc puts it, a fresh mmap at page offset 16 or the heap), since the kernel's
+//             copies once ran at half speed for some offsets (docs/collectives.md).
 //   reduce    float sum of `bytes` to root 0
 //   gather    root 0 receives `bytes` in all, bytes / world from each rank
 //   scatter   root 0 sends `bytes` in all, bytes / world to each rank
@@ -9,25 +12,51 @@
 // ReduceSum(float*, n, root); Gather / Scatter(const float* send, n, float* recv, root).
 #pragma once
 
+#include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 
 #include "allreduce_timing.h"
 
 namespace treering::bench {
 
+// `floats` floats, at page offset P2P_PAGE_OFFSET when it is set (touched, as a vector is).
+struct PlacedBuffer {
+  explicit PlacedBuffer(std::size_t floats) : n(floats) {
+    const char* env = std::getenv("P2P_PAGE_OFFSET");
+    if (env == nullptr || *env == '\0') {
+      vec.assign(n, 0.0f);
+      data = vec.data();
+      return;
+    }
+    const std::size_t offset = std::strtoull(env, nullptr, 10) % 4096;
+    const std::size_t bytes = (n * sizeof(float) + offset + 4095) / 4096 * 4096;
+    raw.reset(static_cast<char*>(std::aligned_alloc(4096, bytes)));
+    std::memset(raw.get(), 0, bytes);
+    data = reinterpret_cast<float*>(raw.get() + offset);
+  }
+  struct Free {
+    void operator()(char* p) const { std::free(p); }
+  };
+  std::size_t n;
+  float* data = nullptr;
+  std::vector<float> vec;
+  std::unique_ptr<char, Free> raw;
+};
+
 template <typename Comm>
 struct PingPong {
   Comm* comm;
-  std::vector<float> buf;
+  std::shared_ptr<PlacedBuffer> buf;
   void Reset() {}
   void operator()() {
     if (comm->rank() == 0) {
-      comm->Send(buf.data(), buf.size(), 1);
-      comm->Recv(buf.data(), buf.size(), 1);
+      comm->Send(buf->data, buf->n, 1);
+      comm->Recv(buf->data, buf->n, 1);
     } else if (comm->rank() == 1) {
-      comm->Recv(buf.data(), buf.size(), 0);
-      comm->Send(buf.data(), buf.size(), 0);
+      comm->Recv(buf->data, buf->n, 0);
+      comm->Send(buf->data, buf->n, 0);
     }
   }
 };
@@ -61,7 +90,7 @@ bool RunP2pBenchmark(Comm& comm, const std::string& what, const std::vector<std:
     MeasureEach(
         comm, label.c_str(), sizes,
         [&](std::size_t bytes) {
-          return PingPong<Comm>{&comm, std::vector<float>(floats(bytes))};
+          return PingPong<Comm>{&comm, std::make_shared<PlacedBuffer>(floats(bytes))};
         },
         2.0);
     return true;

@@ -1,6 +1,6 @@
-// MessageHeader's bytes: the lead filler round-trips, a lead of kAlign or more is refused (out of
-// step or not a message link), LeadFor puts the payload at a stream offset congruent to its
-// address, and TailBytes ends every message on a multiple of kAlign.
+// MessageHeader's bytes: lead and tail fillers round-trip, one of kPage or more is refused (out
+// of step or not a message link), and Place() gives large payloads the half-page placement and
+// the page-multiple message length message_header.h describes, small ones no filler.
 #include "transport/message_header.h"
 
 #include <cstdint>
@@ -10,32 +10,45 @@
 namespace rabit::transport {
 namespace {
 
-TEST(MessageHeader, LeadRoundTripsAndIsBounded) {
+TEST(MessageHeader, FillersRoundTripAndAreBounded) {
   MessageHeader h{DataType::kFloat, 7, 1000};
-  h.lead = 63;
+  h.lead = 4095;
+  h.tail = 258;
   auto bytes = h.Encode();
   auto back = MessageHeader::Decode(bytes.data());
   ASSERT_TRUE(back.has_value());
-  EXPECT_EQ(back->lead, 63);
+  EXPECT_EQ(back->lead, 4095);
+  EXPECT_EQ(back->tail, 258);
   EXPECT_EQ(back->tag, 7);
   EXPECT_EQ(back->count, 1000u);
-  bytes[5] = MessageHeader::kAlign;
+  EXPECT_EQ(back->WireBytes(), MessageHeader::kBytes + 4095 + 4000 + 258);
+  bytes[7] = 0x10;  // lead 4096 + 4095
+  EXPECT_FALSE(MessageHeader::Decode(bytes.data()).has_value());
+  bytes = h.Encode();
+  bytes[21] = 0x10;  // tail 4096 + 258
   EXPECT_FALSE(MessageHeader::Decode(bytes.data()).has_value());
 }
 
-TEST(MessageHeader, LeadForMatchesTheAddressAndTailEndsTheMessageAligned) {
-  alignas(64) static std::uint8_t buffer[256];
-  for (std::size_t offset = 0; offset < 128; ++offset) {
-    const std::uint8_t lead = MessageHeader::LeadFor(buffer + offset);
-    ASSERT_LT(lead, MessageHeader::kAlign);
-    EXPECT_EQ((MessageHeader::kBytes + lead) % MessageHeader::kAlign,
-              offset % MessageHeader::kAlign);
-    for (std::uint64_t count : {0, 1, 3, 40, 64, 1000}) {
+TEST(MessageHeader, PlaceKeepsLargePayloadsHalfAPageFromTheirBuffer) {
+  constexpr std::size_t kPage = MessageHeader::kPage;
+  alignas(4096) static std::uint8_t buffer[2 * 4096];
+  for (std::size_t offset = 0; offset < kPage; offset += 8) {
+    for (std::uint64_t count : {std::uint64_t{0}, std::uint64_t{1000},
+                                std::uint64_t{MessageHeader::kPlacedFromBytes / 4 - 1}}) {
+      MessageHeader h{DataType::kFloat, 0, count};
+      h.Place(buffer + offset);
+      EXPECT_EQ(h.lead, 0);
+      EXPECT_EQ(h.tail, 0);
+    }
+    for (std::uint64_t count : {MessageHeader::kPlacedFromBytes, std::uint64_t{1} << 22,
+                                MessageHeader::kPlacedFromBytes + 4093}) {
       MessageHeader h{DataType::kUInt8, 0, count};
-      h.lead = lead;
-      const std::size_t wire = MessageHeader::kBytes + lead + count + h.TailBytes();
-      EXPECT_EQ(wire % MessageHeader::kAlign, 0u);
-      EXPECT_LT(h.TailBytes(), MessageHeader::kAlign);
+      h.Place(buffer + offset);
+      ASSERT_LT(h.lead, kPage);
+      ASSERT_LT(h.tail, kPage);
+      EXPECT_EQ((MessageHeader::kBytes + h.lead + kPage - offset) % kPage, kPage / 2)
+          << "offset " << offset << ", " << count << " B";
+      EXPECT_EQ(h.WireBytes() % kPage, 0u);
     }
   }
 }

@@ -289,7 +289,7 @@ TEST(Message, ReceivePostedWhileMessageArrives) {
   const std::vector<std::uint8_t> payload = Bytes(n, 11);
   transport::MessageHeader header{DataType::kUInt8, 4, n};
   header.lead = 7;  // filler before and after the payload must be skipped
-  ASSERT_EQ(header.TailBytes(), 33u);
+  header.tail = 4095;
   const auto encoded = header.Encode();
   peer.Send(encoded);
   peer.Send(Filler(header.lead));
@@ -300,7 +300,7 @@ TEST(Message, ReceivePostedWhileMessageArrives) {
   ASSERT_TRUE(t.ok());
   std::thread rest([&] {
     peer.Send(std::span(payload).subspan(1000));
-    peer.Send(Filler(header.TailBytes()));
+    peer.Send(Filler(header.tail));
   });
   auto r = peer.box->Wait(t.value());
   rest.join();
@@ -317,7 +317,8 @@ TEST(Message, MismatchedReceiveWhileMessageArrivesKeepsStreamInStep) {
   const std::vector<std::uint8_t> payload = Bytes(n, 12), next = Bytes(5000, 13);
   const transport::MessageHeader header{DataType::kUInt8, 4, n};
   transport::MessageHeader after{DataType::kUInt8, 4, 5000};
-  after.lead = 63;
+  after.lead = 4095;
+  after.tail = 1;
   const auto first = header.Encode(), second = after.Encode();
   peer.Send(first);
   peer.Send(std::span(payload).first(70000));
@@ -331,11 +332,10 @@ TEST(Message, MismatchedReceiveWhileMessageArrivesKeepsStreamInStep) {
   EXPECT_NE(wrong.status().message().find("rank 1 sent 2097152 x uint8"), std::string::npos);
   std::thread rest([&] {
     peer.Send(std::span(payload).subspan(70000));
-    peer.Send(Filler(header.TailBytes()));
     peer.Send(second);
     peer.Send(Filler(after.lead));
     peer.Send(next);
-    peer.Send(Filler(after.TailBytes()));
+    peer.Send(Filler(after.tail));
   });
   std::vector<std::uint8_t> then(5000);
   auto r = peer.box->Recv(then.data(), then.size(), DataType::kUInt8, 1, 4);
@@ -391,30 +391,97 @@ TEST(Message, PeerThatFinishedFailsOnlyItsReceives) {
       << r.status().message();
 }
 
-// The sender puts each payload at a stream offset congruent to its buffer's address modulo 64
-// (the lead filler) and ends each message on a multiple of 64 bytes (message_header.h says why).
-TEST(Message, PayloadStreamOffsetFollowsTheBufferAddress) {
+// A payload from kPlacedFromBytes on sits half a page past its buffer's page offset, counted
+// from the start of its message, and the message ends on a page multiple; smaller ones get no
+// filler (message_header.h says why). The raw wire is read back and the payload compared, at
+// every buffer offset mod 64 (8-byte steps) and sizes around the threshold.
+TEST(Message, LargePayloadsSitHalfAPageFromTheirBuffer) {
   RawPeer peer;
-  const std::vector<std::uint8_t> data = Bytes(40000 + 64, 14);
-  std::size_t stream = 0;
-  for (std::size_t offset : {0, 1, 8, 16, 24, 40, 63}) {
-    for (std::size_t n : {std::size_t{0}, std::size_t{5}, std::size_t{40000}}) {
+  constexpr std::size_t kPage = transport::MessageHeader::kPage;
+  constexpr std::size_t kPlaced = transport::MessageHeader::kPlacedFromBytes;
+  const std::vector<std::uint8_t> data = Bytes(kPlaced + kPage, 14);
+  for (std::size_t offset = 0; offset < 64; offset += 8) {
+    for (std::size_t n : {std::size_t{0}, std::size_t{5}, kPlaced - 1, kPlaced, kPlaced + 4000}) {
+      SCOPED_TRACE(::testing::Message() << "offset " << offset << ", " << n << " B");
       const std::uint8_t* buf = data.data() + offset;
-      ASSERT_TRUE(peer.box->Send(buf, n, DataType::kUInt8, 1, 3).ok());
+      std::thread send([&] { EXPECT_TRUE(peer.box->Send(buf, n, DataType::kUInt8, 1, 3).ok()); });
       std::array<std::uint8_t, transport::MessageHeader::kBytes> head{};
       const auto deadline = transport::DeadlineAfter(10);
-      ASSERT_TRUE(peer.socket().RecvAll(head, deadline).ok());
+      EXPECT_TRUE(peer.socket().RecvAll(head, deadline).ok());
       auto header = transport::MessageHeader::Decode(head.data());
+      std::vector<std::uint8_t> body;
+      if (header.has_value()) {
+        body.resize(header->lead + n + header->tail);
+        EXPECT_TRUE(peer.socket().RecvAll(body, deadline).ok());
+      }
+      send.join();
       ASSERT_TRUE(header.has_value());
       ASSERT_EQ(header->count, n);
-      const std::size_t payload_at = stream + head.size() + header->lead;
-      EXPECT_EQ(payload_at % 64, reinterpret_cast<std::uintptr_t>(buf) % 64)
-          << "offset " << offset << ", " << n << " B";
-      std::vector<std::uint8_t> body(header->lead + n + header->TailBytes());
-      ASSERT_TRUE(peer.socket().RecvAll(body, deadline).ok());
       EXPECT_TRUE(std::equal(buf, buf + n, body.begin() + header->lead));
-      stream += head.size() + body.size();
-      EXPECT_EQ(stream % 64, 0u);
+      if (n < kPlaced) {
+        EXPECT_EQ(header->lead + header->tail, 0);
+        continue;
+      }
+      const std::size_t at = head.size() + header->lead;  // from the message's first byte
+      const std::size_t address = reinterpret_cast<std::uintptr_t>(buf);
+      EXPECT_EQ((at + kPage - address % kPage) % kPage, kPage / 2);
+      EXPECT_EQ((head.size() + body.size()) % kPage, 0u);
+    }
+  }
+}
+
+// Each sendmsg slice of a payload ends (and so the next starts) half a page into a page of the
+// user's buffer, after about kSendSliceBytes; the slices cover the payload exactly.
+TEST(Message, SendSlicesStartHalfAPageIntoTheBuffer) {
+  constexpr std::size_t kPage = transport::MessageHeader::kPage;
+  alignas(4096) static std::uint8_t buffer[3 * transport::kSendSliceBytes];
+  for (std::size_t offset : {0, 16, 2047, 2048, 2049, 4095}) {
+    const std::size_t len = 2 * transport::kSendSliceBytes + 100;
+    std::size_t from = 0;
+    int slices = 0;
+    while (from < len) {
+      const std::size_t take = transport::SendSliceBytes(buffer + offset, from, len);
+      ASSERT_GT(take, 0u);
+      ASSERT_LE(take, transport::kSendSliceBytes);
+      from += take;
+      ++slices;
+      if (from < len) {
+        EXPECT_GT(take, transport::kSendSliceBytes - kPage);
+        EXPECT_EQ((offset + from) % kPage, kPage / 2) << "offset " << offset;
+      }
+    }
+    EXPECT_EQ(from, len);
+    EXPECT_EQ(slices, 3);
+  }
+}
+
+// Payloads above a send slice are offered in slices that start half a page into the user's
+// page; the receiving Mailbox gets every byte at every buffer offset, in both directions.
+TEST(Message, SlicedPayloadsArriveWholeAtEveryOffset) {
+  auto made = transport::BuildLoopbackMessageLinks(2);
+  ASSERT_TRUE(made.ok()) << made.status().message();
+  auto links = std::move(made.value());
+  std::vector<std::unique_ptr<Mailbox>> boxes;
+  for (int rank = 0; rank < 2; ++rank) {
+    transport::MailboxOptions options;
+    options.rank = rank;
+    options.world = 2;
+    options.timeout_seconds = 20;
+    boxes.push_back(std::make_unique<Mailbox>(options, std::move(links[rank])));
+  }
+  const std::size_t n = (1 << 20) + 12345;
+  const std::vector<std::uint8_t> sent = Bytes(n + 64, 15);
+  for (std::size_t from : {0, 8, 16, 24, 40, 63}) {
+    for (std::size_t to : {0, 16, 33}) {
+      SCOPED_TRACE(::testing::Message() << "send offset " << from << ", receive offset " << to);
+      std::vector<std::uint8_t> got(n + 64, 0);
+      std::thread receiver([&] {
+        auto r = boxes[1]->Recv(got.data() + to, n, DataType::kUInt8, 0, 1);
+        EXPECT_TRUE(r.ok()) << r.status().message();
+      });
+      ASSERT_TRUE(boxes[0]->Send(sent.data() + from, n, DataType::kUInt8, 1, 1).ok());
+      receiver.join();
+      EXPECT_TRUE(std::equal(got.begin() + to, got.begin() + to + n, sent.begin() + from));
     }
   }
 }

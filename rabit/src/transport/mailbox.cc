@@ -17,12 +17,6 @@ namespace {
 constexpr std::size_t kHeader = MessageHeader::kBytes;
 // A refused payload is read through a buffer of this size, not allocated whole.
 constexpr std::size_t kDiscardChunk = 1 << 20;
-// Each sendmsg hands the kernel at most this much of a payload. With one sendmsg of a whole
-// 64 MiB message the sender's copy into the socket ran at a third of the speed of the receiver's
-// copy (likely cache-cold socket memory, megabytes ahead of the receiver), and ping-pong reached
-// 0.6-0.8x Open MPI's bandwidth from 16 MiB. Slices keep both copies at the same speed
-// (docs/collectives.md, "Point-to-point speed"; 256 KiB measured a little slower).
-constexpr std::size_t kSendSliceBytes = 512 * 1024;
 // Each recv takes at most this much of a payload (the loop goes on while bytes are there).
 // Measured 11-15 % faster at 16 and 64 MiB, the same at 1-4 MiB (256 and 512 KiB gained less);
 // likely because a recv of a whole large message holds the socket lock while it copies, and the
@@ -30,7 +24,7 @@ constexpr std::size_t kSendSliceBytes = 512 * 1024;
 constexpr std::size_t kRecvSliceBytes = 128 * 1024;
 
 // The filler bytes around payloads (message_header.h says why).
-constexpr std::uint8_t kZeros[MessageHeader::kAlign] = {};
+constexpr std::uint8_t kZeros[MessageHeader::kPage] = {};
 
 bool WouldBlock(int err) { return err == EAGAIN || err == EWOULDBLOCK || err == EINTR; }
 
@@ -39,6 +33,22 @@ std::string RankName(int rank) {
 }
 
 }  // namespace
+
+// Why a slice ends half a page into a page of the user's buffer: a sendmsg that starts after the
+// receiver has freed all of the sender's current page fragment restarts it at offset 0 (it happens
+// between slices whenever the receiver keeps up), and a slice starting at a page-aligned buffer
+// address then sat at the same page offsets in socket memory as in the user's buffer: for a buffer
+// at page offset 16 the receiver's copy was 16 bytes ahead of its source, in `rep movsb`'s slow
+// band, for the rest of the message (perf, DI - SI of the copy; message_header.h). Starting each
+// slice half a page into the user's page keeps the half-page distance Place() gives the message's
+// first bytes, whether or not the fragment restarts.
+std::size_t SendSliceBytes(const std::uint8_t* data, std::size_t from, std::size_t len) {
+  std::size_t end = from + kSendSliceBytes;
+  if (end >= len) return len - from;
+  const auto address = reinterpret_cast<std::uintptr_t>(data + end);
+  end -= (address + MessageHeader::kPage / 2) % MessageHeader::kPage;
+  return end - from;
+}
 
 Mailbox::Mailbox(MailboxOptions options, std::vector<Link> links) : options_(options) {
   peers_.reserve(links.size());
@@ -111,7 +121,7 @@ treering::Result<Ticket> Mailbox::Isend(const void* buf, std::size_t count, Data
   treering::Status valid = CheckRank(dest, "Send: destination");
   if (!valid.ok()) return valid;
   MessageHeader header{type, tag, count};
-  header.lead = MessageHeader::LeadFor(buf);
+  header.Place(buf);
   const Ticket ticket = NewRequest(true, dest, header);
   const auto* data = static_cast<const std::uint8_t*>(buf);
   if (dest == options_.rank) {
@@ -126,8 +136,8 @@ treering::Result<Ticket> Mailbox::Isend(const void* buf, std::size_t count, Data
                  (peer == nullptr ? "no message link to it" : "it closed its message link")));
     return ticket;
   }
-  peer->out.push_back(OutMessage{ticket, header.Encode(), data, header.PayloadBytes(), header.lead,
-                                 header.TailBytes()});
+  peer->out.push_back(
+      OutMessage{ticket, header.Encode(), data, header.PayloadBytes(), header.lead, header.tail});
   // Small messages leave at once, so a sender that computes before waiting still sends early.
   if (peer->out.size() == 1) {
     auto sent = PumpSend(*peer);
@@ -319,7 +329,7 @@ treering::Result<bool> Mailbox::PumpSend(Peer& peer) {
       const auto [base, len] = parts[i];
       if (m.sent < start + len) {
         const std::size_t from = m.sent > start ? m.sent - start : 0;
-        const std::size_t take = i == 2 ? std::min(kSendSliceBytes, len - from) : len - from;
+        const std::size_t take = i == 2 ? SendSliceBytes(base, from, len) : len - from;
         iov[n++] = {const_cast<std::uint8_t*>(base) + from, take};
         asked += take;
         if (from + take < len) break;  // the slice ends inside the payload
@@ -386,7 +396,7 @@ treering::Result<bool> Mailbox::PumpRecv(Peer& peer) {
     }
     const MessageHeader& h = peer.incoming;
     if (peer.header_got == kHeader && peer.lead_got == h.lead && peer.got == h.PayloadBytes() &&
-        peer.tail_got == h.TailBytes()) {
+        peer.tail_got == h.tail) {
       FinishPayload(peer);
     }
   }
@@ -414,10 +424,8 @@ std::size_t Mailbox::BodyIov(Peer& peer, iovec* iov) {
     iov[n++] = {dst, want};
     if (want < left) return n;
   }
-  const std::size_t tail = h.TailBytes();
-  if (peer.tail_got < tail) {
-    iov[n++] = {peer.filler.data() + MessageHeader::kAlign, tail - peer.tail_got};
-  }
+  // Lead and tail share the scratch: their bytes are never read.
+  if (peer.tail_got < h.tail) iov[n++] = {peer.filler.data(), h.tail - peer.tail_got};
   return n;
 }
 

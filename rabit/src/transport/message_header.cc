@@ -21,27 +21,37 @@ std::array<std::uint8_t, MessageHeader::kBytes> MessageHeader::Encode() const {
   std::array<std::uint8_t, kBytes> out{};
   PutLe(&out[0], kMagic, 4);
   out[4] = static_cast<std::uint8_t>(dtype);
-  out[5] = lead;
+  PutLe(&out[6], lead, 2);
   PutLe(&out[8], static_cast<std::uint32_t>(tag), 4);
   PutLe(&out[12], count, 8);
+  PutLe(&out[20], tail, 2);
   return out;
 }
 
 std::optional<MessageHeader> MessageHeader::Decode(const std::uint8_t* in) {
   if (GetLe(in, 4) != kMagic) return std::nullopt;
   if (in[4] > static_cast<std::uint8_t>(DataType::kDouble)) return std::nullopt;
-  if (in[5] >= kAlign) return std::nullopt;
+  const std::uint64_t lead = GetLe(&in[6], 2);
+  const std::uint64_t tail = GetLe(&in[20], 2);
+  if (lead >= kPage || tail >= kPage) return std::nullopt;
   MessageHeader h;
   h.dtype = static_cast<DataType>(in[4]);
-  h.lead = in[5];
+  h.lead = static_cast<std::uint16_t>(lead);
+  h.tail = static_cast<std::uint16_t>(tail);
   h.tag = static_cast<std::int32_t>(static_cast<std::uint32_t>(GetLe(&in[8], 4)));
   h.count = GetLe(&in[12], 8);
   return h;
 }
 
-std::uint8_t MessageHeader::LeadFor(const void* payload) {
+void MessageHeader::Place(const void* payload) {
+  lead = 0;
+  tail = 0;
+  if (PayloadBytes() < kPlacedFromBytes) return;
+  // The message starts at a page offset of about 0 (message_header.h): the payload goes to
+  // its buffer's page offset plus half a page.
   const auto address = reinterpret_cast<std::uintptr_t>(payload);
-  return static_cast<std::uint8_t>((address + kAlign - kBytes % kAlign) % kAlign);
+  lead = static_cast<std::uint16_t>((address + kPage / 2 + kPage - kBytes) % kPage);
+  tail = static_cast<std::uint16_t>((kPage - (kBytes + lead + PayloadBytes()) % kPage) % kPage);
 }
 
 std::string MessageHeader::Describe() const {

@@ -2,18 +2,26 @@
 // message link, so the receiver can match it to a posted Recv by (source, tag) before any
 // payload byte is read, and refuse a Recv whose type or count differs naming both ranks.
 //
-// Wire layout (little-endian): u32 magic "RBPT" | u8 dtype | u8 lead | u8 zero x2 | i32 tag |
-//   u64 count (elements; the payload is count * size(dtype) bytes) | u32 zero
-// then `lead` filler bytes, the payload, and TailBytes() filler bytes, so every message takes a
-// multiple of kAlign bytes of the stream. Message links carry nothing else.
+// Wire layout (little-endian): u32 magic "RBPT" | u8 dtype | u8 zero | u16 lead | i32 tag |
+//   u64 count (elements; the payload is count * size(dtype) bytes) | u16 tail | u16 zero
+// then `lead` filler bytes, the payload, and `tail` filler bytes (each < kPage; the receiver
+// skips them and needs no rule for them). Message links carry nothing else.
 //
-// Why the filler: the kernel copies a payload between the user's buffer and socket memory with
-// `rep movsb`, which on the AMD EPYC of the project VM ran 2x slower end to end (4 MiB
-// ping-pong) for user buffers at some offsets in their page (16, 24, 48, 80) than at others (32,
-// 1040): the copy's speed depends on where source and destination sit relative to each other,
-// and socket memory is filled from the start of the stream. The sender picks `lead` so that the
-// payload's stream offset matches its buffer's address modulo kAlign (LeadFor), which makes the
-// relation the same for every buffer (docs/collectives.md, "Point-to-point speed").
+// Why the filler: the kernel copies a payload between a user buffer and socket memory with
+// `rep movsb`, which on the project VM's AMD EPYC runs ~10x slower when (destination - source)
+// mod 4096 is 1 to 31 (user space: 2.6-2.9 GB/s vs 22-32 GB/s). Socket memory is the sending
+// thread's page fragment, filled in stream order and restarted at offset 0 once the kernel has
+// freed what it held, so a payload's page offset there is its offset in the stream plus what
+// else the thread sent since the restart (a few hundred bytes of collective headers between
+// ping-pongs). With no filler (payload 24 bytes into a message) or a 64-byte alignment rule, a
+// buffer at page offset 16 (glibc's fresh mmap) or 24 had up to 47 % of a rank's 1-16 MiB
+// ping-pong copy samples in that band (bench/comm/p2p_copy_place.sh); Open MPI up to 5 %.
+// Place() puts a large payload half a page away from its buffer's page offset and ends the
+// message on a page multiple, so the next one starts where this rule assumes: both copies stay
+// ~2 KiB clear of the band whatever the other traffic added, the receiver's too unless its
+// buffer sits 2049-2079 bytes (plus that traffic) past the sender's page offset. Small payloads (<
+// kPlacedFromBytes) are dominated by per-call costs and get no filler. The send slices keep the
+// distance (mailbox.cc).
 #pragma once
 
 #include <array>
@@ -28,23 +36,23 @@ namespace rabit::transport {
 struct MessageHeader {
   static constexpr std::uint32_t kMagic = 0x54504252;  // "RBPT"
   static constexpr std::size_t kBytes = 24;
-  static constexpr std::size_t kAlign = 64;
+  static constexpr std::size_t kPage = 4096;
+  // Payloads from this size get the filler (up to 2 x 4095 bytes: < 3 % at this size).
+  static constexpr std::size_t kPlacedFromBytes = 256 * 1024;
 
   DataType dtype = DataType::kUInt8;
   std::int32_t tag = 0;
   std::uint64_t count = 0;
-  std::uint8_t lead = 0;  // filler bytes between the header and the payload, < kAlign
+  std::uint16_t lead = 0;  // filler bytes between the header and the payload, < kPage
+  std::uint16_t tail = 0;  // filler bytes after the payload, < kPage
 
   std::uint64_t PayloadBytes() const { return count * DataTypeSize(dtype); }
-  // Filler after the payload that ends the message on a multiple of kAlign.
-  std::size_t TailBytes() const {
-    return (kAlign - (kBytes + lead + PayloadBytes()) % kAlign) % kAlign;
-  }
-  // The lead that puts a payload read from `payload` at a stream offset congruent to its
-  // address modulo kAlign (messages start at multiples of kAlign).
-  static std::uint8_t LeadFor(const void* payload);
+  std::uint64_t WireBytes() const { return kBytes + lead + PayloadBytes() + tail; }
+  // Sets lead and tail for a payload read from `payload` (the rule above).
+  void Place(const void* payload);
   std::array<std::uint8_t, kBytes> Encode() const;
-  // nullopt when the magic or the type is wrong (not a message link, or out of step).
+  // nullopt when the magic, the type or a filler length is wrong (not a message link, or out
+  // of step).
   static std::optional<MessageHeader> Decode(const std::uint8_t* bytes);
   // "12 x int32 (48 B) with tag 3".
   std::string Describe() const;
