@@ -65,16 +65,17 @@ def test_leaves_equal_lightgbm_step():
 
 
 def test_fast_config_keeps_the_step_and_the_row_floor():
-    """fashion_fast.conf: fashion_lgb.conf's keys unchanged plus FAST_EXTRA only; its leaves are
-    still LightGBM's step, and every split leaves each child >= min_data_in_leaf rows as
-    LightGBM 4.x counts them: RoundInt(H_child * rows / H_node), H the split's XGBoost hessian."""
+    """fashion_fast.conf: fashion_lgb.conf's keys unchanged but for FAST_EXTRA; its leaves are
+    still LightGBM's step. With LightGBM's min_data_in_leaf 20 added, every split leaves each
+    child >= 20 rows as LightGBM 4.x counts them: RoundInt(H_child * rows / H_node), H the
+    split's XGBoost hessian."""
     lgb, fast = conf_keys(CONF), conf_keys(FAST_CONF)
     for k, v in lgb.items():
         if k not in FAST_EXTRA:
             assert fast.get(k) == v, "fashion_fast.conf changes %s: %s -> %s" % (k, v, fast.get(k))
     assert set(fast) - set(lgb) <= FAST_EXTRA, set(fast) - set(lgb)
-    assert int(fast["min_data_in_leaf"]) > 0, fast
     check_leaves(FAST_CONF)
+    check_leaves(FAST_CONF, {"min_data_in_leaf": "20"})
 
 
 def paths(tree, x):
@@ -108,12 +109,13 @@ def smallest_child_estimate(tree, x, hess):
     return smallest
 
 
-def check_leaves(conf):
+def check_leaves(conf, more_keys=None):
     try:
         import numpy as np
     except ImportError as e:
         t.skip("python3-numpy not installed (%s): the expectation is computed with it" % e)
     keys = conf_keys(conf)
+    keys.update(more_keys or {})
     assert keys.get("eta") and keys.get("lambda") and keys.get("min_child_weight"), keys
     with tempfile.TemporaryDirectory() as d:
         data = os.path.join(d, "train.libsvm")
@@ -165,8 +167,8 @@ def check_leaves(conf):
     assert worst < 1e-4, "a leaf is %g (relative) from LightGBM's step" % worst
     assert worst_xgb > 1e-2, "XGBoost's unscaled step fits as well (%g): the check is blind" % (
         worst_xgb)
-    print("  %s: %d leaves, worst relative error %.2g (unscaled XGBoost step: %.2g)" %
-          (os.path.basename(conf), leaves, worst, worst_xgb))
+    print("  %s %s: %d leaves, worst relative error %.2g (unscaled XGBoost step: %.2g)" %
+          (os.path.basename(conf), more_keys or "", leaves, worst, worst_xgb))
     if min_data > 0:
         # the floor must bind somewhere, or the check could not tell it from no floor
         assert smallest < min_data + 3, "no child near min_data_in_leaf: %g" % smallest
