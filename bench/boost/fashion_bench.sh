@@ -7,6 +7,8 @@
 # usage: bench/boost/fashion_bench.sh [-- key=value ...]   (run from anywhere)
 #   key=value  appended to the fashion_lgb run only (e.g. num_round=45 to try a budget)
 #   REPEATS=3  WARMUP=1 (0: no warm-up runs)  TARGET=0.8914  TREERING=build/bin/treering
+#   CONF=bench/boost/fashion_lgb.conf (the accuracy config; fashion_fast.conf: the fast one)
+#   ROUNDS=N  num_round for all three programs (a per-round ratio when 50 rounds cannot run)
 #   BENCH_OUT=bench/out (the directory with fashion.{train,test}.libsvm)
 # Prints per program the median wall time, its CPU time (user + sys: less bent by other load
 # than the wall), the final test accuracy (1 - merror), both ratios to XGBoost's, and the first
@@ -18,12 +20,14 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${BENCH_OUT:-$root/bench/out}
 xgb_conf=$root/../shared/bench/xgb/fashion.conf
-lgb_conf=$root/bench/boost/fashion_lgb.conf
+lgb_conf=$(realpath "${CONF:-$root/bench/boost/fashion_lgb.conf}")
 repeats=${REPEATS:-3}
 warmup=${WARMUP:-1}
 target=${TARGET:-0.8914}
 treering=$(realpath "${TREERING:-$root/build/bin/treering}")
 extra=()
+rounds=()
+[ -n "${ROUNDS:-}" ] && rounds=("num_round=$ROUNDS")
 if (($#)); then
   [ "$1" = "--" ] || { echo "usage: $0 [-- key=value ...]" >&2; exit 2; }
   shift; extra=("$@")
@@ -41,10 +45,10 @@ trap 'rm -rf "$scratch"' EXIT
 # $1 = name (xgboost | treering | treering_lgb); prints "wall cpu accuracy target_round target_s"
 run_one() {
   local log=$scratch/$1.log
-  local cmd=(xgboost "$xgb_conf")
+  local cmd=(xgboost "$xgb_conf" "${rounds[@]}")
   case $1 in
-    treering) cmd=("$treering" "$xgb_conf") ;;
-    treering_lgb) cmd=("$treering" "$lgb_conf" "${extra[@]}") ;;
+    treering) cmd=("$treering" "$xgb_conf" "${rounds[@]}") ;;
+    treering_lgb) cmd=("$treering" "$lgb_conf" "${rounds[@]}" "${extra[@]}") ;;
   esac
   (cd "$out" && /usr/bin/time -v "${cmd[@]}" model_out="$scratch/$1.model" verbosity=2 \
      > "$log" 2>&1) || { echo "$1 failed:" >&2; tail -5 "$log" >&2; exit 1; }
@@ -85,7 +89,8 @@ for ((i = 0; i < repeats; i++)); do
 done
 load1=$(cut -d' ' -f1 /proc/loadavg)
 xw=$(echo "${walls[xgboost]}" | median); xc=$(echo "${cpus[xgboost]}" | median)
-echo "Fashion-MNIST (median of $repeats; load average $load0 before, $load1 after)"
+echo "Fashion-MNIST (median of $repeats; load average $load0 before, $load1 after;" \
+  "treering_lgb: ${lgb_conf#"$root"/} ${extra[*]})"
 for n in "${names[@]}"; do
   w=$(echo "${walls[$n]}" | median); c=$(echo "${cpus[$n]}" | median)
   read -r a hr hs <<< "${res[$n]}"

@@ -207,6 +207,41 @@ TEST(DistributedLearner, FeatureSeenByOneRankOnly) {
                          widened, 3);
 }
 
+// min_data_in_leaf (LightGBM's) counts a child's rows as H_child x node_rows / H_node. Squared
+// error without weights has hessian 1 per row, so the count is exact: every leaf (its cover is
+// its row count) holds >= 40 rows, where the same trees without the key have smaller leaves.
+// Node rows are summed over the ranks, so N workers still grow the one-process trees.
+TEST(DistributedLearner, MinDataInLeafHoldsAndEqualsOneProcess) {
+  testing::SyntheticSpec spec;
+  spec.task = testing::Task::kRegression;
+  spec.rows = 1200;
+  const data::DMatrix all = testing::MakeSynthetic(spec);
+  Params params = {{"objective", "reg:squarederror"},
+                   {"grow_policy", "lossguide"},
+                   {"max_leaves", "24"},
+                   {"max_depth", "0"},
+                   {"min_child_weight", "0"},
+                   {"eval_metric", "rmse"},
+                   {"nthread", "1"}};
+  auto smallest_leaf = [&](const Params& p) {
+    const std::vector<RankOutcome> one = TrainOnRanks(p, all, 1, 3);
+    float smallest = 1e30f;
+    auto model = ModelFromJson(one[0].model_json, "rank 0");
+    EXPECT_TRUE(model.ok());
+    if (!model.ok()) return smallest;
+    for (const RegTree& tree : model.value().trees) {
+      for (std::size_t n = 0; n < tree.left.size(); ++n) {
+        if (tree.IsLeaf(static_cast<int>(n))) smallest = std::min(smallest, tree.sum_hess[n]);
+      }
+    }
+    return smallest;
+  };
+  EXPECT_LT(smallest_leaf(params), 40.0f);  // the limit binds: the test can tell
+  params.emplace_back("min_data_in_leaf", "40");
+  EXPECT_GE(smallest_leaf(params), 40.0f);
+  ExpectSameAsOneProcess(params, all, 3);
+}
+
 // XGBoost 1.7's colmaker refuses distributed training; so does exact here, with its words,
 // before any round, on every rank (each rank decides from the world size alone).
 TEST(DistributedLearner, ExactIsRefusedWhenDistributed) {

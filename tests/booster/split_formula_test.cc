@@ -266,5 +266,33 @@ TEST(SplitFormula, DerivedSiblingEqualsSubtractionAndItsEvaluation) {
   }
 }
 
+// min_data_in_leaf: LightGBM rejects a child whose RoundInt(H_child x rows / H_node) < m.
+// Bin 0 holds (-10, 2) and the node 64 rows with hessian 32, so bin 0's count is
+// round(2 x 64 / 32) = 4: isolating it is the best split up to m = 4 and refused from m = 5,
+// where the next cut (bins 0-1 left) wins. With 32 rows (count 2) it is refused from m = 3.
+TEST(SplitFormula, MinDataInLeafIsLightGbmRowEstimate) {
+  const HistogramCuts cuts = OneFeature({1, 2, 3, 4});
+  const Histogram hist = {{-10, 2}, {1, 10}, {2, 10}, {3, 10}};
+  const GradientPairInt node{-4, 32};
+  struct Case {
+    int min_data;
+    std::uint64_t rows;
+    int want_bin;
+  };
+  for (const Case c : {Case{0, 64, 0}, Case{4, 64, 0}, Case{5, 64, 1}, Case{2, 32, 0},
+                       Case{3, 32, 1}, Case{9, 32, 1}, Case{20, 32, -1}}) {
+    TreeParam p;
+    p.min_data_in_leaf = c.min_data;
+    SplitEvaluator ev(p, cuts, kUnit, &rabit::DefaultComm());
+    ev.SetVectorScan(false);
+    EXPECT_DOUBLE_EQ(ev.MinChildHess(node, c.rows),
+                     c.min_data == 0 ? 1.0 : std::max(1.0, (c.min_data - 0.5) * 32 / c.rows));
+    SplitEvaluator::NodeInput in{&hist, node, {0}};
+    in.rows = c.rows;
+    const SplitCandidate best = ev.EvaluateNodes({in}, 1).front();
+    EXPECT_EQ(best.split_bin, c.want_bin) << "min_data " << c.min_data << " rows " << c.rows;
+  }
+}
+
 }  // namespace
 }  // namespace treering::booster

@@ -113,6 +113,9 @@ const ParamTable<TreeParam>& TreeParam::Table() {
                "maximum number of leaves, 0 = unlimited"),
       RealField("min_child_weight", &P::min_child_weight, kNonNegative,
                 "minimum hessian sum in a child"),
+      IntField("min_data_in_leaf", &P::min_data_in_leaf, 0, 2147483647LL,
+               "LightGBM's key, not XGBoost's: minimum rows in a child, estimated as LightGBM "
+               "does from its hessian (H_child x node rows / H_node); 0 = off"),
       RealField("max_delta_step", &P::max_delta_step, kNonNegative,
                 "clip leaf weights to [-x, x], 0 = off (0.7 for count:poisson)")
           .MarkSet(&P::max_delta_step_set),

@@ -80,11 +80,10 @@ void SplitEvaluator::SetBackward(SplitCandidate* c, float loss_chg, std::uint32_
 template <bool kMissing>
 void SplitEvaluator::Scan(const Histogram& hist, GradientPairInt node_sum, GradientPairInt present,
                           float root_gain, std::uint32_t f, const WeightBounds& bounds,
-                          SplitCandidate* best) const {
+                          double min_child, SplitCandidate* best) const {
   const int first = static_cast<int>(cuts_.ptrs[f]);
   const int last = static_cast<int>(cuts_.ptrs[f + 1]) - 1;
   const GradientPairInt missing = node_sum - present;
-  const float min_child = param_.min_child_weight;
   float bwd_loss = 0.0f;  // a backward candidate must be > 0, as in its own scan
   int bwd_bin = -1;
   GradientPairInt bwd_left, bwd_right;
@@ -129,11 +128,16 @@ bool SplitEvaluator::VectorScanActive() const {
 // forward pick, replaced by the backward one only if strictly better (NeedReplace).
 SplitCandidate SplitEvaluator::EvaluateFeatureVector(const Histogram& hist,
                                                      GradientPairInt node_sum, float root_gain,
-                                                     std::uint32_t f, float floor) const {
+                                                     std::uint32_t f, float floor,
+                                                     double min_child) const {
   const std::uint32_t first = cuts_.ptrs[f];
   const int n = static_cast<int>(cuts_.ptrs[f + 1] - first);
-  const ScanConstants k{quantiser_.GradUnit(), quantiser_.HessUnit(),   param_.reg_alpha,
-                        param_.reg_lambda,     param_.min_child_weight, root_gain};
+  const ScanConstants k{quantiser_.GradUnit(),
+                        quantiser_.HessUnit(),
+                        param_.reg_alpha,
+                        param_.reg_lambda,
+                        min_child,
+                        root_gain};
   const ScanPicks picks = VectorSplitScan(hist.data() + first, n, node_sum, k, floor);
   SplitCandidate best;
   auto sum_below = [&](int bin) {  // bins [0, bin) of the feature
@@ -158,19 +162,19 @@ SplitCandidate SplitEvaluator::EvaluateFeatureVector(const Histogram& hist,
 
 SplitCandidate SplitEvaluator::EvaluateFeature(const Histogram& hist, GradientPairInt node_sum,
                                                float root_gain, std::uint32_t f, float floor,
-                                               const WeightBounds& bounds) const {
+                                               const WeightBounds& bounds, double min_child) const {
   if (param_.IsCategorical(f)) return EvaluateCategorical(hist, node_sum, root_gain, f, bounds);
   if (VectorScanActive()) {
-    return EvaluateFeatureVector(hist, node_sum, root_gain, f, floor);
+    return EvaluateFeatureVector(hist, node_sum, root_gain, f, floor, min_child);
   }
   SplitCandidate best;
   GradientPairInt present;
   for (std::uint32_t b = cuts_.ptrs[f]; b < cuts_.ptrs[f + 1]; ++b) present += hist[b];
   // Only when the node has rows missing this feature can sending them left differ.
   if (present == node_sum) {
-    Scan<false>(hist, node_sum, present, root_gain, f, bounds, &best);
+    Scan<false>(hist, node_sum, present, root_gain, f, bounds, min_child, &best);
   } else {
-    Scan<true>(hist, node_sum, present, root_gain, f, bounds, &best);
+    Scan<true>(hist, node_sum, present, root_gain, f, bounds, min_child, &best);
   }
   return best;
 }
@@ -197,10 +201,12 @@ std::vector<SplitCandidate> SplitEvaluator::EvaluateNodes(const std::vector<Node
   const int rank = world > 1 ? comm_->Rank() : 0;
   std::vector<Task> tasks;
   std::vector<float> root_gain(nodes.size());
+  std::vector<double> min_child(nodes.size());
   std::vector<std::uint8_t> sampled;
   std::size_t bins = 0, position = 0;
   for (std::size_t n = 0; n < nodes.size(); ++n) {
     root_gain[n] = Gain(nodes[n].sum, nodes[n].bounds);
+    min_child[n] = MinChildHess(nodes[n].sum, nodes[n].rows);
     for (std::uint32_t f : nodes[n].features) {
       const bool mine = owner_of_ != nullptr && world > 1
                             ? (*owner_of_)[f] == rank
@@ -238,7 +244,8 @@ std::vector<SplitCandidate> SplitEvaluator::EvaluateNodes(const std::vector<Node
     if (!t.scan) return;
     std::atomic<float>& floor = floors[t.node];
     float known = floor.load(std::memory_order_relaxed);
-    per_task[k] = EvaluateFeature(*in.hist, in.sum, root_gain[t.node], t.feature, known, in.bounds);
+    per_task[k] = EvaluateFeature(*in.hist, in.sum, root_gain[t.node], t.feature, known, in.bounds,
+                                  min_child[t.node]);
     const float found = per_task[k].loss_chg;
     while (found > known && !floor.compare_exchange_weak(known, found, std::memory_order_relaxed)) {
     }

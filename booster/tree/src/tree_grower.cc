@@ -83,11 +83,21 @@ std::vector<ExpandEntry> TreeGrower::Evaluate(const std::vector<int>& nodes, int
     inputs.back().parent = &hists_.at(from->second.parent);
     inputs.back().built = &hists_.at(from->second.built);
   }
+  if (param_.min_data_in_leaf > 0) SetNodeRows(nodes, &inputs);
   const std::vector<SplitCandidate> best = evaluator_->EvaluateNodes(inputs, nthread_);
   derive_from_.clear();
   std::vector<ExpandEntry> entries(nodes.size());
   for (std::size_t i = 0; i < nodes.size(); ++i) entries[i] = {nodes[i], depth, best[i]};
   return entries;
+}
+
+// min_data_in_leaf compares with the node's rows on all ranks: one small sum per step.
+void TreeGrower::SetNodeRows(const std::vector<int>& nodes,
+                             std::vector<SplitEvaluator::NodeInput>* inputs) const {
+  std::vector<std::uint64_t> rows(nodes.size());
+  for (std::size_t i = 0; i < nodes.size(); ++i) rows[i] = partition_.NumRows(nodes[i]);
+  if (comm_->IsDistributed()) comm_->Allreduce<rabit::op::Sum>(rows.data(), rows.size());
+  for (std::size_t i = 0; i < nodes.size(); ++i) (*inputs)[i].rows = rows[i];
 }
 
 void TreeGrower::ApplySplit(const ExpandEntry& e, RegTree* tree) {

@@ -20,6 +20,9 @@ struct TreeParam {
   int max_depth = 6;
   int max_leaves = 0;
   float min_child_weight = 1.0f;
+  // LightGBM's min_data_in_leaf (not an XGBoost key; 0 = off): a child must hold this many
+  // rows, estimated from its hessian as H_child * node_rows / H_node (LightGBM 4.x's count).
+  int min_data_in_leaf = 0;
   float max_delta_step = 0.0f;
   bool max_delta_step_set = false;  // count:poisson raises the default to 0.7 unless set
   float subsample = 1.0f;

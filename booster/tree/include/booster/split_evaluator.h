@@ -15,6 +15,7 @@
 // hands its children the bounds cut at the mean of their two weights (ChildBounds).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -130,6 +131,16 @@ class SplitEvaluator {
     return Gain(a) + Gain(b);
   }
   float Gain(GradientPairInt sum) const { return Gain(G(sum), H(sum)); }
+  // The least hessian a child of a node (gradient sum `sum`, `rows` rows) may hold:
+  // min_child_weight, raised by min_data_in_leaf. LightGBM counts a child's rows as
+  // RoundInt(H_child * rows / H_node), which is below m exactly when H_child < (m - 0.5) *
+  // H_node / rows, so the row limit is a hessian floor and the scans stay as they are.
+  double MinChildHess(GradientPairInt sum, std::uint64_t rows) const {
+    const double weight_floor = param_.min_child_weight;
+    if (param_.min_data_in_leaf <= 0 || rows == 0) return weight_floor;
+    const double row_floor = (param_.min_data_in_leaf - 0.5) * H(sum) / static_cast<double>(rows);
+    return std::max(weight_floor, row_floor);
+  }
   double H(GradientPairInt sum) const { return quantiser_.Hess(sum.hess); }
   double G(GradientPairInt sum) const { return quantiser_.Grad(sum.grad); }
   const GradientQuantiser& Quantiser() const { return quantiser_; }
@@ -144,6 +155,7 @@ class SplitEvaluator {
     GradientPairInt sum;
     std::vector<std::uint32_t> features;  // ascending
     WeightBounds bounds = {};             // monotone constraints' bounds of the node
+    std::uint64_t rows = 0;  // the node's rows over all ranks; read only with min_data_in_leaf
     // A sibling derived by subtraction, single process only: when set (with hist == derive),
     // *derive = *parent - *built is written feature by feature by the task that scans that
     // feature (and by extra tasks for the features not sampled), so each slice is scanned
@@ -176,8 +188,10 @@ class SplitEvaluator {
   }
   // `floor`: a loss_chg another feature of the node reaches (the vector scan skips bins
   // that cannot reach it; the node's winner is the same).
+  // `min_child`: MinChildHess of the node.
   SplitCandidate EvaluateFeature(const Histogram& hist, GradientPairInt node_sum, float root_gain,
-                                 std::uint32_t f, float floor, const WeightBounds& bounds) const;
+                                 std::uint32_t f, float floor, const WeightBounds& bounds,
+                                 double min_child) const;
   // XGBoost 1.7's EnumerateOneHot / EnumeratePart for categorical feature f.
   SplitCandidate EvaluateCategorical(const Histogram& hist, GradientPairInt node_sum,
                                      float root_gain, std::uint32_t f,
@@ -192,7 +206,8 @@ class SplitEvaluator {
   float CategoricalLoss(std::uint32_t f, GradientPairInt left, GradientPairInt right,
                         const WeightBounds& bounds, float root_gain) const;
   SplitCandidate EvaluateFeatureVector(const Histogram& hist, GradientPairInt node_sum,
-                                       float root_gain, std::uint32_t f, float floor) const;
+                                       float root_gain, std::uint32_t f, float floor,
+                                       double min_child) const;
   float GainGivenWeight(GradientPairInt sum, float w) const {
     const double h = H(sum);
     if (h <= 0.0) return 0.0f;
@@ -206,7 +221,7 @@ class SplitEvaluator {
                            const WeightBounds& b, bool right_first) const;
   template <bool kMissing>
   void Scan(const Histogram& hist, GradientPairInt node_sum, GradientPairInt present,
-            float root_gain, std::uint32_t f, const WeightBounds& bounds,
+            float root_gain, std::uint32_t f, const WeightBounds& bounds, double min_child,
             SplitCandidate* best) const;
   void SetForward(SplitCandidate* c, float loss_chg, std::uint32_t f, int i, GradientPairInt left,
                   GradientPairInt node_sum) const;

@@ -64,6 +64,8 @@ class TreeGrower {
   std::vector<std::vector<std::uint8_t>> BinTables(const Batch& applied, const RegTree& tree) const;
   void BuildChildHistograms(const Batch& parents, const RegTree& tree);
   std::vector<ExpandEntry> Evaluate(const std::vector<int>& nodes, int depth);
+  void SetNodeRows(const std::vector<int>& nodes,
+                   std::vector<SplitEvaluator::NodeInput>* inputs) const;
   // Histogram buffers are recycled across nodes and trees: a fresh multi-MB buffer costs a
   // page fault per 4 KiB on first touch, more than building a deep node's histogram.
   Histogram& HistOf(int node);
