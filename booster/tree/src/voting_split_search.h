@@ -1,0 +1,71 @@
+// VotingSplitSearch: tree_learner=voting (PV-Tree, Meng et al. 2016; LightGBM's
+// voting-parallel learner). Histograms stay local: each rank keeps its own rows' full
+// histogram of every open node (so siblings are local parent - local built, always exact).
+// Per batch of nodes:
+//   1. each rank finds the best split of every (node, candidate feature) on its local
+//      histograms, with min_child_weight / world (a rank holds ~1/world of a node's rows), and
+//      proposes its top_k features per node (voting_ballot.h);
+//   2. one AllgatherV of the ballots; every rank elects the same 2 * top_k features per node;
+//   3. one Allreduce sums the elected features' bins of every node of the batch;
+//   4. the SplitEvaluator searches those summed bins (a collective, round-robin over ranks),
+//      so every rank takes the same split.
+// Bytes per level: nodes x 2 top_k features' bins instead of nodes x all bins. Trees differ
+// from one process's when a feature that would win globally is elected nowhere; with
+// 2 * top_k >= a node's candidates every candidate is elected and the tree is the same.
+// The parent's summed bins are not reused for a sibling: the sibling's elected features are
+// not the parent's, so both children's elected bins are summed directly (LightGBM likewise
+// keeps global histograms only for the features elected at a node).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "booster/hist_cuts.h"
+#include "booster/histogram.h"
+#include "booster/split_evaluator.h"
+#include "booster/tree_param.h"
+#include "rabit/comm.h"
+#include "voting_ballot.h"
+
+namespace treering::booster {
+
+class VotingSplitSearch {
+ public:
+  // param, cuts and comm must outlive this; comm is the world that votes.
+  VotingSplitSearch(const TreeParam& param, const HistogramCuts& cuts, rabit::Comm* comm,
+                    int nthread);
+  ~VotingSplitSearch();
+
+  // A world of one: what the histogram builder is given, so it leaves histograms local.
+  rabit::Comm* LocalComm() const { return local_comm_.get(); }
+
+  // The best split of every node; a collective (every rank calls it with the same nodes, each
+  // with its own local histograms). nodes[i].hist: this rank's histogram of the node (all
+  // bins), nodes[i].sum: the node's global sum, rows[i]: this rank's rows of the node.
+  // `global` searches the summed bins (distributed on `comm`).
+  std::vector<SplitCandidate> EvaluateNodes(const std::vector<SplitEvaluator::NodeInput>& nodes,
+                                            const std::vector<RowSpan>& rows,
+                                            const std::vector<GradientPair>& gpair,
+                                            const SplitEvaluator& global);
+
+ private:
+  // This rank's ballots for every node of the batch (steps 1 and 2's input).
+  std::vector<Ballot> LocalBallots(const std::vector<SplitEvaluator::NodeInput>& nodes,
+                                   const std::vector<RowSpan>& rows,
+                                   const std::vector<GradientPair>& gpair,
+                                   const GradientQuantiser& quantiser) const;
+  // Step 3: summed_[i] holds the global sums of the elected features' bins of node i.
+  void SumElected(const std::vector<SplitEvaluator::NodeInput>& nodes,
+                  const std::vector<std::vector<std::uint32_t>>& elected);
+
+  TreeParam local_param_;
+  const HistogramCuts& cuts_;
+  rabit::Comm* comm_;
+  int nthread_;
+  std::unique_ptr<rabit::Comm> local_comm_;
+  std::vector<Histogram> summed_;      // per node of the batch; kept between batches
+  std::vector<GradientPairInt> wire_;  // the elected bins of the batch back to back
+};
+
+}  // namespace treering::booster
