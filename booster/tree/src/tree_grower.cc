@@ -92,7 +92,7 @@ std::vector<ExpandEntry> TreeGrower::Evaluate(const std::vector<int>& nodes, int
     for (int node : nodes) rows.push_back(partition_.Rows(node));
   }
   const std::vector<SplitCandidate> best =
-      voting_ != nullptr ? voting_->EvaluateNodes(inputs, rows, *gpair_, *evaluator_)
+      voting_ != nullptr ? voting_->EvaluateNodes(nodes, inputs, rows, *gpair_, *evaluator_)
                          : evaluator_->EvaluateNodes(inputs, nthread_);
   derive_from_.clear();
   std::vector<ExpandEntry> entries(nodes.size());
@@ -112,6 +112,7 @@ void TreeGrower::ApplySplit(const ExpandEntry& e, RegTree* tree) {
   const GradientPairInt parent_sum = sums_.at(e.node);
   tree->left[e.node] = left;
   tree->right[e.node] = right;
+  if (voting_ != nullptr) voting_->Split(e.node, left, right);
   tree->split_index[e.node] = s.feature;
   tree->split_cond[e.node] = s.split_value;
   if (s.cat_kind != SplitCandidate::kNone) {  // NaN condition, as XGBoost's ExpandCategorical

@@ -12,12 +12,15 @@
 // Bytes per level: nodes x 2 top_k features' bins instead of nodes x all bins. Trees differ
 // from one process's when a feature that would win globally is elected nowhere; with
 // 2 * top_k >= a node's candidates every candidate is elected and the tree is the same.
-// The parent's summed bins are not reused for a sibling: the sibling's elected features are
-// not the parent's, so both children's elected bins are summed directly (LightGBM likewise
-// keeps global histograms only for the features elected at a node).
+// Sibling subtraction: a node's summed bins are known only for the features summed for it.
+// For a feature known at the parent, one child's bins are summed and the sibling's are parent -
+// child (exact: integer sums); a feature elected at a child but not known at the parent is
+// summed directly for each child that elected it (LightGBM likewise keeps global histograms
+// only for the features elected at a node and falls back to reducing the others).
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -40,11 +43,17 @@ class VotingSplitSearch {
   // A world of one: what the histogram builder is given, so it leaves histograms local.
   rabit::Comm* LocalComm() const { return local_comm_.get(); }
 
+  // The tree grower split `parent` into `left` and `right` (their evaluation may then derive
+  // from the parent's summed bins).
+  void Split(int parent, int left, int right);
+
   // The best split of every node; a collective (every rank calls it with the same nodes, each
-  // with its own local histograms). nodes[i].hist: this rank's histogram of the node (all
-  // bins), nodes[i].sum: the node's global sum, rows[i]: this rank's rows of the node.
-  // `global` searches the summed bins (distributed on `comm`).
-  std::vector<SplitCandidate> EvaluateNodes(const std::vector<SplitEvaluator::NodeInput>& nodes,
+  // with its own local histograms). ids[i]: the node's id in the tree (0: the root of a new
+  // tree), nodes[i].hist: this rank's histogram of the node (all bins), nodes[i].sum: the
+  // node's global sum, rows[i]: this rank's rows of the node. `global` searches the summed
+  // bins (distributed on `comm`).
+  std::vector<SplitCandidate> EvaluateNodes(const std::vector<int>& ids,
+                                            const std::vector<SplitEvaluator::NodeInput>& nodes,
                                             const std::vector<RowSpan>& rows,
                                             const std::vector<GradientPair>& gpair,
                                             const SplitEvaluator& global);
@@ -55,9 +64,19 @@ class VotingSplitSearch {
                                    const std::vector<RowSpan>& rows,
                                    const std::vector<GradientPair>& gpair,
                                    const GradientQuantiser& quantiser) const;
-  // Step 3: summed_[i] holds the global sums of the elected features' bins of node i.
-  void SumElected(const std::vector<SplitEvaluator::NodeInput>& nodes,
-                  const std::vector<std::vector<std::uint32_t>>& elected);
+  // A node's summed bins of the features in `features` (ascending), back to back.
+  struct Known {
+    std::vector<std::uint32_t> features;
+    std::vector<std::size_t> offsets;  // where each feature's bins start in `bins`
+    std::vector<GradientPairInt> bins;
+  };
+  // Step 3: summed_[i] gets the global sums of node i's elected features' bins, summed or
+  // derived from the parent's; known[i] lists the features whose bins summed_[i] holds.
+  void SumElected(const std::vector<int>& ids, const std::vector<SplitEvaluator::NodeInput>& nodes,
+                  const std::vector<std::vector<std::uint32_t>>& elected,
+                  std::vector<std::vector<std::uint32_t>>* known);
+  // The summed bins of feature f of node's parent, or null when they were not summed.
+  const GradientPairInt* ParentBins(int node, std::uint32_t f) const;
 
   TreeParam local_param_;
   const HistogramCuts& cuts_;
@@ -65,6 +84,8 @@ class VotingSplitSearch {
   int nthread_;
   std::unique_ptr<rabit::Comm> local_comm_;
   std::vector<Histogram> summed_;      // per node of the batch; kept between batches
+  std::map<int, int> parent_of_;       // this tree's split nodes' children -> parent
+  std::map<int, Known> known_;         // evaluated nodes whose children are not evaluated yet
   std::vector<GradientPairInt> wire_;  // the elected bins of the batch back to back
 };
 
