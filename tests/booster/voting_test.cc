@@ -3,6 +3,7 @@
 // elect the same features); with top_k >= the number of features every feature is elected and
 // the model equals tree_learner=data's byte for byte; with a small top_k the model differs but
 // its accuracy on held-out rows stays within a bound of data's; a bad top_k is an error.
+#include <random>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "synthetic_data.h"
 #include "thread_world.h"
 #include "voting_ballot.h"
+#include "voting_split_search.h"
 
 namespace treering::booster {
 namespace {
@@ -57,6 +59,106 @@ TEST(VotingBallot, ElectsMostVotesThenGainThenSmallerFeature) {
   // More seats than voted features: only features with a vote.
   EXPECT_EQ(ElectFeatures(b, allowed, 10), (std::vector<std::uint32_t>{1, 2, 4, 6, 8}));
   EXPECT_TRUE(ElectFeatures(b, {3, 5}, 4).empty());
+}
+
+// One rank's dense rows: a bin per feature and a gradient pair per row.
+struct LocalRows {
+  std::vector<std::vector<std::uint32_t>> bins;  // [row][feature], local bin
+  std::vector<GradientPair> gpair;
+};
+
+// Gradients follow features 2 and 5 everywhere (elected at the root and its children) and
+// feature 9 only in the last bin of feature 7 (the right child below: 1/16 of the rows, where
+// feature 9 wins; too few at the root to be elected there); the rest is noise.
+LocalRows MakeLocalRows(int rank, std::uint32_t features, std::uint32_t bins, int rows) {
+  std::mt19937 rng(11 + rank);
+  std::uniform_int_distribution<std::uint32_t> bin(0, bins - 1);
+  std::uniform_real_distribution<float> noise(-0.3f, 0.3f);
+  LocalRows out;
+  for (int r = 0; r < rows; ++r) {
+    std::vector<std::uint32_t> row(features);
+    for (std::uint32_t& b : row) b = bin(rng);
+    float g = (row[2] < bins / 2 ? -1.0f : 1.0f) + (row[5] < bins / 2 ? 1.0f : -1.0f);
+    if (row[7] == bins - 1) g += row[9] < bins / 2 ? 2.5f : -2.5f;
+    out.gpair.push_back({g + noise(rng), 1.0f});
+    out.bins.push_back(std::move(row));
+  }
+  return out;
+}
+
+Histogram LocalHist(const LocalRows& rows, const std::vector<std::uint32_t>& ids,
+                    const HistogramCuts& cuts, const GradientQuantiser& q) {
+  Histogram h(cuts.TotalBins());
+  for (std::uint32_t r : ids) {
+    for (std::uint32_t f = 0; f < cuts.NumFeatures(); ++f) {
+      h[cuts.ptrs[f] + rows.bins[r][f]] += q.Quantise(rows.gpair[r]);
+    }
+  }
+  return h;
+}
+
+// A root and its two children on 3 ranks with top_k=2: the children's elected features known
+// at the root are derived as root - sibling by a search told of the split (Split), and summed
+// directly by one that is not; both must find the same splits, bit for bit (the right child's
+// on feature 9, which only it elects).
+TEST(VotingSplitSearch, SiblingsDerivedFromParentEqualDirectSums) {
+  constexpr std::uint32_t kFeatures = 12, kBins = 16;
+  HistogramCuts cuts;
+  for (std::uint32_t f = 0; f < kFeatures; ++f) {
+    for (std::uint32_t b = 0; b < kBins; ++b) cuts.values.push_back(float(b + 1));
+    cuts.ptrs.push_back(cuts.ptrs.back() + kBins);
+    cuts.min_vals.push_back(-1.0f);
+  }
+  TreeParam param;
+  param.top_k = 2;
+  const GradientQuantiser q(std::ldexp(1.0, 30), std::ldexp(1.0, 30));
+  std::vector<std::vector<SplitCandidate>> derived(3), direct(3);
+  treering::testing::ThreadWorld(3).Run([&](int rank, rabit::Comm* comm) {
+    const LocalRows rows = MakeLocalRows(rank, kFeatures, kBins, 900);
+    std::vector<std::uint32_t> all(rows.gpair.size()), left, right;
+    for (std::uint32_t r = 0; r < all.size(); ++r) {
+      all[r] = r;
+      (rows.bins[r][7] < kBins - 1 ? left : right).push_back(r);
+    }
+    const std::vector<std::vector<std::uint32_t>*> spans{&all, &left, &right};
+    std::vector<Histogram> hists;
+    std::vector<GradientPairInt> sums;
+    for (const auto* ids : spans) {
+      hists.push_back(LocalHist(rows, *ids, cuts, q));
+      GradientPairInt local;
+      for (std::uint32_t r : *ids) local += q.Quantise(rows.gpair[r]);
+      sums.push_back(GlobalSum(local, *comm));
+    }
+    auto span = [](const std::vector<std::uint32_t>& v) {
+      return RowSpan{v.data(), v.data() + v.size()};
+    };
+    std::vector<std::uint32_t> features(kFeatures);
+    for (std::uint32_t f = 0; f < kFeatures; ++f) features[f] = f;
+    const SplitEvaluator global(param, cuts, q, comm);
+    for (bool split : {true, false}) {
+      VotingSplitSearch search(param, cuts, comm, 1);
+      search.EvaluateNodes({0}, {{&hists[0], sums[0], features}}, {span(all)}, rows.gpair, global);
+      if (split) search.Split(0, 1, 2);
+      (split ? derived : direct)[rank] = search.EvaluateNodes(
+          {1, 2}, {{&hists[1], sums[1], features}, {&hists[2], sums[2], features}},
+          {span(left), span(right)}, rows.gpair, global);
+    }
+  });
+  for (int rank = 0; rank < 3; ++rank) {
+    ASSERT_EQ(derived[rank].size(), 2u);
+    for (std::size_t n = 0; n < 2; ++n) {
+      const SplitCandidate &a = derived[rank][n], &b = direct[rank][n];
+      EXPECT_GT(a.loss_chg, 0.0f);
+      EXPECT_EQ(a.loss_chg, b.loss_chg) << "rank " << rank << " child " << n;
+      EXPECT_EQ(a.feature, b.feature);
+      EXPECT_EQ(a.split_bin, b.split_bin);
+      EXPECT_EQ(a.left_sum, b.left_sum);
+      EXPECT_EQ(a.default_left, b.default_left);
+      EXPECT_EQ(a.feature, derived[0][n].feature);
+      EXPECT_EQ(a.split_bin, derived[0][n].split_bin);
+    }
+    EXPECT_EQ(derived[rank][1].feature, 9u);
+  }
 }
 
 data::DMatrix Rows(const data::DMatrix& dm, std::size_t begin, std::size_t end) {
