@@ -26,10 +26,12 @@ class WorldOfOne final : public rabit::Comm {
 
 VotingSplitSearch::VotingSplitSearch(const TreeParam& param, const HistogramCuts& cuts,
                                      rabit::Comm* comm, int nthread)
-    : local_param_(param),
+    : param_(param),
+      local_param_(param),
       cuts_(cuts),
       comm_(comm),
       nthread_(nthread),
+      owners_(cuts.ptrs, comm->WorldSize(), comm->Rank()),
       local_comm_(std::make_unique<WorldOfOne>()) {
   // A rank sees ~1/world of a node's rows: a child it finds too light may be heavy enough
   // globally (LightGBM divides its leaf minima by the number of machines the same way).
@@ -75,15 +77,11 @@ void VotingSplitSearch::Split(int parent, int left, int right) {
   parent_of_[right] = parent;
 }
 
-const GradientPairInt* VotingSplitSearch::ParentBins(int node, std::uint32_t f) const {
+const VotingSplitSearch::Known* VotingSplitSearch::ParentKnown(int node) const {
   const auto parent = parent_of_.find(node);
   if (parent == parent_of_.end()) return nullptr;
   const auto it = known_.find(parent->second);
-  if (it == known_.end()) return nullptr;
-  const Known& known = it->second;
-  const auto at = std::lower_bound(known.features.begin(), known.features.end(), f);
-  if (at == known.features.end() || *at != f) return nullptr;
-  return known.bins.data() + known.offsets[static_cast<std::size_t>(at - known.features.begin())];
+  return it == known_.end() ? nullptr : &it->second;
 }
 
 namespace {
@@ -112,64 +110,93 @@ void VotingSplitSearch::SumElected(const std::vector<int>& ids,
       second[i] = 1;
     }
   }
-  // The plan: per node the features summed over ranks; siblings' bins derived from parents.
+  // The plan, the same on every rank: per node the features summed over ranks, and the
+  // siblings' features derived as parent - summed sibling.
   struct Derivation {
-    std::size_t node, from;  // summed_[node] = parent - summed_[from] on feature f's bins
+    std::size_t node, from;  // summed_[node] = parent - summed_[from] on the feature's bins
     std::uint32_t feature;
-    const GradientPairInt* parent;
   };
   std::vector<std::vector<std::uint32_t>> sum(n);
   std::vector<Derivation> derive;
   for (std::size_t i = 0; i < n; ++i) {
     const std::size_t j = sibling[i];
     if (second[i]) continue;  // planned with its sibling
-    if (j == n) {
-      sum[i] = elected[i];  // no sibling in the batch (the root)
+    const Known* parent = ParentKnown(ids[i]);
+    if (j == n || parent == nullptr) {
+      sum[i] = elected[i];  // no sibling in the batch (the root), or nothing known above
       continue;
     }
     std::vector<std::uint32_t> either;
     std::set_union(elected[i].begin(), elected[i].end(), elected[j].begin(), elected[j].end(),
                    std::back_inserter(either));
     for (std::uint32_t f : either) {
-      const GradientPairInt* parent = ParentBins(ids[i], f);
       const bool in_j = Contains(elected[j], f);
-      if (parent != nullptr) {  // one sum serves both children
+      if (Contains(parent->features, f)) {  // one sum serves both children
         sum[i].push_back(f);
-        if (in_j) derive.push_back({j, i, f, parent});
+        if (in_j) derive.push_back({j, i, f});
         continue;
       }
       if (Contains(elected[i], f)) sum[i].push_back(f);
       if (in_j) sum[j].push_back(f);
     }
   }
+  // Rank-major: rank r's block holds its features' bins of every node, so the reduce-scatter
+  // leaves each rank the sums of exactly its own features.
+  const int world = owners_.World();
+  std::vector<std::size_t> counts(static_cast<std::size_t>(world), 0);
   wire_.clear();
-  for (std::size_t i = 0; i < n; ++i) {
-    for (std::uint32_t f : sum[i]) {
-      wire_.insert(wire_.end(), nodes[i].hist->begin() + cuts_.ptrs[f],
-                   nodes[i].hist->begin() + cuts_.ptrs[f + 1]);
+  std::size_t mine = 0;
+  for (int r = 0; r < world; ++r) {
+    if (r == owners_.Rank()) mine = wire_.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::uint32_t f : sum[i]) {
+        if (owners_.OwnerOfFeature()[f] != r) continue;
+        wire_.insert(wire_.end(), nodes[i].hist->begin() + cuts_.ptrs[f],
+                     nodes[i].hist->begin() + cuts_.ptrs[f + 1]);
+        counts[r] += 2 * std::size_t(cuts_.FeatureBins(f));  // int64 halves of each pair
+      }
     }
   }
   static_assert(sizeof(GradientPairInt) == 2 * sizeof(std::int64_t));
-  comm_->Allreduce<rabit::op::Sum>(reinterpret_cast<std::int64_t*>(wire_.data()), wire_.size() * 2);
+  comm_->ReduceScatter<rabit::op::Sum>(reinterpret_cast<std::int64_t*>(wire_.data()), counts);
   if (summed_.size() < n) summed_.resize(n);
-  std::size_t pos = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    summed_[i].resize(cuts_.TotalBins());  // only the summed and derived features' bins are set
+    summed_[i].resize(cuts_.TotalBins());  // only this rank's summed and derived bins are set
     for (std::uint32_t f : sum[i]) {
-      const std::uint32_t bins = cuts_.ptrs[f + 1] - cuts_.ptrs[f];
-      std::copy_n(wire_.begin() + pos, bins, summed_[i].begin() + cuts_.ptrs[f]);
-      pos += bins;
+      if (!Mine(f)) continue;
+      std::copy_n(wire_.begin() + mine, cuts_.FeatureBins(f), summed_[i].begin() + cuts_.ptrs[f]);
+      mine += cuts_.FeatureBins(f);
     }
   }
   known->assign(sum.begin(), sum.end());
   for (const Derivation& d : derive) {
-    const std::uint32_t first = cuts_.ptrs[d.feature], bins = cuts_.ptrs[d.feature + 1] - first;
-    for (std::uint32_t b = 0; b < bins; ++b) {
-      summed_[d.node][first + b] = d.parent[b] - summed_[d.from][first + b];
-    }
     (*known)[d.node].push_back(d.feature);
+    if (!Mine(d.feature)) continue;
+    const Known& parent = *ParentKnown(ids[d.node]);
+    const auto at = std::lower_bound(parent.owned.begin(), parent.owned.end(), d.feature);
+    const GradientPairInt* above = parent.bins.data() + parent.offsets[at - parent.owned.begin()];
+    const std::uint32_t first = cuts_.ptrs[d.feature];
+    for (std::uint32_t b = 0; b < cuts_.FeatureBins(d.feature); ++b) {
+      summed_[d.node][first + b] = above[b] - summed_[d.from][first + b];
+    }
   }
   for (std::vector<std::uint32_t>& k : *known) std::sort(k.begin(), k.end());
+}
+
+void VotingSplitSearch::Keep(int id, const std::vector<std::uint32_t>& known,
+                             const Histogram& summed) {
+  Known& keep = known_[id];
+  keep.features = known;
+  keep.owned.clear();
+  keep.offsets.clear();
+  keep.bins.clear();
+  for (std::uint32_t f : known) {
+    if (!Mine(f)) continue;
+    keep.owned.push_back(f);
+    keep.offsets.push_back(keep.bins.size());
+    keep.bins.insert(keep.bins.end(), summed.begin() + cuts_.ptrs[f],
+                     summed.begin() + cuts_.ptrs[f + 1]);
+  }
 }
 
 std::vector<SplitCandidate> VotingSplitSearch::EvaluateNodes(
@@ -199,22 +226,15 @@ std::vector<SplitCandidate> VotingSplitSearch::EvaluateNodes(
     const auto parent = parent_of_.find(id);
     if (parent != parent_of_.end()) known_.erase(parent->second);
   }
-  for (std::size_t n = 0; n < nodes.size(); ++n) {
-    Known& keep = known_[ids[n]];
-    keep.features = known[n];
-    keep.offsets.clear();
-    keep.bins.clear();
-    for (std::uint32_t f : known[n]) {
-      keep.offsets.push_back(keep.bins.size());
-      keep.bins.insert(keep.bins.end(), summed_[n].begin() + cuts_.ptrs[f],
-                       summed_[n].begin() + cuts_.ptrs[f + 1]);
-    }
-  }
+  for (std::size_t n = 0; n < nodes.size(); ++n) Keep(ids[n], known[n], summed_[n]);
   std::vector<SplitEvaluator::NodeInput> inputs;
   for (std::size_t n = 0; n < nodes.size(); ++n) {
     inputs.push_back({&summed_[n], nodes[n].sum, std::move(elected[n]), nodes[n].bounds});
   }
-  return global.EvaluateNodes(inputs, nthread_);
+  // Each rank searches the elected features it owns (the only summed bins it holds).
+  SplitEvaluator by_owner(param_, cuts_, global.Quantiser(), comm_);
+  by_owner.SetFeatureOwners(&owners_.OwnerOfFeature());
+  return by_owner.EvaluateNodes(inputs, nthread_);
 }
 
 }  // namespace treering::booster
