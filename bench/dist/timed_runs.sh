@@ -2,7 +2,7 @@
 # Sourced by dist_bench.sh and hist_sync_modes.sh: the one way both launch a configuration and
 # read its timing. The caller sets root (the repository) before sourcing; TREERING, SUBMIT and
 # REPEATS override the binaries and the number of interleaved repeats.
-out=$root/bench/out
+out=${OUT:-$root/bench/out}
 treering=$(realpath "${TREERING:-$root/build/bin/treering}")
 submit=$(realpath "${SUBMIT:-$root/build/bin/treering-submit}")
 repeats=${REPEATS:-3}

@@ -163,10 +163,17 @@ const ParamTable<TreeParam>& TreeParam::Table() {
                   "exact lacks: colsample, constraints, lossguide), else approx; approx is "
                   "grown as hist"),
       EnumField("tree_learner", &P::tree_learner,
-                {{"data", TreeLearner::kData}, {"allreduce", TreeLearner::kAllreduce}},
+                {{"data", TreeLearner::kData},
+                 {"allreduce", TreeLearner::kAllreduce},
+                 {"voting", TreeLearner::kVoting}},
                 "distributed hist: data reduce-scatters each level's histograms by feature "
                 "owner, each rank evaluating its own features; allreduce sums them whole on "
-                "every rank; the same trees either way"),
+                "every rank; the same trees either way; voting (PV-Tree) sums only the 2 * "
+                "top_k features the ranks' local top_k votes elect per node (other trees, "
+                "fewer bytes; no categorical features)"),
+      IntField("top_k", &P::top_k, 1, 1000000,
+               "tree_learner=voting: features each rank votes for per node (its best by "
+               "local gain)"),
   });
   return kTable;
 }
@@ -180,6 +187,11 @@ Status TreeParam::Validate() const {
   if (max_depth == 0 && grow_policy == GrowPolicy::kDepthWise) {
     return Status::InvalidKey("max_depth",
                               "parameter max_depth: 0 (unlimited) needs grow_policy=lossguide");
+  }
+  if (tree_learner == TreeLearner::kVoting && HasCategorical()) {
+    return Status::InvalidKey("tree_learner",
+                              "parameter tree_learner: voting does not support categorical "
+                              "features (feature_types c); use data or allreduce");
   }
   return Status::Ok();
 }

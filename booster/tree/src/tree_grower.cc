@@ -7,6 +7,7 @@
 #include "expand_queue.h"
 #include "feature_owners.h"
 #include "interaction_constraints.h"
+#include "voting_split_search.h"
 
 namespace treering::booster {
 namespace {
@@ -40,7 +41,10 @@ TreeGrower::TreeGrower(const TreeParam& param, const HistogramCuts& cuts,
       sampler_(sampler),
       nthread_(nthread),
       comm_(comm),
-      builder_(&matrix, cuts.TotalBins(), nthread, comm) {
+      voting_(comm->IsDistributed() && param.tree_learner == TreeLearner::kVoting
+                  ? std::make_unique<VotingSplitSearch>(param, cuts, comm, nthread)
+                  : nullptr),
+      builder_(&matrix, cuts.TotalBins(), nthread, voting_ ? voting_->LocalComm() : comm) {
   // Categorical splits read the split feature's whole histogram on every rank (CategorySet).
   if (comm->IsDistributed() && param.tree_learner == TreeLearner::kData &&
       !param.HasCategorical()) {
@@ -84,7 +88,13 @@ std::vector<ExpandEntry> TreeGrower::Evaluate(const std::vector<int>& nodes, int
     inputs.back().built = &hists_.at(from->second.built);
   }
   if (param_.min_data_in_leaf > 0) SetNodeRows(nodes, &inputs);
-  const std::vector<SplitCandidate> best = evaluator_->EvaluateNodes(inputs, nthread_);
+  std::vector<RowSpan> rows;
+  if (voting_ != nullptr) {
+    for (int node : nodes) rows.push_back(partition_.Rows(node));
+  }
+  const std::vector<SplitCandidate> best =
+      voting_ != nullptr ? voting_->EvaluateNodes(nodes, inputs, rows, *gpair_, *evaluator_)
+                         : evaluator_->EvaluateNodes(inputs, nthread_);
   derive_from_.clear();
   std::vector<ExpandEntry> entries(nodes.size());
   for (std::size_t i = 0; i < nodes.size(); ++i) entries[i] = {nodes[i], depth, best[i]};
@@ -112,6 +122,7 @@ void TreeGrower::ApplySplit(const ExpandEntry& e, RegTree* tree) {
   const GradientPairInt parent_sum = sums_.at(e.node);
   tree->left[e.node] = left;
   tree->right[e.node] = right;
+  if (voting_ != nullptr) voting_->Split(e.node, left, right);
   tree->split_index[e.node] = s.feature;
   tree->split_cond[e.node] = s.split_value;
   if (s.cat_kind != SplitCandidate::kNone) {  // NaN condition, as XGBoost's ExpandCategorical

@@ -11,8 +11,9 @@ namespace treering::booster {
 
 enum class GrowPolicy { kDepthWise, kLossGuide };
 // How distributed ranks combine their histograms (LightGBM's tree_learner names): kData
-// reduce-scatters them by feature owner, kAllreduce gives every rank the whole sum.
-enum class TreeLearner { kData, kAllreduce };
+// reduce-scatters them by feature owner, kAllreduce gives every rank the whole sum, kVoting
+// (PV-Tree) sums only the features the ranks voted for (booster/tree/src/voting_*.h).
+enum class TreeLearner { kData, kAllreduce, kVoting };
 
 struct TreeParam {
   float eta = 0.3f;             // learning_rate
@@ -49,6 +50,8 @@ struct TreeParam {
   // XGBoost 1.7's names; the learner resolves auto and approx (docs/learner.md, tree_method).
   std::string tree_method = "auto";
   TreeLearner tree_learner = TreeLearner::kData;
+  // tree_learner=voting: features each rank votes for per node (LightGBM's default).
+  int top_k = 20;
 
   bool IsCategorical(std::uint32_t f) const {
     return f < feature_types.size() && feature_types[f] == "c";

@@ -31,12 +31,15 @@ struct ExpandEntry {
 };
 
 class FeatureOwners;
+class VotingSplitSearch;
 
 class TreeGrower {
  public:
   // Distributed with tree_learner=data (and no categorical feature), each level's histograms
   // are reduce-scattered by feature owner and each rank evaluates only its own features
-  // (feature_owners.h); otherwise allreduced, every rank evaluating a round-robin share.
+  // (feature_owners.h); with tree_learner=voting they stay local and only the features the
+  // ranks vote for are summed (voting_split_search.h); otherwise allreduced, every rank
+  // evaluating a round-robin share.
   TreeGrower(const TreeParam& param, const HistogramCuts& cuts, const BinnedMatrix& matrix,
              ColumnSampler* sampler, int nthread, rabit::Comm* comm);
   ~TreeGrower();
@@ -77,7 +80,8 @@ class TreeGrower {
   ColumnSampler* sampler_;
   int nthread_;
   rabit::Comm* comm_;
-  std::unique_ptr<FeatureOwners> owners_;  // null: histograms are allreduced
+  std::unique_ptr<FeatureOwners> owners_;      // null: histograms are allreduced
+  std::unique_ptr<VotingSplitSearch> voting_;  // set: histograms stay local (tree_learner=voting)
   HistogramBuilder builder_;
   RowPartition partition_;
   // Per-tree state.
