@@ -254,6 +254,46 @@ TEST(RecursiveAllreduce, SendAheadAndWindowEdgesKeepTheTreesBits) {
   }
 }
 
+// The ring's order, which its reduce-scatter lap (shared with ReduceScatter) fixes: segment j
+// (ceil(count/N) elements each) starts as rank j-1's value, travels down the ranks (ring_prev)
+// and each rank on the way adds its own on the left, ending on rank j:
+// v_j + (v_{j+1} + (... + (v_{j-2} + v_{j-1}))).
+std::vector<double> RingOrderSum(const std::vector<std::vector<double>>& v) {
+  const int n = static_cast<int>(v.size());
+  const std::size_t count = v[0].size(), step = (count + n - 1) / n;
+  std::vector<double> out(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const int j = static_cast<int>(i / step);
+    double acc = v[(j + n - 1) % n][i];
+    for (int k = 2; k <= n; ++k) acc = v[(j + n - k) % n][i] + acc;
+    out[i] = acc;
+  }
+  return out;
+}
+
+TEST(RingAllreduce, SumsEachSegmentAlongTheRingBitForBit) {
+  for (int n : {2, 3, 5, 7}) {
+    LoopbackWorld world(n, ForcedOptions(AllreduceAlgorithm::kRing));
+    std::uint64_t seq = 0;
+    for (std::size_t count : {std::size_t{1}, std::size_t{2 * n + 1}, std::size_t{100003}}) {
+      SCOPED_TRACE(::testing::Message() << n << " ranks, " << count << " doubles");
+      std::vector<std::vector<double>> input(n, std::vector<double>(count));
+      std::mt19937_64 gen(n * 31 + count);
+      std::uniform_real_distribution<double> dist(-1e6, 1e6);
+      for (auto& rank_data : input) {
+        for (double& x : rank_data) x = dist(gen) * std::pow(10.0, static_cast<int>(gen() % 12));
+      }
+      const std::vector<double> expected = RingOrderSum(input);
+      std::vector<std::vector<double>> out = input;
+      ++seq;
+      ExpectAllOk(world.RunOnAll([&](int rank, Communicator& comm) {
+        return comm.Allreduce(seq, out[rank].data(), count, DataType::kDouble, OpKind::kSum);
+      }));
+      for (int r = 0; r < n; ++r) EXPECT_TRUE(SameBits(out[r], expected)) << "rank " << r;
+    }
+  }
+}
+
 // Two quiet NaNs with different payloads, and NaN against numbers.
 std::vector<float> NaNInput(int rank) {
   float nan_b = std::numeric_limits<float>::quiet_NaN();
