@@ -14,6 +14,9 @@
 # every world above 2 is oversubscribed on both sides, so those rows measure scheduling as much as
 # the algorithms. BIND=none runs ours with --bind-to none (mpirun unchanged: unbound, its np=2
 # ranks would busy-poll without yielding).
+# PREFIX="chrt -f 10" runs every launcher (ours, base and mpirun) under that command: on a machine
+# shared with other jobs, real-time priority keeps their load out of both sides' timings (as
+# bench/comm/p2p_ab.sh does); default none.
 # Open MPI runs with the glibc malloc tunables that stop it page-faulting a fresh temporary buffer
 # on every call >= 32 MiB (shared/reference/comm-anchors.md, finding 1); set MPI_MALLOC=default
 # to measure it with glibc's defaults instead.
@@ -42,14 +45,15 @@ trap 'rm -rf "$out"' EXIT
 run_ours() {  # np round [binary side]
   local bind=core
   [ "${BIND:-core}" = none ] && bind=none
-  "$submit" --cluster local --num-workers "$1" --bind-to "$bind" -- "${3:-$ours}" "${sizes[@]}" "${extra[@]}" 2>&1 \
+  ${PREFIX:-} "$submit" --cluster local --num-workers "$1" --bind-to "$bind" -- "${3:-$ours}" "${sizes[@]}" "${extra[@]}" 2>&1 \
     | sed -n 's/^\[rank 0\] \([0-9]\)/\1/p' > "$out/${4:-ours}.$1.$2"
 }
 run_mpi() {  # np round
-  env ${tunables:+GLIBC_TUNABLES=$tunables} mpirun --oversubscribe -np "$1" \
+  env ${tunables:+GLIBC_TUNABLES=$tunables} ${PREFIX:-} mpirun --oversubscribe -np "$1" \
     --mca btl tcp,self --mca btl_tcp_if_include lo "$theirs" "${sizes[@]}" 2>&1 | grep -E '^[0-9]' > "$out/mpi.$1.$2"
 }
 
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 for np in $nps; do
   for ((r = 1; r <= rounds; r++)); do
     run_ours "$np" "$r"
@@ -58,8 +62,9 @@ for np in $nps; do
   done
 done
 
-echo "# $(date -u +%FT%TZ) load: $(cut -d' ' -f1-3 /proc/loadavg); rounds=$rounds; rabit args: ${extra[*]:-(defaults)}"
+echo "# $(date -u +%FT%TZ) load at start: $load_start, at end: $(cut -d' ' -f1-3 /proc/loadavg); rounds=$rounds; rabit args: ${extra[*]:-(defaults)}"
 echo "# Open MPI: --mca btl tcp,self --mca btl_tcp_if_include lo, malloc: ${tunables:-glibc defaults}"
+echo "# launcher prefix: ${PREFIX:-none}"
 echo "# base (A/B) build: ${BASE:-none}; treering-submit --bind-to ${BIND:-core} (pins when np <= $(nproc) cores)"
 echo "# $(nproc) cores: worlds above $(nproc) ranks are oversubscribed on both sides"
 for np in $nps; do

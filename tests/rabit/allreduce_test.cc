@@ -215,6 +215,85 @@ TEST(RecursiveAllreduce, DoublingAndHalvingSumAlongTheSameTreeBitForBit) {
   }
 }
 
+// The pairwise steps overlap consecutive steps and pace each send against its receive: with the
+// send-ahead at its default (4 MiB, larger than every step here), at a few KiB (many paced round
+// trips per step) and at an odd byte count (never a whole element), and sizes on either side of
+// the 256 KiB receive window and of the reduce chunk, every rank still gets the fixed tree's bits.
+TEST(RecursiveAllreduce, SendAheadAndWindowEdgesKeepTheTreesBits) {
+  const std::size_t window = 256 * 1024 / sizeof(double);
+  const std::vector<std::size_t> counts = {1,          511,        512,           513,
+                                           window - 1, window + 1, 2 * window + 3};
+  for (int n : {2, 3, 4, 5, 7}) {
+    for (std::size_t ahead : {transport::kSendAheadBytes, std::size_t{4096}, std::size_t{1001}}) {
+      for (AllreduceAlgorithm algo :
+           {AllreduceAlgorithm::kRecursiveDoubling, AllreduceAlgorithm::kHalvingDoubling}) {
+        SCOPED_TRACE(::testing::Message() << n << " ranks, send-ahead " << ahead << " B, "
+                                          << AllreduceAlgorithmName(algo));
+        CollectiveOptions options = ForcedOptions(algo);
+        options.send_ahead_bytes = ahead;
+        LoopbackWorld world(n, options);
+        std::uint64_t seq = 0;
+        for (std::size_t count : counts) {
+          SCOPED_TRACE(::testing::Message() << count << " doubles");
+          std::vector<std::vector<double>> input(n, std::vector<double>(count));
+          std::mt19937_64 gen(n * 7919 + count + ahead);
+          std::uniform_real_distribution<double> dist(-1e6, 1e6);
+          for (auto& rank_data : input) {
+            for (double& x : rank_data) x = dist(gen) * std::pow(10.0, static_cast<int>(gen() % 9));
+          }
+          const std::vector<double> expected = FoldTreeReduce(input, OpKind::kSum);
+          std::vector<std::vector<double>> out = input;
+          ++seq;
+          ExpectAllOk(world.RunOnAll([&](int rank, Communicator& comm) {
+            return comm.Allreduce(seq, out[rank].data(), count, DataType::kDouble, OpKind::kSum);
+          }));
+          for (int r = 0; r < n; ++r) EXPECT_TRUE(SameBits(out[r], expected)) << "rank " << r;
+        }
+      }
+    }
+  }
+}
+
+// The ring's order, which its reduce-scatter lap (shared with ReduceScatter) fixes: segment j
+// (ceil(count/N) elements each) starts as rank j-1's value, travels down the ranks (ring_prev)
+// and each rank on the way adds its own on the left, ending on rank j:
+// v_j + (v_{j+1} + (... + (v_{j-2} + v_{j-1}))).
+std::vector<double> RingOrderSum(const std::vector<std::vector<double>>& v) {
+  const int n = static_cast<int>(v.size());
+  const std::size_t count = v[0].size(), step = (count + n - 1) / n;
+  std::vector<double> out(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const int j = static_cast<int>(i / step);
+    double acc = v[(j + n - 1) % n][i];
+    for (int k = 2; k <= n; ++k) acc = v[(j + n - k) % n][i] + acc;
+    out[i] = acc;
+  }
+  return out;
+}
+
+TEST(RingAllreduce, SumsEachSegmentAlongTheRingBitForBit) {
+  for (int n : {2, 3, 5, 7}) {
+    LoopbackWorld world(n, ForcedOptions(AllreduceAlgorithm::kRing));
+    std::uint64_t seq = 0;
+    for (std::size_t count : {std::size_t{1}, std::size_t{2 * n + 1}, std::size_t{100003}}) {
+      SCOPED_TRACE(::testing::Message() << n << " ranks, " << count << " doubles");
+      std::vector<std::vector<double>> input(n, std::vector<double>(count));
+      std::mt19937_64 gen(n * 31 + count);
+      std::uniform_real_distribution<double> dist(-1e6, 1e6);
+      for (auto& rank_data : input) {
+        for (double& x : rank_data) x = dist(gen) * std::pow(10.0, static_cast<int>(gen() % 12));
+      }
+      const std::vector<double> expected = RingOrderSum(input);
+      std::vector<std::vector<double>> out = input;
+      ++seq;
+      ExpectAllOk(world.RunOnAll([&](int rank, Communicator& comm) {
+        return comm.Allreduce(seq, out[rank].data(), count, DataType::kDouble, OpKind::kSum);
+      }));
+      for (int r = 0; r < n; ++r) EXPECT_TRUE(SameBits(out[r], expected)) << "rank " << r;
+    }
+  }
+}
+
 // Two quiet NaNs with different payloads, and NaN against numbers.
 std::vector<float> NaNInput(int rank) {
   float nan_b = std::numeric_limits<float>::quiet_NaN();

@@ -20,6 +20,17 @@
 
 namespace rabit::transport {
 
+// The pairwise steps (recursive doubling, halving-doubling) stage incoming bytes in a small
+// circular window, reduced while still in cache. A step's send may run up to
+// ReduceSpec::send_ahead_bytes beyond what has arrived of its receive: by default 4 MiB, the
+// ceiling of Linux's autotuned TCP send buffer (tcp_wmem), so a step of up to 4 MiB goes out at
+// once, as Open MPI sends it, and only larger ones are paced (unpaced, a rank could push tens of
+// MiB into the kernel before its partner reduces anything). The old 128 KiB made a 512 KiB
+// step run in lock-step over ~4 round trips (docs/benchmarks.md, "Measurements behind code
+// comments").
+constexpr std::size_t kExchangeWindowBytes = 256 * 1024;
+constexpr std::size_t kSendAheadBytes = 4 * 1024 * 1024;
+
 struct ReduceSpec {
   std::size_t element_bytes = 1;
   ReduceFn reduce = nullptr;  // op(dst, src): our value on the left
@@ -27,6 +38,8 @@ struct ReduceSpec {
   // ranks are the lower ones); unused by the tree and the ring.
   ReduceFn reduce_peer_first = nullptr;
   std::size_t chunk_bytes = 64 * 1024;  // reduce granularity: the pipelining unit
+  // How far a pairwise step's send may run ahead of its receive (PacedSendLimit).
+  std::size_t send_ahead_bytes = kSendAheadBytes;
 };
 
 treering::Status TreeAllreduce(Exchange& ex, const Topology& topo, std::uint8_t* buf,
@@ -73,14 +86,6 @@ treering::Status RingReduceScatter(Exchange& ex, const Topology& topo, std::uint
                                    const std::vector<std::size_t>& offsets, const ReduceSpec& spec,
                                    ScratchArena& scratch);
 
-// The pairwise steps (recursive doubling, halving-doubling) stage incoming bytes in a small
-// circular window, reduced while still in cache, and send at most kSendAheadBytes beyond what
-// has arrived, so sending, receiving and reducing overlap (unpaced, one rank pushes its whole
-// message before the other reduces anything; both sizes measured (docs/benchmarks.md, "Measurements
-// behind code comments")).
-constexpr std::size_t kExchangeWindowBytes = 256 * 1024;
-constexpr std::size_t kSendAheadBytes = 128 * 1024;
-
 // An incoming stream of `total` bytes staged in a circular window of scratch (slot 0) and
 // reduced into dst (stream position p into dst[p]) as it arrives.
 struct WindowedReduction {
@@ -99,10 +104,11 @@ struct WindowedReduction {
   bool Advance(Flow& recv, const ReduceSpec& spec, std::size_t allowed = SIZE_MAX);
 };
 
-// How far a paced stream of `send_total` bytes may have gone: kSendAheadBytes beyond what has
+// How far a paced stream of `send_total` bytes may have gone: `ahead` bytes beyond what has
 // arrived of the matching incoming stream, plus what this side sends beyond what it receives
 // (so uneven halves or segments cannot stall).
-std::size_t PacedSendLimit(std::size_t send_total, std::size_t recv_done, std::size_t recv_total);
+std::size_t PacedSendLimit(std::size_t send_total, std::size_t recv_done, std::size_t recv_total,
+                           std::size_t ahead);
 
 // Bytes of a partially arrived stream that may be reduced now: whole elements, and whole chunks
 // unless the stream is complete (small reduce calls would cost more than they pipeline).

@@ -97,7 +97,7 @@ treering::Status Communicator::Allreduce(std::uint64_t seq, void* buf, std::size
   if (world() == 1) return treering::Status::Ok();
   Exchange ex(OpHeader::ForAllreduce(seq, type, op, bytes), ExchangeOptionsFor(), &links_);
   const ReduceSpec spec{DataTypeSize(type), reduce.value(), reduce_peer_first.value(),
-                        options_.chunk_bytes};
+                        options_.chunk_bytes, options_.send_ahead_bytes};
   auto* data = static_cast<std::uint8_t*>(buf);
   const Topology& topo = links_.topology();
   switch (AllreduceChoice(bytes)) {

@@ -28,7 +28,10 @@ struct CollectiveOptions {
   // force a choice, and whether the recursive algorithms' partner links exist.
   AllreduceChoiceOptions allreduce;
   std::size_t chunk_bytes = 64 * 1024;  // reduce/pipelining granularity
-  int spin_microseconds = 50;           // rabit_spin_us: busy-retry before sleeping in poll()
+  // Pairwise steps: how far a send may run ahead of its receive (algorithms.h; tests shrink it
+  // to exercise the paced path at small sizes).
+  std::size_t send_ahead_bytes = kSendAheadBytes;
+  int spin_microseconds = 50;  // rabit_spin_us: busy-retry before sleeping in poll()
 };
 
 class Communicator {

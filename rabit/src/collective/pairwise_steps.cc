@@ -1,13 +1,17 @@
-// The step runner of the recursive allreduces (recursive_allreduce.cc): steps run one after
-// another, each a two-way exchange with one partner, both directions at once. Within a step the
-// incoming range is reduced through the small circular window (windowed_reduction.cc) or copied
-// straight into place, and the send runs at most kSendAheadBytes beyond what has arrived, so
-// sending, receiving and reducing overlap (as in the two-rank exchanges they replaced).
+// The step runner of the recursive allreduces (recursive_allreduce.cc): each step is a two-way
+// exchange with one partner, both directions at once. Within a step the incoming range is reduced
+// through the small circular window (windowed_reduction.cc) or copied straight into place, and the
+// send runs at most ReduceSpec::send_ahead_bytes beyond what has arrived.
+//
+// Consecutive steps overlap by one: once a step's send has gone, the next step's send starts, and
+// it sends each byte as soon as no unfinished receive will still write it (the range the current
+// step is reducing streams on as it is reduced: halving's next half, doubling's next whole vector,
+// the allgather's first half at two ranks). Receives stay in order, one window at a time, so every
+// byte is reduced with the same operands in the same order as without the overlap: results do not
+// change. Each link carries its steps' bytes in schedule order, which both partners share.
 //
 // A step whose ranges coincide (recursive doubling: both partners send everything) may reduce a
-// byte only after the kernel took our copy of it, since the partner needs our value, not the
-// sum. A step ends when its receive is reduced or copied and its send has gone; the next step
-// sends what this one produced.
+// byte only after the kernel took our copy of it, since the partner needs our value, not the sum.
 #include <algorithm>
 
 #include "collective/algorithms.h"
@@ -28,44 +32,81 @@ struct StepRunner {
   ReduceSpec left;                 // our value on the left
   ReduceSpec right;                // the partner's value on the left
   ScratchArena* scratch = nullptr;
-  std::size_t current = 0;
+  std::size_t receiving = 0;  // the step whose receive is under way
+  std::size_t sending = 0;    // the step whose send is under way: receiving or receiving + 1
   WindowedReduction in;
 
-  const PairwiseStep& step() const { return (*steps)[current]; }
-  const ReduceSpec& spec() const { return step().peer_on_left ? right : left; }
+  const PairwiseStep& at(std::size_t i) const { return (*steps)[i]; }
+  const ReduceSpec& SpecOf(std::size_t i) const { return at(i).peer_on_left ? right : left; }
 
-  void Start() {
-    const PairwiseStep& s = step();
-    Channel* ch = channels[current];
-    ex->SetSend(ch, Flow{buf, 0, s.send_begin, s.send_bytes, 0, 0});
+  void StartSend() {
+    const PairwiseStep& s = at(sending);
+    ex->SetSend(channels[sending], Flow{buf, 0, s.send_begin, s.send_bytes, 0, 0});
+  }
+
+  void StartRecv() {
+    const PairwiseStep& s = at(receiving);
+    Channel* ch = channels[receiving];
     if (s.reduce) {
-      in = WindowedReduction::Start(buf + s.recv_begin, s.recv_bytes, spec(), *scratch);
+      in = WindowedReduction::Start(buf + s.recv_begin, s.recv_bytes, SpecOf(receiving), *scratch);
       ex->SetRecv(ch, in.RecvFlow());
     } else {
       ex->SetRecv(ch, Flow{buf + s.recv_begin, 0, 0, s.recv_bytes, s.recv_bytes, 0});
     }
   }
 
-  // True when this step's receive is complete.
-  bool Received(Channel* ch) {
-    const PairwiseStep& s = step();
+  // Prefix of the receiving step's range that holds its final values.
+  std::size_t Finished() const {
+    return at(receiving).reduce ? in.reduced : channels[receiving]->recv.done;
+  }
+
+  // True when the receiving step's receive is complete.
+  bool Received() {
+    const PairwiseStep& s = at(receiving);
+    Channel* ch = channels[receiving];
     if (!s.reduce) return ch->recv.done == s.recv_bytes;
     std::size_t allowed = SIZE_MAX;
-    if (Overlap(s)) {
+    if (Overlap(s) && sending == receiving) {
       allowed = ch->send.done / left.element_bytes * left.element_bytes;
     }
-    return in.Advance(ch->recv, spec(), allowed);
+    return in.Advance(ch->recv, SpecOf(receiving), allowed);
+  }
+
+  // How far the sending step's stream may go: up to the first byte an unfinished receive will
+  // still write, and paced against its own receive.
+  std::size_t SendLimit() const {
+    const PairwiseStep& s = at(sending);
+    std::size_t ready = s.send_bytes;
+    std::size_t recv_done = channels[sending]->recv.done;
+    if (sending != receiving) {
+      const PairwiseStep& r = at(receiving);
+      const std::size_t pending_begin = r.recv_begin + Finished();
+      const std::size_t pending_end = r.recv_begin + r.recv_bytes;
+      const bool disjoint = pending_begin >= pending_end || s.send_begin >= pending_end ||
+                            s.send_begin + s.send_bytes <= pending_begin;
+      if (!disjoint) ready = pending_begin > s.send_begin ? pending_begin - s.send_begin : 0;
+      recv_done = 0;  // its receive has not started
+    }
+    return std::min(ready,
+                    PacedSendLimit(s.send_bytes, recv_done, s.recv_bytes, left.send_ahead_bytes));
   }
 
   void Advance() {
     for (;;) {
-      const PairwiseStep& s = step();
-      Channel* ch = channels[current];
-      const bool received = Received(ch);
-      ch->send.limit = PacedSendLimit(s.send_bytes, ch->recv.done, s.recv_bytes);
-      if (!received || ch->send.done < s.send_bytes || current + 1 == steps->size()) return;
-      ++current;
-      Start();
+      const bool received = Received();
+      if (received && receiving < sending) {
+        ++receiving;
+        StartRecv();
+        continue;
+      }
+      Channel* ch = channels[sending];
+      ch->send.limit = SendLimit();
+      if (ch->send.done < at(sending).send_bytes || sending != receiving ||
+          sending + 1 == steps->size()) {
+        return;
+      }
+      ++sending;
+      StartSend();
     }
   }
 };
@@ -104,7 +145,8 @@ treering::Status RunPairwiseSteps(Exchange& ex, std::uint8_t* buf,
   run.right = spec;
   run.right.reduce = spec.reduce_peer_first;
   run.scratch = &scratch;
-  run.Start();
+  run.StartSend();
+  run.StartRecv();
   return ex.Run([&] { run.Advance(); });
 }
 

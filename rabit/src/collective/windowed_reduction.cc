@@ -39,9 +39,10 @@ bool WindowedReduction::Advance(Flow& recv, const ReduceSpec& spec, std::size_t 
   return reduced == total;
 }
 
-std::size_t PacedSendLimit(std::size_t send_total, std::size_t recv_done, std::size_t recv_total) {
+std::size_t PacedSendLimit(std::size_t send_total, std::size_t recv_done, std::size_t recv_total,
+                           std::size_t ahead) {
   const std::size_t surplus = send_total > recv_total ? send_total - recv_total : 0;
-  return std::min(send_total, recv_done + kSendAheadBytes + surplus);
+  return std::min(send_total, recv_done + std::max<std::size_t>(ahead, 1) + surplus);
 }
 
 }  // namespace rabit::transport
