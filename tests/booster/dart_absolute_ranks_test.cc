@@ -92,35 +92,11 @@ TEST(DartDropout, CommitFollowsNormalizeType) {
   EXPECT_EQ(none, (std::vector<float>{0.5f, 1.0f, 1.0f}));
 }
 
-data::DMatrix Rows(const data::DMatrix& dm, std::size_t begin, std::size_t end) {
-  data::DMatrix out;
-  out.num_col = dm.num_col;
-  out.row_ptr.assign(1, 0);
-  for (std::size_t r = begin; r < end; ++r) {
-    for (std::uint64_t k = dm.row_ptr[r]; k < dm.row_ptr[r + 1]; ++k) {
-      out.index.push_back(dm.index[k]);
-      out.value.push_back(dm.value[k]);
-    }
-    out.row_ptr.push_back(out.index.size());
-    out.label.push_back(dm.label[r]);
-    if (!dm.weight.empty()) out.weight.push_back(dm.weight[r]);
-  }
-  return out;
-}
-
-std::vector<data::DMatrix> Shards(const data::DMatrix& all, int world) {
-  std::vector<data::DMatrix> shards;
-  for (int r = 0; r < world; ++r) {
-    shards.push_back(Rows(all, all.NumRows() * r / world, all.NumRows() * (r + 1) / world));
-  }
-  return shards;
-}
-
 // Rank 0's model after `rounds` rounds on `world` thread ranks, each with its shard.
 GBTreeModel TrainOnRanks(Params params, const data::DMatrix& all, int world, int rounds) {
   params.emplace_back("tree_method", "hist");
   params.emplace_back("nthread", "1");
-  std::vector<data::DMatrix> shards = Shards(all, world);
+  std::vector<data::DMatrix> shards = testing::ContiguousShards(all, world);
   std::vector<std::string> json(static_cast<std::size_t>(world));
   treering::testing::ThreadWorld(world).Run([&](int rank, rabit::Comm* comm) {
     auto learner = GBTreeLearner::Create(params, comm);
@@ -182,7 +158,7 @@ void ExpectAbsoluteErrorRule(bool weights, int world) {
   const GBTreeModel model =
       TrainOnRanks({{"objective", "reg:absoluteerror"}, {"max_depth", "2"}}, all, world, 1);
   ASSERT_EQ(model.trees.size(), 1u);
-  const std::vector<data::DMatrix> shards = Shards(all, world);
+  const std::vector<data::DMatrix> shards = testing::ContiguousShards(all, world);
   float median_times_w = 0.0f;
   double w_sum = 0.0;
   for (const data::DMatrix& s : shards) {

@@ -44,7 +44,9 @@ void ExpectValidCut(const std::vector<std::uint32_t>& ptrs, int world) {
       ASSERT_LT(o, world);
       EXPECT_GE(ptrs[f], owners.BinBegin(o)) << "feature " << f;
       EXPECT_LE(ptrs[f + 1], owners.BinEnd(o)) << "feature " << f;
-      if (f > 0) EXPECT_GE(o, owners.OwnerOfFeature()[f - 1]);
+      if (f > 0) {
+        EXPECT_GE(o, owners.OwnerOfFeature()[f - 1]);
+      }
     }
   }
 }
@@ -61,29 +63,11 @@ TEST(FeatureOwners, CutsEveryFeatureOnceWithEvenBins) {
   EXPECT_EQ(four.BinEnd(2), 300u);
 }
 
-data::DMatrix Rows(const data::DMatrix& dm, std::size_t begin, std::size_t end) {
-  data::DMatrix out;
-  out.row_ptr.assign(1, 0);
-  out.num_col = dm.num_col;
-  for (std::size_t r = begin; r < end; ++r) {
-    for (std::uint64_t k = dm.row_ptr[r]; k < dm.row_ptr[r + 1]; ++k) {
-      out.index.push_back(dm.index[k]);
-      out.value.push_back(dm.value[k]);
-    }
-    out.row_ptr.push_back(out.index.size());
-    out.label.push_back(dm.label[r]);
-  }
-  return out;
-}
-
 // Every rank's saved model after `rounds` rounds on contiguous shards of `all`.
 std::vector<std::string> TrainOnRanks(Params params, const data::DMatrix& all, int world,
                                       int rounds) {
   params.emplace_back("tree_method", "hist");
-  std::vector<data::DMatrix> shards;
-  for (int r = 0; r < world; ++r) {
-    shards.push_back(Rows(all, all.NumRows() * r / world, all.NumRows() * (r + 1) / world));
-  }
+  std::vector<data::DMatrix> shards = testing::ContiguousShards(all, world);
   std::vector<std::string> models(static_cast<std::size_t>(world));
   treering::testing::ThreadWorld(world).Run([&](int rank, rabit::Comm* comm) {
     auto learner = GBTreeLearner::Create(params, comm);

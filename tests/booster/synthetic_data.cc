@@ -75,4 +75,28 @@ void WriteLibSvm(const data::DMatrix& dm, const std::string& path) {
   }
 }
 
+data::DMatrix RowRange(const data::DMatrix& dm, std::size_t begin, std::size_t end) {
+  data::DMatrix out;
+  out.num_col = dm.num_col;
+  out.row_ptr.assign(1, 0);
+  for (std::size_t r = begin; r < end; ++r) {
+    for (std::uint64_t k = dm.row_ptr[r]; k < dm.row_ptr[r + 1]; ++k) {
+      out.index.push_back(dm.index[k]);
+      out.value.push_back(dm.value[k]);
+    }
+    out.row_ptr.push_back(out.index.size());
+    out.label.push_back(dm.label[r]);
+    if (!dm.weight.empty()) out.weight.push_back(dm.weight[r]);
+  }
+  return out;
+}
+
+std::vector<data::DMatrix> ContiguousShards(const data::DMatrix& all, int world) {
+  std::vector<data::DMatrix> shards;
+  for (int r = 0; r < world; ++r) {
+    shards.push_back(RowRange(all, all.NumRows() * r / world, all.NumRows() * (r + 1) / world));
+  }
+  return shards;
+}
+
 }  // namespace treering::booster::testing

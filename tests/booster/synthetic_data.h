@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "data/dmatrix.h"
 
@@ -25,5 +26,10 @@ struct SyntheticSpec {
 data::DMatrix MakeSynthetic(const SyntheticSpec& spec);
 // LibSVM text with 0-based indices and exactly printed floats ("label[:weight] i:v ...").
 void WriteLibSvm(const data::DMatrix& dm, const std::string& path);
+// Rows [begin, end) of dm (labels and weights with them), keeping dm's column count.
+data::DMatrix RowRange(const data::DMatrix& dm, std::size_t begin, std::size_t end);
+// `world` contiguous shards of all, rank r's from rows [N r / world, N (r+1) / world): how the
+// thread-rank tests stand in for data::Load's sharding.
+std::vector<data::DMatrix> ContiguousShards(const data::DMatrix& all, int world);
 
 }  // namespace treering::booster::testing

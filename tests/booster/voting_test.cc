@@ -161,21 +161,6 @@ TEST(VotingSplitSearch, SiblingsDerivedFromParentEqualDirectSums) {
   }
 }
 
-data::DMatrix Rows(const data::DMatrix& dm, std::size_t begin, std::size_t end) {
-  data::DMatrix out;
-  out.row_ptr.assign(1, 0);
-  out.num_col = dm.num_col;
-  for (std::size_t r = begin; r < end; ++r) {
-    for (std::uint64_t k = dm.row_ptr[r]; k < dm.row_ptr[r + 1]; ++k) {
-      out.index.push_back(dm.index[k]);
-      out.value.push_back(dm.value[k]);
-    }
-    out.row_ptr.push_back(out.index.size());
-    out.label.push_back(dm.label[r]);
-  }
-  return out;
-}
-
 struct RankResult {
   std::string model;   // JSON
   double error = 0.0;  // binary error on the held-out rows
@@ -186,10 +171,7 @@ struct RankResult {
 std::vector<RankResult> TrainOnRanks(Params params, const data::DMatrix& all, data::DMatrix* test,
                                      int world, int rounds) {
   params.emplace_back("tree_method", "hist");
-  std::vector<data::DMatrix> shards;
-  for (int r = 0; r < world; ++r) {
-    shards.push_back(Rows(all, all.NumRows() * r / world, all.NumRows() * (r + 1) / world));
-  }
+  std::vector<data::DMatrix> shards = testing::ContiguousShards(all, world);
   std::vector<RankResult> out(static_cast<std::size_t>(world));
   treering::testing::ThreadWorld(world).Run([&](int rank, rabit::Comm* comm) {
     auto learner = GBTreeLearner::Create(params, comm);
