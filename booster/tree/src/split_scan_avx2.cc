@@ -161,7 +161,19 @@ TREERING_AVX2 ScanPicks ScanAvx2(const GradientPairInt* bins, int n, GradientPai
                 "bins are read as (grad, hess) pairs of 64-bit integers");
   const auto* pairs = reinterpret_cast<const long long*>(bins);
   ScanPicks picks;
-  for (int i = 0; i < n; ++i) picks.present += bins[i];
+  {  // present = the sum of all bins, two bins per add
+    __m256i acc = _mm256_setzero_si256();
+    int i = 0;
+    for (; i + 2 <= n; i += 2) {
+      acc = _mm256_add_epi64(acc,
+                             _mm256_loadu_si256(reinterpret_cast<const __m256i*>(pairs + 2 * i)));
+    }
+    alignas(32) long long lanes[4];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), acc);
+    picks.present = GradientPairInt{lanes[0], lanes[1]};
+    picks.present += GradientPairInt{lanes[2], lanes[3]};
+    if (i < n) picks.present += bins[i];
+  }
   const bool both = !(picks.present == node_sum);
   const GradientPairInt missing = node_sum - picks.present;
   Units u;
