@@ -1,11 +1,11 @@
-// treering-hist-bench TRAIN [NTHREAD [REPEATS [lib]]]: times the histogram builds of one
-// tree on one loaded training file, apart from the rest of a round, so a change to the
-// builder or the bin layout is measured on its own (issue 19 item 3, wide sparse data).
-// Per repetition:
+// treering-hist-bench TRAIN [NTHREAD [REPEATS [lib|all [DEPTH]]]]: times the histogram builds of
+// one tree on one loaded training file, apart from the rest of a round, so a change to the builder
+// or the bin layout is measured on its own (issue 19 item 3, wide sparse data). Per repetition:
 //   root      HistogramBuilder::BuildRoot over all rows (sparse data: column by column);
-//   levels    Build for depths 1..5, each level's smaller children: every second node of a
-//             depth when rows are dealt to 2^depth nodes by a hash (scattered rows, as deep
-//             nodes are);
+//   levels    Build for depths 1..DEPTH (default 5, at most 8), each level's smaller
+//             children: every second node of a depth when rows are dealt to 2^depth nodes by
+//             a hash (scattered rows, as deep nodes are; depth 8 gives the ranking set's
+//             nodes of a few hundred rows);
 // and, unless `lib` is given, measured alternatives that did not pay (docs/learner.md,
 // "Wide sparse data"), run alternately with the library's builds so both meet the same load:
 //   root_ref  the library's root kernel replicated here (a check that the A/B is fair);
@@ -171,12 +171,13 @@ struct BinRuns {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s TRAIN [NTHREAD [REPEATS]]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s TRAIN [NTHREAD [REPEATS [lib|all [DEPTH]]]]\n", argv[0]);
     return 2;
   }
   const int nthread = argc > 2 ? std::atoi(argv[2]) : 1;
   const int repeats = argc > 3 ? std::max(1, std::atoi(argv[3])) : 5;
   const bool alternatives = !(argc > 4 && std::string(argv[4]) == "lib");
+  const int depth = argc > 5 ? std::clamp(std::atoi(argv[5]), 1, 8) : 5;
   auto train = data::Load(argv[1]);
   if (!train.ok()) {
     std::fprintf(stderr, "error: %s\n", train.status().message().c_str());
@@ -197,9 +198,9 @@ int main(int argc, char** argv) {
   for (std::size_t r = 0; r < n; ++r) q[r] = quantiser.Quantise(gpair[r]);
 
   // Depth d: row r goes to node hash(r, d) % 2^d; the even nodes are built.
-  std::vector<std::vector<std::vector<std::uint32_t>>> levels(5);
+  std::vector<std::vector<std::vector<std::uint32_t>>> levels(depth);
   std::uint64_t level_entries = 0;
-  for (int d = 1; d <= 5; ++d) {
+  for (int d = 1; d <= depth; ++d) {
     auto& nodes = levels[d - 1];
     nodes.resize(std::size_t(1) << (d - 1));
     for (std::uint32_t r = 0; r < n; ++r) {

@@ -100,6 +100,25 @@ TEST(Histogram, SparseBuilderEqualsNaiveSum) {
   const HistogramCuts cuts = BuildCuts(dm, 160, 256, 1, rabit::DefaultComm());
   ASSERT_GT(cuts.TotalBins(), 32768u);
   ExpectBuilderMatches(dm, 160, BinnedMatrix::Layout::kSparse);
+  // Half empty: the CSR kernel, not one slot per (row, feature).
+  const BinnedMatrix m = BinnedMatrix::Build(dm, cuts, 1);
+  EXPECT_EQ(m.RowSlots8(), nullptr);
+  EXPECT_EQ(m.RowSlots16(), nullptr);
+}
+
+// Nearly full sparse data (the ranking set's shape) is accumulated from one slot per (row,
+// feature) with a missing code: uint8 slots when every feature has < 255 bins, else uint16.
+TEST(Histogram, NearlyFullSparseBuilderEqualsNaiveSum) {
+  for (const int distinct : {100, 400}) {
+    const data::DMatrix dm = testing::MakeSynthetic(
+        {.rows = 3000, .features = 12, .missing = 0.05, .distinct_values = distinct});
+    ASSERT_LT(dm.NumNonZero(), dm.NumRows() * 12);
+    const HistogramCuts cuts = BuildCuts(dm, 12, 256, 1, rabit::DefaultComm());
+    const BinnedMatrix m = BinnedMatrix::Build(dm, cuts, 1);
+    EXPECT_EQ(m.RowSlots8() != nullptr, distinct == 100) << distinct;
+    EXPECT_EQ(m.RowSlots16() != nullptr, distinct == 400) << distinct;
+    ExpectBuilderMatches(dm, 12, BinnedMatrix::Layout::kSparse);
+  }
 }
 
 // Sparse shares are cut by stored entries: rows 0..999 hold every feature, rows 1000..3999

@@ -1,6 +1,8 @@
-// The AVX-512 split scan against the scalar scans: the same winner, bit for bit, on random
-// histograms (ties, empty bins, missing rows either way, L1, min_child_weight, tails of
-// every length), and the floor that lets it skip bins never hides the node's winner.
+// The vector split scans (AVX-512, or AVX2 where the CPU has no AVX-512) against the scalar
+// scans: the same winner, bit for bit, on random histograms (ties, empty bins, missing rows
+// either way, L1, min_child_weight, tails of every length), and the floor that lets the
+// AVX-512 scan skip bins never hides the node's winner. The AVX2 scan is also checked on its
+// own (an AVX-512 CPU never reaches it through the evaluator).
 #include "split_scan.h"
 
 #include <cstring>
@@ -13,9 +15,10 @@
 namespace treering::booster {
 namespace {
 
-bool CpuHasAvx512() {
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-         __builtin_cpu_supports("avx512vl");
+bool CpuHasVectorScan() {
+  return (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+          __builtin_cpu_supports("avx512vl")) ||
+         __builtin_cpu_supports("avx2");
 }
 
 // Features of 1..40 bins and three of 256: every tail length of a block of 8, and 1588 bins
@@ -53,7 +56,7 @@ void ExpectSame(const SplitCandidate& a, const SplitCandidate& b, const std::str
 }
 
 TEST(SplitScan, VectorScanGivesTheScalarWinnerBitForBit) {
-  if (!CpuHasAvx512()) GTEST_SKIP() << "no AVX-512 on this CPU: the scalar scan runs";
+  if (!CpuHasVectorScan()) GTEST_SKIP() << "no AVX-512 or AVX2 on this CPU: the scalar scan runs";
   const HistogramCuts cuts = ManyFeatures();
   const std::vector<Case> cases = {
       {GradientQuantiser(1.0, 1.0), 3, 2},  // small integers: ties everywhere
@@ -79,7 +82,7 @@ TEST(SplitScan, VectorScanGivesTheScalarWinnerBitForBit) {
           scalar_ev.SetVectorScan(false);
           ASSERT_TRUE(vector_ev.VectorScanActive());
           ASSERT_FALSE(scalar_ev.VectorScanActive());
-          for (int trial = 0; trial < 40; ++trial) {
+          for (int trial = 0; trial < 8; ++trial) {
             std::vector<Histogram> hists(3, Histogram(cuts.TotalBins()));
             std::vector<SplitEvaluator::NodeInput> nodes;
             const int empty_percent = trial % 2 ? 60 : 10;
@@ -127,7 +130,7 @@ TEST(SplitScan, VectorScanGivesTheScalarWinnerBitForBit) {
 // the order of preference inside each direction (first best forward, first best of the
 // backward scan's own order) decides.
 TEST(SplitScan, TiesInsideOneFeatureResolveAsTheScalarScans) {
-  if (!CpuHasAvx512()) GTEST_SKIP() << "no AVX-512 on this CPU";
+  if (!CpuHasVectorScan()) GTEST_SKIP() << "no AVX-512 or AVX2 on this CPU";
   HistogramCuts cuts;
   cuts.values = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
   cuts.ptrs = {0, 12};
@@ -162,7 +165,7 @@ TEST(SplitScan, TiesInsideOneFeatureResolveAsTheScalarScans) {
 // Called with the feature's own best as the floor, the scan still returns that candidate
 // (a tie is never skipped); with a floor above every candidate it may return nothing.
 TEST(SplitScan, FloorNeverHidesACandidateThatReachesIt) {
-  if (!CpuHasAvx512()) GTEST_SKIP() << "no AVX-512 on this CPU";
+  if (!CpuHasVectorScan()) GTEST_SKIP() << "no AVX-512 or AVX2 on this CPU";
   const HistogramCuts cuts = ManyFeatures();
   const std::uint32_t f = cuts.NumFeatures() - 1;  // 256 bins
   const GradientQuantiser q(1.0, 1.0);
@@ -191,12 +194,75 @@ TEST(SplitScan, FloorNeverHidesACandidateThatReachesIt) {
   }
 }
 
+// The AVX2 scan's picks made into the node's winner (forward, replaced by the backward pick
+// only if strictly better) against the scalar scan, feature by feature, with sums up to 2^62
+// where int64 -> double rounds (its conversion must round as cvtsi2sd does).
+TEST(SplitScan, Avx2ScanGivesTheScalarWinnerBitForBit) {
+  if (!HaveAvx2SplitScan()) GTEST_SKIP() << "no AVX2 on this CPU";
+  const HistogramCuts cuts = ManyFeatures();
+  std::mt19937_64 rng(23);
+  int compared = 0, default_left = 0;
+  for (const int shift : {2, 40, 54}) {
+    const std::int64_t range = std::int64_t(1) << shift;
+    const GradientQuantiser q(std::ldexp(1.0, shift - 2), std::ldexp(1.0, shift - 3));
+    std::uniform_int_distribution<std::int64_t> grad(-range, range), hess(0, range);
+    for (float alpha : {0.0f, 0.5f}) {
+      for (float min_child : {0.0f, 1.0f}) {
+        TreeParam p;
+        p.reg_alpha = alpha;
+        p.min_child_weight = min_child;
+        SplitEvaluator scalar_ev(p, cuts, q, &rabit::DefaultComm());
+        scalar_ev.SetVectorScan(false);
+        for (int trial = 0; trial < 10; ++trial) {
+          Histogram h(cuts.TotalBins());
+          for (GradientPairInt& bin : h) {
+            if (rng() % 3 == 0) continue;
+            bin = {grad(rng), hess(rng)};
+          }
+          for (std::uint32_t f = 0; f < cuts.NumFeatures(); ++f) {
+            GradientPairInt sum;
+            for (std::uint32_t b = cuts.ptrs[f]; b < cuts.ptrs[f + 1]; ++b) sum += h[b];
+            if (trial % 2) sum += GradientPairInt{grad(rng), hess(rng)};  // missing rows
+            const SplitCandidate want = scalar_ev.EvaluateNode(h, sum, {f}, 1);
+            const ScanConstants k{q.GradUnit(), q.HessUnit(), alpha,
+                                  1.0,          min_child,    scalar_ev.Gain(sum)};
+            const int n = static_cast<int>(cuts.FeatureBins(f));
+            const ScanPicks got = SplitScanAvx2(h.data() + cuts.ptrs[f], n, sum, k);
+            SplitCandidate best;
+            if (got.forward_bin >= 0) {
+              best.loss_chg = got.forward_loss;
+              best.split_bin = got.forward_bin;
+            }
+            if (got.backward_bin >= 0 && best.NeedReplace(got.backward_loss, 0)) {
+              best.loss_chg = got.backward_loss;
+              best.split_bin = got.backward_bin - 1;
+              best.default_left = true;
+            }
+            const std::string where =
+                std::to_string(shift) + " " + std::to_string(trial) + " " + std::to_string(f);
+            std::uint32_t la, lb;
+            std::memcpy(&la, &best.loss_chg, 4);
+            std::memcpy(&lb, &want.loss_chg, 4);
+            EXPECT_EQ(la, lb) << where;
+            EXPECT_EQ(best.split_bin, want.split_bin) << where;
+            EXPECT_EQ(best.default_left, want.default_left) << where;
+            ++compared;
+            default_left += want.default_left;
+            if (HasFailure()) return;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(default_left, compared / 20);
+}
+
 TEST(SplitScan, VectorPathIsUsedWhereItCanBe) {
   const HistogramCuts cuts = ManyFeatures();
   const GradientQuantiser q(1.0, 1.0);
   TreeParam p;
   SplitEvaluator ev(p, cuts, q, &rabit::DefaultComm());
-  EXPECT_EQ(ev.VectorScanActive(), CpuHasAvx512());
+  EXPECT_EQ(ev.VectorScanActive(), CpuHasVectorScan());
   p.max_delta_step = 0.7f;  // the weight-clipped gain stays scalar
   EXPECT_FALSE(ev.VectorScanActive());
 }

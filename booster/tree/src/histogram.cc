@@ -36,6 +36,34 @@ GradientPairInt AccumulateDense(const Bin* bins, std::uint32_t nf, const std::ui
   return sum;
 }
 
+// Nearly full sparse rows as one slot per feature (BinnedMatrix::RowSlots8/16): the dense
+// kernel with a test for the missing slot (1-2 % of slots on the ranking set: the branch is
+// predicted). A row of 50 uint16 slots spans two or three cache lines; all are fetched.
+template <typename Bin>
+GradientPairInt AccumulateSlots(const Bin* slots, Bin missing, std::uint32_t nf,
+                                const std::uint32_t* offsets, const GradientPair* gpair,
+                                const GradientQuantiser& quantiser, const std::uint32_t* begin,
+                                const std::uint32_t* end, GradientPairInt* hist) {
+  constexpr std::size_t kPerLine = 64 / sizeof(Bin);
+  GradientPairInt sum;
+  for (const std::uint32_t* it = begin; it != end; ++it) {
+    if (end - it > kPrefetchRows) {
+      const Bin* ahead = slots + std::size_t(it[kPrefetchRows]) * nf;
+      for (std::size_t k = 0; k < nf; k += kPerLine) __builtin_prefetch(ahead + k);
+      __builtin_prefetch(ahead + nf - 1);
+      __builtin_prefetch(gpair + it[kPrefetchRows]);
+    }
+    const std::uint32_t row = *it;
+    const GradientPairInt g = quantiser.Quantise(gpair[row]);
+    sum += g;
+    const Bin* row_slots = slots + std::size_t(row) * nf;
+    for (std::uint32_t f = 0; f < nf; ++f) {
+      if (row_slots[f] != missing) hist[offsets[f] + row_slots[f]] += g;
+    }
+  }
+  return sum;
+}
+
 // A sparse row's entries update cells scattered over a multi-MB histogram (Fashion-MNIST:
 // 3.1 MB, 1 MB of L2), and the kernel waits on those loads (perf annotate: ~60 % of its
 // samples on the add after the cell's load; the bin loads are sequential and cheap). The cell
@@ -85,6 +113,14 @@ GradientPairInt HistogramBuilder::AccumulateRows(const std::vector<GradientPair>
       return AccumulateDense(m.Dense16(), m.NumFeatures(), offsets, gpair.data(), quantiser, begin,
                              end, hist);
     case BinnedMatrix::Layout::kSparse:
+      if (m.RowSlots8() != nullptr) {
+        return AccumulateSlots(m.RowSlots8(), BinnedMatrix::kMissingSlot8, m.NumFeatures(), offsets,
+                               gpair.data(), quantiser, begin, end, hist);
+      }
+      if (m.RowSlots16() != nullptr) {
+        return AccumulateSlots(m.RowSlots16(), BinnedMatrix::kMissingSlot16, m.NumFeatures(),
+                               offsets, gpair.data(), quantiser, begin, end, hist);
+      }
       return AccumulateSparse(m.RowPtr(), m.SparseBins(), gpair.data(), quantiser, begin, end,
                               hist);
   }

@@ -236,7 +236,9 @@ TREERING_AVX512 ScanPicks ScanAvx512(const GradientPairInt* bins, int n, Gradien
 }  // namespace
 #endif
 
-bool HaveVectorSplitScan() {
+namespace {
+
+bool HaveAvx512SplitScan() {
 #if defined(TREERING_SPLIT_SCAN_AVX512)
   static const bool have = __builtin_cpu_supports("avx512f") &&
                            __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
@@ -246,14 +248,17 @@ bool HaveVectorSplitScan() {
 #endif
 }
 
+}  // namespace
+
+bool HaveVectorSplitScan() { return HaveAvx512SplitScan() || HaveAvx2SplitScan(); }
+
 ScanPicks VectorSplitScan(const GradientPairInt* bins, int n, GradientPairInt node_sum,
                           const ScanConstants& k, float floor) {
 #if defined(TREERING_SPLIT_SCAN_AVX512)
-  return ScanAvx512(bins, n, node_sum, k, floor);
-#else
-  (void)bins, (void)n, (void)node_sum, (void)k, (void)floor;
-  return {};
+  if (HaveAvx512SplitScan()) return ScanAvx512(bins, n, node_sum, k, floor);
 #endif
+  (void)floor;
+  return SplitScanAvx2(bins, n, node_sum, k);
 }
 
 }  // namespace treering::booster

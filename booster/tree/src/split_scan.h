@@ -35,15 +35,22 @@ struct ScanPicks {
   int backward_bin = -1;
 };
 
-// True on x86-64 CPUs with AVX-512 F, DQ and VL (and an OS that saves their registers).
+// True on x86-64 CPUs with AVX-512 F, DQ and VL (8 bins at a time, split_scan.cc) or with
+// AVX2 (4 at a time, split_scan_avx2.cc), and an OS that saves their registers.
 bool HaveVectorSplitScan();
 
 // Both scans over n bins; only when HaveVectorSplitScan() and max_delta_step == 0 (the
 // weight-clipped gain is left to the scalar code). `floor`: a loss_chg some candidate of the
 // node is known to reach (another feature's best; 0 if none). Blocks of bins that cannot
-// reach it are skipped, so a pick below it may not be the scan's own best, but a candidate
-// that reaches or ties it is never skipped: the node's winner comes out the same.
+// reach it may be skipped (AVX-512), so a pick below it may not be the scan's own best, but a
+// candidate that reaches or ties it is never skipped: the node's winner comes out the same.
 ScanPicks VectorSplitScan(const GradientPairInt* bins, int n, GradientPairInt node_sum,
                           const ScanConstants& k, float floor);
+
+// The AVX2 scan alone (no screening: every candidate computed); for tests on AVX-512 CPUs,
+// which VectorSplitScan sends to the 8-lane scan. Only when HaveAvx2SplitScan().
+bool HaveAvx2SplitScan();
+ScanPicks SplitScanAvx2(const GradientPairInt* bins, int n, GradientPairInt node_sum,
+                        const ScanConstants& k);
 
 }  // namespace treering::booster

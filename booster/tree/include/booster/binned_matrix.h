@@ -64,6 +64,18 @@ class BinnedMatrix {
   const std::uint64_t* RowPtr() const { return source_->row_ptr.data(); }
   const std::uint32_t* SparseBins() const { return sparse_bins_.data(); }
 
+  // Sparse layout, nearly full (every row holds >= 7/8 of the features on average, e.g. the
+  // ranking set's 49 of 50): a row-major copy with one slot per (row, feature) holding the
+  // local bin or kMissingSlot8/16, for the histogram's row kernel. Slots are uint8 when every
+  // feature has < 255 bins, else uint16; both null when the data is sparser (or dense).
+  // Why: a row's slots are contiguous and need no row_ptr lookup, so a scattered deep node's
+  // rows cost like dense rows (treering-hist-bench, ranking set, depths 1-8: 4.7 ns per entry
+  // through the CSR, 1.8 ns for the same rows stored dense).
+  static constexpr std::uint8_t kMissingSlot8 = 0xFF;
+  static constexpr std::uint16_t kMissingSlot16 = 0xFFFF;
+  const std::uint8_t* RowSlots8() const { return slots8_.empty() ? nullptr : slots8_.data(); }
+  const std::uint16_t* RowSlots16() const { return slots16_.empty() ? nullptr : slots16_.data(); }
+
   // Sparse layout only: feature f's entries as (row, local bin), rows ascending. Partitioning
   // a node walks the split feature's column instead of searching every row.
   struct Column {
@@ -102,6 +114,7 @@ class BinnedMatrix {
 
  private:
   void BuildColumns(const data::DMatrix& dm);
+  void BuildRowSlots(const data::DMatrix& dm, std::uint32_t widest, int nthread);
 
   Layout layout_ = Layout::kSparse;
   std::size_t num_rows_ = 0;
@@ -111,6 +124,8 @@ class BinnedMatrix {
   BinVector<std::uint8_t> dense8_columns_;
   BinVector<std::uint16_t> dense16_;
   std::vector<std::uint32_t> sparse_bins_;
+  BinVector<std::uint8_t> slots8_;  // RowSlots8 / RowSlots16: nearly full sparse data only
+  BinVector<std::uint16_t> slots16_;
   std::vector<std::uint64_t> column_ptr_;  // CSC copy of the sparse layout
   std::vector<std::uint32_t> column_rows_;
   std::vector<std::uint16_t> column_bins_;
