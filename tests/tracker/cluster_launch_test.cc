@@ -16,6 +16,7 @@
 #include "host_preparation.h"
 #include "host_route.h"
 #include "launch.h"
+#include "supervisor.h"
 
 namespace treering::launch {
 namespace {
@@ -202,6 +203,33 @@ TEST(MpiTaskTest, Ipv6HostsAreKeptOnIpv6AndNeedNames) {
   EXPECT_TRUE(Contains(refused.status().message(), "host 'fd74:7265:0:9::3' is an IPv6 address"))
       << refused.status().message();
   EXPECT_TRUE(Contains(refused.status().message(), o.host_file)) << refused.status().message();
+}
+
+// A worker tells the tracker why it failed and then exits; the tracker may read that report
+// only after the exit is reaped (a loaded machine). The job's reason must still be the
+// tracker's (it names the rank waited for and its host), not "exited with code 1".
+TEST(Supervisor, FailedExitWaitsForTheTrackersLateReport) {
+  char dir[] = "/tmp/treering_supervisor_XXXXXX";
+  ASSERT_NE(::mkdtemp(dir), nullptr);
+  const std::string reported = std::string(dir) + "/reported";
+  Task task;
+  task.label = "[rank 0] ";
+  task.argv = {"/bin/sh", "-c", "touch '" + reported + "'; exit 1"};
+  SupervisorHooks hooks;
+  hooks.emit = [](const std::string&, bool) {};
+  int polls_since_report = 0;  // the tracker answers on the second poll after the report
+  hooks.external_failure = [&]() -> std::optional<std::string> {
+    if (::access(reported.c_str(), F_OK) != 0 || ++polls_since_report < 2) return {};
+    return std::string("tracker: rank 0 failed: rank 1 never started this op");
+  };
+  std::string aborted;
+  hooks.on_task_failed = [&](const std::string& reason) { aborted = reason; };
+  const Status s = Supervisor({task}, 1.0, hooks).Run();
+  EXPECT_FALSE(s.ok());
+  EXPECT_TRUE(Contains(s.message(), "rank 1 never started")) << s.message();
+  EXPECT_TRUE(aborted.empty()) << aborted;  // the tracker already ended: no second abort
+  std::remove(reported.c_str());
+  ::rmdir(dir);
 }
 
 }  // namespace

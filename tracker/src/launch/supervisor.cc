@@ -7,9 +7,14 @@
 
 #include <atomic>
 #include <cerrno>
+#include <chrono>
+#include <thread>
 
 namespace treering::launch {
 namespace {
+
+// How long (10 ms steps) a failed exit waits for the tracker to read the worker's own report.
+constexpr int kReportWaitSteps = 20;
 
 std::atomic<bool> g_interrupted{false};
 
@@ -170,6 +175,15 @@ void Supervisor::OnExit(Slot& slot, int code) {
     for (int i = 0; i < 20 && (slot.child.out_fd >= 0 || slot.child.err_fd >= 0); ++i)
       PumpOutput(5);
     return StartTask(slot);
+  }
+  // A worker that fails tells the tracker why before it exits, and that report names the root
+  // cause (the rank it waited for, and its host). Under load the tracker may not have read it
+  // yet when the exit is reaped: give it a moment (bounded) before blaming the exit itself.
+  if (hooks_.external_failure) {
+    for (int i = 0; i < kReportWaitSteps && !hooks_.external_failure(); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    if (auto reason = hooks_.external_failure()) return Fail(*reason);
   }
   const std::string who = slot.task.label.empty() ? "the worker command " : slot.task.label;
   Fail(who + "exited with code " + std::to_string(code) + slot.task.where + " after " +
