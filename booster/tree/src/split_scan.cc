@@ -124,15 +124,7 @@ TREERING_AVX512 inline void Resolve(const LaneBest& best, float* loss, int* bin)
   alignas(32) int b[8];
   _mm256_store_ps(l, best.loss);
   _mm256_store_si256(reinterpret_cast<__m256i*>(b), best.bin);
-  *loss = 0.0f;
-  *bin = -1;
-  for (int i = 0; i < 8; ++i) {
-    if (b[i] < 0) continue;
-    if (*bin < 0 || l[i] > *loss || (l[i] == *loss && (kLast ? b[i] > *bin : b[i] < *bin))) {
-      *loss = l[i];
-      *bin = b[i];
-    }
-  }
+  ResolveLanes(l, b, 8, kLast, loss, bin);
 }
 
 TREERING_AVX512 ScanPicks ScanAvx512(const GradientPairInt* bins, int n, GradientPairInt node_sum,

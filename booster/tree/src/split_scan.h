@@ -35,6 +35,22 @@ struct ScanPicks {
   int backward_bin = -1;
 };
 
+// The vector scans' lane winner: the largest loss of the lanes that hold a bin (>= 0); of
+// equal ones the lowest bin, or with `last` the highest (the backward scan's first best).
+inline void ResolveLanes(const float* loss, const int* bin, int lanes, bool last, float* best_loss,
+                         int* best_bin) {
+  *best_loss = 0.0f;
+  *best_bin = -1;
+  for (int i = 0; i < lanes; ++i) {
+    if (bin[i] < 0) continue;
+    if (*best_bin < 0 || loss[i] > *best_loss ||
+        (loss[i] == *best_loss && (last ? bin[i] > *best_bin : bin[i] < *best_bin))) {
+      *best_loss = loss[i];
+      *best_bin = bin[i];
+    }
+  }
+}
+
 // True on x86-64 CPUs with AVX-512 F, DQ and VL (8 bins at a time, split_scan.cc) or with
 // AVX2 (4 at a time, split_scan_avx2.cc), and an OS that saves their registers.
 bool HaveVectorSplitScan();

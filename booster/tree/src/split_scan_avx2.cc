@@ -124,15 +124,7 @@ TREERING_AVX2 inline void Resolve(const LaneBest& best, float* loss, int* bin) {
   alignas(16) int b[4];
   _mm_store_ps(l, best.loss);
   _mm_store_si128(reinterpret_cast<__m128i*>(b), best.bin);
-  *loss = 0.0f;
-  *bin = -1;
-  for (int i = 0; i < 4; ++i) {
-    if (b[i] < 0) continue;
-    if (*bin < 0 || l[i] > *loss || (l[i] == *loss && (kLast ? b[i] > *bin : b[i] < *bin))) {
-      *loss = l[i];
-      *bin = b[i];
-    }
-  }
+  ResolveLanes(l, b, 4, kLast, loss, bin);
 }
 
 // Bins i0..i0+3 as grad and hess lanes; bins past n read as empty.
