@@ -275,7 +275,8 @@ TEST(RingAllreduce, SumsEachSegmentAlongTheRingBitForBit) {
   for (int n : {2, 3, 5, 7}) {
     LoopbackWorld world(n, ForcedOptions(AllreduceAlgorithm::kRing));
     std::uint64_t seq = 0;
-    for (std::size_t count : {std::size_t{1}, std::size_t{2 * n + 1}, std::size_t{100003}}) {
+    for (std::size_t count :
+         {std::size_t{1}, static_cast<std::size_t>(2 * n + 1), std::size_t{100003}}) {
       SCOPED_TRACE(::testing::Message() << n << " ranks, " << count << " doubles");
       std::vector<std::vector<double>> input(n, std::vector<double>(count));
       std::mt19937_64 gen(n * 31 + count);
@@ -330,7 +331,9 @@ TEST(RecursiveAllreduce, EveryRankGetsTheSameBitsWithNaNs) {
       }
       // Which NaN payload a sum keeps depends on the compiled loop (vector or scalar tail), not
       // only on the operand order, so across algorithms only max/min must agree bit for bit.
-      if (op != OpKind::kSum) EXPECT_TRUE(SameBits(results[0][0], results[1][0]));
+      if (op != OpKind::kSum) {
+        EXPECT_TRUE(SameBits(results[0][0], results[1][0]));
+      }
     }
   }
 }

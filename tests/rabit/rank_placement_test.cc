@@ -76,23 +76,29 @@ TEST(RankPlacement, RecursiveStepsPayTheCoreWaits) {
                    3 * (1 + 4 * 0.5 + 8 + 4));
   EXPECT_DOUBLE_EQ(PredictAllreduceSeconds(AllreduceAlgorithm::kHalvingDoubling, m, 8, 8),
                    2 * 3 * (1 + 4 * 0.5) + 2.0 * 7 / 8 * 8 + 7.0 / 8 * 4);
-  // Tree and ring move one hop at a time: unchanged.
+  // The tree pipelines its hops: unchanged. The ring's 2(p-1) steps each wait too.
   EXPECT_DOUBLE_EQ(PredictAllreduceSeconds(AllreduceAlgorithm::kTree, m, 8, 8),
                    2 * 3 + 3 * 8 + 2 * 4);
   EXPECT_DOUBLE_EQ(PredictAllreduceSeconds(AllreduceAlgorithm::kRing, m, 8, 8),
-                   2 * 7 + 2.0 * 7 / 8 * 8 + 7.0 / 8 * 4);
+                   2 * 7 * (1 + 4 * 0.5) + 2.0 * 7 / 8 * 8 + 7.0 / 8 * 4);
 }
 
-// The measured case (docs/collectives.md): 4 and 8 ranks on 2 cores took recursive doubling for
-// 4 bytes at 2-3x the tree's time; oversubscribed they take the tree, and the ring for large
-// messages. One rank a core keeps the recursive algorithms.
-TEST(RankPlacement, OversubscribedWorldsTakeTreeAndRing) {
+// The measured cases (docs/collectives.md, docs/benchmarks.md): 4 and 8 ranks on 2 cores took
+// recursive doubling for 4 bytes at 2-3x the tree's time, and the ring for 1 MiB at 1.1-1.3x
+// halving's; oversubscribed they take the tree for small messages and halving for large ones.
+// One rank a core keeps the recursive algorithms.
+TEST(RankPlacement, OversubscribedWorldsTakeTreeAndHalving) {
   AllreduceChoiceOptions o;
   o.recursive_links = true;
   for (int world : {4, 8}) {
     o.link.ranks_beyond_cores = world - 2;
     EXPECT_EQ(ChooseAllreduce(o, world, 4), AllreduceAlgorithm::kTree) << world;
-    EXPECT_EQ(ChooseAllreduce(o, world, 16 << 20), AllreduceAlgorithm::kRing) << world;
+    // 1 MiB, quiet, all three forced (docs/benchmarks.md): np=4 halving 2.42 ms, tree 2.92,
+    // ring 3.10; np=8 tree 6.71 ms, halving 7.18, ring 8.02.
+    EXPECT_EQ(ChooseAllreduce(o, world, 1 << 20),
+              world == 4 ? AllreduceAlgorithm::kHalvingDoubling : AllreduceAlgorithm::kTree)
+        << world;
+    EXPECT_EQ(ChooseAllreduce(o, world, 16 << 20), AllreduceAlgorithm::kHalvingDoubling) << world;
     o.link.ranks_beyond_cores = 0;
     EXPECT_EQ(ChooseAllreduce(o, world, 4), AllreduceAlgorithm::kRecursiveDoubling) << world;
     EXPECT_EQ(ChooseAllreduce(o, world, 16 << 20), AllreduceAlgorithm::kHalvingDoubling) << world;

@@ -51,7 +51,10 @@ double PredictAllreduceSeconds(AllreduceAlgorithm algorithm, const LinkModel& li
       return 2 * FloorLog2(world) * a + (fanout + 1) * nb + fanout * ng;
     }
     case AllreduceAlgorithm::kRing:
-      return 2 * (p - 1) * a + 2 * (p - 1) / p * nb + (p - 1) / p * ng;
+      // Each of its 2(p-1) steps also waits for a neighbour that may be off its core: with the
+      // 4 MiB send-ahead, halving beat the ring at 1 MiB on 4 and 8 ranks over 2 cores
+      // (docs/benchmarks.md, quiet reruns after session 5) where this term was missing.
+      return 2 * (p - 1) * step_a + 2 * (p - 1) / p * nb + (p - 1) / p * ng;
     case AllreduceAlgorithm::kRecursiveDoubling:
       return fold + steps * (step_a + nb + ng);
     case AllreduceAlgorithm::kHalvingDoubling:

@@ -26,9 +26,9 @@ struct LinkModel {
   double bytes_per_second = 2.5e9;       // 1 / beta: rabit_link_bandwidth_mbps
   double reduce_bytes_per_second = 4e9;  // 1 / gamma: one core's reduction loop (not a key)
   // Ranks placed beyond the cores of the most loaded machine (rank_placement.h; learnt at start,
-  // 0 unless oversubscribed). Every step of the recursive algorithms needs all ranks running at
-  // once, so each such rank adds one wait for a core to each step; the tree and the ring move
-  // one hop at a time, which the idle ranks' cores absorb (docs/collectives.md).
+  // 0 unless oversubscribed). Every step of the recursive algorithms and of the ring needs its
+  // partners running at once, so each such rank adds one wait for a core to each step; the
+  // tree pipelines its hops, which the idle ranks' cores absorb (docs/collectives.md).
   int ranks_beyond_cores = 0;
   double core_wait_seconds = 30e-6;  // one rank's wait for a core (measured, not a key)
 };
