@@ -223,8 +223,8 @@ TEST(DistributedLearner, MinDataInLeafHoldsAndEqualsOneProcess) {
                    {"min_child_weight", "0"},
                    {"eval_metric", "rmse"},
                    {"nthread", "1"}};
-  auto smallest_leaf = [&](const Params& p) {
-    const std::vector<RankOutcome> one = TrainOnRanks(p, all, 1, 3);
+  auto smallest_leaf = [&](const Params& p, int world = 1) {
+    const std::vector<RankOutcome> one = TrainOnRanks(p, all, world, 3);
     float smallest = 1e30f;
     auto model = ModelFromJson(one[0].model_json, "rank 0");
     EXPECT_TRUE(model.ok());
@@ -240,6 +240,10 @@ TEST(DistributedLearner, MinDataInLeafHoldsAndEqualsOneProcess) {
   params.emplace_back("min_data_in_leaf", "40");
   EXPECT_GE(smallest_leaf(params), 40.0f);
   ExpectSameAsOneProcess(params, all, 3);
+  // Voting grows other trees, but its final search over the elected features keeps the limit.
+  params.emplace_back("tree_learner", "voting");
+  params.emplace_back("top_k", "2");
+  EXPECT_GE(smallest_leaf(params, 3), 40.0f);
 }
 
 // XGBoost 1.7's colmaker refuses distributed training; so does exact here, with its words,

@@ -229,7 +229,9 @@ std::vector<SplitCandidate> VotingSplitSearch::EvaluateNodes(
   for (std::size_t n = 0; n < nodes.size(); ++n) Keep(ids[n], known[n], summed_[n]);
   std::vector<SplitEvaluator::NodeInput> inputs;
   for (std::size_t n = 0; n < nodes.size(); ++n) {
-    inputs.push_back({&summed_[n], nodes[n].sum, std::move(elected[n]), nodes[n].bounds});
+    inputs.push_back(nodes[n]);  // the node's global sum, bounds and rows (min_data_in_leaf)
+    inputs.back().hist = &summed_[n];
+    inputs.back().features = std::move(elected[n]);
   }
   // Each rank searches the elected features it owns (the only summed bins it holds).
   SplitEvaluator by_owner(param_, cuts_, global.Quantiser(), comm_);
