@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <functional>
 #include <random>
 #include <string>
 #include <utility>
@@ -19,6 +18,7 @@
 
 #include "base/parallel_for.h"
 #include "objective_impl.h"
+#include "rank_order.h"
 
 namespace treering::booster {
 namespace {
@@ -55,13 +55,14 @@ float NdcgDelta(std::uint32_t pos_pred_pos, std::uint32_t neg_pred_pos, int pos_
   return delta < 0.0f ? -delta : delta;
 }
 
-void NdcgWeights(const std::vector<ListEntry>& list, std::vector<LambdaPair>* pairs) {
-  std::vector<float> labels(list.size());
-  for (std::size_t i = 0; i < list.size(); ++i) labels[i] = list[i].label;
-  std::stable_sort(labels.begin(), labels.end(), std::greater<>());
+// by_label: the group's (label, position) sorted by label, descending (XGBoost sorts a copy
+// of the labels for the ideal DCG; the labels of by_label are that sequence).
+void NdcgWeights(const std::vector<ListEntry>& list,
+                 const std::vector<std::pair<float, unsigned>>& by_label,
+                 std::vector<LambdaPair>* pairs) {
   double sum = 0.0;
-  for (std::uint32_t i = 0; i < labels.size(); ++i) {
-    sum += ItemDcg(static_cast<unsigned>(labels[i]), i);
+  for (std::uint32_t i = 0; i < by_label.size(); ++i) {
+    sum += ItemDcg(static_cast<unsigned>(by_label[i].first), i);
   }
   const auto idcg = static_cast<float>(sum);
   for (LambdaPair& p : *pairs) {
@@ -118,6 +119,39 @@ void MapWeights(const std::vector<ListEntry>& list, std::vector<LambdaPair>* pai
   for (LambdaPair& p : *pairs) {
     p.weight *= MapDelta(static_cast<int>(p.pos), static_cast<int>(p.neg), list[p.pos].label,
                          list[p.neg].label, stats);
+  }
+}
+
+// rec = (label, position in list) sorted by label descending, ties by position: XGBoost's
+// stable sort of the group's labels. Relevances are integers below 31 in practice (CheckLabels
+// bounds them to [0, 31)), so a counting sort does it in one pass; a fractional label takes
+// the comparison sort.
+void OrderByLabel(const std::vector<ListEntry>& list,
+                  std::vector<std::pair<float, unsigned>>* rec) {
+  constexpr unsigned kLabels = 31;
+  unsigned start[kLabels + 1] = {};
+  bool integral = true;
+  for (const ListEntry& e : list) {
+    integral = e.label >= 0.0f && e.label < static_cast<float>(kLabels) &&
+               static_cast<float>(static_cast<unsigned>(e.label)) == e.label;
+    if (!integral) break;
+    ++start[static_cast<unsigned>(e.label)];
+  }
+  rec->resize(list.size());
+  if (!integral) {
+    for (unsigned i = 0; i < list.size(); ++i) (*rec)[i] = {list[i].label, i};
+    std::stable_sort(rec->begin(), rec->end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    return;
+  }
+  unsigned next = 0;  // start[b]: where label b's run begins, the highest label first
+  for (unsigned b = kLabels; b-- > 0;) {
+    const unsigned count = start[b];
+    start[b] = next;
+    next += count;
+  }
+  for (unsigned i = 0; i < list.size(); ++i) {
+    (*rec)[start[static_cast<unsigned>(list[i].label)]++] = {list[i].label, i};
   }
 }
 
@@ -183,6 +217,8 @@ class LambdaRankObjective : public Objective {
     std::vector<ListEntry> list;
     std::vector<std::pair<float, unsigned>> rec;
     std::vector<LambdaPair> pairs;
+    std::vector<std::uint64_t> keys;
+    std::vector<std::size_t> order;
   };
 
   // Draws the pairs of one group: each document of a label bucket gets num_pairsample partners
@@ -218,15 +254,13 @@ class LambdaRankObjective : public Objective {
     auto& rec = ws->rec;
     list.clear();
     ws->pairs.clear();
-    for (std::uint64_t j = begin; j < end; ++j) list.push_back({margin[j], label[j], j});
-    std::stable_sort(list.begin(), list.end(),
-                     [](const ListEntry& a, const ListEntry& b) { return a.pred > b.pred; });
-    rec.resize(list.size());
-    for (unsigned i = 0; i < list.size(); ++i) rec[i] = {list[i].label, i};
-    std::stable_sort(rec.begin(), rec.end(),
-                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    DescendingOrder(
+        end - begin, [&](std::size_t i) { return margin[begin + i]; }, &ws->keys, &ws->order);
+    for (const std::size_t i : ws->order)
+      list.push_back({margin[begin + i], label[begin + i], begin + i});
+    OrderByLabel(list, &rec);
     SamplePairs(rnd, ws);
-    if (kind_ == LambdaKind::kNdcg) NdcgWeights(list, &ws->pairs);
+    if (kind_ == LambdaKind::kNdcg) NdcgWeights(list, rec, &ws->pairs);
     if (kind_ == LambdaKind::kMap) MapWeights(list, &ws->pairs);
     float scale = 1.0f / static_cast<float>(num_pairsample_);
     if (fix_list_weight_ != 0.0f) scale *= fix_list_weight_ / static_cast<float>(end - begin);
