@@ -2,9 +2,6 @@
 
 #include <algorithm>
 
-#include "base/parallel_for.h"
-#include "booster/work_split.h"
-
 namespace treering::booster {
 
 // Rank r's run ends at the first feature boundary at or past r+1 shares of the bins: greedy
@@ -29,20 +26,6 @@ FeatureOwners::FeatureOwners(const std::vector<std::uint32_t>& ptrs, int world, 
   }
   for (; f < features; ++f) owner_of_[f] = world - 1;
   bin_begin_[world] = ptrs.back();
-}
-
-void SubtractOwnedBins(const FeatureOwners& owners, const std::vector<const Histogram*>& parents,
-                       const std::vector<const Histogram*>& children,
-                       const std::vector<Histogram*>& outs, std::uint32_t total_bins, int nthread) {
-  const std::uint32_t begin = owners.BinBegin(owners.Rank());
-  const std::uint32_t end = owners.BinEnd(owners.Rank());
-  for (Histogram* out : outs) out->resize(total_bins);
-  ParallelFor(outs.size(), ThreadsFor(outs.size() * std::size_t(end - begin), nthread),
-              [&](std::size_t i) {
-                const Histogram &parent = *parents[i], &child = *children[i];
-                Histogram& out = *outs[i];
-                for (std::uint32_t b = begin; b < end; ++b) out[b] = parent[b] - child[b];
-              });
 }
 
 }  // namespace treering::booster

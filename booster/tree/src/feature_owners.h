@@ -36,9 +36,4 @@ class FeatureOwners {
   std::vector<std::uint32_t> bin_begin_;  // world + 1 entries
 };
 
-// outs[i] = parents[i] - children[i] on this rank's bins only (the rest is left as it was).
-void SubtractOwnedBins(const FeatureOwners& owners, const std::vector<const Histogram*>& parents,
-                       const std::vector<const Histogram*>& children,
-                       const std::vector<Histogram*>& outs, std::uint32_t total_bins, int nthread);
-
 }  // namespace treering::booster

@@ -216,11 +216,16 @@ std::vector<SplitCandidate> SplitEvaluator::EvaluateNodes(const std::vector<Node
       bins += cuts_.FeatureBins(f);
     }
     if (nodes[n].derive == nullptr) continue;
-    if (world > 1) throw std::logic_error("EvaluateNodes: derivation asked for when distributed");
+    // Distributed by feature owner, a rank derives (and later reads) only its own features'
+    // slices; with the tasks dealt round-robin every rank would need every slice.
+    const bool by_owner = owner_of_ != nullptr && world > 1;
+    if (world > 1 && !by_owner) {
+      throw std::logic_error("EvaluateNodes: derivation asked for without feature owners");
+    }
     sampled.assign(cuts_.NumFeatures(), 0);
     for (std::uint32_t f : nodes[n].features) sampled[f] = 1;
     for (std::uint32_t f = 0; f < cuts_.NumFeatures(); ++f) {
-      if (sampled[f]) continue;
+      if (sampled[f] || (by_owner && (*owner_of_)[f] != rank)) continue;
       tasks.push_back({n, f, false});
       bins += cuts_.FeatureBins(f);
     }

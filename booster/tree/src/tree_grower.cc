@@ -233,15 +233,16 @@ void TreeGrower::PartitionRows(const Batch& applied, const RegTree& tree) {
 }
 
 // Builds the smaller child of every parent (by hessian, a global quantity, so every rank
-// picks the same child) in one batch. The siblings are parent - built: single process, the
-// evaluation of the next step writes them slice by slice as it scans them (derive_from_);
-// distributed, every rank needs whole siblings, so they are subtracted here.
+// picks the same child) in one batch. The siblings are parent - built: in one process, or
+// distributed by feature owner (each rank reads only its own features' bins), the evaluation
+// of the next step writes them slice by slice as it scans them (derive_from_); with the
+// allreduce, every rank needs whole siblings, so they are subtracted here.
 void TreeGrower::BuildChildHistograms(const Batch& parents, const RegTree& tree) {
   std::vector<RowSpan> rows;
   std::vector<Histogram*> built;
   std::vector<const Histogram*> parent_hists, built_hists;
   std::vector<Histogram*> derived;
-  const bool fuse = !comm_->IsDistributed();
+  const bool fuse = !comm_->IsDistributed() || owners_ != nullptr;
   for (const ExpandEntry& e : parents) {
     int build = tree.left[e.node], derive = tree.right[e.node];
     if (e.split.right_sum.hess < e.split.left_sum.hess) std::swap(build, derive);
@@ -256,12 +257,7 @@ void TreeGrower::BuildChildHistograms(const Batch& parents, const RegTree& tree)
     }
   }
   builder_.Build(*gpair_, evaluator_->Quantiser(), rows, built);
-  if (fuse) return;
-  if (owners_ != nullptr) {  // the other bins hold no sums: nobody reads them
-    SubtractOwnedBins(*owners_, parent_hists, built_hists, derived, cuts_.TotalBins(), nthread_);
-  } else {
-    builder_.Subtract(parent_hists, built_hists, derived);
-  }
+  if (!fuse) builder_.Subtract(parent_hists, built_hists, derived);
 }
 
 RegTree TreeGrower::Grow(const std::vector<GradientPair>& gpair,
