@@ -1,4 +1,4 @@
-// DescendingOrder (booster/common/src/rank_order.h) against std::stable_sort, the order
+// GroupDescendingOrder (booster/common/src/rank_order.h) against std::stable_sort, the order
 // XGBoost's ranking code uses: the same permutation on groups full of ties (tree outputs are
 // piecewise constant, so equal predictions are the common case), signed zeros, infinities,
 // and NaN keys (which take the stable sort itself).
@@ -36,7 +36,7 @@ std::vector<unsigned> StableOrder(std::vector<Doc> docs) {
 std::vector<unsigned> FastOrder(const std::vector<Doc>& docs) {
   std::vector<std::uint64_t> keys;
   std::vector<std::size_t> order;
-  DescendingOrder(
+  GroupDescendingOrder(
       docs.size(), [&](std::size_t i) { return docs[i].key; }, &keys, &order);
   std::vector<unsigned> ids;
   for (const std::size_t i : order) ids.push_back(docs[i].id);

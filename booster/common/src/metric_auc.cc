@@ -6,12 +6,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <numeric>
 
 #include "metric_impl.h"
 #include "rabit/comm.h"
+#include "rank_order.h"
 
 namespace treering::booster {
 
@@ -23,11 +23,7 @@ std::vector<std::uint32_t> DescendingOrder(const std::vector<float>& preds) {
   const std::size_t n = preds.size();
   std::vector<std::uint64_t> items(n), tmp(n);
   for (std::size_t i = 0; i < n; ++i) {
-    const float v = preds[i] == 0.0f ? 0.0f : preds[i];  // -0 and +0 are one tie group
-    std::uint32_t bits;
-    std::memcpy(&bits, &v, sizeof(bits));
-    const std::uint32_t ascending = (bits & 0x80000000u) ? ~bits : (bits | 0x80000000u);
-    items[i] = (std::uint64_t{~ascending} << 32) | i;
+    items[i] = DescendingSortKey(preds[i], static_cast<std::uint32_t>(i));
   }
   for (int shift = 32; shift < 64; shift += 11) {
     std::vector<std::size_t> count(2049, 0);

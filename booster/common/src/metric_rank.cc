@@ -31,7 +31,7 @@ void SortByPrediction(std::vector<PredRel>* rec) {
   thread_local std::vector<std::uint64_t> keys;
   thread_local std::vector<std::size_t> order;
   thread_local std::vector<PredRel> sorted;
-  DescendingOrder(
+  GroupDescendingOrder(
       rec->size(), [&](std::size_t i) { return (*rec)[i].first; }, &keys, &order);
   sorted.clear();
   for (const std::size_t i : order) sorted.push_back((*rec)[i]);

@@ -254,7 +254,7 @@ class LambdaRankObjective : public Objective {
     auto& rec = ws->rec;
     list.clear();
     ws->pairs.clear();
-    DescendingOrder(
+    GroupDescendingOrder(
         end - begin, [&](std::size_t i) { return margin[begin + i]; }, &ws->keys, &ws->order);
     for (const std::size_t i : ws->order)
       list.push_back({margin[begin + i], label[begin + i], begin + i});

@@ -19,7 +19,8 @@
 namespace treering::booster {
 
 // Ascending order of these integers = descending order of `key`, then ascending `position`.
-// -0 and +0 compare equal as floats, so both take +0's bits.
+// -0 and +0 compare equal as floats, so both take +0's bits. Also the radix sort key of the
+// AUC metrics' DescendingOrder (metric_auc.cc).
 inline std::uint64_t DescendingSortKey(float key, std::uint32_t position) {
   std::uint32_t bits = 0;
   if (key != 0.0f) std::memcpy(&bits, &key, sizeof bits);
@@ -30,8 +31,8 @@ inline std::uint64_t DescendingSortKey(float key, std::uint32_t position) {
 // Positions 0..n-1 ordered by key_at(position) descending, ties by position: the permutation
 // std::stable_sort with `>` makes of records laid out in position order. `keys` is scratch.
 template <typename KeyAt>
-void DescendingOrder(std::size_t n, KeyAt key_at, std::vector<std::uint64_t>* keys,
-                     std::vector<std::size_t>* order) {
+void GroupDescendingOrder(std::size_t n, KeyAt key_at, std::vector<std::uint64_t>* keys,
+                          std::vector<std::size_t>* order) {
   order->resize(n);
   // The integer keys hold a position in 32 bits; a longer group (or a NaN) takes the stable
   // sort itself.
