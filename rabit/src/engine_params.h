@@ -58,6 +58,7 @@ struct EngineParams {
   bool pinned = false;                  // the launcher pinned this worker to cores of its own
   std::size_t socket_buffer_bytes = 0;  // kernel autotuning beat fixed 512K/4M buffers
   int spin_microseconds = 50;
+  bool local_read = true;          // rabit_local_read
   std::uint32_t max_attempts = 1;  // > 1: a launcher restarts dead workers (robust engine)
   int local_replica = 2;
   std::vector<MockPoint> mocks;

@@ -20,15 +20,19 @@ using transport::Communicator;
 
 class LoopbackWorld {
  public:
-  LoopbackWorld(int world, CollectiveOptions options) {
+  LoopbackWorld(int world, CollectiveOptions options)
+      : LoopbackWorld(world, [options](int) { return options; }) {}
+  // Each rank's options from options_of(rank) (tests of ranks configured differently).
+  LoopbackWorld(int world, const std::function<CollectiveOptions(int)>& options_of) {
     auto links = transport::BuildLoopbackLinks(world);
-    options.allreduce.recursive_links = true;  // BuildLoopbackLinks makes the partner links
     if (!links.ok()) throw std::runtime_error(links.status().message());
     comms_.resize(world);
     std::vector<std::thread> threads;
     std::vector<treering::Status> created(world);
     for (int r = 0; r < world; ++r) {
       threads.emplace_back([&, r] {
+        CollectiveOptions options = options_of(r);
+        options.allreduce.recursive_links = true;  // BuildLoopbackLinks makes the partner links
         auto comm = Communicator::Create(std::move(links.value()[r]), options);
         if (comm.ok())
           comms_[r] = std::move(comm.value());

@@ -3,6 +3,7 @@
 // every rank's seeded data; and the default (Allreduce) path of the single engine.
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,72 @@ TEST_P(ReduceScatterWorld, EveryRanksSliceHoldsTheSumOverRanks) {
     CheckReduceScatter<double>(world, ++seq, seed + 100, OpKind::kSum);
     CheckReduceScatter<std::int32_t>(world, ++seq, seed + 200, OpKind::kMax);
   }
+}
+
+// Two ranks of one process (one machine): ReduceScatter from 256 KiB reads the partner's
+// buffer (LocalPairReduceScatter). Random doubles, uneven slices (one empty): the result must be
+// the ring's bits, and both ranks must agree on the mode.
+std::vector<double> ReduceScatterDoubles(LoopbackWorld& world, std::uint64_t seq,
+                                         const std::vector<std::size_t>& counts, int rank_wanted) {
+  std::size_t total = 0;
+  for (std::size_t c : counts) total += c;
+  std::vector<std::vector<double>> out(2);
+  ExpectAllOk(world.RunOnAll([&](int rank, Communicator& comm) {
+    out[rank] = RankData<double>(rank, 77, total);
+    return comm.ReduceScatter(seq, out[rank].data(), counts, DataType::kDouble, OpKind::kSum);
+  }));
+  const std::size_t begin = rank_wanted == 0 ? 0 : counts[0];
+  return {out[rank_wanted].begin() + begin, out[rank_wanted].begin() + begin + counts[rank_wanted]};
+}
+
+TEST(LocalRead, ReadsGiveTheRingsBitsOnBothRanks) {
+  CollectiveOptions reads = TestOptions(), ring = TestOptions();
+  ring.local_read = false;
+  LoopbackWorld with_reads(2, reads), with_ring(2, ring);
+  const std::vector<std::vector<std::size_t>> cases = {
+      {40000, 0}, {0, 40000}, {32769, 17}, {300001, 262147}, {1 << 20, 3}};
+  std::uint64_t seq = 0;
+  for (const auto& counts : cases) {
+    ++seq;
+    for (int rank = 0; rank < 2; ++rank) {
+      const std::vector<double> a = ReduceScatterDoubles(with_reads, seq * 2 + rank, counts, rank);
+      const std::vector<double> b = ReduceScatterDoubles(with_ring, seq * 2 + rank, counts, rank);
+      ASSERT_EQ(a.size(), b.size());
+      EXPECT_EQ(0, std::memcmp(a.data(), b.data(), a.size() * sizeof(double)))
+          << "counts " << counts[0] << "," << counts[1] << " rank " << rank;
+    }
+  }
+  EXPECT_TRUE(with_reads.comm(0).LocalReadsOn());
+  EXPECT_TRUE(with_reads.comm(1).LocalReadsOn());
+  EXPECT_FALSE(with_ring.comm(0).LocalReadsOn());
+  EXPECT_FALSE(with_ring.comm(1).LocalReadsOn());
+}
+
+TEST(LocalRead, OneRankWithoutReadsMakesBothTakeTheRing) {
+  LoopbackWorld world(2, [](int rank) {
+    CollectiveOptions options = TestOptions();
+    options.local_read = rank == 0;
+    return options;
+  });
+  for (int rank = 0; rank < 2; ++rank) {
+    const std::vector<std::size_t> counts = {70000, 50000};
+    CollectiveOptions ring = TestOptions();
+    ring.local_read = false;
+    LoopbackWorld reference(2, ring);
+    EXPECT_EQ(ReduceScatterDoubles(world, 1 + rank, counts, rank),
+              ReduceScatterDoubles(reference, 1 + rank, counts, rank));
+  }
+  EXPECT_TRUE(world.comm(0).LocalReadsProbed());
+  EXPECT_FALSE(world.comm(0).LocalReadsOn());
+  EXPECT_FALSE(world.comm(1).LocalReadsOn());
+}
+
+TEST(LocalRead, SmallBuffersKeepTheRingWithoutProbing) {
+  LoopbackWorld world(2, TestOptions());
+  const std::vector<std::size_t> counts = {16383, 16384};  // 8 B short of 256 KiB in all
+  ReduceScatterDoubles(world, 1, counts, 0);
+  EXPECT_FALSE(world.comm(0).LocalReadsProbed());
+  EXPECT_FALSE(world.comm(1).LocalReadsProbed());
 }
 
 TEST_P(ReduceScatterWorld, AllSlicesEmptyCompletes) {

@@ -85,6 +85,24 @@ treering::Status RingAllgather(Exchange& ex, const Topology& topo, std::uint8_t*
 treering::Status RingReduceScatter(Exchange& ex, const Topology& topo, std::uint8_t* buf,
                                    const std::vector<std::size_t>& offsets, const ReduceSpec& spec,
                                    ScratchArena& scratch);
+// Two ranks on one machine (local_pair_reduce_scatter.cc): each reads its slice of the other's
+// buffer through process_vm_readv instead of the socket. The first call probes whether both
+// can (and want: `enabled`, rabit_local_read); `state` keeps the answer, the same on both
+// ranks, and the partner's process id, which later calls must announce again. Returns Ok with
+// state->mode == kOff when they cannot, without reducing anything: the caller then runs
+// RingReduceScatter.
+struct LocalReadState {
+  enum class Mode { kUntried, kOn, kOff };
+  Mode mode = Mode::kUntried;
+  bool enabled = true;
+  std::int64_t partner_pid = 0;
+};
+// Below this many bytes in all the ring's single pass is faster than the reads' handshakes.
+constexpr std::size_t kLocalReadMinBytes = 256 * 1024;
+treering::Status LocalPairReduceScatter(Exchange& ex, const Topology& topo, std::uint8_t* buf,
+                                        const std::vector<std::size_t>& offsets,
+                                        const ReduceSpec& spec, ScratchArena& scratch,
+                                        LocalReadState* state);
 
 // An incoming stream of `total` bytes staged in a circular window of scratch (slot 0) and
 // reduced into dst (stream position p into dst[p]) as it arrives.

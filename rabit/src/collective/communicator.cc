@@ -37,6 +37,7 @@ treering::Status Communicator::LearnTree() {
     parent_of_.push_back(ranks[r].parent);
   }
   options_.allreduce.link.ranks_beyond_cores = RanksBeyondCores(ranks);
+  same_machine_pair_ = world() == 2 && ranks[0].machine == ranks[1].machine;
   return treering::Status::Ok();
 }
 
@@ -168,8 +169,16 @@ treering::Status Communicator::ReduceScatter(std::uint64_t seq, void* buf,
   Exchange ex(OpHeader::ForReduceScatter(seq, type, op, slice_bytes), ExchangeOptionsFor(),
               &links_);
   const ReduceSpec spec{element, reduce.value(), nullptr, options_.chunk_bytes};
-  return Finish(RingReduceScatter(ex, links_.topology(), static_cast<std::uint8_t*>(buf), offsets,
-                                  spec, scratch_));
+  auto* data = static_cast<std::uint8_t*>(buf);
+  // Small buffers keep the ring: the reads cost two more round trips (addresses, done).
+  if (same_machine_pair_ && local_read_.mode != LocalReadState::Mode::kOff &&
+      offsets.back() >= kLocalReadMinBytes) {
+    local_read_.enabled = options_.local_read;
+    treering::Status read =
+        LocalPairReduceScatter(ex, links_.topology(), data, offsets, spec, scratch_, &local_read_);
+    if (!read.ok() || local_read_.mode == LocalReadState::Mode::kOn) return Finish(read);
+  }
+  return Finish(RingReduceScatter(ex, links_.topology(), data, offsets, spec, scratch_));
 }
 
 }  // namespace rabit::transport

@@ -32,6 +32,9 @@ struct CollectiveOptions {
   // to exercise the paced path at small sizes).
   std::size_t send_ahead_bytes = kSendAheadBytes;
   int spin_microseconds = 50;  // rabit_spin_us: busy-retry before sleeping in poll()
+  // rabit_local_read: a world of two ranks on one machine reduce-scatters by reading the
+  // partner's buffer (process_vm_readv) instead of through the socket, when both ranks can.
+  bool local_read = true;
 };
 
 class Communicator {
@@ -68,6 +71,10 @@ class Communicator {
   treering::Status ReduceScatter(std::uint64_t seq, void* buf,
                                  const std::vector<std::size_t>& counts, DataType type, OpKind op);
 
+  // Whether ReduceScatter reads the partner's buffer (LocalPairReduceScatter) since its probe.
+  bool LocalReadsOn() const { return local_read_.mode == LocalReadState::Mode::kOn; }
+  bool LocalReadsProbed() const { return local_read_.mode != LocalReadState::Mode::kUntried; }
+
   // Closes every link (used at shutdown; also done on the first failure).
   void Close() { links_.CloseAll(); }
 
@@ -89,7 +96,9 @@ class Communicator {
   CollectiveOptions options_;
   AbortWatch* abort_watch_;
   ScratchArena scratch_;
-  std::vector<int> parent_of_;  // the whole tree: parent_of_[r] is rank r's parent
+  std::vector<int> parent_of_;      // the whole tree: parent_of_[r] is rank r's parent
+  bool same_machine_pair_ = false;  // world of two on one machine (LearnTree)
+  LocalReadState local_read_;       // enabled from options_.local_read
   treering::Status failure_;
   std::function<void(const treering::Status&)> failure_hook_;
 };

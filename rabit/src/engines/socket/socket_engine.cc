@@ -30,6 +30,7 @@ transport::CollectiveOptions CollectiveOptionsFor(const EngineParams& params) {
   options.allreduce.forced = params.allreduce;
   options.allreduce.ring_min_bytes = params.ring_min_bytes;
   options.spin_microseconds = params.spin_microseconds;
+  options.local_read = params.local_read;
   return options;
 }
 

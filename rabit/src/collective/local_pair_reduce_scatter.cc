@@ -1,0 +1,118 @@
+// Reduce-scatter between the two ranks of a world on one machine by cross-memory reads: each
+// rank reads its own slice of the partner's buffer straight out of the partner's address space
+// (process_vm_readv, Linux's cross-memory attach, which Open MPI's shared-memory transport uses
+// for large messages) and reduces it into its own. Over loopback TCP the same bytes cost two
+// kernel copies (into the socket, out of it) plus the TCP work; here one copy into a small
+// window that is reduced while still in cache. The link carries only the op header, each
+// buffer's address and a closing byte that tells the partner its buffer is no longer read.
+//
+// The first call probes: each rank reads a random 64-bit value at an address the partner sent
+// and both learn whether both reads returned what was sent (a partner in another PID namespace,
+// a kernel without the call, a seccomp filter or ptrace rules refusing it all fail the probe).
+// Only if both succeeded do they use the reads, this call and every later one, and only from
+// the process the probe verified; otherwise both fall back to the ring for good. Either way
+// both ranks decide the same.
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <random>
+
+#include "collective/algorithms.h"
+
+namespace rabit::transport {
+namespace {
+
+// What each rank sends first: where its buffer is, and the probe (used on the first call).
+struct Announce {
+  std::uint64_t pid = 0;
+  std::uint64_t buffer = 0;
+  std::uint64_t probe_address = 0;
+  std::uint64_t probe_value = 0;
+};
+static_assert(sizeof(Announce) == 32, "Announce is sent as 32 raw bytes");
+
+// Reads `bytes` at `remote` of process `pid` into `local`; false on any failure.
+bool ReadPeer(pid_t pid, std::uint64_t remote, void* local, std::size_t bytes) {
+  auto* out = static_cast<std::uint8_t*>(local);
+  while (bytes > 0) {
+    iovec l{out, bytes};
+    iovec r{reinterpret_cast<void*>(remote), bytes};
+    const ssize_t n = process_vm_readv(pid, &l, 1, &r, 1, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    out += n;
+    remote += static_cast<std::uint64_t>(n);
+    bytes -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+// Sends `out` to and receives `in` from the partner (the same number of bytes) in one phase.
+treering::Status Swap(Exchange& ex, Channel* ch, const void* out, void* in, std::size_t bytes) {
+  ex.SetSend(ch, Flow{static_cast<std::uint8_t*>(const_cast<void*>(out)), 0, 0, bytes, bytes, 0});
+  ex.SetRecv(ch, Flow{static_cast<std::uint8_t*>(in), 0, 0, bytes, bytes, 0});
+  return ex.Run([] {});
+}
+
+}  // namespace
+
+treering::Status LocalPairReduceScatter(Exchange& ex, const Topology& topo, std::uint8_t* buf,
+                                        const std::vector<std::size_t>& off, const ReduceSpec& spec,
+                                        ScratchArena& scratch, LocalReadState* state) {
+  const int partner = 1 - topo.rank;
+  Channel* ch = ex.To(partner);
+  if (ch == nullptr) return treering::Status::Internal("no link to the partner rank");
+  thread_local const std::uint64_t probe = std::random_device{}() * 0x9e3779b97f4a7c15ULL + 1;
+  Announce mine{static_cast<std::uint64_t>(getpid()), reinterpret_cast<std::uint64_t>(buf),
+                reinterpret_cast<std::uint64_t>(&probe), probe};
+  Announce theirs;
+  treering::Status swapped = Swap(ex, ch, &mine, &theirs, sizeof mine);
+  if (!swapped.ok()) return swapped;
+  using Mode = LocalReadState::Mode;
+  const auto pid = static_cast<pid_t>(theirs.pid);
+  if (state->mode == Mode::kUntried) {
+    // A rank with rabit_local_read=false still takes part, answering no: both must agree.
+    std::uint64_t seen = 0;
+    const std::uint8_t ok_mine = state->enabled && pid > 0 &&
+                                         ReadPeer(pid, theirs.probe_address, &seen, 8) &&
+                                         seen == theirs.probe_value
+                                     ? 1
+                                     : 0;
+    std::uint8_t ok_theirs = 0;
+    swapped = Swap(ex, ch, &ok_mine, &ok_theirs, 1);
+    if (!swapped.ok()) return swapped;
+    state->mode = ok_mine == 1 && ok_theirs == 1 ? Mode::kOn : Mode::kOff;
+    state->partner_pid = static_cast<std::int64_t>(theirs.pid);
+    if (state->mode == Mode::kOff) return treering::Status::Ok();  // the caller runs the ring
+  } else if (static_cast<std::int64_t>(theirs.pid) != state->partner_pid) {
+    // The reads may only ever target the process the probe verified.
+    return treering::Status::Protocol(ex.OpName() + ": rank " + std::to_string(partner) +
+                                      " announced process " + std::to_string(theirs.pid) +
+                                      ", not the " + std::to_string(state->partner_pid) +
+                                      " it announced before");
+  }
+  // This rank's slice of the partner's buffer, a window at a time, reduced while in cache.
+  const std::size_t begin = off[topo.rank], end = off[topo.rank + 1];
+  const std::size_t window =
+      std::max(spec.element_bytes, kExchangeWindowBytes / spec.element_bytes * spec.element_bytes);
+  std::uint8_t* incoming = scratch.Get(0, window);
+  for (std::size_t at = begin; at < end; at += window) {
+    const std::size_t len = std::min(window, end - at);
+    if (!ReadPeer(pid, theirs.buffer + at, incoming, len)) {
+      const int error = errno;
+      return treering::Status::Network(ex.OpName() + ": reading rank " + std::to_string(partner) +
+                                       "'s buffer on this machine failed (process_vm_readv: " +
+                                       std::strerror(error) + "); did it exit?");
+    }
+    spec.reduce(buf + at, incoming, len / spec.element_bytes);
+  }
+  // Neither may return (and let its caller change the buffer) while the other still reads it.
+  const std::uint8_t done = 1;
+  std::uint8_t partner_done = 0;
+  return Swap(ex, ch, &done, &partner_done, 1);
+}
+
+}  // namespace rabit::transport
