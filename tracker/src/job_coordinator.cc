@@ -1,5 +1,6 @@
 #include "job_coordinator.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <iostream>
@@ -140,7 +141,17 @@ void JobCoordinator::OnWorkerFailed(int rank, const std::string& why) {
   if (ended_) return;
   std::vector<int> ranks{rank};
   for (int named : RanksNamedIn(why, roster_.num_workers())) ranks.push_back(named);
-  End(Status::Aborted("rank " + std::to_string(rank) + " failed: " + why + HostsOf(ranks)));
+  // A survivor's report races its neighbours' ("link to rank 0 failed" from rank 1, when rank
+  // 0 fell over the lost rank 3 first): the ranks whose loss opened the epoch are the cause.
+  std::string after;
+  if (recovery_.collecting()) {
+    for (int lost : lost_in_epoch_) {
+      after += (after.empty() ? " (after losing rank " : ", rank ") + std::to_string(lost);
+      ranks.push_back(lost);
+    }
+    if (!after.empty()) after += ")";
+  }
+  End(Status::Aborted("rank " + std::to_string(rank) + " failed: " + why + after + HostsOf(ranks)));
 }
 
 void JobCoordinator::OnRankLost(int rank, std::uint64_t session_id, const std::string& why) {
@@ -149,6 +160,9 @@ void JobCoordinator::OnRankLost(int rank, std::uint64_t session_id, const std::s
   const bool was_collecting = recovery_.collecting();
   Status s = recovery_.OnLost(rank, roster_.num_shut_down() > 0);
   if (!s.ok()) return End(Status::Aborted(s.message() + ": " + why));
+  if (std::find(lost_in_epoch_.begin(), lost_in_epoch_.end(), rank) == lost_in_epoch_.end()) {
+    lost_in_epoch_.push_back(rank);
+  }
   Log("lost rank " + std::to_string(rank) + " (" + why + "); waiting for its restart (epoch " +
       std::to_string(recovery_.epoch() + 1) + ")");
   if (!was_collecting) StartRecoveryClock();
@@ -192,6 +206,7 @@ void JobCoordinator::Asked(int rank, std::uint64_t session_id, const proto::Hell
     return;
   }
   recovery_timer_.cancel();
+  lost_in_epoch_.clear();
   Log("recovery epoch " + std::to_string(recovery_.epoch()) + ": all " +
       std::to_string(roster_.num_workers()) + " ranks relink");
   for (int r = 0; r < roster_.num_workers(); ++r) {
