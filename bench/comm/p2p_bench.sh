@@ -47,20 +47,30 @@ for bench in $benches; do
   what=${bench%:*} np=${bench#*:}
   echo
   echo "$what np=$np"
-  printf "%10s %12s %12s %10s %10s %9s %9s\n" bytes ours_us mpi_us ours_GBps mpi_GBps t_ratio bw_ratio
+  printf "%10s %12s %12s %10s %10s %9s %9s %9s\n" bytes ours_us mpi_us ours_GBps mpi_GBps t_ratio \
+    bw_ratio paired_bw
   { cat "$out"/ours."$what".* | awk '{print "ours", $1, $3}'
-    cat "$out"/mpi."$what".* | awk '{print "mpi", $1, $3}'; } > "$out/all.$what"
+    cat "$out"/mpi."$what".* | awk '{print "mpi", $1, $3}'
+    # paired_bw: the median over rounds of Open MPI's time / ours in the same round. The VM
+    # switches between a fast and a half-speed copy mode for tens of seconds at a time, for
+    # both programs (docs/benchmarks.md, 2026-11-28): a round's two runs share a mode far more
+    # often than the medians of all rounds do.
+    for ((r = 1; r <= rounds; r++)); do
+      awk -v r="$r" 'NR == FNR {t[$1] = $3; next} ($1 in t) {print "pair", $1, $3 / t[$1]}' \
+        "$out/ours.$what.$r" "$out/mpi.$what.$r"
+    done; } > "$out/all.$what"
   sort -k1,1 -k2,2n -k3,3g "$out/all.$what" | awk '
     { key = $1 " " $2; v[key, ++n[key]] = $3; sizes[$2] = 1 }
     END {
       for (k in n) { m = n[k]; med[k] = (m % 2) ? v[k, (m + 1) / 2] : (v[k, m / 2] + v[k, m / 2 + 1]) / 2 }
       for (s in sizes) {
-        o = med["ours " s]; p = med["mpi " s]
+        o = med["ours " s]; p = med["mpi " s]; q = med["pair " s]
         if (o == "" || p == "") continue
-        printf "%10d %12.2f %12.2f %10.4f %10.4f %9.2f %9.2f\n", s, o, p, s / o / 1e3, s / p / 1e3, o / p, p / o
+        printf "%10d %12.2f %12.2f %10.4f %10.4f %9.2f %9.2f %9.2f\n", s, o, p, s / o / 1e3, s / p / 1e3, o / p, p / o, q
       }
     }' | sort -n
 done
 echo
 echo "# t_ratio = ours/MPI median time (ping-pong latency goal at 4 B: <= 1.2); bw_ratio = MPI"
-echo "# time/ours (bandwidth goal from 1 MiB: >= 1.0). GB/s = 1e9 B/s of message bytes."
+echo "# time/ours (bandwidth goal from 1 MiB: >= 1.0); paired_bw = median over rounds of that"
+echo "# ratio within each round. GB/s = 1e9 B/s of message bytes."
