@@ -1,7 +1,7 @@
 // GroupDescendingOrder (booster/common/src/rank_order.h) against std::stable_sort, the order
 // XGBoost's ranking code uses: the same permutation on groups full of ties (tree outputs are
 // piecewise constant, so equal predictions are the common case), signed zeros, infinities,
-// and NaN keys (which take the stable sort itself).
+// and NaN keys (which take the stable sort itself); LabelDescendingOrder likewise.
 #include "rank_order.h"
 
 #include <algorithm>
@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -65,6 +66,33 @@ TEST(RankOrder, NaNKeysKeepTheStableSortsOrder) {
   std::vector<Doc> docs;
   for (unsigned i = 0; i < 100; ++i) docs.push_back({i % 7 == 3 ? nan : float(i % 5), i});
   EXPECT_EQ(FastOrder(docs), StableOrder(docs));
+}
+
+// LabelDescendingOrder against std::stable_sort of (label, position): the counting sort on
+// integer relevances (ties everywhere) and the fallback on a group with a fractional label.
+std::vector<std::pair<float, unsigned>> StableByLabel(const std::vector<float>& labels) {
+  std::vector<std::pair<float, unsigned>> rec;
+  for (unsigned i = 0; i < labels.size(); ++i) rec.push_back({labels[i], i});
+  std::stable_sort(rec.begin(), rec.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  return rec;
+}
+
+TEST(RankOrder, LabelOrderEqualsStableSortForIntegerAndFractionalLabels) {
+  std::mt19937 rng(29);
+  std::vector<std::pair<float, unsigned>> rec;
+  for (int trial = 0; trial < 1000; ++trial) {
+    const unsigned n = std::uniform_int_distribution<unsigned>(0, 250)(rng);
+    const int top = trial % 3 == 0 ? 30 : 4;  // MSLR's 0-4, and the whole allowed range
+    std::vector<float> labels;
+    for (unsigned i = 0; i < n; ++i) {
+      labels.push_back(static_cast<float>(std::uniform_int_distribution<int>(0, top)(rng)));
+    }
+    if (trial % 5 == 1 && n > 0) labels[n / 2] += 0.5f;  // one fractional label
+    LabelDescendingOrder(
+        labels.size(), [&](std::size_t i) { return labels[i]; }, &rec);
+    ASSERT_EQ(rec, StableByLabel(labels)) << "trial " << trial << ", n " << n;
+  }
 }
 
 }  // namespace

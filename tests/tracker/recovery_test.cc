@@ -48,6 +48,22 @@ TEST(RecoveryTest, LossThenEveryRankAskingCompletesTheEpoch) {
   EXPECT_FALSE(rec.lost(1));
 }
 
+// The ranks a failure during the epoch blames (JobCoordinator::OnWorkerFailed): each lost rank
+// once, in loss order, even when it is lost again after its restart asked; none once the epoch
+// completes.
+TEST(RecoveryTest, LostThisEpochListsEachLossOnceUntilTheEpochCompletes) {
+  Recovery rec(3, 4);
+  EXPECT_TRUE(rec.OnLost(2, false).ok());
+  EXPECT_TRUE(rec.OnLost(0, false).ok());
+  EXPECT_FALSE(rec.OnRecoverHello(2, 1));
+  EXPECT_TRUE(rec.OnLost(2, false).ok());
+  EXPECT_EQ(rec.LostThisEpoch(), (std::vector<int>{2, 0}));
+  EXPECT_FALSE(rec.OnRecoverHello(0, 1));
+  EXPECT_FALSE(rec.OnRecoverHello(1, 0));
+  EXPECT_TRUE(rec.OnRecoverHello(2, 2));
+  EXPECT_TRUE(rec.LostThisEpoch().empty());
+}
+
 TEST(RecoveryTest, SurvivorsAloneCanRunAnEpoch) {
   // A link timeout without a dead process: every rank asks on its own connection.
   Recovery rec(2, 1);

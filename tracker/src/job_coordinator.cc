@@ -1,6 +1,5 @@
 #include "job_coordinator.h"
 
-#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <iostream>
@@ -145,7 +144,7 @@ void JobCoordinator::OnWorkerFailed(int rank, const std::string& why) {
   // 0 fell over the lost rank 3 first): the ranks whose loss opened the epoch are the cause.
   std::string after;
   if (recovery_.collecting()) {
-    for (int lost : lost_in_epoch_) {
+    for (int lost : recovery_.LostThisEpoch()) {
       after += (after.empty() ? " (after losing rank " : ", rank ") + std::to_string(lost);
       ranks.push_back(lost);
     }
@@ -160,9 +159,6 @@ void JobCoordinator::OnRankLost(int rank, std::uint64_t session_id, const std::s
   const bool was_collecting = recovery_.collecting();
   Status s = recovery_.OnLost(rank, roster_.num_shut_down() > 0);
   if (!s.ok()) return End(Status::Aborted(s.message() + ": " + why));
-  if (std::find(lost_in_epoch_.begin(), lost_in_epoch_.end(), rank) == lost_in_epoch_.end()) {
-    lost_in_epoch_.push_back(rank);
-  }
   Log("lost rank " + std::to_string(rank) + " (" + why + "); waiting for its restart (epoch " +
       std::to_string(recovery_.epoch() + 1) + ")");
   if (!was_collecting) StartRecoveryClock();
@@ -206,7 +202,6 @@ void JobCoordinator::Asked(int rank, std::uint64_t session_id, const proto::Hell
     return;
   }
   recovery_timer_.cancel();
-  lost_in_epoch_.clear();
   Log("recovery epoch " + std::to_string(recovery_.epoch()) + ": all " +
       std::to_string(roster_.num_workers()) + " ranks relink");
   for (int r = 0; r < roster_.num_workers(); ++r) {

@@ -80,9 +80,6 @@ class JobCoordinator {
   boost::asio::steady_timer legacy_turn_changed_;
   boost::asio::steady_timer bootstrap_timer_;
   Recovery recovery_;
-  // Ranks lost since the last completed recovery epoch, in order: when survivors then fail
-  // (an engine that cannot relink), the failure names these too, the first cause.
-  std::vector<int> lost_in_epoch_;
   boost::asio::steady_timer recovery_timer_;
   std::chrono::steady_clock::time_point started_;
   bool ended_ = false;

@@ -1,5 +1,7 @@
 #include "recovery.h"
 
+#include <algorithm>
+
 namespace treering::tracker {
 
 Recovery::Recovery(int num_workers, std::uint32_t max_attempts)
@@ -17,6 +19,9 @@ Status Recovery::OnLost(int rank, bool someone_shut_down) {
   if (someone_shut_down) {
     return Status::Aborted("rank " + std::to_string(rank) +
                            " was lost after other ranks finished; it cannot be recovered");
+  }
+  if (std::find(lost_this_epoch_.begin(), lost_this_epoch_.end(), rank) == lost_this_epoch_.end()) {
+    lost_this_epoch_.push_back(rank);
   }
   lost_[rank] = true;
   asked_[rank] = false;
@@ -77,6 +82,7 @@ bool Recovery::OnRecoverHello(int rank, std::uint32_t attempt) {
   ++epoch_;
   collecting_ = false;
   asked_.assign(num_workers_, false);
+  lost_this_epoch_.clear();
   return true;
 }
 

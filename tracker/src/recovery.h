@@ -49,6 +49,9 @@ class Recovery {
   // Ranks that have not asked in the open epoch, ascending; "rank 1" / "ranks 1, 3" for text.
   std::vector<int> Missing() const;
   std::string MissingText() const;
+  // Ranks lost since the last completed epoch, in the order they were lost: when survivors then
+  // fail (an engine that cannot relink), these are the first cause.
+  const std::vector<int>& LostThisEpoch() const { return lost_this_epoch_; }
 
  private:
   int num_workers_;
@@ -58,6 +61,7 @@ class Recovery {
   std::vector<bool> lost_;
   std::vector<bool> asked_;
   std::vector<std::uint32_t> attempt_;
+  std::vector<int> lost_this_epoch_;
 };
 
 }  // namespace treering::tracker

@@ -122,39 +122,6 @@ void MapWeights(const std::vector<ListEntry>& list, std::vector<LambdaPair>* pai
   }
 }
 
-// rec = (label, position in list) sorted by label descending, ties by position: XGBoost's
-// stable sort of the group's labels. Relevances are integers below 31 in practice (CheckLabels
-// bounds them to [0, 31)), so a counting sort does it in one pass; a fractional label takes
-// the comparison sort.
-void OrderByLabel(const std::vector<ListEntry>& list,
-                  std::vector<std::pair<float, unsigned>>* rec) {
-  constexpr unsigned kLabels = 31;
-  unsigned start[kLabels + 1] = {};
-  bool integral = true;
-  for (const ListEntry& e : list) {
-    integral = e.label >= 0.0f && e.label < static_cast<float>(kLabels) &&
-               static_cast<float>(static_cast<unsigned>(e.label)) == e.label;
-    if (!integral) break;
-    ++start[static_cast<unsigned>(e.label)];
-  }
-  rec->resize(list.size());
-  if (!integral) {
-    for (unsigned i = 0; i < list.size(); ++i) (*rec)[i] = {list[i].label, i};
-    std::stable_sort(rec->begin(), rec->end(),
-                     [](const auto& a, const auto& b) { return a.first > b.first; });
-    return;
-  }
-  unsigned next = 0;  // start[b]: where label b's run begins, the highest label first
-  for (unsigned b = kLabels; b-- > 0;) {
-    const unsigned count = start[b];
-    start[b] = next;
-    next += count;
-  }
-  for (unsigned i = 0; i < list.size(); ++i) {
-    (*rec)[start[static_cast<unsigned>(list[i].label)]++] = {list[i].label, i};
-  }
-}
-
 float Sigmoid(float x) {  // XGBoost's common::Sigmoid, with its overflow guard and epsilon
   x = std::min(-x, 88.7f);
   return 1.0f / (std::exp(x) + 1.0f + 1e-16f);
@@ -258,7 +225,8 @@ class LambdaRankObjective : public Objective {
         end - begin, [&](std::size_t i) { return margin[begin + i]; }, &ws->keys, &ws->order);
     for (const std::size_t i : ws->order)
       list.push_back({margin[begin + i], label[begin + i], begin + i});
-    OrderByLabel(list, &rec);
+    LabelDescendingOrder(
+        list.size(), [&](std::size_t i) { return list[i].label; }, &rec);
     SamplePairs(rnd, ws);
     if (kind_ == LambdaKind::kNdcg) NdcgWeights(list, rec, &ws->pairs);
     if (kind_ == LambdaKind::kMap) MapWeights(list, &ws->pairs);

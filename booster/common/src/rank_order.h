@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <utility>
 #include <vector>
 
 namespace treering::booster {
@@ -51,6 +52,41 @@ void GroupDescendingOrder(std::size_t n, KeyAt key_at, std::vector<std::uint64_t
   }
   std::sort(keys->begin(), keys->end());
   for (std::size_t i = 0; i < n; ++i) (*order)[i] = static_cast<std::uint32_t>((*keys)[i]);
+}
+
+// rec = (label_at(i), i) for i in 0..n-1, sorted by label descending, ties by i: XGBoost's
+// stable sort of a group's labels. Relevances are integers below 31 in practice (the ranking
+// objectives bound them to [0, 31)), so a counting sort does it in one pass; a group with a
+// fractional label takes the stable sort.
+template <typename LabelAt>
+void LabelDescendingOrder(std::size_t n, LabelAt label_at,
+                          std::vector<std::pair<float, unsigned>>* rec) {
+  constexpr unsigned kLabels = 31;
+  unsigned start[kLabels + 1] = {};
+  bool integral = true;
+  for (std::size_t i = 0; i < n && integral; ++i) {
+    const float y = label_at(i);
+    integral = y >= 0.0f && y < static_cast<float>(kLabels) &&
+               static_cast<float>(static_cast<unsigned>(y)) == y;
+    if (integral) ++start[static_cast<unsigned>(y)];
+  }
+  rec->resize(n);
+  if (!integral) {
+    for (unsigned i = 0; i < n; ++i) (*rec)[i] = {label_at(i), i};
+    std::stable_sort(rec->begin(), rec->end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    return;
+  }
+  unsigned next = 0;  // start[b]: where label b's run begins, the highest label first
+  for (unsigned b = kLabels; b-- > 0;) {
+    const unsigned count = start[b];
+    start[b] = next;
+    next += count;
+  }
+  for (unsigned i = 0; i < n; ++i) {
+    const float y = label_at(i);
+    (*rec)[start[static_cast<unsigned>(y)]++] = {y, i};
+  }
 }
 
 }  // namespace treering::booster

@@ -97,7 +97,9 @@ struct LocalReadState {
   bool enabled = true;
   std::int64_t partner_pid = 0;
 };
-// Below this many bytes in all the ring's single pass is faster than the reads' handshakes.
+// Below this many bytes in all, the ring: the reads cost two more round trips (addresses, done;
+// three on the first call). The size is the tree learner's in-place node threshold, not a
+// measured crossover: smaller reduce-scatters were not timed.
 constexpr std::size_t kLocalReadMinBytes = 256 * 1024;
 treering::Status LocalPairReduceScatter(Exchange& ex, const Topology& topo, std::uint8_t* buf,
                                         const std::vector<std::size_t>& offsets,

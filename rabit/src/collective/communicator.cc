@@ -11,7 +11,9 @@
 namespace rabit::transport {
 
 Communicator::Communicator(LinkSet links, CollectiveOptions options, AbortWatch* abort_watch)
-    : links_(std::move(links)), options_(options), abort_watch_(abort_watch) {}
+    : links_(std::move(links)), options_(options), abort_watch_(abort_watch) {
+  local_read_.enabled = options_.local_read;
+}
 
 treering::Result<std::unique_ptr<Communicator>> Communicator::Create(LinkSet links,
                                                                      CollectiveOptions options,
@@ -205,10 +207,8 @@ treering::Status Communicator::ReduceScatter(std::uint64_t seq, void* buf,
               &links_);
   const ReduceSpec spec{element, reduce.value(), nullptr, options_.chunk_bytes};
   auto* data = static_cast<std::uint8_t*>(buf);
-  // Small buffers keep the ring: the reads cost two more round trips (addresses, done).
   if (same_machine_pair_ && local_read_.mode != LocalReadState::Mode::kOff &&
       offsets.back() >= kLocalReadMinBytes) {
-    local_read_.enabled = options_.local_read;
     treering::Status read =
         LocalPairReduceScatter(ex, links_.topology(), data, offsets, spec, scratch_, &local_read_);
     if (!read.ok() || local_read_.mode == LocalReadState::Mode::kOn) return Finish(read);

@@ -98,7 +98,7 @@ class Communicator {
   ScratchArena scratch_;
   std::vector<int> parent_of_;      // the whole tree: parent_of_[r] is rank r's parent
   bool same_machine_pair_ = false;  // world of two on one machine (LearnTree)
-  LocalReadState local_read_;       // enabled from options_.local_read
+  LocalReadState local_read_;       // .enabled = options_.local_read
   treering::Status failure_;
   std::function<void(const treering::Status&)> failure_hook_;
 };
