@@ -241,10 +241,12 @@ const ParamTable<P>& Table() {
                     "µs to keep retrying non-blocking I/O (with `sched_yield`) before sleeping "
                     "in `poll` (at most 1000000)"),
           treering::BoolField("rabit_local_read", &P::local_read,
-                              "two workers on one machine reduce-scatter by reading each "
-                              "other's buffer (`process_vm_readv`, one copy) instead of "
-                              "through the socket (two copies), when a probe on the first "
-                              "call shows both can; `false` keeps the socket"),
+                              "workers on one machine copy large data straight between their "
+                              "processes (one copy, where the socket makes two): a pair "
+                              "reduce-scatters by reading each other's buffer "
+                              "(`process_vm_readv`) and messages of 1 to 8 MiB are written into "
+                              "the granted receive buffer (`process_vm_writev`), once a probe "
+                              "shows the kernel allows it; `false` keeps the socket"),
           treering::BoolField("rabit_pinned", &P::pinned,
                               "the launcher pinned this worker to cores of its own "
                               "(`treering-submit` sets it); recorded for the engine, it does not "

@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include "expected_reduce.h"
+#include "message_checks.h"
 #include "message_world.h"
 
 namespace rabit::testing {
@@ -23,29 +24,6 @@ namespace {
 
 using transport::Mailbox;
 using treering::Status;
-
-void ExpectAllOk(const std::vector<Status>& statuses) {
-  for (std::size_t r = 0; r < statuses.size(); ++r) {
-    EXPECT_TRUE(statuses[r].ok()) << "rank " << r << ": " << statuses[r].message();
-  }
-}
-
-Status Expect(bool ok, const std::string& what) {
-  return ok ? Status::Ok() : Status::Internal("wrong result: " + what);
-}
-
-// Rank 0 sends `count` elements of T (seed) to rank 1, which checks them.
-template <typename T>
-Status SendOne(int rank, Mailbox& box, std::size_t count, std::uint64_t seed) {
-  const std::vector<T> sent = RankData<T>(0, seed, count);
-  if (rank == 0) return box.Send(sent.data(), count, detail::TypeOf<T>(), 1, 9);
-  std::vector<T> got(count);
-  auto source = box.Recv(got.data(), count, detail::TypeOf<T>(), 0, 9);
-  if (!source.ok()) return source.status();
-  if (source.value() != 0) return Status::Internal("wrong source");
-  return Expect(count == 0 || std::memcmp(got.data(), sent.data(), count * sizeof(T)) == 0,
-                std::to_string(count) + " elements");
-}
 
 template <typename T>
 void EveryDtypeCase(MessageWorld& world) {
@@ -237,42 +215,6 @@ TEST(Message, PeerDyingMidMessageIsNamedQuickly) {
   std::uint8_t one = 0;
   EXPECT_FALSE(box.Isend(&one, 1, DataType::kUInt8, 1, 0).ok());
 }
-
-// Rank 0's Mailbox against a rank 1 played by the test through the raw link, so the test
-// decides how much of a message has arrived when the receive is posted.
-struct RawPeer {
-  std::vector<std::vector<transport::Link>> links;
-  std::unique_ptr<Mailbox> box;
-
-  RawPeer() {
-    auto made = transport::BuildLoopbackMessageLinks(2);
-    if (!made.ok()) throw std::runtime_error(made.status().message());
-    links = std::move(made.value());
-    transport::MailboxOptions options;
-    options.rank = 0;
-    options.world = 2;
-    options.timeout_seconds = 20;
-    box = std::make_unique<Mailbox>(options, std::move(links[0]));
-  }
-  transport::TcpSocket& socket() { return links[1][0].socket; }
-  void Send(std::span<const std::uint8_t> bytes) {
-    ASSERT_TRUE(socket().SendAll(bytes, transport::DeadlineAfter(10)).ok());
-  }
-  // Lets rank 0's Mailbox read what has arrived (it reads every link inside any call).
-  void Pump() {
-    std::int32_t never = 0;
-    auto t = box->Irecv(&never, 1, DataType::kInt32, 1, 99);
-    ASSERT_TRUE(t.ok());
-    for (int i = 0; i < 20; ++i) {
-      auto done = box->Test(t.value());
-      ASSERT_TRUE(done.ok()) << done.status().message();
-      ASSERT_EQ(done.value(), -1);
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
-    pending.push_back(t.value());
-  }
-  std::vector<transport::Ticket> pending;  // the tag-99 receives Pump left posted
-};
 
 std::vector<std::uint8_t> Bytes(std::size_t n, std::uint64_t seed) {
   return RankData<std::uint8_t>(1, seed, n);

@@ -16,14 +16,20 @@ namespace rabit::testing {
 
 class MessageWorld {
  public:
-  explicit MessageWorld(int world, double timeout_seconds = 20) {
+  explicit MessageWorld(int world, double timeout_seconds = 20)
+      : MessageWorld(world, [timeout_seconds](transport::MailboxOptions& options) {
+          options.timeout_seconds = timeout_seconds;
+        }) {}
+  // tune(options) adjusts each rank's options after rank and world are set (timeout 20 s).
+  MessageWorld(int world, const std::function<void(transport::MailboxOptions&)>& tune) {
     auto links = transport::BuildLoopbackMessageLinks(world);
     if (!links.ok()) throw std::runtime_error(links.status().message());
     for (int r = 0; r < world; ++r) {
       transport::MailboxOptions options;
       options.rank = r;
       options.world = world;
-      options.timeout_seconds = timeout_seconds;
+      options.timeout_seconds = 20;
+      tune(options);
       boxes_.push_back(std::make_unique<transport::Mailbox>(options, std::move(links.value()[r])));
     }
   }

@@ -1,10 +1,5 @@
 #include "collective/communicator.h"
 
-#include <netinet/in.h>
-#include <sys/socket.h>
-
-#include <cstring>
-
 #include "collective/rank_placement.h"
 #include "collective/recursive_layout.h"
 
@@ -26,35 +21,6 @@ treering::Result<std::unique_ptr<Communicator>> Communicator::Create(LinkSet lin
   return comm;
 }
 
-namespace {
-
-// Both ends of the link have one IP address (loopback, or two workers on one host's address):
-// the same answer on both ranks. Ranks in network namespaces of one kernel (the simulated
-// cluster, containers) share a boot id but reach each other through their own addresses, and
-// their traffic must keep crossing those links.
-bool LinkEndsShareAnAddress(Link* link) {
-  if (link == nullptr) return false;
-  sockaddr_storage local{}, remote{};
-  socklen_t local_len = sizeof local, remote_len = sizeof remote;
-  if (getsockname(link->socket.fd(), reinterpret_cast<sockaddr*>(&local), &local_len) != 0 ||
-      getpeername(link->socket.fd(), reinterpret_cast<sockaddr*>(&remote), &remote_len) != 0 ||
-      local.ss_family != remote.ss_family) {
-    return false;
-  }
-  if (local.ss_family == AF_INET) {
-    return reinterpret_cast<const sockaddr_in&>(local).sin_addr.s_addr ==
-           reinterpret_cast<const sockaddr_in&>(remote).sin_addr.s_addr;
-  }
-  if (local.ss_family == AF_INET6) {
-    return std::memcmp(&reinterpret_cast<const sockaddr_in6&>(local).sin6_addr,
-                       &reinterpret_cast<const sockaddr_in6&>(remote).sin6_addr,
-                       sizeof(in6_addr)) == 0;
-  }
-  return false;
-}
-
-}  // namespace
-
 // Each rank's parent and machine (rank_placement.h) in one Allgather: the whole tree for
 // Broadcast, and the placement for the cost model, the same on every rank.
 treering::Status Communicator::LearnTree() {
@@ -64,6 +30,7 @@ treering::Status Communicator::LearnTree() {
   treering::Status gathered = Allgather(0, ranks.data(), slices);
   if (!gathered.ok()) return gathered;
   parent_of_.clear();
+  machine_of_.clear();
   for (int r = 0; r < world(); ++r) {
     if (ranks[r].parent < -1 || ranks[r].parent >= world() || ranks[r].cores < 1) {
       return treering::Status::Protocol("rank " + std::to_string(r) + " reports tree parent " +
@@ -71,6 +38,7 @@ treering::Status Communicator::LearnTree() {
                                         std::to_string(ranks[r].cores) + " cores");
     }
     parent_of_.push_back(ranks[r].parent);
+    machine_of_.push_back(ranks[r].machine);
   }
   options_.allreduce.link.ranks_beyond_cores = RanksBeyondCores(ranks);
   same_machine_pair_ = world() == 2 && ranks[0].machine == ranks[1].machine &&

@@ -71,6 +71,12 @@ class Communicator {
   treering::Status ReduceScatter(std::uint64_t seq, void* buf,
                                  const std::vector<std::size_t>& counts, DataType type, OpKind op);
 
+  // Whether rank `peer` runs on this rank's machine (the same boot id, rank_placement.h).
+  bool SameMachine(int peer) const {
+    return peer >= 0 && static_cast<std::size_t>(peer) < machine_of_.size() &&
+           machine_of_[peer] == machine_of_[rank()];
+  }
+
   // Whether ReduceScatter reads the partner's buffer (LocalPairReduceScatter) since its probe.
   bool LocalReadsOn() const { return local_read_.mode == LocalReadState::Mode::kOn; }
   bool LocalReadsProbed() const { return local_read_.mode != LocalReadState::Mode::kUntried; }
@@ -96,9 +102,10 @@ class Communicator {
   CollectiveOptions options_;
   AbortWatch* abort_watch_;
   ScratchArena scratch_;
-  std::vector<int> parent_of_;      // the whole tree: parent_of_[r] is rank r's parent
-  bool same_machine_pair_ = false;  // world of two on one machine (LearnTree)
-  LocalReadState local_read_;       // .enabled = options_.local_read
+  std::vector<int> parent_of_;             // the whole tree: parent_of_[r] is rank r's parent
+  std::vector<std::uint64_t> machine_of_;  // machine_of_[r]: rank r's machine (LearnTree)
+  bool same_machine_pair_ = false;         // world of two on one machine (LearnTree)
+  LocalReadState local_read_;              // .enabled = options_.local_read
   treering::Status failure_;
   std::function<void(const treering::Status&)> failure_hook_;
 };

@@ -12,15 +12,14 @@
 // Only if both succeeded do they use the reads, this call and every later one, and only from
 // the process the probe verified; otherwise both fall back to the ring for good. Either way
 // both ranks decide the same.
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <random>
 
 #include "collective/algorithms.h"
+#include "transport/cross_memory.h"
 
 namespace rabit::transport {
 namespace {
@@ -33,22 +32,6 @@ struct Announce {
   std::uint64_t probe_value = 0;
 };
 static_assert(sizeof(Announce) == 32, "Announce is sent as 32 raw bytes");
-
-// Reads `bytes` at `remote` of process `pid` into `local`; false on any failure.
-bool ReadPeer(pid_t pid, std::uint64_t remote, void* local, std::size_t bytes) {
-  auto* out = static_cast<std::uint8_t*>(local);
-  while (bytes > 0) {
-    iovec l{out, bytes};
-    iovec r{reinterpret_cast<void*>(remote), bytes};
-    const ssize_t n = process_vm_readv(pid, &l, 1, &r, 1, 0);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    out += n;
-    remote += static_cast<std::uint64_t>(n);
-    bytes -= static_cast<std::size_t>(n);
-  }
-  return true;
-}
 
 // Sends `out` to and receives `in` from the partner (the same number of bytes) in one phase.
 treering::Status Swap(Exchange& ex, Channel* ch, const void* out, void* in, std::size_t bytes) {
@@ -65,7 +48,7 @@ treering::Status LocalPairReduceScatter(Exchange& ex, const Topology& topo, std:
   const int partner = 1 - topo.rank;
   Channel* ch = ex.To(partner);
   if (ch == nullptr) return treering::Status::Internal("no link to the partner rank");
-  thread_local const std::uint64_t probe = std::random_device{}() * 0x9e3779b97f4a7c15ULL + 1;
+  const std::uint64_t& probe = ProcessProbe();
   Announce mine{static_cast<std::uint64_t>(getpid()), reinterpret_cast<std::uint64_t>(buf),
                 reinterpret_cast<std::uint64_t>(&probe), probe};
   Announce theirs;
@@ -77,7 +60,7 @@ treering::Status LocalPairReduceScatter(Exchange& ex, const Topology& topo, std:
     // A rank with rabit_local_read=false still takes part, answering no: both must agree.
     std::uint64_t seen = 0;
     const std::uint8_t ok_mine = state->enabled && pid > 0 &&
-                                         ReadPeer(pid, theirs.probe_address, &seen, 8) &&
+                                         ReadFromProcess(pid, theirs.probe_address, &seen, 8) &&
                                          seen == theirs.probe_value
                                      ? 1
                                      : 0;
@@ -101,7 +84,7 @@ treering::Status LocalPairReduceScatter(Exchange& ex, const Topology& topo, std:
   std::uint8_t* incoming = scratch.Get(0, window);
   for (std::size_t at = begin; at < end; at += window) {
     const std::size_t len = std::min(window, end - at);
-    if (!ReadPeer(pid, theirs.buffer + at, incoming, len)) {
+    if (!ReadFromProcess(pid, theirs.buffer + at, incoming, len)) {
       const int error = errno;
       return treering::Status::Network(ex.OpName() + ": reading rank " + std::to_string(partner) +
                                        "'s buffer on this machine failed (process_vm_readv: " +

@@ -33,6 +33,13 @@ struct Link {
   TcpSocket socket;
 };
 
+// Both ends of the link have one IP address (loopback, or two workers on one host's address):
+// the same answer at both ends. Ranks in network namespaces of one kernel (the simulated
+// cluster, containers) share a boot id but reach each other through their own addresses, and
+// their traffic must keep crossing those links, so "same machine" alone does not allow
+// cross-memory shortcuts.
+bool LinkEndsShareAnAddress(const Link* link);
+
 class LinkSet {
  public:
   LinkSet() = default;

@@ -4,6 +4,7 @@
 #include <sched.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -11,22 +12,12 @@
 #include <memory>
 #include <sstream>
 
+#include "transport/cross_memory.h"
+
 namespace rabit::transport {
 namespace {
 
 constexpr std::size_t kHeader = MessageHeader::kBytes;
-// A refused payload is read through a buffer of this size, not allocated whole.
-constexpr std::size_t kDiscardChunk = 1 << 20;
-// Each recv takes at most this much of a payload (the loop goes on while bytes are there).
-// Measured 11-15 % faster at 16 and 64 MiB, the same at 1-4 MiB (256 and 512 KiB gained less);
-// likely because a recv of a whole large message holds the socket lock while it copies, and the
-// sender's segments wait in the socket backlog meanwhile.
-constexpr std::size_t kRecvSliceBytes = 128 * 1024;
-
-// The filler bytes around payloads (message_header.h says why).
-constexpr std::uint8_t kZeros[MessageHeader::kPage] = {};
-
-bool WouldBlock(int err) { return err == EAGAIN || err == EWOULDBLOCK || err == EINTR; }
 
 std::string RankName(int rank) {
   return rank == kAnySource ? std::string("any rank") : "rank " + std::to_string(rank);
@@ -34,20 +25,11 @@ std::string RankName(int rank) {
 
 }  // namespace
 
-// Why a slice ends half a page into a page of the user's buffer: a sendmsg that starts after the
-// receiver has freed all of the sender's current page fragment restarts it at offset 0 (it happens
-// between slices whenever the receiver keeps up), and a slice starting at a page-aligned buffer
-// address then sat at the same page offsets in socket memory as in the user's buffer: for a buffer
-// at page offset 16 the receiver's copy was 16 bytes ahead of its source, in `rep movsb`'s slow
-// band, for the rest of the message (perf, DI - SI of the copy; message_header.h). Starting each
-// slice half a page into the user's page keeps the half-page distance Place() gives the message's
-// first bytes, whether or not the fragment restarts.
-std::size_t SendSliceBytes(const std::uint8_t* data, std::size_t from, std::size_t len) {
-  std::size_t end = from + kSendSliceBytes;
-  if (end >= len) return len - from;
-  const auto address = reinterpret_cast<std::uintptr_t>(data + end);
-  end -= (address + MessageHeader::kPage / 2) % MessageHeader::kPage;
-  return end - from;
+bool Mailbox::WouldBlock(int err) { return err == EAGAIN || err == EWOULDBLOCK || err == EINTR; }
+
+std::unique_ptr<std::uint8_t[]> Mailbox::PayloadBuffer(std::uint64_t bytes) {
+  if (bytes > SIZE_MAX) return nullptr;
+  return std::unique_ptr<std::uint8_t[]>(new (std::nothrow) std::uint8_t[bytes]);
 }
 
 Mailbox::Mailbox(MailboxOptions options, std::vector<Link> links) : options_(options) {
@@ -56,6 +38,9 @@ Mailbox::Mailbox(MailboxOptions options, std::vector<Link> links) : options_(opt
     Peer& peer = peers_.emplace_back();
     peer.rank = link.peer;
     peer.socket = std::move(link.socket);
+    peer.put_capable = link.peer >= 0 &&
+                       static_cast<std::size_t>(link.peer) < options_.local_peers.size() &&
+                       options_.local_peers[link.peer];
   }
 }
 
@@ -136,9 +121,15 @@ treering::Result<Ticket> Mailbox::Isend(const void* buf, std::size_t count, Data
                  (peer == nullptr ? "no message link to it" : "it closed its message link")));
     return ticket;
   }
-  peer->out.push_back(
-      OutMessage{ticket, header.Encode(), data, header.PayloadBytes(), header.lead, header.tail});
-  // Small messages leave at once, so a sender that computes before waiting still sends early.
+  OutMessage& m = peer->out.emplace_back(OutMessage{
+      ticket, header, header.Encode(), data, header.PayloadBytes(), header.lead, header.tail});
+  if (peer->put_capable && m.bytes >= kPutFromBytes && m.bytes < kPutBelowBytes) {
+    m.stage = OutMessage::Stage::kOffer;
+    m.frame = header.As(MessageHeader::Kind::kOffer).Encode();
+    m.offer = ++peer->offers_out;
+  }
+  // Small messages (and offers) leave at once, so a sender that computes before waiting still
+  // sends early.
   if (peer->out.size() == 1) {
     auto sent = PumpSend(*peer);
     if (!sent.ok()) return Fail(sent.status());
@@ -182,7 +173,15 @@ treering::Result<Ticket> Mailbox::Irecv(void* buf, std::size_t count, DataType t
   const MessageHeader expect{type, tag, count};
   const Ticket ticket = NewRequest(false, source, expect);
   auto* data = static_cast<std::uint8_t*>(buf);
-  if (MatchUnexpected(ticket, data, source, expect)) return ticket;
+  if (MatchUnexpected(ticket, data, source, expect)) {
+    // Matching an offer queued a grant: it leaves now, while the sender waits for it.
+    for (Peer& peer : peers_) {
+      if (peer.grants_out.empty() || peer.closed) continue;
+      auto sent = PumpSend(peer);
+      if (!sent.ok()) return Fail(sent.status());
+    }
+    return ticket;
+  }
   posted_.push_back(PostedRecv{ticket, data, source, expect});
   if (source != kAnySource && source != options_.rank) {
     Peer* peer = PeerOf(source);
@@ -210,7 +209,16 @@ bool Mailbox::MatchUnexpected(Ticket ticket, std::uint8_t* buf, int source,
       Complete(ticket, u.source,
                treering::Status::InvalidInput(Mismatch(expect, u.source, u.header)));
     }
-    if (!u.complete) {
+    if (u.offered) {
+      // Only the offer came: grant this receive's buffer, or have the message dropped.
+      Peer* peer = PeerOf(u.source);
+      peer->offered_entry = nullptr;
+      if (fits) {
+        Grant(*peer, ticket, buf);
+      } else {
+        peer->offer = OfferState::kRefused;
+      }
+    } else if (!u.complete) {
       Redirect(u, fits ? buf : nullptr, fits ? ticket : 0);
     } else if (fits) {
       const std::size_t bytes = u.header.PayloadBytes();
@@ -305,140 +313,16 @@ treering::Result<bool> Mailbox::Progress() {
   bool progressed = false;
   for (Peer& peer : peers_) {
     if (peer.closed) continue;
-    auto sent = PumpSend(peer);
-    if (!sent.ok()) return sent.status();
+    // Receive first: a grant read now is used by this call's PumpSend, before its offer's wait
+    // is judged over.
     auto received = PumpRecv(peer);
     if (!received.ok()) return received.status();
+    if (peer.closed) continue;
+    auto sent = PumpSend(peer);
+    if (!sent.ok()) return sent.status();
     progressed = progressed || sent.value() || received.value();
   }
   return progressed;
-}
-
-treering::Result<bool> Mailbox::PumpSend(Peer& peer) {
-  bool progressed = false;
-  while (!peer.out.empty()) {
-    OutMessage& m = peer.out.front();
-    // The message on the wire: header, lead filler, payload (at most one slice per call), tail.
-    const std::pair<const std::uint8_t*, std::size_t> parts[] = {
-        {m.header.data(), kHeader}, {kZeros, m.lead}, {m.data, m.bytes}, {kZeros, m.tail}};
-    iovec iov[4];
-    std::size_t n = 0;
-    std::size_t asked = 0;
-    std::size_t start = 0;
-    for (std::size_t i = 0; i < 4; ++i) {
-      const auto [base, len] = parts[i];
-      if (m.sent < start + len) {
-        const std::size_t from = m.sent > start ? m.sent - start : 0;
-        const std::size_t take = i == 2 ? SendSliceBytes(base, from, len) : len - from;
-        iov[n++] = {const_cast<std::uint8_t*>(base) + from, take};
-        asked += take;
-        if (from + take < len) break;  // the slice ends inside the payload
-      }
-      start += len;
-    }
-    const std::size_t total = kHeader + m.lead + m.bytes + m.tail;
-    msghdr msg{};
-    msg.msg_iov = iov;
-    msg.msg_iovlen = n;
-    const ssize_t moved = ::sendmsg(peer.socket.fd(), &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
-    if (moved < 0) {
-      if (WouldBlock(errno)) return progressed;
-      return treering::Status::Network(Describe(requests_[m.ticket]) +
-                                       " failed: " + std::strerror(errno) + " (rank " +
-                                       std::to_string(peer.rank) + " exited or failed?)");
-    }
-    progressed = progressed || moved > 0;
-    m.sent += static_cast<std::size_t>(moved);
-    if (m.sent < total) {
-      if (static_cast<std::size_t>(moved) < asked) return progressed;  // the socket is full
-      continue;  // the kernel took the whole slice: offer the next
-    }
-    Complete(m.ticket, peer.rank);
-    peer.out.pop_front();
-  }
-  return progressed;
-}
-
-treering::Result<bool> Mailbox::PumpRecv(Peer& peer) {
-  bool progressed = false;
-  while (true) {
-    const bool in_header = peer.header_got < kHeader;
-    iovec iov[3];
-    std::size_t n = 0;
-    if (in_header) {
-      iov[n++] = {peer.header_in.data() + peer.header_got, kHeader - peer.header_got};
-    } else {
-      n = BodyIov(peer, iov);
-    }
-    msghdr msg{};
-    msg.msg_iov = iov;
-    msg.msg_iovlen = n;
-    const ssize_t moved = ::recvmsg(peer.socket.fd(), &msg, MSG_DONTWAIT);
-    if (moved == 0) {
-      treering::Status closed = OnClosed(peer);
-      if (!closed.ok()) return closed;
-      return progressed;
-    }
-    if (moved < 0) {
-      if (WouldBlock(errno)) return progressed;
-      return treering::Status::Network(
-          "rank " + std::to_string(options_.rank) + " receiving a message from rank " +
-          std::to_string(peer.rank) + " failed: " + std::strerror(errno));
-    }
-    progressed = true;
-    if (in_header) {
-      peer.header_got += static_cast<std::size_t>(moved);
-      if (peer.header_got < kHeader) continue;
-      treering::Status started = StartPayload(peer);
-      if (!started.ok()) return started;
-    } else {
-      CountBody(peer, static_cast<std::size_t>(moved));
-    }
-    const MessageHeader& h = peer.incoming;
-    if (peer.header_got == kHeader && peer.lead_got == h.lead && peer.got == h.PayloadBytes() &&
-        peer.tail_got == h.tail) {
-      FinishPayload(peer);
-    }
-  }
-}
-
-// Where the next bytes after the header go: the rest of the lead filler, the next slice of the
-// payload (its buffer, or scratch when refused) and, with the payload's last slice, the tail.
-std::size_t Mailbox::BodyIov(Peer& peer, iovec* iov) {
-  const MessageHeader& h = peer.incoming;
-  const std::size_t payload = h.PayloadBytes();
-  std::size_t n = 0;
-  if (peer.lead_got < h.lead) iov[n++] = {peer.filler.data(), h.lead - peer.lead_got};
-  if (peer.got < payload) {
-    const std::size_t left = payload - peer.got;
-    std::size_t want;
-    std::uint8_t* dst;
-    if (peer.into != nullptr) {
-      want = std::min(kRecvSliceBytes, left);
-      dst = peer.into + peer.got;
-    } else {
-      want = std::min(kDiscardChunk, left);
-      peer.discarded.resize(std::max(peer.discarded.size(), want));
-      dst = peer.discarded.data();
-    }
-    iov[n++] = {dst, want};
-    if (want < left) return n;
-  }
-  // Lead and tail share the scratch: their bytes are never read.
-  if (peer.tail_got < h.tail) iov[n++] = {peer.filler.data(), h.tail - peer.tail_got};
-  return n;
-}
-
-// `moved` body bytes arrived: they filled the lead first, then the payload, then the tail.
-void Mailbox::CountBody(Peer& peer, std::size_t moved) {
-  const MessageHeader& h = peer.incoming;
-  const std::size_t lead = std::min<std::size_t>(moved, h.lead - peer.lead_got);
-  peer.lead_got += lead;
-  moved -= lead;
-  const std::size_t payload = std::min<std::size_t>(moved, h.PayloadBytes() - peer.got);
-  peer.got += payload;
-  moved -= payload;
-  peer.tail_got += moved;
 }
 
 // A header arrived: the payload goes to the first posted receive that matches, else into a new
@@ -457,6 +341,18 @@ treering::Status Mailbox::StartPayload(Peer& peer) {
   peer.into = nullptr;
   peer.recv_ticket = 0;
   peer.unexpected = nullptr;
+  switch (header->kind) {
+    case MessageHeader::Kind::kGrant:
+      peer.into = peer.grant_in.data();
+      return treering::Status::Ok();
+    case MessageHeader::Kind::kOffer:
+      return OnOffer(peer);
+    case MessageHeader::Kind::kPut:
+      return OnPut(peer);
+    case MessageHeader::Kind::kMessage:
+      if (peer.offer != OfferState::kNone) return StreamOffered(peer);
+      break;
+  }
   for (auto it = posted_.begin(); it != posted_.end(); ++it) {
     if ((it->source != peer.rank && it->source != kAnySource) || it->expect.tag != header->tag) {
       continue;
@@ -471,16 +367,21 @@ treering::Status Mailbox::StartPayload(Peer& peer) {
     posted_.erase(it);
     return treering::Status::Ok();
   }
+  auto data = PayloadBuffer(header->PayloadBytes());
+  if (data == nullptr) return TooLarge(peer, *header);
   Unexpected& u = unexpected_.emplace_back();
   u.source = peer.rank;
   u.header = *header;
-  u.data = std::make_unique_for_overwrite<std::uint8_t[]>(header->PayloadBytes());
+  u.data = std::move(data);
   peer.into = u.data.get();
   peer.unexpected = &u;
   return treering::Status::Ok();
 }
 
 void Mailbox::FinishPayload(Peer& peer) {
+  if (peer.incoming.kind == MessageHeader::Kind::kGrant) {
+    peer.grant = PutGrant::Decode(peer.grant_in.data());
+  }
   if (peer.recv_ticket != 0) Complete(peer.recv_ticket, peer.rank);
   if (peer.unexpected != nullptr) peer.unexpected->complete = true;
   peer.header_got = 0;
@@ -495,12 +396,13 @@ void Mailbox::FinishPayload(Peer& peer) {
 // A peer that closes between messages has finished: only what needs it fails. In the middle of
 // a message it died (or was killed): the Mailbox fails.
 treering::Status Mailbox::OnClosed(Peer& peer) {
-  if (peer.header_got > 0) {
-    const std::string what = peer.header_got < kHeader
-                                 ? "a message header"
-                                 : std::to_string(peer.got) + " of " +
-                                       std::to_string(peer.incoming.PayloadBytes()) +
-                                       " B of a message of " + peer.incoming.Describe();
+  if (peer.header_got > 0 || peer.offer != OfferState::kNone) {
+    const std::string what =
+        peer.header_got == 0 ? "a message of " + peer.offered.Describe() + " it had offered"
+        : peer.header_got < kHeader
+            ? "a message header"
+            : std::to_string(peer.got) + " of " + std::to_string(peer.incoming.BodyBytes()) +
+                  " B of a message of " + peer.incoming.Describe();
     return treering::Status::Network(
         "rank " + std::to_string(peer.rank) + " closed its message link (died?) while rank " +
         std::to_string(options_.rank) + " was receiving " + what + " from it");
@@ -548,7 +450,8 @@ treering::Status Mailbox::WaitForIo(Ticket ticket, Clock::time_point quiet_since
   fds.reserve(peers_.size() + 1);
   for (const Peer& peer : peers_) {
     if (peer.closed) continue;
-    const short events = static_cast<short>(POLLIN | (peer.out.empty() ? 0 : POLLOUT));
+    const bool writing = !peer.out.empty() || !peer.grants_out.empty();
+    const short events = static_cast<short>(POLLIN | (writing ? POLLOUT : 0));
     fds.push_back({peer.socket.fd(), events, 0});
   }
   AbortWatch* watch = options_.abort_watch;

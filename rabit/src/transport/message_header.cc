@@ -1,5 +1,7 @@
 #include "transport/message_header.h"
 
+#include <cstdint>
+
 #include "transport/op_header.h"
 
 namespace rabit::transport {
@@ -15,11 +17,40 @@ std::uint64_t GetLe(const std::uint8_t* in, std::size_t bytes) {
   return value;
 }
 
+std::uint32_t MagicOf(MessageHeader::Kind kind) {
+  switch (kind) {
+    case MessageHeader::Kind::kOffer:
+      return MessageHeader::kOfferMagic;
+    case MessageHeader::Kind::kGrant:
+      return MessageHeader::kGrantMagic;
+    case MessageHeader::Kind::kPut:
+      return MessageHeader::kPutMagic;
+    case MessageHeader::Kind::kMessage:
+      break;
+  }
+  return MessageHeader::kMagic;
+}
+
+std::optional<MessageHeader::Kind> KindOf(std::uint64_t magic) {
+  switch (magic) {
+    case MessageHeader::kMagic:
+      return MessageHeader::Kind::kMessage;
+    case MessageHeader::kOfferMagic:
+      return MessageHeader::Kind::kOffer;
+    case MessageHeader::kGrantMagic:
+      return MessageHeader::Kind::kGrant;
+    case MessageHeader::kPutMagic:
+      return MessageHeader::Kind::kPut;
+    default:
+      return std::nullopt;
+  }
+}
+
 }  // namespace
 
 std::array<std::uint8_t, MessageHeader::kBytes> MessageHeader::Encode() const {
   std::array<std::uint8_t, kBytes> out{};
-  PutLe(&out[0], kMagic, 4);
+  PutLe(&out[0], MagicOf(kind), 4);
   out[4] = static_cast<std::uint8_t>(dtype);
   PutLe(&out[6], lead, 2);
   PutLe(&out[8], static_cast<std::uint32_t>(tag), 4);
@@ -29,12 +60,23 @@ std::array<std::uint8_t, MessageHeader::kBytes> MessageHeader::Encode() const {
 }
 
 std::optional<MessageHeader> MessageHeader::Decode(const std::uint8_t* in) {
-  if (GetLe(in, 4) != kMagic) return std::nullopt;
+  const auto kind = KindOf(GetLe(in, 4));
+  if (!kind) return std::nullopt;
   if (in[4] > static_cast<std::uint8_t>(DataType::kDouble)) return std::nullopt;
   const std::uint64_t lead = GetLe(&in[6], 2);
   const std::uint64_t tail = GetLe(&in[20], 2);
   if (lead >= kPage || tail >= kPage) return std::nullopt;
+  // Only a message has fillers; a grant's body has one size.
+  if (*kind != Kind::kMessage && (lead != 0 || tail != 0)) return std::nullopt;
+  if (*kind == Kind::kGrant && (in[4] != static_cast<std::uint8_t>(DataType::kUInt8) ||
+                                GetLe(&in[12], 8) != PutGrant::kBytes)) {
+    return std::nullopt;
+  }
+  // A payload size that does not fit in 64 bits is not a message (out of step, or forged).
+  const std::uint64_t count = GetLe(&in[12], 8);
+  if (count > UINT64_MAX / DataTypeSize(static_cast<DataType>(in[4]))) return std::nullopt;
   MessageHeader h;
+  h.kind = *kind;
   h.dtype = static_cast<DataType>(in[4]);
   h.lead = static_cast<std::uint16_t>(lead);
   h.tail = static_cast<std::uint16_t>(tail);
@@ -52,6 +94,23 @@ void MessageHeader::Place(const void* payload) {
   const auto address = reinterpret_cast<std::uintptr_t>(payload);
   lead = static_cast<std::uint16_t>((address + kPage / 2 + kPage - kBytes) % kPage);
   tail = static_cast<std::uint16_t>((kPage - (kBytes + lead + PayloadBytes()) % kPage) % kPage);
+}
+
+std::array<std::uint8_t, PutGrant::kBytes> PutGrant::Encode() const {
+  std::array<std::uint8_t, kBytes> out{};
+  const std::uint64_t fields[] = {offer, pid, address, probe_address, probe_value};
+  for (std::size_t i = 0; i < 5; ++i) PutLe(&out[8 * i], fields[i], 8);
+  return out;
+}
+
+PutGrant PutGrant::Decode(const std::uint8_t* in) {
+  PutGrant g;
+  g.offer = GetLe(&in[0], 8);
+  g.pid = GetLe(&in[8], 8);
+  g.address = GetLe(&in[16], 8);
+  g.probe_address = GetLe(&in[24], 8);
+  g.probe_value = GetLe(&in[32], 8);
+  return g;
 }
 
 std::string MessageHeader::Describe() const {

@@ -2,10 +2,16 @@
 // message link, so the receiver can match it to a posted Recv by (source, tag) before any
 // payload byte is read, and refuse a Recv whose type or count differs naming both ranks.
 //
-// Wire layout (little-endian): u32 magic "RBPT" | u8 dtype | u8 zero | u16 lead | i32 tag |
+// Wire layout (little-endian): u32 magic | u8 dtype | u8 zero | u16 lead | i32 tag |
 //   u64 count (elements; the payload is count * size(dtype) bytes) | u16 tail | u16 zero
-// then `lead` filler bytes, the payload, and `tail` filler bytes (each < kPage; the receiver
-// skips them and needs no rule for them). Message links carry nothing else.
+// The magic gives the frame's kind:
+//   "RBPT" a message: then `lead` filler bytes, the payload, and `tail` filler bytes (each <
+//          kPage; the receiver skips them and needs no rule for them);
+//   "RBPO" an offer: a message of this type, count and tag is waiting to be written straight into
+//          the receiver's memory (no body; mailbox.h, "Local puts");
+//   "RBPG" a grant, the answer to an offer: a body of PutGrant::kBytes follows (count = that);
+//   "RBPP" a put: the offered message has been written where the grant said (no body).
+// Message links carry nothing else.
 //
 // Why the filler: the kernel copies a payload between a user buffer and socket memory with
 // `rep movsb`, which on the project VM's AMD EPYC runs ~10x slower when (destination - source)
@@ -34,7 +40,11 @@
 namespace rabit::transport {
 
 struct MessageHeader {
-  static constexpr std::uint32_t kMagic = 0x54504252;  // "RBPT"
+  enum class Kind : std::uint8_t { kMessage, kOffer, kGrant, kPut };
+  static constexpr std::uint32_t kMagic = 0x54504252;       // "RBPT"
+  static constexpr std::uint32_t kOfferMagic = 0x4f504252;  // "RBPO"
+  static constexpr std::uint32_t kGrantMagic = 0x47504252;  // "RBPG"
+  static constexpr std::uint32_t kPutMagic = 0x50504252;    // "RBPP"
   static constexpr std::size_t kBytes = 24;
   static constexpr std::size_t kPage = 4096;
   // Payloads from this size get the filler (up to 2 x 4095 bytes: < 3 % at this size).
@@ -45,17 +55,49 @@ struct MessageHeader {
   std::uint64_t count = 0;
   std::uint16_t lead = 0;  // filler bytes between the header and the payload, < kPage
   std::uint16_t tail = 0;  // filler bytes after the payload, < kPage
+  Kind kind = Kind::kMessage;
 
   std::uint64_t PayloadBytes() const { return count * DataTypeSize(dtype); }
+  // The bytes after the header on the wire besides fillers: a message's payload, a grant's body.
+  std::uint64_t BodyBytes() const {
+    return kind == Kind::kMessage || kind == Kind::kGrant ? PayloadBytes() : 0;
+  }
+  // The same message as another kind of frame (an offer or a put names the message it is for).
+  MessageHeader As(Kind other) const {
+    MessageHeader h = *this;
+    h.kind = other;
+    h.lead = 0;
+    h.tail = 0;
+    return h;
+  }
+  bool SameMessage(const MessageHeader& o) const {
+    return dtype == o.dtype && tag == o.tag && count == o.count;
+  }
   std::uint64_t WireBytes() const { return kBytes + lead + PayloadBytes() + tail; }
   // Sets lead and tail for a payload read from `payload` (the rule above).
   void Place(const void* payload);
   std::array<std::uint8_t, kBytes> Encode() const;
   // nullopt when the magic, the type or a filler length is wrong (not a message link, or out
-  // of step).
+  // of step), or a grant's body is not PutGrant::kBytes.
   static std::optional<MessageHeader> Decode(const std::uint8_t* bytes);
   // "12 x int32 (48 B) with tag 3".
   std::string Describe() const;
+};
+
+// The body of a grant: the receiver's answer to offer number `offer` (offers are counted per
+// link from 1) that the message may be written to `address` in process `pid`. The probe lets the
+// sender check, once per link, that `pid` is the receiver's process (transport/cross_memory.h):
+// the sender reads 8 bytes at `probe_address` there and expects `probe_value`.
+struct PutGrant {
+  static constexpr std::size_t kBytes = 40;
+  std::uint64_t offer = 0;
+  std::uint64_t pid = 0;
+  std::uint64_t address = 0;
+  std::uint64_t probe_address = 0;
+  std::uint64_t probe_value = 0;
+
+  std::array<std::uint8_t, kBytes> Encode() const;
+  static PutGrant Decode(const std::uint8_t* bytes);
 };
 
 }  // namespace rabit::transport

@@ -68,6 +68,13 @@ treering::Result<std::unique_ptr<Engine>> SocketEngine::Start(const EngineParams
   mailbox.timeout_seconds = options.timeout_seconds;
   mailbox.abort_watch = tracker.get();
   mailbox.spin_microseconds = options.spin_microseconds;
+  // Local puts (mailbox.h) to ranks of this machine reached through one address, unless
+  // rabit_local_read=false turns every cross-memory shortcut off.
+  mailbox.local_peers.assign(static_cast<std::size_t>(mailbox.world), false);
+  for (const transport::Link& link : message_links.value()) {
+    mailbox.local_peers[link.peer] = params.local_read && comm.value()->SameMachine(link.peer) &&
+                                     transport::LinkEndsShareAnAddress(&link);
+  }
   auto messages = std::make_unique<transport::Mailbox>(mailbox, std::move(message_links.value()));
   return std::unique_ptr<Engine>(
       new SocketEngine(std::move(tracker), std::move(comm.value()), std::move(messages)));
