@@ -4,7 +4,8 @@
 // the sender's seeded data and the Mailbox's own count of puts and streamed offers: every dtype,
 // receives posted before and after the offer, a sender that gives up waiting (the message is
 // streamed and the late grant ignored), mismatched receives, any source, both directions at
-// once, a grant whose probe does not read back (refused: streamed, nothing written), and frames
+// once, a receiver that opted out, a grant whose probe does not read back (refused: streamed,
+// nothing written), and frames
 // out of step from a peer (a put nobody granted, an offer while one is open, a peer that dies
 // after its offer) failing with a message that names the rank.
 #include <unistd.h>
@@ -169,6 +170,21 @@ TEST(LocalPut, AnySourceReceivesEachSendersPayload) {
     }
     return Expect(seen == std::set<int>{1, 2}, "every sender once");
   }));
+}
+
+// A receiver that may not be written (rabit_local_read=false there) refuses the first offer
+// with a grant naming no process: that message is streamed, and no later one is offered.
+TEST(LocalPut, ReceiverThatOptedOutIsNeverWritten) {
+  MessageWorld world(2, [](transport::MailboxOptions& o) {
+    Local()(o);
+    if (o.rank == 1) o.local_peers.assign(2, false);
+  });
+  for (int i = 0; i < 3; ++i) {
+    ExpectAllOk(world.RunOnAll(
+        [i](int rank, Mailbox& box) { return SendOne<float>(rank, box, kBig / 4, 60 + i); }));
+  }
+  EXPECT_EQ(world.box(0).put_counts().put, 0u);
+  EXPECT_EQ(world.box(0).put_counts().streamed, 1u);
 }
 
 // Both ranks send first: a rank waiting in its own Send cannot grant, so a sender whose peer is

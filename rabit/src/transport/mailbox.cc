@@ -38,9 +38,10 @@ Mailbox::Mailbox(MailboxOptions options, std::vector<Link> links) : options_(opt
     Peer& peer = peers_.emplace_back();
     peer.rank = link.peer;
     peer.socket = std::move(link.socket);
-    peer.put_capable = link.peer >= 0 &&
+    peer.put_allowed = link.peer >= 0 &&
                        static_cast<std::size_t>(link.peer) < options_.local_peers.size() &&
                        options_.local_peers[link.peer];
+    peer.put_capable = peer.put_allowed;
   }
 }
 

@@ -27,7 +27,9 @@
 // for its Recv, and the buffering rule above holds with that bound added. A granted receive is
 // taken out of the posted list: only that offer's message (put or streamed) can complete it. The
 // first grant on a link carries a probe that proves the pid belongs to the receiver; if it or a
-// write fails, that link streams for good.
+// write fails, that link streams for good. A receiver that may not be written (not a local peer
+// for it: rabit_local_read=false) answers an offer with a grant naming no process, which the
+// sender takes as that refusal.
 //
 // Errors: a peer that closes its link in the middle of a message, a socket failure or no byte
 // moving for `timeout_seconds` fail the Mailbox for good (every later call returns the same
@@ -171,6 +173,7 @@ class Mailbox final : public PointToPoint {
     Unexpected* unexpected = nullptr;     // the unexpected message it fills
     std::vector<std::uint8_t> discarded;  // scratch for a refused payload
     // Local puts, as the sender.
+    bool put_allowed = false;  // local_peers: this rank may put to / be put into by the peer
     bool put_capable = false;  // large messages are offered (off for good after a refusal)
     std::int64_t put_pid = 0;  // the receiver's process, once its probe was read back
     std::uint64_t offers_out = 0;
@@ -215,6 +218,7 @@ class Mailbox final : public PointToPoint {
   treering::Status OnPut(Peer& peer);
   treering::Status StreamOffered(Peer& peer);
   void Grant(Peer& peer, Ticket ticket, std::uint8_t* buf);
+  static void QueueGrant(Peer& peer, const PutGrant& grant);
   void ResolveOffer(Peer& peer, OutMessage& m);
   static bool AtFrameBoundary(const Peer& peer);
   treering::Result<bool> PumpGrants(Peer& peer);

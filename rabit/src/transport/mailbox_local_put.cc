@@ -106,6 +106,12 @@ treering::Status Mailbox::OnOffer(Peer& peer) {
         OfferError(peer.rank, options_.rank, "offered a message while its last offer was open"));
   }
   ++peer.offers_in;
+  if (!peer.put_allowed) {
+    // This process may not be written by that rank: a grant naming no process refuses the put,
+    // and the message that follows is matched as any other.
+    QueueGrant(peer, PutGrant{peer.offers_in, 0, 0, 0, 0});
+    return treering::Status::Ok();
+  }
   peer.offered = peer.incoming.As(MessageHeader::Kind::kMessage);
   const MessageHeader& header = peer.offered;
   for (auto it = posted_.begin(); it != posted_.end(); ++it) {
@@ -136,12 +142,15 @@ void Mailbox::Grant(Peer& peer, Ticket ticket, std::uint8_t* buf) {
   peer.offer = OfferState::kGranted;
   peer.granted_ticket = ticket;
   peer.granted_buf = buf;
+  const std::uint64_t& probe = ProcessProbe();
+  QueueGrant(peer, PutGrant{peer.offers_in, static_cast<std::uint64_t>(getpid()),
+                            reinterpret_cast<std::uint64_t>(buf),
+                            reinterpret_cast<std::uint64_t>(&probe), probe});
+}
+
+void Mailbox::QueueGrant(Peer& peer, const PutGrant& grant) {
   const MessageHeader frame{DataType::kUInt8,           0, PutGrant::kBytes, 0, 0,
                             MessageHeader::Kind::kGrant};
-  const std::uint64_t& probe = ProcessProbe();
-  const PutGrant grant{peer.offers_in, static_cast<std::uint64_t>(getpid()),
-                       reinterpret_cast<std::uint64_t>(buf),
-                       reinterpret_cast<std::uint64_t>(&probe), probe};
   GrantFrame& out = peer.grants_out.emplace_back();
   const auto head = frame.Encode();
   const auto body = grant.Encode();
