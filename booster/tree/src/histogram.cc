@@ -14,19 +14,45 @@ namespace {
 // time: both ends are fetched.
 constexpr std::ptrdiff_t kPrefetchRows = 16;
 
+// Four rows a pass over the features: a feature's four updates are independent (the cells are
+// integers, so their order does not change a bit), which gives the core four histogram loads to
+// wait on at once. treering-hist-bench on higgs1m, CPU ms, alternating runs: one row a pass
+// root 25.8-29.7 / levels 138-145, two rows 23.4-27.0 / 117-135, four rows 22.0-26.1 / 112-128.
+constexpr std::ptrdiff_t kRowsPerPass = 4;
+
 template <typename Bin>
 GradientPairInt AccumulateDense(const Bin* bins, std::uint32_t nf, const std::uint32_t* offsets,
                                 const GradientPair* gpair, const GradientQuantiser& quantiser,
                                 const std::uint32_t* begin, const std::uint32_t* end,
                                 GradientPairInt* hist) {
   GradientPairInt sum;
-  for (const std::uint32_t* it = begin; it != end; ++it) {
-    if (end - it > kPrefetchRows) {
-      const Bin* ahead = bins + std::size_t(it[kPrefetchRows]) * nf;
-      __builtin_prefetch(ahead);
-      __builtin_prefetch(ahead + nf - 1);
-      __builtin_prefetch(gpair + it[kPrefetchRows]);
+  const std::uint32_t* it = begin;
+  for (; end - it >= kRowsPerPass; it += kRowsPerPass) {
+    if (end - it > kPrefetchRows + kRowsPerPass - 1) {
+      for (int k = 0; k < kRowsPerPass; ++k) {
+        const Bin* ahead = bins + std::size_t(it[kPrefetchRows + k]) * nf;
+        __builtin_prefetch(ahead);
+        __builtin_prefetch(ahead + nf - 1);
+        __builtin_prefetch(gpair + it[kPrefetchRows + k]);
+      }
     }
+    GradientPairInt g[kRowsPerPass];
+    const Bin* b[kRowsPerPass];
+    for (int k = 0; k < kRowsPerPass; ++k) {
+      g[k] = quantiser.Quantise(gpair[it[k]]);
+      sum += g[k];
+      b[k] = bins + std::size_t(it[k]) * nf;
+    }
+    for (std::uint32_t f = 0; f < nf; ++f) {
+      GradientPairInt* base = hist + offsets[f];
+      static_assert(kRowsPerPass == 4, "the updates below are written out for four rows");
+      base[b[0][f]] += g[0];
+      base[b[1][f]] += g[1];
+      base[b[2][f]] += g[2];
+      base[b[3][f]] += g[3];
+    }
+  }
+  for (; it != end; ++it) {  // the last rows, one at a time
     const std::uint32_t row = *it;
     const GradientPairInt g = quantiser.Quantise(gpair[row]);
     sum += g;
