@@ -45,32 +45,54 @@ std::function<void(transport::MailboxOptions&)> Local(int wait_us = 2000000) {
   };
 }
 
+// Whether this process may read and write its own memory through process_vm_readv/writev
+// (some container seccomp profiles refuse both). Where not, every grant's probe fails and every
+// offer is streamed: the tests that count puts then check the data only and end skipped, saying
+// why.
+bool CrossMemoryAllowed() {
+  const std::uint64_t value = 0x5eed5eed5eedULL;
+  std::uint64_t copy = 0, back = 0;
+  const pid_t self = getpid();
+  return transport::ReadFromProcess(self, reinterpret_cast<std::uint64_t>(&value), &copy,
+                                    sizeof copy) &&
+         copy == value &&
+         transport::WriteToProcess(self, reinterpret_cast<std::uint64_t>(&back), &copy,
+                                   sizeof back) &&
+         back == value;
+}
+
+constexpr const char* kNoCrossMemory =
+    "process_vm_readv/writev are refused here (seccomp?): puts fall back to the socket, the "
+    "data was checked but not the put counts";
+
 template <typename T>
-void EveryDtypeCase(MessageWorld& world, std::uint64_t& puts) {
+void EveryDtypeCase(MessageWorld& world, std::uint64_t& puts, bool allowed) {
   for (std::size_t bytes : {kBig, kBig + sizeof(T), std::size_t{3} << 20}) {
     const std::size_t count = bytes / sizeof(T);
     ExpectAllOk(world.RunOnAll(
         [&](int rank, Mailbox& box) { return SendOne<T>(rank, box, count, bytes + sizeof(T)); }));
-    puts += 1;
+    puts += allowed ? 1 : 0;
     EXPECT_EQ(world.box(0).put_counts().put, puts) << bytes << " B of " << sizeof(T) << "-byte";
   }
 }
 
 TEST(LocalPut, EveryDtypeIsWrittenIntoTheReceiveBuffer) {
   MessageWorld world(2, Local());
+  const bool allowed = CrossMemoryAllowed();
   std::uint64_t puts = 0;
-  EveryDtypeCase<std::int8_t>(world, puts);
-  EveryDtypeCase<std::uint16_t>(world, puts);
-  EveryDtypeCase<std::int32_t>(world, puts);
-  EveryDtypeCase<std::uint64_t>(world, puts);
-  EveryDtypeCase<float>(world, puts);
-  EveryDtypeCase<double>(world, puts);
+  EveryDtypeCase<std::int8_t>(world, puts, allowed);
+  EveryDtypeCase<std::uint16_t>(world, puts, allowed);
+  EveryDtypeCase<std::int32_t>(world, puts, allowed);
+  EveryDtypeCase<std::uint64_t>(world, puts, allowed);
+  EveryDtypeCase<float>(world, puts, allowed);
+  EveryDtypeCase<double>(world, puts, allowed);
   // Outside the put's sizes nothing is offered.
   for (std::size_t bytes : {kBig - 4, transport::kPutBelowBytes}) {
     ExpectAllOk(world.RunOnAll(
         [bytes](int rank, Mailbox& box) { return SendOne<float>(rank, box, bytes / 4, 3); }));
   }
   EXPECT_EQ(world.box(0).put_counts().put, puts);
+  if (!allowed) GTEST_SKIP() << kNoCrossMemory;
   EXPECT_EQ(world.box(0).put_counts().streamed, 0u);
 }
 
@@ -81,6 +103,7 @@ TEST(LocalPut, ReceivePostedAfterTheOfferGetsThePut) {
     if (rank == 1) std::this_thread::sleep_for(std::chrono::milliseconds(100));
     return SendOne<double>(rank, box, n, 41);
   }));
+  if (!CrossMemoryAllowed()) GTEST_SKIP() << kNoCrossMemory;
   EXPECT_EQ(world.box(0).put_counts().put, 1u);
   EXPECT_EQ(world.box(0).put_counts().streamed, 0u);
 }
@@ -209,6 +232,7 @@ TEST(LocalPut, BothWaysAtOnce) {
     if (!w.ok()) return w.status();
     return Expect(got == RankData<float>(1 - rank, 5, n), "receive-first payload");
   }));
+  if (!CrossMemoryAllowed()) GTEST_SKIP() << kNoCrossMemory;
   for (int r = 0; r < 2; ++r) {
     const auto& counts = world.box(r).put_counts();
     EXPECT_EQ(counts.put + counts.streamed, 2u) << "rank " << r;
