@@ -7,10 +7,12 @@
 // once, a receiver that opted out, a grant whose probe does not read back (refused: streamed,
 // nothing written), and frames
 // out of step from a peer (a put nobody granted, an offer while one is open, a peer that dies
-// after its offer) failing with a message that names the rank.
+// after its offer) failing with a message that names the rank, and a failing receiver that
+// waits for the write its grant allowed.
 #include <unistd.h>
 
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <memory>
@@ -319,6 +321,42 @@ TEST(LocalPut, FramesOutOfStepFailNamingTheRank) {
                                       "receiving a message of 1048576 x uint8"),
             std::string::npos)
       << r.status().message();
+}
+
+// A receiver that fails (here: rabit_timeout) while a sender holds its grant does not return
+// the failure before that sender's put: the caller could otherwise free the buffer while the
+// other process still writes it. The sender here writes 1 s after the grant, past the
+// receiver's 0.5 s timeout.
+TEST(LocalPut, AFailingReceiverWaitsForTheGrantedWrite) {
+  if (!CrossMemoryAllowed()) GTEST_SKIP() << kNoCrossMemory;
+  RawPeer peer([](transport::MailboxOptions& o) {
+    Local()(o);
+    o.timeout_seconds = 0.5;
+  });
+  const MessageHeader message{DataType::kUInt8, 3, kBig};
+  const std::vector<std::uint8_t> payload = RankData<std::uint8_t>(1, 77, kBig);
+  std::vector<std::uint8_t> got(kBig, 0);
+  std::atomic<bool> written{false};
+  peer.Send(message.As(MessageHeader::Kind::kOffer).Encode());
+  std::thread sender([&] {
+    const MessageHeader grant = peer.ReadHeader();
+    EXPECT_EQ(grant.kind, MessageHeader::Kind::kGrant);
+    std::array<std::uint8_t, transport::PutGrant::kBytes> body{};
+    ASSERT_TRUE(peer.socket().RecvAll(body, transport::DeadlineAfter(10)).ok());
+    const transport::PutGrant g = transport::PutGrant::Decode(body.data());
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    EXPECT_TRUE(transport::WriteToProcess(getpid(), g.address, payload.data(), kBig));
+    written = true;
+    peer.Send(message.As(MessageHeader::Kind::kPut).Encode());
+  });
+  auto r = peer.box->Recv(got.data(), kBig, DataType::kUInt8, 1, 3);
+  const bool was_written = written.load();
+  sender.join();
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("no progress within rabit_timeout"), std::string::npos)
+      << r.status().message();
+  EXPECT_TRUE(was_written) << "the failure came back while the grant was still open";
+  EXPECT_TRUE(got == payload);
 }
 
 // Hostile bytes on the link: random frames of every kind with random fields, and random

@@ -97,7 +97,10 @@ std::string Mailbox::Describe(const RequestState& request) const {
 }
 
 treering::Status Mailbox::Fail(treering::Status status) {
-  if (failed_.ok()) failed_ = status;
+  if (failed_.ok()) {
+    failed_ = status;
+    SettleGrants();  // before the caller can free a buffer another process may be writing
+  }
   return failed_;
 }
 

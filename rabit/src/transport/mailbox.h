@@ -27,9 +27,11 @@
 // for its Recv, and the buffering rule above holds with that bound added. A granted receive is
 // taken out of the posted list: only that offer's message (put or streamed) can complete it. The
 // first grant on a link carries a probe that proves the pid belongs to the receiver; if it or a
-// write fails, that link streams for good. A receiver that may not be written (not a local peer
-// for it: rabit_local_read=false) answers an offer with a grant naming no process, which the
-// sender takes as that refusal.
+// write fails, that link streams for good. A Mailbox that fails while a granted receive is
+// open first waits (at most 2 s) for that sender's put, its streamed message or its link's
+// end, so no failure is returned while another process may still write the caller's buffer. A
+// receiver that may not be written (not a local peer for it: rabit_local_read=false) answers an
+// offer with a grant naming no process, which the sender takes as that refusal.
 //
 // Errors: a peer that closes its link in the middle of a message, a socket failure or no byte
 // moving for `timeout_seconds` fail the Mailbox for good (every later call returns the same
@@ -218,6 +220,7 @@ class Mailbox final : public PointToPoint {
   treering::Status OnPut(Peer& peer);
   treering::Status StreamOffered(Peer& peer);
   void Grant(Peer& peer, Ticket ticket, std::uint8_t* buf);
+  void SettleGrants();
   static void QueueGrant(Peer& peer, const PutGrant& grant);
   void ResolveOffer(Peer& peer, OutMessage& m);
   static bool AtFrameBoundary(const Peer& peer);

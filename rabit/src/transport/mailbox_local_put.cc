@@ -1,6 +1,7 @@
 // The Mailbox's local puts (mailbox.h, "Local puts"): the sender's offer, wait and write, the
 // receiver's grant, and the frames that end an offer (a put, or the message streamed after
 // all). The rest of the Mailbox is in mailbox.cc.
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -15,6 +16,9 @@ namespace rabit::transport {
 namespace {
 
 constexpr std::size_t kHeader = MessageHeader::kBytes;
+// The longest a failing Mailbox waits for a granted write to end (SettleGrants). A sender
+// writes within microseconds of reading the grant, or never (it streamed after its wait).
+constexpr auto kSettleTime = std::chrono::seconds(2);
 
 // A local-put frame that breaks the protocol (mailbox.h, "Local puts").
 std::string OfferError(int from, int to, const std::string& what) {
@@ -201,6 +205,53 @@ treering::Status Mailbox::StreamOffered(Peer& peer) {
   peer.granted_ticket = 0;
   peer.granted_buf = nullptr;
   return treering::Status::Ok();
+}
+
+// Before a failure is returned: a sender that read this rank's grant may be writing the granted
+// receive's buffer (the put frame follows the write), and the caller could free that buffer
+// once the failure is returned. Each such sender's next message frame is awaited: a put (the
+// write is over) or the message itself (it streamed: no write comes), or its link's end (it
+// has exited or failed; its writes precede its close). Grants it sends meanwhile are dropped.
+// At most kSettleTime per sender; nothing else is read.
+void Mailbox::SettleGrants() {
+  for (Peer& peer : peers_) {
+    if (peer.closed || peer.offer != OfferState::kGranted) continue;
+    std::size_t skip = 0;  // bytes of a grant's body to drop
+    if (peer.header_got == kHeader) {
+      // A frame after the grant is under way: only a grant of its own keeps the put pending.
+      if (peer.incoming.kind != MessageHeader::Kind::kGrant) continue;
+      skip = PutGrant::kBytes - peer.got;
+      peer.header_got = 0;
+    }
+    const auto deadline = Clock::now() + kSettleTime;
+    std::array<std::uint8_t, PutGrant::kBytes> dropped{};
+    while (Clock::now() < deadline) {
+      const ssize_t moved = skip > 0
+                                ? ::recv(peer.socket.fd(), dropped.data(), skip, MSG_DONTWAIT)
+                                : ::recv(peer.socket.fd(), peer.header_in.data() + peer.header_got,
+                                         kHeader - peer.header_got, MSG_DONTWAIT);
+      if (moved == 0) break;  // the link ended
+      if (moved < 0) {
+        if (!WouldBlock(errno)) break;
+        pollfd readable{peer.socket.fd(), POLLIN, 0};
+        (void)::poll(&readable, 1, 1);
+        continue;
+      }
+      if (skip > 0) {
+        skip -= static_cast<std::size_t>(moved);
+        continue;
+      }
+      peer.header_got += static_cast<std::size_t>(moved);
+      if (peer.header_got < kHeader) continue;
+      peer.header_got = 0;
+      const auto header = MessageHeader::Decode(peer.header_in.data());
+      if (header && header->kind == MessageHeader::Kind::kGrant) {
+        skip = PutGrant::kBytes;
+        continue;
+      }
+      break;  // a put, the message, or bytes out of step: no write is pending either way
+    }
+  }
 }
 
 }  // namespace rabit::transport
