@@ -1,7 +1,9 @@
 // The AVX2 dense-row bin search (booster/tree/src/dense_bin_search_avx2.cc) against the scalar
 // HistogramCuts::SearchBin: random cut sets of 1 to 300 cuts per feature (runs of equal cuts
 // included), rows of 1 to 40 features (the eight-wide groups, several groups at once, and the
-// scalar tail), values on cuts, between them, beyond both ends, +-0, +-inf and NaN.
+// scalar tail), values on cuts, between them, beyond both ends, +-0, +-inf and NaN. And the
+// dense bin index BinnedMatrix::Build writes with it: every row's bins are SearchBin's, and the
+// column-major copy (written in tiles of 64 rows by two threads) holds the same bins.
 #include "dense_bin_search.h"
 
 #include <cmath>
@@ -11,7 +13,10 @@
 
 #include <gtest/gtest.h>
 
+#include "booster/binned_matrix.h"
 #include "booster/hist_cuts.h"
+#include "rabit/comm.h"
+#include "synthetic_data.h"
 
 namespace treering::booster {
 namespace {
@@ -82,6 +87,34 @@ TEST(DenseBinSearch, AFeatureWithoutCutsFallsBackToScalar) {
   cuts.ptrs = {0, 1, 1};
   cuts.min_vals = {0.0f, 0.0f};
   EXPECT_FALSE(HaveAvx2DenseBinSearch(cuts));
+}
+
+// Rows not a multiple of the 64-row tile, split over two threads; 29 features (three groups of
+// eight and a tail); uint8 bins with their column copy, then uint16 bins.
+TEST(DenseBinSearch, BinIndexRowsAndColumnsHoldTheSearchedBins) {
+  booster::testing::SyntheticSpec spec;
+  spec.rows = 1001;
+  spec.features = 29;
+  spec.missing = 0.0;
+  spec.distinct_values = 400;
+  const data::DMatrix dm = booster::testing::MakeSynthetic(spec);
+  for (int max_bin : {256, 512}) {
+    const HistogramCuts cuts = BuildCuts(dm, spec.features, max_bin, 2, rabit::DefaultComm());
+    const BinnedMatrix m = BinnedMatrix::Build(dm, cuts, 2);
+    const bool wide = max_bin > 256;
+    ASSERT_EQ(m.layout(), wide ? BinnedMatrix::Layout::kDense16 : BinnedMatrix::Layout::kDense8);
+    for (std::size_t r = 0; r < spec.rows; ++r) {
+      for (std::uint32_t f = 0; f < spec.features; ++f) {
+        const std::uint32_t want =
+            cuts.SearchBin(f, dm.value[r * spec.features + f]) - cuts.ptrs[f];
+        const std::size_t at = r * spec.features + f;
+        ASSERT_EQ(wide ? m.Dense16()[at] : m.Dense8()[at], want) << "row " << r << " feature " << f;
+        if (!wide) {
+          ASSERT_EQ(m.Dense8Column(f)[r], want) << "column copy, row " << r << " feature " << f;
+        }
+      }
+    }
+  }
 }
 
 }  // namespace

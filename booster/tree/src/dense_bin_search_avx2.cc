@@ -16,20 +16,6 @@
 #endif
 
 namespace treering::booster {
-namespace {
-
-// One feature the scalar way (the tail of a row that is not a multiple of eight).
-std::uint32_t SearchOne(const float* cuts, std::uint32_t n, float value) {
-  const float* base = cuts;
-  while (n > 1) {
-    const std::uint32_t half = n / 2;
-    base += half * static_cast<std::uint32_t>(base[half - 1] <= value);
-    n -= half;
-  }
-  return static_cast<std::uint32_t>(base - cuts) + (*base <= value ? 1 : 0);
-}
-
-}  // namespace
 
 #if defined(TREERING_DENSE_BINS_AVX2)
 
@@ -82,10 +68,7 @@ TREERING_AVX2 void SearchDenseRowAvx2(const HistogramCuts& cuts, const float* ro
     }
     f0 += 8 * groups;
   }
-  for (; f0 < nf; ++f0) {
-    const std::uint32_t n = ptrs[f0 + 1] - ptrs[f0];
-    bins[f0] = std::min(SearchOne(all + ptrs[f0], n, row[f0]), n - 1);
-  }
+  for (; f0 < nf; ++f0) bins[f0] = cuts.SearchBin(f0, row[f0]) - ptrs[f0];  // the tail
 }
 
 bool HaveAvx2DenseBinSearch(const HistogramCuts& cuts) {

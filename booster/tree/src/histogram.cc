@@ -20,18 +20,26 @@ constexpr std::ptrdiff_t kPrefetchRows = 16;
 // root 25.8-29.7 / levels 138-145, two rows 23.4-27.0 / 117-135, four rows 22.0-26.1 / 112-128.
 constexpr std::ptrdiff_t kRowsPerPass = 4;
 
-template <typename Bin>
-GradientPairInt AccumulateDense(const Bin* bins, std::uint32_t nf, const std::uint32_t* offsets,
-                                const GradientPair* gpair, const GradientQuantiser& quantiser,
-                                const std::uint32_t* begin, const std::uint32_t* end,
-                                GradientPairInt* hist) {
+// Rows of one fixed-width record of bins per row: dense rows (every feature present) or, with
+// kSlots, nearly full sparse rows as one slot per feature (BinnedMatrix::RowSlots8/16) whose
+// absent features hold `missing` (1-2 % of slots on the ranking set: the branch is predicted).
+// A row of 50 uint16 slots spans two or three cache lines; all of a row's lines are fetched.
+template <bool kSlots, typename Bin>
+GradientPairInt AccumulateFixed(const Bin* bins, Bin missing, std::uint32_t nf,
+                                const std::uint32_t* offsets, const GradientPair* gpair,
+                                const GradientQuantiser& quantiser, const std::uint32_t* begin,
+                                const std::uint32_t* end, GradientPairInt* hist) {
+  constexpr std::size_t kPerLine = 64 / sizeof(Bin);
+  const auto add = [&](GradientPairInt* base, Bin bin, const GradientPairInt& g) {
+    if (!kSlots || bin != missing) base[bin] += g;
+  };
   GradientPairInt sum;
   const std::uint32_t* it = begin;
   for (; end - it >= kRowsPerPass; it += kRowsPerPass) {
     if (end - it > kPrefetchRows + kRowsPerPass - 1) {
       for (int k = 0; k < kRowsPerPass; ++k) {
         const Bin* ahead = bins + std::size_t(it[kPrefetchRows + k]) * nf;
-        __builtin_prefetch(ahead);
+        for (std::size_t j = 0; j < nf; j += kPerLine) __builtin_prefetch(ahead + j);
         __builtin_prefetch(ahead + nf - 1);
         __builtin_prefetch(gpair + it[kPrefetchRows + k]);
       }
@@ -45,66 +53,14 @@ GradientPairInt AccumulateDense(const Bin* bins, std::uint32_t nf, const std::ui
     }
     for (std::uint32_t f = 0; f < nf; ++f) {
       GradientPairInt* base = hist + offsets[f];
-      static_assert(kRowsPerPass == 4, "the updates below are written out for four rows");
-      base[b[0][f]] += g[0];
-      base[b[1][f]] += g[1];
-      base[b[2][f]] += g[2];
-      base[b[3][f]] += g[3];
+      for (int k = 0; k < kRowsPerPass; ++k) add(base, b[k][f], g[k]);
     }
   }
   for (; it != end; ++it) {  // the last rows, one at a time
-    const std::uint32_t row = *it;
-    const GradientPairInt g = quantiser.Quantise(gpair[row]);
+    const GradientPairInt g = quantiser.Quantise(gpair[*it]);
     sum += g;
-    const Bin* row_bins = bins + std::size_t(row) * nf;
-    for (std::uint32_t f = 0; f < nf; ++f) hist[offsets[f] + row_bins[f]] += g;
-  }
-  return sum;
-}
-
-// Nearly full sparse rows as one slot per feature (BinnedMatrix::RowSlots8/16): the dense
-// kernel with a test for the missing slot (1-2 % of slots on the ranking set: the branch is
-// predicted). A row of 50 uint16 slots spans two or three cache lines; all are fetched.
-template <typename Bin>
-GradientPairInt AccumulateSlots(const Bin* slots, Bin missing, std::uint32_t nf,
-                                const std::uint32_t* offsets, const GradientPair* gpair,
-                                const GradientQuantiser& quantiser, const std::uint32_t* begin,
-                                const std::uint32_t* end, GradientPairInt* hist) {
-  constexpr std::size_t kPerLine = 64 / sizeof(Bin);
-  GradientPairInt sum;
-  const std::uint32_t* it = begin;
-  // Four rows a pass, as the dense kernel (AccumulateDense says why).
-  for (; end - it >= kRowsPerPass; it += kRowsPerPass) {
-    if (end - it > kPrefetchRows + kRowsPerPass - 1) {
-      for (int k = 0; k < kRowsPerPass; ++k) {
-        const Bin* ahead = slots + std::size_t(it[kPrefetchRows + k]) * nf;
-        for (std::size_t j = 0; j < nf; j += kPerLine) __builtin_prefetch(ahead + j);
-        __builtin_prefetch(ahead + nf - 1);
-        __builtin_prefetch(gpair + it[kPrefetchRows + k]);
-      }
-    }
-    GradientPairInt g[kRowsPerPass];
-    const Bin* b[kRowsPerPass];
-    for (int k = 0; k < kRowsPerPass; ++k) {
-      g[k] = quantiser.Quantise(gpair[it[k]]);
-      sum += g[k];
-      b[k] = slots + std::size_t(it[k]) * nf;
-    }
-    for (std::uint32_t f = 0; f < nf; ++f) {
-      GradientPairInt* base = hist + offsets[f];
-      for (int k = 0; k < kRowsPerPass; ++k) {
-        if (b[k][f] != missing) base[b[k][f]] += g[k];
-      }
-    }
-  }
-  for (; it != end; ++it) {
-    const std::uint32_t row = *it;
-    const GradientPairInt g = quantiser.Quantise(gpair[row]);
-    sum += g;
-    const Bin* row_slots = slots + std::size_t(row) * nf;
-    for (std::uint32_t f = 0; f < nf; ++f) {
-      if (row_slots[f] != missing) hist[offsets[f] + row_slots[f]] += g;
-    }
+    const Bin* row = bins + std::size_t(*it) * nf;
+    for (std::uint32_t f = 0; f < nf; ++f) add(hist + offsets[f], row[f], g);
   }
   return sum;
 }
@@ -152,19 +108,19 @@ GradientPairInt HistogramBuilder::AccumulateRows(const std::vector<GradientPair>
   const std::uint32_t* offsets = m.FeatureOffsets().data();
   switch (m.layout()) {
     case BinnedMatrix::Layout::kDense8:
-      return AccumulateDense(m.Dense8(), m.NumFeatures(), offsets, gpair.data(), quantiser, begin,
-                             end, hist);
+      return AccumulateFixed<false>(m.Dense8(), std::uint8_t{0}, m.NumFeatures(), offsets,
+                                    gpair.data(), quantiser, begin, end, hist);
     case BinnedMatrix::Layout::kDense16:
-      return AccumulateDense(m.Dense16(), m.NumFeatures(), offsets, gpair.data(), quantiser, begin,
-                             end, hist);
+      return AccumulateFixed<false>(m.Dense16(), std::uint16_t{0}, m.NumFeatures(), offsets,
+                                    gpair.data(), quantiser, begin, end, hist);
     case BinnedMatrix::Layout::kSparse:
       if (m.RowSlots8() != nullptr) {
-        return AccumulateSlots(m.RowSlots8(), BinnedMatrix::kMissingSlot8, m.NumFeatures(), offsets,
-                               gpair.data(), quantiser, begin, end, hist);
+        return AccumulateFixed<true>(m.RowSlots8(), BinnedMatrix::kMissingSlot8, m.NumFeatures(),
+                                     offsets, gpair.data(), quantiser, begin, end, hist);
       }
       if (m.RowSlots16() != nullptr) {
-        return AccumulateSlots(m.RowSlots16(), BinnedMatrix::kMissingSlot16, m.NumFeatures(),
-                               offsets, gpair.data(), quantiser, begin, end, hist);
+        return AccumulateFixed<true>(m.RowSlots16(), BinnedMatrix::kMissingSlot16, m.NumFeatures(),
+                                     offsets, gpair.data(), quantiser, begin, end, hist);
       }
       return AccumulateSparse(m.RowPtr(), m.SparseBins(), gpair.data(), quantiser, begin, end,
                               hist);

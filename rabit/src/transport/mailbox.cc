@@ -2,17 +2,12 @@
 
 #include <poll.h>
 #include <sched.h>
-#include <sys/socket.h>
-#include <sys/uio.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <memory>
 #include <sstream>
-
-#include "transport/cross_memory.h"
 
 namespace rabit::transport {
 namespace {
@@ -125,9 +120,10 @@ treering::Result<Ticket> Mailbox::Isend(const void* buf, std::size_t count, Data
                  (peer == nullptr ? "no message link to it" : "it closed its message link")));
     return ticket;
   }
-  OutMessage& m = peer->out.emplace_back(OutMessage{
-      ticket, header, header.Encode(), data, header.PayloadBytes(), header.lead, header.tail});
-  if (peer->put_capable && m.bytes >= kPutFromBytes && m.bytes < kPutBelowBytes) {
+  OutMessage& m = peer->out.emplace_back(OutMessage{ticket, header, data});
+  m.Stream();
+  const std::uint64_t bytes = header.PayloadBytes();
+  if (peer->put_capable && bytes >= kPutFromBytes && bytes < kPutBelowBytes) {
     m.stage = OutMessage::Stage::kOffer;
     m.frame = header.As(MessageHeader::Kind::kOffer).Encode();
     m.offer = ++peer->offers_out;

@@ -143,17 +143,20 @@ class Mailbox final : public PointToPoint {
     // or from kOffered to kStream when no grant came in time or the write failed.
     enum class Stage { kStream, kOffer, kOffered, kPut };
     Ticket ticket;
-    MessageHeader message;
-    std::array<std::uint8_t, MessageHeader::kBytes> header;  // the message's, for kStream
+    MessageHeader message;  // with its fillers (message_header.h)
     const std::uint8_t* data;
-    std::size_t bytes;
-    std::size_t lead;      // filler before the payload (message_header.h)
-    std::size_t tail;      // filler after it
-    std::size_t sent = 0;  // of the frame being sent: header, fillers and payload
     Stage stage = Stage::kStream;
-    std::array<std::uint8_t, MessageHeader::kBytes> frame{};  // the offer or put frame
-    std::uint64_t offer = 0;                                  // its number on the link
+    // The header of the frame being sent: the message's own (kStream), or the offer or put.
+    std::array<std::uint8_t, MessageHeader::kBytes> frame{};
+    std::size_t sent = 0;  // of the frame being sent: header, and for kStream fillers and payload
+    std::uint64_t offer = 0;  // its number on the link (a local put)
     Clock::time_point offered_at{};
+
+    void Stream() {  // sends the message itself from its first byte
+      stage = Stage::kStream;
+      frame = message.Encode();
+      sent = 0;
+    }
   };
   using GrantFrame = std::array<std::uint8_t, MessageHeader::kBytes + PutGrant::kBytes>;
   // The receiver's side of the offer a peer made last, until its message (put or streamed) came.

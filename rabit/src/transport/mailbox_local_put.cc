@@ -75,22 +75,22 @@ void Mailbox::ResolveOffer(Peer& peer, OutMessage& m) {
       }
     }
     if (peer.put_pid != 0 && static_cast<std::uint64_t>(peer.put_pid) == g.pid &&
-        WriteToProcess(static_cast<pid_t>(peer.put_pid), g.address, m.data, m.bytes)) {
+        WriteToProcess(static_cast<pid_t>(peer.put_pid), g.address, m.data,
+                       m.message.PayloadBytes())) {
       m.stage = Stage::kPut;
       m.frame = m.message.As(MessageHeader::Kind::kPut).Encode();
+      m.sent = 0;
       ++put_counts_.put;
     } else {
       ++put_counts_.streamed;
       peer.put_capable = false;  // refused: this message and every later one take the socket
-      m.stage = Stage::kStream;
+      m.Stream();
     }
-    m.sent = 0;
     return;
   }
   const auto wait = std::chrono::microseconds(options_.put_wait_microseconds);
   if (Clock::now() - m.offered_at >= wait) {
-    m.stage = Stage::kStream;
-    m.sent = 0;
+    m.Stream();
     ++put_counts_.streamed;
   }
 }

@@ -57,12 +57,12 @@ treering::Result<bool> Mailbox::PumpSend(Peer& peer) {
     }
     // The message on the wire: header, lead filler, payload (at most one slice per call), tail;
     // or an offer or put frame alone.
-    const bool framed = m.stage != Stage::kStream;
+    const bool stream = m.stage == Stage::kStream;
     const std::pair<const std::uint8_t*, std::size_t> parts[] = {
-        {framed ? m.frame.data() : m.header.data(), kHeader},
-        {kZeros, framed ? 0 : m.lead},
-        {m.data, framed ? 0 : m.bytes},
-        {kZeros, framed ? 0 : m.tail}};
+        {m.frame.data(), kHeader},
+        {kZeros, stream ? m.message.lead : 0},
+        {m.data, stream ? m.message.PayloadBytes() : 0},
+        {kZeros, stream ? m.message.tail : 0}};
     iovec iov[4];
     std::size_t n = 0;
     std::size_t asked = 0;
