@@ -1,9 +1,10 @@
 // The AVX2 dense-row bin search (booster/tree/src/dense_bin_search_avx2.cc) against the scalar
 // HistogramCuts::SearchBin: random cut sets of 1 to 300 cuts per feature (runs of equal cuts
 // included), rows of 1 to 40 features (the eight-wide groups, several groups at once, and the
-// scalar tail), values on cuts, between them, beyond both ends, +-0, +-inf and NaN. And the
-// dense bin index BinnedMatrix::Build writes with it: every row's bins are SearchBin's, and the
-// column-major copy (written in tiles of 64 rows by two threads) holds the same bins.
+// last group's lanes past the last feature, which must write nothing), values on cuts, between
+// them, beyond both ends, +-0, +-inf and NaN. And the dense bin index BinnedMatrix::Build writes
+// with it: every row's bins are SearchBin's, and the column-major copy (written in tiles of 64 rows
+// by two threads) holds the same bins.
 #include "dense_bin_search.h"
 
 #include <cmath>
@@ -61,16 +62,18 @@ float RandomValue(std::mt19937_64& rng, const HistogramCuts& cuts, std::uint32_t
 TEST(DenseBinSearch, Avx2FindsTheScalarBins) {
   std::mt19937_64 rng(19);
   HistogramCuts probe = RandomCuts(rng, 8);
-  if (!HaveAvx2DenseBinSearch(probe)) GTEST_SKIP() << "this CPU has no AVX2: nothing to compare";
+  if (!DenseBinSearchAvx2::For(probe)) GTEST_SKIP() << "this CPU has no AVX2: nothing to compare";
   for (std::uint32_t nf = 1; nf <= 40; ++nf) {
     for (int trial = 0; trial < 20; ++trial) {
       const HistogramCuts cuts = RandomCuts(rng, nf);
-      ASSERT_TRUE(HaveAvx2DenseBinSearch(cuts));
+      const std::optional<DenseBinSearchAvx2> search = DenseBinSearchAvx2::For(cuts);
+      ASSERT_TRUE(search);
       for (int r = 0; r < 50; ++r) {
         std::vector<float> row(nf);
         for (std::uint32_t f = 0; f < nf; ++f) row[f] = RandomValue(rng, cuts, f);
-        std::vector<std::uint32_t> bins(nf, 999999);
-        SearchDenseRowAvx2(cuts, row.data(), nf, bins.data());
+        std::vector<std::uint32_t> bins(nf + 8, 999999);
+        search->Row(row.data(), bins.data());
+        for (std::uint32_t k = nf; k < nf + 8; ++k) ASSERT_EQ(bins[k], 999999u) << nf;
         for (std::uint32_t f = 0; f < nf; ++f) {
           ASSERT_EQ(bins[f], cuts.SearchBin(f, row[f]) - cuts.ptrs[f])
               << "feature " << f << " of " << nf << ", value " << row[f] << ", "
@@ -86,7 +89,7 @@ TEST(DenseBinSearch, AFeatureWithoutCutsFallsBackToScalar) {
   cuts.values = {1.0f};
   cuts.ptrs = {0, 1, 1};
   cuts.min_vals = {0.0f, 0.0f};
-  EXPECT_FALSE(HaveAvx2DenseBinSearch(cuts));
+  EXPECT_FALSE(DenseBinSearchAvx2::For(cuts));
 }
 
 // Rows not a multiple of the 64-row tile, split over two threads; 29 features (three groups of

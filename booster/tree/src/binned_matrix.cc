@@ -64,7 +64,7 @@ void DenseBins(const data::DMatrix& dm, const HistogramCuts& cuts, int nthread, 
                Bin* columns) {
   const std::uint32_t nf = cuts.NumFeatures();
   const std::size_t n = dm.NumRows();
-  const bool avx2 = HaveAvx2DenseBinSearch(cuts);
+  const std::optional<DenseBinSearchAvx2> avx2 = DenseBinSearchAvx2::For(cuts);
   ParallelForBlocks(static_cast<std::int64_t>(n), ThreadsFor(dm.NumNonZero(), nthread),
                     [&](int, std::int64_t begin, std::int64_t end) {
                       std::vector<std::uint32_t> found(avx2 ? nf : 0);
@@ -74,7 +74,7 @@ void DenseBins(const data::DMatrix& dm, const HistogramCuts& cuts, int nthread, 
                           Bin* out = rows + std::size_t(row) * nf;
                           const float* values = dm.value.data() + dm.row_ptr[row];
                           if (avx2) {
-                            SearchDenseRowAvx2(cuts, values, nf, found.data());
+                            avx2->Row(values, found.data());
                             for (std::uint32_t f = 0; f < nf; ++f) {
                               out[f] = static_cast<Bin>(found[f]);
                             }

@@ -16,75 +16,100 @@
 #endif
 
 namespace treering::booster {
+namespace {
+
+// Up to kGroups groups of eight features step together: a gather's latency (~30 cycles) is
+// what one group's search waits on, and the groups' chains are independent.
+constexpr std::uint32_t kGroups = 4;
+constexpr std::uint32_t kLanes = 8;
+
+// The scalar search's step count for a feature of n cuts: while n > 1, n -= n / 2.
+std::uint32_t StepsFor(std::uint32_t n) {
+  std::uint32_t steps = 0;
+  for (; n > 1; n -= n / 2) ++steps;
+  return steps;
+}
+
+}  // namespace
+
+DenseBinSearchAvx2::DenseBinSearchAvx2(const HistogramCuts& cuts)
+    : cut_values_(cuts.values.data()), nf_(cuts.NumFeatures()) {
+  const std::uint32_t groups = (nf_ + kLanes - 1) / kLanes;
+  first_.assign(std::size_t(groups) * kLanes, 0);
+  count_.assign(std::size_t(groups) * kLanes, 1);  // stand-in lanes: cut 0, one cut
+  for (std::uint32_t f = 0; f < nf_; ++f) {
+    first_[f] = cuts.ptrs[f];
+    count_[f] = cuts.ptrs[f + 1] - cuts.ptrs[f];
+  }
+  for (std::uint32_t g0 = 0; g0 < groups; g0 += kGroups) {
+    const std::uint32_t end = std::min(nf_, (g0 + kGroups) * kLanes);
+    std::uint32_t longest = 1;
+    for (std::uint32_t f = g0 * kLanes; f < end; ++f) longest = std::max(longest, count_[f]);
+    steps_.push_back(StepsFor(longest));
+  }
+}
 
 #if defined(TREERING_DENSE_BINS_AVX2)
 
 #define TREERING_AVX2 __attribute__((target("avx2")))
 
-// Up to kGroups groups of eight features step together: a gather's latency (~30 cycles) is
-// what one group's search waits on, and the groups' chains are independent.
-constexpr std::uint32_t kGroups = 4;
-
-TREERING_AVX2 void SearchDenseRowAvx2(const HistogramCuts& cuts, const float* row, std::uint32_t nf,
-                                      std::uint32_t* bins) {
-  const float* all = cuts.values.data();
-  const std::uint32_t* ptrs = cuts.ptrs.data();
+TREERING_AVX2 void DenseBinSearchAvx2::Row(const float* row, std::uint32_t* bins) const {
   const __m256i one = _mm256_set1_epi32(1);
-  std::uint32_t f0 = 0;
-  while (f0 + 8 <= nf) {
-    const std::uint32_t groups = std::min(kGroups, (nf - f0) / 8);
-    __m256i first[kGroups], count[kGroups], base[kGroups], n[kGroups];
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  const std::uint32_t groups = static_cast<std::uint32_t>(first_.size() / kLanes);
+  for (std::uint32_t g0 = 0; g0 < groups; g0 += kGroups) {
+    const std::uint32_t in_block = std::min(kGroups, groups - g0);
+    __m256i first[kGroups], count[kGroups], base[kGroups], n[kGroups], present[kGroups];
     __m256 value[kGroups];
-    std::uint32_t longest = 0;
-    for (std::uint32_t g = 0; g < groups; ++g) {
-      const std::uint32_t f = f0 + 8 * g;
-      first[g] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(ptrs + f));
-      count[g] = _mm256_sub_epi32(
-          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(ptrs + f + 1)), first[g]);
-      value[g] = _mm256_loadu_ps(row + f);
+    for (std::uint32_t g = 0; g < in_block; ++g) {
+      const std::uint32_t f = (g0 + g) * kLanes;
+      first[g] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(first_.data() + f));
+      count[g] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(count_.data() + f));
+      // Lanes past the last feature read no value (0.0f) and are not stored.
+      present[g] = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(nf_ - f)), lane);
+      value[g] = _mm256_maskload_ps(row + f, present[g]);
       base[g] = first[g];
       n[g] = count[g];
-      for (std::uint32_t k = 0; k < 8; ++k)
-        longest = std::max(longest, ptrs[f + k + 1] - ptrs[f + k]);
     }
-    for (; longest > 1; longest -= longest / 2) {
-      for (std::uint32_t g = 0; g < groups; ++g) {
+    for (std::uint32_t step = 0; step < steps_[g0 / kGroups]; ++step) {
+      for (std::uint32_t g = 0; g < in_block; ++g) {
         const __m256i half = _mm256_srli_epi32(n[g], 1);
         // A lane whose n is 1 probes its current cut (in range) and does not move.
         const __m256i probe =
             _mm256_add_epi32(base[g], _mm256_sub_epi32(_mm256_max_epu32(half, one), one));
-        const __m256 cut = _mm256_i32gather_ps(all, probe, 4);
+        const __m256 cut = _mm256_i32gather_ps(cut_values_, probe, 4);
         const __m256i le = _mm256_castps_si256(_mm256_cmp_ps(cut, value[g], _CMP_LE_OQ));
         base[g] = _mm256_add_epi32(base[g], _mm256_and_si256(half, le));
         n[g] = _mm256_sub_epi32(n[g], half);
       }
     }
-    for (std::uint32_t g = 0; g < groups; ++g) {
-      const __m256 cut = _mm256_i32gather_ps(all, base[g], 4);
+    for (std::uint32_t g = 0; g < in_block; ++g) {
+      const __m256 cut = _mm256_i32gather_ps(cut_values_, base[g], 4);
       const __m256i le = _mm256_castps_si256(_mm256_cmp_ps(cut, value[g], _CMP_LE_OQ));
       __m256i bin = _mm256_sub_epi32(_mm256_sub_epi32(base[g], first[g]), le);  // le: -1 or 0
       bin = _mm256_min_epu32(bin, _mm256_sub_epi32(count[g], one));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(bins + f0 + 8 * g), bin);
+      _mm256_maskstore_epi32(reinterpret_cast<int*>(bins + (g0 + g) * kLanes), present[g], bin);
     }
-    f0 += 8 * groups;
   }
-  for (; f0 < nf; ++f0) bins[f0] = cuts.SearchBin(f0, row[f0]) - ptrs[f0];  // the tail
 }
 
-bool HaveAvx2DenseBinSearch(const HistogramCuts& cuts) {
+std::optional<DenseBinSearchAvx2> DenseBinSearchAvx2::For(const HistogramCuts& cuts) {
   static const bool avx2 = __builtin_cpu_supports("avx2");
-  if (!avx2) return false;
+  if (!avx2) return std::nullopt;
   for (std::uint32_t f = 0; f < cuts.NumFeatures(); ++f) {
-    if (cuts.ptrs[f + 1] == cuts.ptrs[f]) return false;
+    if (cuts.ptrs[f + 1] == cuts.ptrs[f]) return std::nullopt;
   }
   // Gather indices are int32.
-  return cuts.values.size() < (std::size_t{1} << 31);
+  if (cuts.values.size() >= (std::size_t{1} << 31)) return std::nullopt;
+  return DenseBinSearchAvx2(cuts);
 }
 
 #else
 
-void SearchDenseRowAvx2(const HistogramCuts&, const float*, std::uint32_t, std::uint32_t*) {}
-bool HaveAvx2DenseBinSearch(const HistogramCuts&) { return false; }
+void DenseBinSearchAvx2::Row(const float*, std::uint32_t*) const {}
+std::optional<DenseBinSearchAvx2> DenseBinSearchAvx2::For(const HistogramCuts&) {
+  return std::nullopt;
+}
 
 #endif
 
