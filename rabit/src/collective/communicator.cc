@@ -41,8 +41,9 @@ treering::Status Communicator::LearnTree() {
     machine_of_.push_back(ranks[r].machine);
   }
   options_.allreduce.link.ranks_beyond_cores = RanksBeyondCores(ranks);
-  same_machine_pair_ = world() == 2 && ranks[0].machine == ranks[1].machine &&
-                       LinkEndsShareAnAddress(links_.ToPeer(1 - rank()));
+  // Kept rather than asked per call: the address test reads both ends of the link's socket.
+  same_machine_pair_ =
+      world() == 2 && SameMachine(1 - rank()) && LinkEndsShareAnAddress(links_.ToPeer(1 - rank()));
   return treering::Status::Ok();
 }
 
