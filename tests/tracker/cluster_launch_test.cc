@@ -21,8 +21,17 @@
 namespace treering::launch {
 namespace {
 
+// ctest runs each test of this file in its own process, two at a time: one shared host file
+// was rewritten by one test while another read it (a flaky "no hosts" failure), so each
+// process writes its own, removed when the process ends.
+struct ProcessHostFile {
+  std::string path = ::testing::TempDir() + "/treering_cluster_hosts." + std::to_string(::getpid());
+  ~ProcessHostFile() { std::remove(path.c_str()); }
+};
+
 SubmitOptions SshOpts(const std::string& hosts) {
-  const std::string path = ::testing::TempDir() + "/treering_cluster_hosts";
+  static const ProcessHostFile file;
+  const std::string& path = file.path;
   std::ofstream(path) << hosts;
   SubmitOptions o;
   o.cluster = "ssh";
