@@ -4,7 +4,8 @@
 // prints "bytes algorithm predicted_us" lines (docs/collectives.md, "Choosing the Allreduce
 // algorithm"). The socket engine links the recursive algorithms' partners, so they count here.
 // The ranks are spread evenly over M machines (default 1: all on this one) with this machine's
-// cores, which a job learns at start (collective/rank_placement.h).
+// cores, which a job learns at start (collective/rank_placement.h). "local-reads": a world of
+// two ranks on one machine past the size where they read each other's buffer instead.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "allreduce_timing.h"
+#include "collective/algorithms.h"
 #include "engine_params.h"
 #include "engines/socket/socket_engine.h"
 
@@ -50,6 +52,13 @@ int main(int argc, char** argv) {
       std::max(0, (world + machines - 1) / machines - cores);
   for (std::size_t bytes :
        treering::bench::SizesFromArgs(static_cast<int>(sizes_only.size()), sizes_only.data())) {
+    // Two ranks of one machine read each other's buffer from this size on (when the kernel
+    // allows it: a job learns that from its first probe); the model is not asked.
+    if (world == 2 && machines == 1 && options.local_read &&
+        bytes >= rabit::transport::kLocalAllreduceMinBytes) {
+      std::printf("%zu local-reads -\n", bytes);
+      continue;
+    }
     const auto algorithm = rabit::transport::ChooseAllreduce(options.allreduce, world, bytes);
     std::printf("%zu %s %.1f\n", bytes, rabit::transport::AllreduceAlgorithmName(algorithm),
                 1e6 * rabit::transport::PredictAllreduceSeconds(algorithm, options.allreduce.link,

@@ -240,13 +240,14 @@ const ParamTable<P>& Table() {
           SizeField("rabit_spin_us", &P::spin_microseconds, {.clamp = 1000000},
                     "µs to keep retrying non-blocking I/O (with `sched_yield`) before sleeping "
                     "in `poll` (at most 1000000)"),
-          treering::BoolField("rabit_local_read", &P::local_read,
-                              "workers on one machine copy large data straight between their "
-                              "processes (one copy, where the socket makes two): a pair "
-                              "reduce-scatters by reading each other's buffer "
-                              "(`process_vm_readv`) and messages of 1 to 8 MiB are written into "
-                              "the granted receive buffer (`process_vm_writev`), once a probe "
-                              "shows the kernel allows it; `false` keeps the socket"),
+          treering::BoolField(
+              "rabit_local_read", &P::local_read,
+              "workers on one machine copy large data straight between their "
+              "processes (one copy, where the socket makes two): a pair "
+              "reduce-scatters and allreduces (from 256 KiB) by reading each "
+              "other's buffer (`process_vm_readv`) and messages of 1 to 8 MiB are written into "
+              "the granted receive buffer (`process_vm_writev`), once a probe "
+              "shows the kernel allows it; `false` keeps the socket"),
           treering::BoolField("rabit_pinned", &P::pinned,
                               "the launcher pinned this worker to cores of its own "
                               "(`treering-submit` sets it); recorded for the engine, it does not "

@@ -85,12 +85,12 @@ treering::Status RingAllgather(Exchange& ex, const Topology& topo, std::uint8_t*
 treering::Status RingReduceScatter(Exchange& ex, const Topology& topo, std::uint8_t* buf,
                                    const std::vector<std::size_t>& offsets, const ReduceSpec& spec,
                                    ScratchArena& scratch);
-// Two ranks on one machine (local_pair_reduce_scatter.cc): each reads its slice of the other's
+// Two ranks on one machine (local_pair_reduction.cc): each reads its slice of the other's
 // buffer through process_vm_readv instead of the socket. The first call probes whether both
 // can (and want: `enabled`, rabit_local_read); `state` keeps the answer, the same on both
 // ranks, and the partner's process id, which later calls must announce again. Returns Ok with
 // state->mode == kOff when they cannot, without reducing anything: the caller then runs
-// RingReduceScatter.
+// RingReduceScatter (or its allreduce).
 struct LocalReadState {
   enum class Mode { kUntried, kOn, kOff };
   Mode mode = Mode::kUntried;
@@ -101,10 +101,19 @@ struct LocalReadState {
 // three on the first call). The size is the tree learner's in-place node threshold, not a
 // measured crossover: smaller reduce-scatters were not timed.
 constexpr std::size_t kLocalReadMinBytes = 256 * 1024;
+// The allreduce's crossover with the socket algorithms (measured: bench/comm/allreduce_bench.sh
+// at np=2, rabit_local_read=true|false; docs/collectives.md).
+constexpr std::size_t kLocalAllreduceMinBytes = 256 * 1024;
 treering::Status LocalPairReduceScatter(Exchange& ex, const Topology& topo, std::uint8_t* buf,
                                         const std::vector<std::size_t>& offsets,
                                         const ReduceSpec& spec, ScratchArena& scratch,
                                         LocalReadState* state);
+// The same pair's allreduce of `bytes`: each rank reduces one half (rank 0 the first), then
+// reads the other's reduced half into its own buffer. Every element is reduced by one rank
+// and copied to the other, so both hold the same bits.
+treering::Status LocalPairAllreduce(Exchange& ex, const Topology& topo, std::uint8_t* buf,
+                                    std::size_t bytes, const ReduceSpec& spec,
+                                    ScratchArena& scratch, LocalReadState* state);
 
 // An incoming stream of `total` bytes staged in a circular window of scratch (slot 0) and
 // reduced into dst (stream position p into dst[p]) as it arrives.

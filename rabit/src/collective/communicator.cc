@@ -107,6 +107,11 @@ treering::Status Communicator::Allreduce(std::uint64_t seq, void* buf, std::size
                         options_.chunk_bytes, options_.send_ahead_bytes};
   auto* data = static_cast<std::uint8_t*>(buf);
   const Topology& topo = links_.topology();
+  if (same_machine_pair_ && local_read_.mode != LocalReadState::Mode::kOff &&
+      bytes >= kLocalAllreduceMinBytes) {
+    treering::Status read = LocalPairAllreduce(ex, topo, data, bytes, spec, scratch_, &local_read_);
+    if (!read.ok() || local_read_.mode == LocalReadState::Mode::kOn) return Finish(read);
+  }
   switch (AllreduceChoice(bytes)) {
     case AllreduceAlgorithm::kRecursiveDoubling:
       return Finish(RecursiveDoublingAllreduce(ex, topo, data, bytes, spec, scratch_));

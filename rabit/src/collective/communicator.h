@@ -32,8 +32,9 @@ struct CollectiveOptions {
   // to exercise the paced path at small sizes).
   std::size_t send_ahead_bytes = kSendAheadBytes;
   int spin_microseconds = 50;  // rabit_spin_us: busy-retry before sleeping in poll()
-  // rabit_local_read: a world of two ranks on one machine reduce-scatters by reading the
-  // partner's buffer (process_vm_readv) instead of through the socket, when both ranks can.
+  // rabit_local_read: a world of two ranks on one machine reduce-scatters and allreduces by
+  // reading the partner's buffer (process_vm_readv) instead of through the socket, when both
+  // ranks can; and local puts (mailbox_local_put.cc).
   bool local_read = true;
 };
 

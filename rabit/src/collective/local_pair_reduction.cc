@@ -1,17 +1,19 @@
-// Reduce-scatter between the two ranks of a world on one machine by cross-memory reads: each
-// rank reads its own slice of the partner's buffer straight out of the partner's address space
-// (process_vm_readv, Linux's cross-memory attach, which Open MPI's shared-memory transport uses
-// for large messages) and reduces it into its own. Over loopback TCP the same bytes cost two
-// kernel copies (into the socket, out of it) plus the TCP work; here one copy into a small
-// window that is reduced while still in cache. The link carries only the op header, each
-// buffer's address and a closing byte that tells the partner its buffer is no longer read.
+// Reduce-scatter and allreduce between the two ranks of a world on one machine by
+// cross-memory reads: each rank reads its own slice of the partner's buffer straight out of the
+// partner's address space (process_vm_readv, Linux's cross-memory attach, which Open MPI's
+// shared-memory transport uses for large messages) and reduces it into its own. Over loopback
+// TCP the same bytes cost two kernel copies (into the socket, out of it) plus the TCP work; here
+// one copy into a small window that is reduced while still in cache. An allreduce then reads
+// the partner's reduced slice straight into its own buffer, again one copy. The link carries
+// only the op header, each buffer's address and one-byte marks that say when a buffer's slice
+// is reduced and when it is no longer read.
 //
 // The first call probes: each rank reads a random 64-bit value at an address the partner sent
 // and both learn whether both reads returned what was sent (a partner in another PID namespace,
 // a kernel without the call, a seccomp filter or ptrace rules refusing it all fail the probe).
 // Only if both succeeded do they use the reads, this call and every later one, and only from
-// the process the probe verified; otherwise both fall back to the ring for good. Either way
-// both ranks decide the same.
+// the process the probe verified; otherwise both fall back to the socket algorithms for good.
+// Either way both ranks decide the same.
 #include <unistd.h>
 
 #include <algorithm>
@@ -40,11 +42,17 @@ treering::Status Swap(Exchange& ex, Channel* ch, const void* out, void* in, std:
   return ex.Run([] {});
 }
 
-}  // namespace
+treering::Status ReadFailed(Exchange& ex, int partner, int error) {
+  return treering::Status::Network(ex.OpName() + ": reading rank " + std::to_string(partner) +
+                                   "'s buffer on this machine failed (process_vm_readv: " +
+                                   std::strerror(error) + "); did it exit?");
+}
 
-treering::Status LocalPairReduceScatter(Exchange& ex, const Topology& topo, std::uint8_t* buf,
-                                        const std::vector<std::size_t>& off, const ReduceSpec& spec,
-                                        ScratchArena& scratch, LocalReadState* state) {
+// Both operations: each rank reduces its slice of `off`, then with `gather` reads the partner's
+// reduced slice into its own buffer.
+treering::Status LocalPairReduce(Exchange& ex, const Topology& topo, std::uint8_t* buf,
+                                 const std::vector<std::size_t>& off, const ReduceSpec& spec,
+                                 ScratchArena& scratch, LocalReadState* state, bool gather) {
   const int partner = 1 - topo.rank;
   Channel* ch = ex.To(partner);
   if (ch == nullptr) return treering::Status::Internal("no link to the partner rank");
@@ -77,6 +85,10 @@ treering::Status LocalPairReduceScatter(Exchange& ex, const Topology& topo, std:
                                       ", not the " + std::to_string(state->partner_pid) +
                                       " it announced before");
   }
+  // The operands' order decides NaN payloads and which of -0 / +0 max picks. A reduce-scatter
+  // keeps the ring's (ours on the left); an allreduce the recursive algorithms' (rank 0's value
+  // on the left), so its bits do not depend on which algorithm ran.
+  const ReduceFn reduce = gather && topo.rank == 1 ? spec.reduce_peer_first : spec.reduce;
   // This rank's slice of the partner's buffer, a window at a time, reduced while in cache.
   const std::size_t begin = off[topo.rank], end = off[topo.rank + 1];
   const std::size_t window =
@@ -85,17 +97,39 @@ treering::Status LocalPairReduceScatter(Exchange& ex, const Topology& topo, std:
   for (std::size_t at = begin; at < end; at += window) {
     const std::size_t len = std::min(window, end - at);
     if (!ReadFromProcess(pid, theirs.buffer + at, incoming, len)) {
-      const int error = errno;
-      return treering::Status::Network(ex.OpName() + ": reading rank " + std::to_string(partner) +
-                                       "'s buffer on this machine failed (process_vm_readv: " +
-                                       std::strerror(error) + "); did it exit?");
+      return ReadFailed(ex, partner, errno);
     }
-    spec.reduce(buf + at, incoming, len / spec.element_bytes);
+    reduce(buf + at, incoming, len / spec.element_bytes);
   }
-  // Neither may return (and let its caller change the buffer) while the other still reads it.
   const std::uint8_t done = 1;
   std::uint8_t partner_done = 0;
+  if (gather) {
+    // The partner's slice of this buffer is what it reads above: only once it says it has
+    // reduced may that slice be overwritten with its result, read from its buffer.
+    swapped = Swap(ex, ch, &done, &partner_done, 1);
+    if (!swapped.ok()) return swapped;
+    const std::size_t from = off[partner], bytes = off[partner + 1] - off[partner];
+    if (bytes > 0 && !ReadFromProcess(pid, theirs.buffer + from, buf + from, bytes)) {
+      return ReadFailed(ex, partner, errno);
+    }
+  }
+  // Neither may return (and let its caller change the buffer) while the other still reads it.
   return Swap(ex, ch, &done, &partner_done, 1);
+}
+
+}  // namespace
+
+treering::Status LocalPairReduceScatter(Exchange& ex, const Topology& topo, std::uint8_t* buf,
+                                        const std::vector<std::size_t>& off, const ReduceSpec& spec,
+                                        ScratchArena& scratch, LocalReadState* state) {
+  return LocalPairReduce(ex, topo, buf, off, spec, scratch, state, /*gather=*/false);
+}
+
+treering::Status LocalPairAllreduce(Exchange& ex, const Topology& topo, std::uint8_t* buf,
+                                    std::size_t bytes, const ReduceSpec& spec,
+                                    ScratchArena& scratch, LocalReadState* state) {
+  const std::size_t half = bytes / spec.element_bytes / 2 * spec.element_bytes;
+  return LocalPairReduce(ex, topo, buf, {0, half, bytes}, spec, scratch, state, /*gather=*/true);
 }
 
 }  // namespace rabit::transport
