@@ -77,7 +77,7 @@ treering::Status LocalPairReduce(Exchange& ex, const Topology& topo, std::uint8_
     if (!swapped.ok()) return swapped;
     state->mode = ok_mine == 1 && ok_theirs == 1 ? Mode::kOn : Mode::kOff;
     state->partner_pid = static_cast<std::int64_t>(theirs.pid);
-    if (state->mode == Mode::kOff) return treering::Status::Ok();  // the caller runs the ring
+    if (state->mode == Mode::kOff) return treering::Status::Ok();  // the caller uses the socket
   } else if (static_cast<std::int64_t>(theirs.pid) != state->partner_pid) {
     // The reads may only ever target the process the probe verified.
     return treering::Status::Protocol(ex.OpName() + ": rank " + std::to_string(partner) +
