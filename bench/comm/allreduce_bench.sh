@@ -48,9 +48,14 @@ run_ours() {  # np round [binary side]
   ${PREFIX:-} "$submit" --cluster local --num-workers "$1" --bind-to "$bind" -- "${3:-$ours}" "${sizes[@]}" "${extra[@]}" 2>&1 \
     | sed -n 's/^\[rank 0\] \([0-9]\)/\1/p' > "$out/${4:-ours}.$1.$2"
 }
+# MPI_BTL=vader,self runs Open MPI over its shared-memory transport (vader, with CMA single-copy
+# reads for large messages) instead of TCP: the peer for ranks of one machine that read each
+# other's memory (docs/collectives.md, "Two ranks on one machine").
+mpi_btl=(--mca btl "${MPI_BTL:-tcp,self}")
+[ "${MPI_BTL:-tcp,self}" = "tcp,self" ] && mpi_btl+=(--mca btl_tcp_if_include lo)
 run_mpi() {  # np round
   env ${tunables:+GLIBC_TUNABLES=$tunables} ${PREFIX:-} mpirun --oversubscribe -np "$1" \
-    --mca btl tcp,self --mca btl_tcp_if_include lo "$theirs" "${sizes[@]}" 2>&1 | grep -E '^[0-9]' > "$out/mpi.$1.$2"
+    "${mpi_btl[@]}" "$theirs" "${sizes[@]}" 2>&1 | grep -E '^[0-9]' > "$out/mpi.$1.$2"
 }
 
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -63,7 +68,7 @@ for np in $nps; do
 done
 
 echo "# $(date -u +%FT%TZ) load at start: $load_start, at end: $(cut -d' ' -f1-3 /proc/loadavg); rounds=$rounds; rabit args: ${extra[*]:-(defaults)}"
-echo "# Open MPI: --mca btl tcp,self --mca btl_tcp_if_include lo, malloc: ${tunables:-glibc defaults}"
+echo "# Open MPI: ${mpi_btl[*]}, malloc: ${tunables:-glibc defaults}"
 echo "# launcher prefix: ${PREFIX:-none}"
 echo "# base (A/B) build: ${BASE:-none}; treering-submit --bind-to ${BIND:-core} (pins when np <= $(nproc) cores)"
 echo "# $(nproc) cores: worlds above $(nproc) ranks are oversubscribed on both sides"
