@@ -244,7 +244,7 @@ const ParamTable<P>& Table() {
               "rabit_local_read", &P::local_read,
               "workers on one machine copy large data straight between their "
               "processes (one copy, where the socket makes two): a pair "
-              "reduce-scatters and allreduces (from 256 KiB) by reading each "
+              "reduce-scatters and allreduces (from 128 KiB) by reading each "
               "other's buffer (`process_vm_readv`) and messages of 1 to 8 MiB are written into "
               "the granted receive buffer (`process_vm_writev`), once a probe "
               "shows the kernel allows it; `false` keeps the socket"),

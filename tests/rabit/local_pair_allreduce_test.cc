@@ -1,11 +1,11 @@
-// Two ranks of one process (one machine): Allreduce from 256 KiB reduces half of the buffer on
-// each rank from the partner's memory and then reads the partner's reduced half
+// Two ranks of one process (one machine): Allreduce from 128 KiB reduces half of the buffer on
+// each rank from the partner's memory and writes the reduced half into the partner's buffer
 // (LocalPairAllreduce, collective/local_pair_reduction.cc). Checked against the socket
 // algorithms of a world with rabit_local_read=false, bit for bit, and against the sum computed
 // here: even and odd element counts (the halves' boundary), sizes at the threshold, every
 // supported reduction kind, NaN payloads and signed zeros (the operands' order); the probe's
-// agreement when one rank opts out; and many calls in a row on reused buffers, where a rank that
-// overwrote its half before the partner had read it would leave wrong sums.
+// agreement when one rank opts out; and many calls in a row on each rank, where a rank that
+// returned before the partner had finished with its buffer would see a half-written result.
 #include <unistd.h>  // usleep
 
 #include <cstdint>
@@ -60,8 +60,8 @@ void ExpectSocketBits(LoopbackWorld& reads, LoopbackWorld& socket, std::uint64_t
 TEST(LocalAllreduce, GivesTheSocketsBitsOnBothRanks) {
   LoopbackWorld reads(2, Options(true)), socket(2, Options(false));
   std::uint64_t seq = 0;
-  // 32768 doubles = 256 KiB (the threshold); odd counts split unevenly between the halves.
-  for (const std::size_t count : {32768u, 32769u, 300001u, 1u << 20}) {
+  // 16384 doubles = 128 KiB (the threshold); odd counts split unevenly between the halves.
+  for (const std::size_t count : {16384u, 16385u, 300001u, 1u << 20}) {
     ExpectSocketBits<double>(reads, socket, ++seq, count, OpKind::kSum);
   }
   ExpectSocketBits<std::int64_t>(reads, socket, ++seq, 65537, OpKind::kSum);
@@ -109,7 +109,7 @@ TEST(LocalAllreduce, NanPayloadsAndSignedZerosAreTheSockets) {
 
 TEST(LocalAllreduce, SmallBuffersKeepTheSocketWithoutProbing) {
   LoopbackWorld world(2, Options(true));
-  AllreduceBoth<double>(world, 1, 5, 32767, OpKind::kSum);  // 8 B short of 256 KiB
+  AllreduceBoth<double>(world, 1, 5, 16383, OpKind::kSum);  // 8 B short of 128 KiB
   EXPECT_FALSE(world.comm(0).LocalReadsProbed());
   EXPECT_FALSE(world.comm(1).LocalReadsProbed());
 }
@@ -124,23 +124,33 @@ TEST(LocalAllreduce, OneRankWithoutReadsMakesBothTakeTheSocket) {
   EXPECT_FALSE(world.comm(1).LocalReadsOn());
 }
 
-// Each call's result overwrites the half the partner reads: only after the partner says it has
-// reduced may a rank fetch its result into that half. 200 calls on the same buffers, each with
-// fresh data, one rank sometimes arriving late.
+// Each rank runs its calls back to back, without waiting for the other between them, and checks
+// every result as soon as its call returns: a rank that returned while the partner was still
+// writing its half into this rank's buffer (or still reading it) would see a half-written
+// result, or have its next call's data overwritten. 100 calls, fresh data each, one rank
+// sometimes late.
 TEST(LocalAllreduce, BackToBackCallsOnReusedBuffers) {
   LoopbackWorld world(2, Options(true));
-  constexpr std::size_t kCount = 1 << 16;  // 512 KiB of doubles
-  std::vector<std::vector<double>> buf(2, std::vector<double>(kCount));
-  for (std::uint64_t call = 1; call <= 200; ++call) {
-    ExpectAllOk(world.RunOnAll([&](int rank, Communicator& comm) {
-      buf[rank] = RankData<double>(rank, call, kCount);
-      if (rank == static_cast<int>(call % 2) && call % 3 == 0) usleep(200);
-      return comm.Allreduce(call, buf[rank].data(), kCount, DataType::kDouble, OpKind::kSum);
-    }));
-    const std::vector<double> want = ExpectedReduce<double>(2, call, kCount, OpKind::kSum);
-    ASSERT_EQ(buf[0], want) << "rank 0, call " << call;
-    ASSERT_EQ(buf[1], want) << "rank 1, call " << call;
+  constexpr std::size_t kCount = 1 << 14;  // 128 KiB of doubles: the threshold
+  constexpr std::uint64_t kCalls = 100;
+  std::vector<std::vector<double>> want(kCalls + 1);
+  for (std::uint64_t call = 1; call <= kCalls; ++call) {
+    want[call] = ExpectedReduce<double>(2, call, kCount, OpKind::kSum);
   }
+  ExpectAllOk(world.RunOnAll([&](int rank, Communicator& comm) -> treering::Status {
+    std::vector<double> buf;
+    for (std::uint64_t call = 1; call <= kCalls; ++call) {
+      buf = RankData<double>(rank, call, kCount);
+      if (rank == static_cast<int>(call % 2) && call % 3 == 0) usleep(200);
+      treering::Status status =
+          comm.Allreduce(call, buf.data(), kCount, DataType::kDouble, OpKind::kSum);
+      if (!status.ok()) return status;
+      if (buf != want[call]) {
+        return treering::Status::Internal("wrong result of call " + std::to_string(call));
+      }
+    }
+    return treering::Status::Ok();
+  }));
 }
 
 }  // namespace

@@ -103,7 +103,7 @@ struct LocalReadState {
 constexpr std::size_t kLocalReadMinBytes = 256 * 1024;
 // The allreduce's crossover with the socket algorithms (measured: bench/comm/allreduce_bench.sh
 // at np=2, rabit_local_read=true|false; docs/collectives.md).
-constexpr std::size_t kLocalAllreduceMinBytes = 256 * 1024;
+constexpr std::size_t kLocalAllreduceMinBytes = 128 * 1024;
 treering::Status LocalPairReduceScatter(Exchange& ex, const Topology& topo, std::uint8_t* buf,
                                         const std::vector<std::size_t>& offsets,
                                         const ReduceSpec& spec, ScratchArena& scratch,
