@@ -56,7 +56,7 @@ const std::uint32_t* LsdSort(std::uint32_t* keys, std::size_t n, std::uint32_t* 
 // the LSD passes sort on the low `bits` (at most 21: two digits). Reads `from`, leaves the part
 // sorted in `to` (`scratch`: room for the part); `counts` is reused between parts.
 void SortPart(const std::uint32_t* from, std::size_t m, std::uint32_t lo, int bits,
-              std::uint32_t* to, std::uint32_t* scratch, std::vector<std::uint32_t>* counts) {
+              std::uint32_t* to, std::uint32_t* scratch, std::vector<std::size_t>* counts) {
   if (m <= kSmallPart) {
     std::copy(from, from + m, to);
     std::sort(to, to + m);
@@ -69,8 +69,8 @@ void SortPart(const std::uint32_t* from, std::size_t m, std::uint32_t lo, int bi
   const std::size_t low_size = std::size_t{1} << low_bits;
   const std::size_t high_size = std::size_t{1} << high_bits;
   counts->assign(low_size + high_size + 2, 0);
-  std::uint32_t* c_low = counts->data();
-  std::uint32_t* c_high = c_low + low_size + 1;
+  std::size_t* c_low = counts->data();
+  std::size_t* c_high = c_low + low_size + 1;
   for (std::size_t i = 0; i < m; ++i) {
     const std::uint32_t k = from[i] - lo;
     ++c_low[(k & low_mask) + 1];
@@ -110,7 +110,7 @@ const std::uint32_t* RadixSortKeys(std::uint32_t* keys, std::size_t n, std::uint
   }
   if (shift == 0) return tmp;  // the split alone sorted them
   // Each part from tmp through keys (scratch) back into tmp: the result is in tmp.
-  std::vector<std::uint32_t> counts;
+  std::vector<std::size_t> counts;
   for (std::uint32_t d = 0; d < kDigits; ++d) {
     const std::size_t b = start[d], m = start[d + 1] - b;
     if (m > 1) SortPart(tmp + b, m, lo, shift, tmp + b, keys + b, &counts);
