@@ -107,10 +107,9 @@ treering::Status Communicator::Allreduce(std::uint64_t seq, void* buf, std::size
                         options_.chunk_bytes, options_.send_ahead_bytes};
   auto* data = static_cast<std::uint8_t*>(buf);
   const Topology& topo = links_.topology();
-  if (same_machine_pair_ && local_read_.mode != LocalReadState::Mode::kOff &&
-      bytes >= kLocalAllreduceMinBytes) {
+  if (LocalPairMayRead(bytes, kLocalAllreduceMinBytes)) {
     treering::Status read = LocalPairAllreduce(ex, topo, data, bytes, spec, scratch_, &local_read_);
-    if (!read.ok() || local_read_.mode == LocalReadState::Mode::kOn) return Finish(read);
+    if (!read.ok() || LocalReadsOn()) return Finish(read);
   }
   switch (AllreduceChoice(bytes)) {
     case AllreduceAlgorithm::kRecursiveDoubling:
@@ -181,11 +180,10 @@ treering::Status Communicator::ReduceScatter(std::uint64_t seq, void* buf,
               &links_);
   const ReduceSpec spec{element, reduce.value(), nullptr, options_.chunk_bytes};
   auto* data = static_cast<std::uint8_t*>(buf);
-  if (same_machine_pair_ && local_read_.mode != LocalReadState::Mode::kOff &&
-      offsets.back() >= kLocalReadMinBytes) {
+  if (LocalPairMayRead(offsets.back(), kLocalReadMinBytes)) {
     treering::Status read =
         LocalPairReduceScatter(ex, links_.topology(), data, offsets, spec, scratch_, &local_read_);
-    if (!read.ok() || local_read_.mode == LocalReadState::Mode::kOn) return Finish(read);
+    if (!read.ok() || LocalReadsOn()) return Finish(read);
   }
   return Finish(RingReduceScatter(ex, links_.topology(), data, offsets, spec, scratch_));
 }

@@ -78,7 +78,8 @@ class Communicator {
            machine_of_[peer] == machine_of_[rank()];
   }
 
-  // Whether ReduceScatter reads the partner's buffer (LocalPairReduceScatter) since its probe.
+  // Whether ReduceScatter and Allreduce read the partner's buffer (local_pair_reduction.cc)
+  // since their probe.
   bool LocalReadsOn() const { return local_read_.mode == LocalReadState::Mode::kOn; }
   bool LocalReadsProbed() const { return local_read_.mode != LocalReadState::Mode::kUntried; }
 
@@ -98,6 +99,12 @@ class Communicator {
   treering::Status CheckRecursiveLinks();
   treering::Status Finish(treering::Status status);
   ExchangeOptions ExchangeOptionsFor() const;
+  // Whether a pair reduction of `bytes` tries the cross-memory path (local_pair_reduction.cc):
+  // a world of two on one machine, the probe not failed, and at least `min_bytes`.
+  bool LocalPairMayRead(std::size_t bytes, std::size_t min_bytes) const {
+    return same_machine_pair_ && local_read_.mode != LocalReadState::Mode::kOff &&
+           bytes >= min_bytes;
+  }
 
   LinkSet links_;
   CollectiveOptions options_;
