@@ -23,9 +23,9 @@
 #include <string>
 #include <vector>
 
-#include "booster/binned_matrix.h"
-#include "booster/hist_cuts.h"
-#include "booster/histogram.h"
+#include "booster/tree/hist/histogram.h"
+#include "booster/tree/sketch/binned_matrix.h"
+#include "booster/tree/sketch/hist_cuts.h"
 #include "data/load.h"
 #include "rabit/comm.h"
 
@@ -219,7 +219,7 @@ int main(int argc, char** argv) {
   for (std::uint32_t r = 0; r < n; ++r) all[r] = r;
   const RowOrderedColumns ref = alternatives ? RowOrderedColumns(dm, cuts) : RowOrderedColumns();
   const BinRuns runs = alternatives ? BinRuns(dm, m, cuts.TotalBins()) : BinRuns();
-  HistogramBuilder builder(&m, cuts.TotalBins(), nthread, &rabit::DefaultComm());
+  HistogramBuilder builder(&m, cuts.TotalBins(), nthread);
   Histogram root, root_ref, root_runs;
   std::vector<Histogram> level_hists(levels.back().size()), alt_hists(levels.back().size());
   Stats root_ms, ref_ms, runs_ms, level_ms, alt_ms;

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <string>
 
-#include "booster/gbtree_learner.h"
+#include "booster/tree/learner/gbtree_learner.h"
 #include "data/load.h"
 
 namespace {

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "booster/binned_matrix.h"
-#include "booster/hist_cuts.h"
+#include "booster/tree/sketch/binned_matrix.h"
+#include "booster/tree/sketch/hist_cuts.h"
 #include "data/load.h"
 #include "rabit/comm.h"
 

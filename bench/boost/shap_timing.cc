@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "booster/gbtree_learner.h"
+#include "booster/tree/learner/gbtree_learner.h"
 #include "data/load.h"
 
 namespace {

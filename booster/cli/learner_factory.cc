@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "booster/gbtree_learner.h"
 #include "booster/mlp/mlp_learner.h"
+#include "booster/tree/learner/gbtree_learner.h"
 
 namespace treering::cli {
 namespace {

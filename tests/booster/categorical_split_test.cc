@@ -1,4 +1,4 @@
-// Categorical split search (booster/tree/src/categorical_split.cc) against expectations
+// Categorical split search (booster/tree/split/categorical_split.cc) against expectations
 // computed from XGBoost 1.7's rules with the evaluator's own gain formula (checked by hand in
 // split_formula_test.cc): one-hot candidates, the weight order of partition scans, which scan
 // wins and where the missing rows go, and max_cat_threshold cutting the scans short. The
@@ -10,7 +10,7 @@
 
 #include <gtest/gtest.h>
 
-#include "booster/split_evaluator.h"
+#include "booster/tree/split/split_evaluator.h"
 
 namespace treering::booster {
 namespace {
@@ -47,7 +47,7 @@ float Loss(const SplitEvaluator& ev, GradientPairInt left, GradientPairInt right
 TEST(CategoricalSplit, OneHotPicksTheBestCategoryAndMissingSide) {
   const TreeParam p = CategoricalParam();  // max_cat_to_onehot 4 > 3 categories
   const HistogramCuts cuts = Categories(3);
-  SplitEvaluator ev(p, cuts, kUnit, &rabit::DefaultComm());
+  SplitEvaluator ev(p, cuts, kUnit);
   const Histogram hist = {{-5, 5}, {20, 5}, {-5, 5}};
   const GradientPairInt missing{10, 5}, node = Sum(hist, missing);
   // Expected: the best of the 6 candidates in XGBoost's order (strictly better replaces).
@@ -81,7 +81,7 @@ const Histogram kFive = {{10, 5}, {-10, 5}, {-10, 5}, {10, 5}, {-10, 5}};
 TEST(CategoricalSplit, PartitionForwardScanWinsTiesWithMissingLeft) {
   const TreeParam p = CategoricalParam();  // 5 categories >= max_cat_to_onehot 4
   const HistogramCuts cuts = Categories(5);
-  SplitEvaluator ev(p, cuts, kUnit, &rabit::DefaultComm());
+  SplitEvaluator ev(p, cuts, kUnit);
   const GradientPairInt node = Sum(kFive, {});
   const SplitCandidate s = ev.EvaluateNode(kFive, node, {0}, 1);
   ASSERT_EQ(s.cat_kind, SplitCandidate::kPartition);
@@ -94,7 +94,7 @@ TEST(CategoricalSplit, PartitionForwardScanWinsTiesWithMissingLeft) {
 TEST(CategoricalSplit, PartitionBackwardScanSendsMissingRight) {
   const TreeParam p = CategoricalParam();
   const HistogramCuts cuts = Categories(5);
-  SplitEvaluator ev(p, cuts, kUnit, &rabit::DefaultComm());
+  SplitEvaluator ev(p, cuts, kUnit);
   const GradientPairInt missing{50, 5}, node = Sum(kFive, missing);
   const SplitCandidate s = ev.EvaluateNode(kFive, node, {0}, 1);
   ASSERT_EQ(s.cat_kind, SplitCandidate::kPartition);
@@ -108,7 +108,7 @@ TEST(CategoricalSplit, MaxCatThresholdCutsTheScansShort) {
   TreeParam p = CategoricalParam();
   p.max_cat_threshold = 2;  // one step from each end
   const HistogramCuts cuts = Categories(5);
-  SplitEvaluator ev(p, cuts, kUnit, &rabit::DefaultComm());
+  SplitEvaluator ev(p, cuts, kUnit);
   const GradientPairInt node = Sum(kFive, {});
   const SplitCandidate s = ev.EvaluateNode(kFive, node, {0}, 1);
   ASSERT_EQ(s.cat_kind, SplitCandidate::kPartition);
@@ -128,7 +128,7 @@ TEST(CategoricalSplit, MaxCatToOnehotSwitchesTheKind) {
   TreeParam p = CategoricalParam();
   p.max_cat_to_onehot = 6;  // 5 categories < 6: one-hot
   const HistogramCuts cuts = Categories(5);
-  SplitEvaluator ev(p, cuts, kUnit, &rabit::DefaultComm());
+  SplitEvaluator ev(p, cuts, kUnit);
   const SplitCandidate s = ev.EvaluateNode(kFive, Sum(kFive, {}), {0}, 1);
   EXPECT_EQ(s.cat_kind, SplitCandidate::kOneHot);
 }
@@ -146,7 +146,7 @@ TEST(CategoricalSplit, PartialOrderGivesTheStableOrdersSets) {
   for (int threshold : {8, 64, 200}) {
     TreeParam p = CategoricalParam();
     p.max_cat_threshold = threshold;
-    const SplitEvaluator ev(p, cuts, kUnit, &rabit::DefaultComm());
+    const SplitEvaluator ev(p, cuts, kUnit);
     for (int trial = 0; trial < 200; ++trial) {
       Histogram h(kCategories);
       for (GradientPairInt& b : h) b = {grad(rng), hess(rng)};

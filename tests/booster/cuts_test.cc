@@ -4,10 +4,10 @@
 
 #include <gtest/gtest.h>
 
-#include "booster/binned_matrix.h"
-#include "booster/hist_cuts.h"
-#include "booster/quantile_summary.h"
-#include "booster/radix_sort.h"
+#include "booster/tree/sketch/binned_matrix.h"
+#include "booster/tree/sketch/hist_cuts.h"
+#include "booster/tree/sketch/quantile_summary.h"
+#include "booster/tree/sketch/radix_sort.h"
 #include "synthetic_data.h"
 
 namespace treering::booster {

@@ -11,11 +11,11 @@
 
 #include <gtest/gtest.h>
 
-#include "booster/dart_weights.h"
-#include "booster/gbtree_learner.h"
 #include "booster/model_io.h"
-#include "booster/predictor.h"
-#include "leaf_refresh.h"
+#include "booster/tree/dart/dart_weights.h"
+#include "booster/tree/grow/leaf_refresh.h"
+#include "booster/tree/learner/gbtree_learner.h"
+#include "booster/tree/predict/predictor.h"
 #include "synthetic_data.h"
 #include "thread_world.h"
 

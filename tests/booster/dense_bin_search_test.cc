@@ -1,11 +1,11 @@
-// The AVX2 dense-row bin search (booster/tree/src/dense_bin_search_avx2.cc) against the scalar
+// The AVX2 dense-row bin search (booster/tree/sketch/dense_bin_search_avx2.cc) against the scalar
 // HistogramCuts::SearchBin: random cut sets of 1 to 300 cuts per feature (runs of equal cuts
 // included), rows of 1 to 40 features (the eight-wide groups, several groups at once, and the
 // last group's lanes past the last feature, which must write nothing), values on cuts, between
 // them, beyond both ends, +-0, +-inf and NaN. And the dense bin index BinnedMatrix::Build writes
 // with it: every row's bins are SearchBin's, and the column-major copy (written in tiles of 64 rows
 // by two threads) holds the same bins.
-#include "dense_bin_search.h"
+#include "booster/tree/sketch/dense_bin_search.h"
 
 #include <cmath>
 #include <limits>
@@ -14,8 +14,8 @@
 
 #include <gtest/gtest.h>
 
-#include "booster/binned_matrix.h"
-#include "booster/hist_cuts.h"
+#include "booster/tree/sketch/binned_matrix.h"
+#include "booster/tree/sketch/hist_cuts.h"
 #include "rabit/comm.h"
 #include "synthetic_data.h"
 

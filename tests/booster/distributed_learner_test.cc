@@ -10,8 +10,8 @@
 
 #include <gtest/gtest.h>
 
-#include "booster/gbtree_learner.h"
 #include "booster/model_io.h"
+#include "booster/tree/learner/gbtree_learner.h"
 #include "synthetic_data.h"
 #include "thread_world.h"
 

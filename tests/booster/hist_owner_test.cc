@@ -9,9 +9,9 @@
 
 #include <gtest/gtest.h>
 
-#include "booster/gbtree_learner.h"
 #include "booster/model_io.h"
-#include "feature_owners.h"
+#include "booster/tree/learner/gbtree_learner.h"
+#include "booster/tree/sync/feature_owners.h"
 #include "synthetic_data.h"
 #include "thread_world.h"
 

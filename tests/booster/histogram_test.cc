@@ -2,7 +2,7 @@
 // sparse layout, on all rows, on scattered row subsets (one level of three nodes, cut
 // between thread shares), the root (column-wise on sparse data), with 1, 2 and 3 threads,
 // and the row sum it returns; and the quantiser against std::llrint.
-#include "booster/histogram.h"
+#include "booster/tree/hist/histogram.h"
 
 #include <cmath>
 #include <numeric>
@@ -59,7 +59,7 @@ void ExpectBuilderMatches(const data::DMatrix& dm, std::uint32_t features,
     if (rng() % 7 == 0) sparse_subset.push_back(r);
   }
   for (int nthread : {1, 2, 3}) {  // 3: a node cut twice
-    HistogramBuilder builder(&m, cuts.TotalBins(), nthread, &rabit::DefaultComm());
+    HistogramBuilder builder(&m, cuts.TotalBins(), nthread);
     // Every output holds stale values (recycled buffers do): each must be overwritten, a node
     // without rows with zeros.
     const Histogram stale(cuts.TotalBins(), GradientPairInt{3, 4});
@@ -143,7 +143,7 @@ TEST(Histogram, SparseSharesHoldEqualEntries) {
   const std::vector<RowSpan> rows = {{evens.data(), evens.data() + evens.size()},
                                      {odds.data(), odds.data() + odds.size()}};
   const std::vector<std::size_t> prefix = {0, 2000, 4000};
-  HistogramBuilder builder(&m, cuts.TotalBins(), 2, &rabit::DefaultComm());
+  HistogramBuilder builder(&m, cuts.TotalBins(), 2);
   for (int threads : {2, 3}) {
     const std::vector<std::size_t> b = builder.ShareBounds(rows, prefix, threads);
     ASSERT_EQ(b.size(), std::size_t(threads) + 1);

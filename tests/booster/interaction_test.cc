@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "booster/gbtree_learner.h"
+#include "booster/tree/learner/gbtree_learner.h"
 #include "synthetic_data.h"
 
 namespace treering::booster {

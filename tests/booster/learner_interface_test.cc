@@ -8,8 +8,8 @@
 
 #include <gtest/gtest.h>
 
-#include "booster/gbtree_learner.h"
 #include "booster/mlp/mlp_learner.h"
+#include "booster/tree/learner/gbtree_learner.h"
 #include "rabit/comm.h"
 #include "synthetic_data.h"
 

@@ -6,8 +6,8 @@
 
 #include <gtest/gtest.h>
 
-#include "booster/gbtree_learner.h"
-#include "booster/predictor.h"
+#include "booster/tree/learner/gbtree_learner.h"
+#include "booster/tree/predict/predictor.h"
 #include "synthetic_data.h"
 
 namespace treering::booster {

@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-#include "booster/gbtree_learner.h"
+#include "booster/tree/learner/gbtree_learner.h"
 
 namespace treering::booster {
 namespace {

@@ -6,13 +6,14 @@
 
 #include <gtest/gtest.h>
 
-#include "booster/binned_matrix.h"
-#include "booster/column_sampler.h"
-#include "booster/gradient_quantiser.h"
-#include "booster/hist_cuts.h"
-#include "booster/leaf_index.h"
-#include "booster/tree_grower.h"
-#include "categorical_cuts.h"
+#include "booster/tree/grow/tree_grower.h"
+#include "booster/tree/hist/gradient_quantiser.h"
+#include "booster/tree/predict/leaf_index.h"
+#include "booster/tree/sketch/binned_matrix.h"
+#include "booster/tree/sketch/categorical_cuts.h"
+#include "booster/tree/sketch/hist_cuts.h"
+#include "booster/tree/split/column_sampler.h"
+#include "booster/tree/sync/exact_syncs.h"
 #include "rabit/rabit.h"
 #include "synthetic_data.h"
 
@@ -46,7 +47,8 @@ void ExpectPartitionMatchesLeaves(const Case& c) {
   const BinnedMatrix binned = BinnedMatrix::Build(dm, cuts, 1);
   ASSERT_EQ(binned.layout(), BinnedMatrix::Layout::kSparse);
   ColumnSampler sampler(spec.features, 1.0f, 1.0f, 1.0f, 3);
-  TreeGrower grower(param, cuts, binned, &sampler, c.nthread, &rabit::DefaultComm());
+  LocalSync sync(c.nthread);
+  TreeGrower grower(param, cuts, binned, &sampler, c.nthread, &sync);
   std::mt19937 rng(11);
   std::normal_distribution<float> noise(0.0f, 0.3f);
   std::vector<GradientPair> gpair(dm.NumRows());

@@ -1,10 +1,10 @@
-// RadixSortKeys (booster/tree/src/radix_sort.cc) against std::sort of the same keys, on both of
+// RadixSortKeys (booster/tree/sketch/radix_sort.cc) against std::sort of the same keys, on both of
 // its shapes: short columns (three LSD passes) and long ones (split by the top 11 bits of the
 // key range, each part sorted on its own), at the sizes around the switch and on the key
 // distributions that change how the split falls: a range narrower than 2048 keys (the split
 // alone sorts), all keys equal, float columns with negatives and both zeros, heavy duplicates,
 // and an outlier that puts nearly every key into one part.
-#include "booster/radix_sort.h"
+#include "booster/tree/sketch/radix_sort.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 // RowPartition::Split (branch-free block partition) against std::stable_partition, on
 // several nodes per batch, for 1 and 2 threads, with nodes smaller and larger than a block.
-#include "booster/row_partition.h"
+#include "booster/tree/grow/row_partition.h"
 
 #include <algorithm>
 #include <numeric>

@@ -12,8 +12,8 @@
 
 #include <gtest/gtest.h>
 
-#include "booster/column_sampler.h"
-#include "booster/gbtree_learner.h"
+#include "booster/tree/learner/gbtree_learner.h"
+#include "booster/tree/split/column_sampler.h"
 #include "synthetic_data.h"
 
 namespace treering::booster {

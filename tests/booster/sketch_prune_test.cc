@@ -6,8 +6,8 @@
 
 #include <gtest/gtest.h>
 
-#include "booster/quantile_summary.h"
-#include "booster/radix_sort.h"
+#include "booster/tree/sketch/quantile_summary.h"
+#include "booster/tree/sketch/radix_sort.h"
 
 namespace treering::booster {
 namespace {

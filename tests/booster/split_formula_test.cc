@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "booster/split_evaluator.h"
+#include "booster/tree/split/split_evaluator.h"
 
 namespace treering::booster {
 namespace {
@@ -26,7 +26,7 @@ TEST(SplitFormula, WeightWithL2AndL1) {
   p.reg_lambda = 2.0f;
   p.reg_alpha = 1.0f;
   const HistogramCuts cuts = OneFeature({1});
-  SplitEvaluator ev(p, cuts, kUnit, &rabit::DefaultComm());
+  SplitEvaluator ev(p, cuts, kUnit);
   // w = -(G - alpha) / (H + lambda) = -(10 - 1) / (4 + 2)
   EXPECT_FLOAT_EQ(ev.Weight(10.0, 4.0), -1.5f);
   // |G| <= alpha -> 0
@@ -62,7 +62,7 @@ TEST(SplitFormula, GainSumEqualsScalarGainsBitForBit) {
     p.reg_lambda = lambda;
     p.max_delta_step = mds;
     const HistogramCuts cuts = OneFeature({1});
-    SplitEvaluator ev(p, cuts, q, &rabit::DefaultComm());
+    SplitEvaluator ev(p, cuts, q);
     std::vector<GradientPairInt> sums = {{0, 0}, {0, 5}, {5, 0}, {-5, -3}};
     // |G| == alpha exactly, and just around it.
     const std::int64_t at_alpha = std::llrint(alpha * std::ldexp(1.0, 30));
@@ -86,7 +86,7 @@ TEST(SplitFormula, GainSumEqualsScalarGainsBitForBit) {
 TEST(SplitFormula, MinChildWeightZeroesWeightButNotGain) {
   TreeParam p;  // lambda 1, min_child_weight 1
   const HistogramCuts cuts = OneFeature({1});
-  SplitEvaluator ev(p, cuts, kUnit, &rabit::DefaultComm());
+  SplitEvaluator ev(p, cuts, kUnit);
   EXPECT_FLOAT_EQ(ev.Weight(3.0, 0.5), 0.0f);
   EXPECT_FLOAT_EQ(ev.Gain(3.0, 0.5), 6.0f);  // 9 / 1.5, as XGBoost's evaluator computes it
   EXPECT_FLOAT_EQ(ev.Gain(3.0, 0.0), 0.0f);
@@ -96,7 +96,7 @@ TEST(SplitFormula, MaxDeltaStepClipsWeightAndUsesWeightedGain) {
   TreeParam p;
   p.max_delta_step = 0.5f;
   const HistogramCuts cuts = OneFeature({1});
-  SplitEvaluator ev(p, cuts, kUnit, &rabit::DefaultComm());
+  SplitEvaluator ev(p, cuts, kUnit);
   // unclipped w = -8 / 4 = -2 -> -0.5; gain = -(2 G w + (H + lambda) w^2) = -(-8 + 1) = 7
   EXPECT_FLOAT_EQ(ev.Weight(8.0, 3.0), -0.5f);
   EXPECT_FLOAT_EQ(ev.Gain(8.0, 3.0), 7.0f);
@@ -117,7 +117,7 @@ TEST(SplitFormula, TieBreakPrefersSmallerFeature) {
 TEST(SplitFormula, EvaluateNodeLearnsMissingDirection) {
   TreeParam p;
   const HistogramCuts cuts = OneFeature({1, 2, 3, 4});
-  SplitEvaluator ev(p, cuts, kUnit, &rabit::DefaultComm());
+  SplitEvaluator ev(p, cuts, kUnit);
   Histogram hist = {{-4, 2}, {-2, 2}, {3, 2}, {5, 2}};
   const GradientPairInt node{-4, 10};  // includes the missing rows
   const SplitCandidate best = ev.EvaluateNode(hist, node, {0}, 1);
@@ -133,7 +133,7 @@ TEST(SplitFormula, EvaluateNodeLearnsMissingDirection) {
 TEST(SplitFormula, NoMissingMeansForwardScanOnly) {
   TreeParam p;
   const HistogramCuts cuts = OneFeature({1, 2, 3, 4});
-  SplitEvaluator ev(p, cuts, kUnit, &rabit::DefaultComm());
+  SplitEvaluator ev(p, cuts, kUnit);
   Histogram hist = {{-4, 2}, {-2, 2}, {3, 2}, {5, 2}};
   const SplitCandidate best = ev.EvaluateNode(hist, {2, 8}, {0}, 1);
   EXPECT_EQ(best.split_bin, 1);
@@ -180,7 +180,7 @@ TEST(SplitFormula, OnePassScanPicksWhatTheTwoScansPick) {
   for (float min_child : {0.0f, 1.0f, 3.0f}) {
     TreeParam p;
     p.min_child_weight = min_child;
-    SplitEvaluator ev(p, cuts, kUnit, &rabit::DefaultComm());
+    SplitEvaluator ev(p, cuts, kUnit);
     ev.SetVectorScan(false);  // the scalar one-pass scan (split_scan_test.cc checks the vector one)
     for (int trial = 0; trial < 3000; ++trial) {
       Histogram hist(cuts.values.size());
@@ -242,7 +242,7 @@ TEST(SplitFormula, DerivedSiblingEqualsSubtractionAndItsEvaluation) {
   for (std::size_t b = 0; b < want.size(); ++b) want[b] = parent[b] - built[b];
   TreeParam p;
   const GradientQuantiser q(1.0, 1.0);
-  SplitEvaluator ev(p, cuts, q, &rabit::DefaultComm());
+  SplitEvaluator ev(p, cuts, q);
   const std::vector<std::uint32_t> sampled = {1, 4};
   for (int nthread : {1, 2}) {
     Histogram derived(cuts.TotalBins(), GradientPairInt{7, 7});  // stale contents
@@ -283,7 +283,7 @@ TEST(SplitFormula, MinDataInLeafIsLightGbmRowEstimate) {
                        Case{3, 32, 1}, Case{9, 32, 1}, Case{20, 32, -1}}) {
     TreeParam p;
     p.min_data_in_leaf = c.min_data;
-    SplitEvaluator ev(p, cuts, kUnit, &rabit::DefaultComm());
+    SplitEvaluator ev(p, cuts, kUnit);
     ev.SetVectorScan(false);
     EXPECT_DOUBLE_EQ(ev.MinChildHess(node, c.rows),
                      c.min_data == 0 ? 1.0 : std::max(1.0, (c.min_data - 0.5) * 32 / c.rows));

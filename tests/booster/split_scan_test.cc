@@ -3,14 +3,14 @@
 // either way, L1, min_child_weight, tails of every length), and the floor that lets the
 // AVX-512 scan skip bins never hides the node's winner. The AVX2 scan is also checked on its
 // own (an AVX-512 CPU never reaches it through the evaluator).
-#include "split_scan.h"
+#include "booster/tree/split/split_scan.h"
 
 #include <cstring>
 #include <random>
 
 #include <gtest/gtest.h>
 
-#include "booster/split_evaluator.h"
+#include "booster/tree/split/split_evaluator.h"
 
 namespace treering::booster {
 namespace {
@@ -77,8 +77,7 @@ TEST(SplitScan, VectorScanGivesTheScalarWinnerBitForBit) {
           p.reg_alpha = alpha;
           p.reg_lambda = lambda;
           p.min_child_weight = min_child;
-          SplitEvaluator vector_ev(p, cuts, c.quantiser, &rabit::DefaultComm()),
-              scalar_ev(p, cuts, c.quantiser, &rabit::DefaultComm());
+          SplitEvaluator vector_ev(p, cuts, c.quantiser), scalar_ev(p, cuts, c.quantiser);
           scalar_ev.SetVectorScan(false);
           ASSERT_TRUE(vector_ev.VectorScanActive());
           ASSERT_FALSE(scalar_ev.VectorScanActive());
@@ -142,8 +141,7 @@ TEST(SplitScan, TiesInsideOneFeatureResolveAsTheScalarScans) {
   for (float min_child : {0.0f, 1.0f, 3.0f}) {
     TreeParam p;
     p.min_child_weight = min_child;
-    SplitEvaluator vector_ev(p, cuts, q, &rabit::DefaultComm()),
-        scalar_ev(p, cuts, q, &rabit::DefaultComm());
+    SplitEvaluator vector_ev(p, cuts, q), scalar_ev(p, cuts, q);
     scalar_ev.SetVectorScan(false);
     for (int trial = 0; trial < 3000; ++trial) {
       Histogram h(12);
@@ -170,7 +168,7 @@ TEST(SplitScan, FloorNeverHidesACandidateThatReachesIt) {
   const std::uint32_t f = cuts.NumFeatures() - 1;  // 256 bins
   const GradientQuantiser q(1.0, 1.0);
   TreeParam p;
-  SplitEvaluator ev(p, cuts, q, &rabit::DefaultComm());
+  SplitEvaluator ev(p, cuts, q);
   std::mt19937_64 rng(9);
   std::uniform_int_distribution<std::int64_t> grad(-50, 50), hess(0, 30);
   for (int trial = 0; trial < 200; ++trial) {
@@ -211,7 +209,7 @@ TEST(SplitScan, Avx2ScanGivesTheScalarWinnerBitForBit) {
         TreeParam p;
         p.reg_alpha = alpha;
         p.min_child_weight = min_child;
-        SplitEvaluator scalar_ev(p, cuts, q, &rabit::DefaultComm());
+        SplitEvaluator scalar_ev(p, cuts, q);
         scalar_ev.SetVectorScan(false);
         for (int trial = 0; trial < 10; ++trial) {
           Histogram h(cuts.TotalBins());
@@ -261,7 +259,7 @@ TEST(SplitScan, VectorPathIsUsedWhereItCanBe) {
   const HistogramCuts cuts = ManyFeatures();
   const GradientQuantiser q(1.0, 1.0);
   TreeParam p;
-  SplitEvaluator ev(p, cuts, q, &rabit::DefaultComm());
+  SplitEvaluator ev(p, cuts, q);
   EXPECT_EQ(ev.VectorScanActive(), CpuHasVectorScan());
   p.max_delta_step = 0.7f;  // the weight-clipped gain stays scalar
   EXPECT_FALSE(ev.VectorScanActive());

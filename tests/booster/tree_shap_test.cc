@@ -3,7 +3,7 @@
 // to the margin), interaction rows summing to the contributions, leaf ids that walk to the
 // margin, and hand-computed values for small hand-made trees. Equality with python3-xgboost is
 // tests/cli/xgboost_explain_test.py.
-#include "booster/tree_shap.h"
+#include "booster/tree/predict/tree_shap.h"
 
 #include <cmath>
 #include <string>
@@ -12,9 +12,9 @@
 
 #include <gtest/gtest.h>
 
-#include "booster/feature_importance.h"
-#include "booster/gbtree_learner.h"
-#include "booster/leaf_index.h"
+#include "booster/tree/learner/gbtree_learner.h"
+#include "booster/tree/predict/feature_importance.h"
+#include "booster/tree/predict/leaf_index.h"
 #include "synthetic_data.h"
 
 namespace treering::booster {

@@ -9,12 +9,12 @@
 
 #include <gtest/gtest.h>
 
-#include "booster/gbtree_learner.h"
 #include "booster/model_io.h"
+#include "booster/tree/learner/gbtree_learner.h"
+#include "booster/tree/sync/voting_ballot.h"
+#include "booster/tree/sync/voting_split_search.h"
 #include "synthetic_data.h"
 #include "thread_world.h"
-#include "voting_ballot.h"
-#include "voting_split_search.h"
 
 namespace treering::booster {
 namespace {
@@ -134,7 +134,7 @@ TEST(VotingSplitSearch, SiblingsDerivedFromParentEqualDirectSums) {
     };
     std::vector<std::uint32_t> features(kFeatures);
     for (std::uint32_t f = 0; f < kFeatures; ++f) features[f] = f;
-    const SplitEvaluator global(param, cuts, q, comm);
+    const SplitEvaluator global(param, cuts, q);
     for (bool split : {true, false}) {
       VotingSplitSearch search(param, cuts, comm, 1);
       search.EvaluateNodes({0}, {{&hists[0], sums[0], features}}, {span(all)}, rows.gpair, global);

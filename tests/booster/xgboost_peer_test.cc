@@ -9,8 +9,8 @@
 
 #include <gtest/gtest.h>
 
-#include "booster/gbtree_learner.h"
 #include "booster/model_io.h"
+#include "booster/tree/learner/gbtree_learner.h"
 #include "synthetic_data.h"
 
 namespace treering::booster {

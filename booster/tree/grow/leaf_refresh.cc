@@ -1,0 +1,110 @@
+#include "booster/tree/grow/leaf_refresh.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <numeric>
+
+#include "base/parallel_for.h"
+#include "booster/work_split.h"
+
+namespace treering::booster {
+namespace {
+
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+// Indices of `values` by ascending value, ties in input order (std::stable_sort as XGBoost).
+std::vector<std::size_t> SortedOrder(const std::vector<float>& values) {
+  std::vector<std::size_t> order(values.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t l, std::size_t r) { return values[l] < values[r]; });
+  return order;
+}
+
+// One leaf's quantile on this rank: its rows' residuals (sampled-out rows left out).
+float LocalLeafQuantile(double alpha, const LeafRefreshInput& in, RowSpan rows) {
+  std::vector<float> residuals;
+  std::vector<float> weights;
+  residuals.reserve(rows.size());
+  const bool weighted = !in.labels.weight->empty();
+  for (const std::uint32_t* r = rows.begin; r != rows.end; ++r) {
+    if ((*in.gpair)[*r].hess - 0.0f == 0.0f) continue;
+    residuals.push_back((*in.labels.label)[*r] - (*in.margins)[*r]);
+    if (weighted) weights.push_back((*in.labels.weight)[*r]);
+  }
+  return weighted ? WeightedQuantile(alpha, residuals, weights)
+                  : InterpolatedQuantile(alpha, residuals);
+}
+
+}  // namespace
+
+float InterpolatedQuantile(double alpha, const std::vector<float>& values) {
+  const auto n = static_cast<double>(values.size());
+  if (values.empty()) return kNaN;
+  const std::vector<std::size_t> order = SortedOrder(values);
+  auto val = [&](std::size_t i) { return values[order[i]]; };
+  if (alpha <= 1 / (n + 1)) return val(0);
+  if (alpha >= n / (n + 1)) return val(order.size() - 1);
+  const double x = alpha * (n + 1);
+  const double k = std::floor(x) - 1;
+  const double d = (x - 1) - k;
+  const float v0 = val(static_cast<std::size_t>(k));
+  const float v1 = val(static_cast<std::size_t>(k) + 1);
+  return static_cast<float>(v0 + d * (v1 - v0));
+}
+
+float WeightedQuantile(double alpha, const std::vector<float>& values,
+                       const std::vector<float>& weights) {
+  if (values.empty()) return kNaN;
+  const std::vector<std::size_t> order = SortedOrder(values);
+  std::vector<float> cdf(values.size());
+  cdf[0] = weights[order[0]];
+  for (std::size_t i = 1; i < values.size(); ++i) cdf[i] = cdf[i - 1] + weights[order[i]];
+  const auto thresh = static_cast<float>(cdf.back() * alpha);
+  std::size_t idx = std::lower_bound(cdf.begin(), cdf.end(), thresh) - cdf.begin();
+  idx = std::min(idx, values.size() - 1);
+  return values[order[idx]];
+}
+
+void RefreshLeaves(double alpha, const LeafRefreshInput& in, int nthread, rabit::Comm* comm,
+                   RegTree* tree) {
+  std::vector<int> leaves;  // ascending node id: the order ranks reduce in
+  for (int node = 0; node < tree->NumNodes(); ++node) {
+    if (tree->IsLeaf(node)) leaves.push_back(node);
+  }
+  std::vector<float> quantiles(leaves.size());
+  ParallelForDynamic(leaves.size(), ThreadsFor(in.margins->size(), nthread), [&](std::size_t k) {
+    quantiles[k] = LocalLeafQuantile(alpha, in, in.partition->Rows(leaves[k]));
+  });
+  std::vector<std::int32_t> valid(leaves.size());
+  for (std::size_t k = 0; k < leaves.size(); ++k) {
+    valid[k] = std::isnan(quantiles[k]) ? 0 : 1;
+    if (!valid[k]) quantiles[k] = 0.0f;
+  }
+  comm->Allreduce<rabit::op::Sum>(valid.data(), valid.size());
+  comm->Allreduce<rabit::op::Sum>(quantiles.data(), quantiles.size());
+  for (std::size_t k = 0; k < leaves.size(); ++k) {
+    if (valid[k] > 0) tree->split_cond[leaves[k]] = quantiles[k] / static_cast<float>(valid[k]);
+  }
+}
+
+float MedianBaseScore(const LabelView& labels, rabit::Comm* comm) {
+  const std::vector<float>& y = *labels.label;
+  double w = 0.0;
+  float out = 0.0f;
+  if (labels.weight->empty()) {
+    w = static_cast<double>(y.size());
+    if (!y.empty()) out = static_cast<float>(InterpolatedQuantile(0.5, y) * w);
+  } else {
+    for (float v : *labels.weight) w += v;  // common::Reduce: a double sum in row order
+    if (!y.empty()) out = static_cast<float>(WeightedQuantile(0.5, y, *labels.weight) * w);
+  }
+  comm->Allreduce<rabit::op::Sum>(&out, 1);
+  comm->Allreduce<rabit::op::Sum>(&w, 1);
+  if (std::fabs(w) < 1e-6) return 0.5f;  // common::CloseTo(w, 0)
+  return static_cast<float>(out / w);
+}
+
+}  // namespace treering::booster

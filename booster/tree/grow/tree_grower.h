@@ -1,0 +1,89 @@
+// TreeGrower: grows one regression tree from gradient pairs with XGBoost 1.7's hist driver:
+// depthwise expands a whole level per batch (one histogram allreduce per level), lossguide
+// the single best leaf; node ids are assigned in expansion order as XGBoost does, so the
+// saved arrays match XGBoost's. After Grow, Partition() gives each leaf's rows, from which
+// the learner updates training margins without walking the tree again.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "booster/tree/grow/row_partition.h"
+#include "booster/tree/hist/gradient_quantiser.h"
+#include "booster/tree/hist/histogram.h"
+#include "booster/tree/sketch/binned_matrix.h"
+#include "booster/tree/sketch/hist_cuts.h"
+#include "booster/tree/split/column_sampler.h"
+#include "booster/tree/split/split_evaluator.h"
+#include "booster/tree_model.h"
+#include "booster/tree_param.h"
+
+namespace treering::booster {
+
+struct ExpandEntry {
+  int node = 0;
+  int depth = 0;
+  SplitCandidate split;
+  // XGBoost's CPUExpandEntry::IsValid: worth splitting and within depth/leaf limits.
+  bool IsValid(const TreeParam& param, int num_leaves) const;
+};
+
+class HistogramSync;
+
+class TreeGrower {
+ public:
+  // sync: how the ranks' histograms of each level are summed and searched
+  // (booster/tree/sync/histogram_sync.h); the grower builds this rank's histograms and hands
+  // every level and every evaluation to it. Everything given must outlive the grower.
+  TreeGrower(const TreeParam& param, const HistogramCuts& cuts, const BinnedMatrix& matrix,
+             ColumnSampler* sampler, int nthread, HistogramSync* sync);
+
+  // gpair: this rank's gradients, quantised by `quantiser` (scales from the global maxima)
+  // as histograms read them; the root's statistics are their sum over all ranks.
+  RegTree Grow(const std::vector<GradientPair>& gpair, const GradientQuantiser& quantiser);
+  const RowPartition& Partition() const { return partition_; }
+
+ private:
+  using Batch = std::vector<ExpandEntry>;
+  struct GrowingTree;  // tree_grower.cc: the state of one Grow call
+  void ApplySplit(GrowingTree& t, const ExpandEntry& e);
+  void PartitionRows(const Batch& applied, const RegTree& tree);
+  // tables: empty, or per split its local bin -> goes left (when a split is categorical).
+  void DecideByColumns(const Batch& applied, const std::vector<std::vector<std::uint8_t>>& tables);
+  // Sparse layout, mostly full: every feature's local bin + 1 of every row
+  // (0 = missing), column-major, so a decision is one read as for dense data. Built at the
+  // first partition; false when the data is sparser (the columns are walked instead).
+  bool BuildBinColumns();
+  // PartitionRows through bin_columns_ (column_decisions.cc).
+  void PartitionByBinColumns(const std::vector<RowPartition::SplitTask>& tasks,
+                             const Batch& applied,
+                             const std::vector<std::vector<std::uint8_t>>& tables);
+  // Per split of the batch, local bin -> goes left; empty when every split is numerical.
+  std::vector<std::vector<std::uint8_t>> BinTables(const Batch& applied, const RegTree& tree) const;
+  void BuildChildHistograms(GrowingTree& t, const Batch& parents);
+  std::vector<ExpandEntry> Evaluate(GrowingTree& t, const std::vector<int>& nodes, int depth);
+  void SetNodeRows(const std::vector<int>& nodes,
+                   std::vector<SplitEvaluator::NodeInput>* inputs) const;
+
+  const TreeParam& param_;
+  const HistogramCuts& cuts_;
+  const BinnedMatrix& matrix_;
+  ColumnSampler* sampler_;
+  int nthread_;
+  HistogramSync* sync_;
+  HistogramBuilder builder_;
+  RowPartition partition_;
+  // Histogram buffers are recycled across nodes and trees (GrowingTree takes them from here
+  // and gives them back): a fresh multi-MB buffer costs a page fault per 4 KiB on first touch,
+  // more than building a deep node's histogram.
+  std::vector<Histogram> spare_hists_;
+  // Sparse partitioning scratch: the applied split each row belongs to, and its direction.
+  std::vector<std::uint32_t> row_task_;
+  std::vector<std::uint8_t> goes_left_;
+  std::vector<std::uint16_t> bin_columns_;
+  enum class BinColumns { kUnknown, kBuilt, kTooSparse } bin_columns_state_ = BinColumns::kUnknown;
+};
+
+}  // namespace treering::booster

@@ -1,0 +1,34 @@
+#include "booster/tree/grow/tree_updater.h"
+
+#include "booster/tree/sketch/categorical_cuts.h"
+
+namespace treering::booster {
+
+Result<std::unique_ptr<TreeUpdater>> TreeUpdater::Create(const TreeParam& param,
+                                                         const data::DMatrix& train,
+                                                         std::uint32_t num_feature, bool exact,
+                                                         std::uint64_t seed, int nthread,
+                                                         rabit::Comm* comm) {
+  std::unique_ptr<TreeUpdater> u(new TreeUpdater(param, nthread, comm));
+  if (exact) u->exact_.emplace(param, train, num_feature, nthread);
+  u->cuts_ = BuildCuts(train, num_feature, param.max_bin, nthread, *comm);
+  if (Status s = SetCategoricalCuts(train, param, *comm, &u->cuts_); !s.ok()) return s;
+  u->binned_.emplace(BinnedMatrix::Build(train, u->cuts_, nthread));
+  u->sampler_.emplace(num_feature, param.colsample_bytree, param.colsample_bylevel,
+                      param.colsample_bynode, seed);
+  u->sync_ = MakeHistogramSync(param, u->cuts_, comm, nthread);
+  u->grower_.emplace(param, u->cuts_, *u->binned_, &*u->sampler_, nthread, u->sync_.get());
+  return u;
+}
+
+RegTree TreeUpdater::Grow(const std::vector<GradientPair>& gpair, const GradientMaxima* maxima,
+                          std::size_t tree_index) {
+  if (exact_) return exact_->Grow(gpair);
+  sampler_->Reseed(tree_index);
+  const GradientQuantiser quantiser =
+      maxima != nullptr ? GradientQuantiser::FromLocalMaxima(*maxima, gpair.size(), *comm_)
+                        : GradientQuantiser::ForGradients(gpair, nthread_, *comm_);
+  return grower_->Grow(gpair, quantiser);
+}
+
+}  // namespace treering::booster

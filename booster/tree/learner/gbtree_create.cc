@@ -1,0 +1,52 @@
+// GBTreeLearner::Params and ::Create: parameter tables -> typed params -> GBTreeLearner.
+#include <utility>
+
+#include "booster/tree/learner/gbtree_learner.h"
+
+namespace treering::booster {
+const std::vector<ParamDoc>& GBTreeLearner::Params() {
+  static const std::vector<ParamDoc> kDocs = [] {
+    std::vector<ParamDoc> docs = LearnerParam::Table().Docs();
+    for (ParamDoc& d : TreeParam::Table().Docs()) docs.push_back(std::move(d));
+    for (ParamDoc& d : DartParam::Table().Docs()) docs.push_back(std::move(d));
+    return docs;
+  }();
+  return kDocs;
+}
+
+Result<std::unique_ptr<GBTreeLearner>> GBTreeLearner::Create(
+    const std::vector<std::pair<std::string, std::string>>& params, rabit::Comm* comm) {
+  LearnerParam lparam;
+  TreeParam tparam;
+  DartParam dart;
+  for (const auto& [key, value] : params) {
+    // Errors name the key as given (Status::key()), so the CLI can point at its config line.
+    Status s = LearnerParam::Table().Find(key) ? LearnerParam::Table().Set(&lparam, key, value)
+               : DartParam::Table().Find(key)  ? DartParam::Table().Set(&dart, key, value)
+                                               : TreeParam::Table().Set(&tparam, key, value);
+    if (!s.ok()) return s;
+  }
+  if (Status s = lparam.Validate(); !s.ok()) return s;
+  if (Status s = tparam.Validate(); !s.ok()) return s;
+  // XGBoost 1.7 (learner.cc): count:poisson raises the tree's max_delta_step default to 0.7.
+  if (lparam.objective == "count:poisson" && !tparam.max_delta_step_set) {
+    tparam.max_delta_step = 0.7f;
+  }
+  ObjectiveConfig oc{lparam.objective,      lparam.num_class,   lparam.scale_pos_weight,
+                     tparam.max_delta_step, lparam.huber_slope, lparam.tweedie_variance_power};
+  oc.num_pairsample = lparam.num_pairsample;
+  oc.fix_list_weight = lparam.fix_list_weight;
+  auto objective = Objective::Create(oc);
+  if (!objective.ok()) return objective.status().WithKey("objective");
+  if (auto margin = objective.value()->ProbToMargin(lparam.base_score); !margin.ok()) {
+    return Status::InvalidKey("base_score", "parameter " + margin.status().message());
+  }
+  for (const auto& name : lparam.eval_metrics) {
+    if (auto m = Metric::Create(name, {lparam.huber_slope}); !m.ok())
+      return m.status().WithKey("eval_metric");
+  }
+  return std::make_unique<GBTreeLearner>(std::move(lparam), tparam, std::move(objective).value(),
+                                         comm, std::move(dart));
+}
+
+}  // namespace treering::booster

@@ -1,0 +1,423 @@
+#include "booster/tree/learner/gbtree_learner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <random>
+
+#include "base/parallel_for.h"
+#include "booster/number_format.h"
+#include "booster/tree/grow/leaf_refresh.h"
+#include "booster/tree/predict/predictor.h"
+#include "booster/tree/split/feature_budget.h"
+#include "booster/work_split.h"
+
+namespace treering::booster {
+namespace {
+
+// The objective parameters XGBoost keeps in its JSON param block (pseudo_huber_param,
+// tweedie_regression_param), as strings the way it writes them.
+void WriteObjectiveParams(const LearnerParam& p, std::map<std::string, std::string>* out) {
+  if (p.objective == "reg:pseudohubererror") (*out)["huber_slope"] = FloatToG9(p.huber_slope);
+  if (p.objective == "reg:tweedie") {
+    (*out)["tweedie_variance_power"] = FloatToG9(p.tweedie_variance_power);
+  }
+  if (p.objective.rfind("rank:", 0) == 0) {
+    (*out)["num_pairsample"] = std::to_string(p.num_pairsample);
+    (*out)["fix_list_weight"] = FloatToG9(p.fix_list_weight);
+  }
+}
+
+Status ReadObjectiveParams(const std::map<std::string, std::string>& params, ObjectiveConfig* oc) {
+  for (auto [key, field] : {std::pair{"huber_slope", &oc->huber_slope},
+                            std::pair{"tweedie_variance_power", &oc->tweedie_variance_power},
+                            std::pair{"fix_list_weight", &oc->fix_list_weight}}) {
+    const auto it = params.find(key);
+    if (it == params.end()) continue;
+    char* end = nullptr;
+    *field = std::strtof(it->second.c_str(), &end);
+    if (it->second.empty() || *end != '\0') {
+      return Status::InvalidInput(std::string("model: objective parameter ") + key + " is '" +
+                                  it->second + "', not a number");
+    }
+  }
+  if (const auto it = params.find("num_pairsample"); it != params.end()) {
+    char* end = nullptr;
+    const long n = std::strtol(it->second.c_str(), &end, 10);
+    if (it->second.empty() || *end != '\0' || n < 1 || n > (1 << 20)) {
+      return Status::InvalidInput("model: objective parameter num_pairsample is '" + it->second +
+                                  "', not an integer in [1, 2^20]");
+    }
+    oc->num_pairsample = static_cast<int>(n);
+  }
+  return Status::Ok();
+}
+
+class Stopwatch {
+ public:
+  double Seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+LabelView Labels(const data::DMatrix& dm, int iteration = 0) {
+  return {&dm.label, &dm.weight, &dm.group_ptr, iteration};
+}
+
+// Time and collectives since construction, to charge a phase of a round to the RoundCost.
+class CostMeter {
+ public:
+  explicit CostMeter(const rabit::Comm& comm) : comm_(comm), before_(comm.Stats()) {}
+  void AddTo(RoundCost* cost) const {
+    const rabit::CommStats after = comm_.Stats();
+    const double sync_s = after.seconds - before_.seconds;
+    cost->sync_s += sync_s;
+    cost->comp_s += watch_.Seconds() - sync_s;
+    cost->payload_bytes += static_cast<double>(after.payload_bytes - before_.payload_bytes);
+    cost->calls += static_cast<double>(after.calls - before_.calls);
+    cost->scattered_bytes += static_cast<double>(after.scattered_bytes - before_.scattered_bytes);
+  }
+
+ private:
+  const rabit::Comm& comm_;
+  const rabit::CommStats before_;
+  const Stopwatch watch_;
+};
+
+}  // namespace
+
+GBTreeLearner::GBTreeLearner(LearnerParam lparam, TreeParam tparam,
+                             std::unique_ptr<Objective> objective, rabit::Comm* comm,
+                             DartParam dart)
+    : lparam_(std::move(lparam)),
+      tparam_(tparam),
+      objective_(std::move(objective)),
+      comm_(comm),
+      dart_param_(std::move(dart)) {
+  model_.dart = dart_param_.IsDart();
+  model_.objective = lparam_.objective;
+  model_.num_class = lparam_.num_class;
+  model_.base_score = lparam_.base_score;
+  model_.scale_pos_weight = lparam_.scale_pos_weight;
+  model_.boost_from_average = !lparam_.base_score_set;  // XGBoost's LearnerModelParamLegacy
+  WriteObjectiveParams(lparam_, &model_.objective_params);
+  // Create() has checked that base_score suits the objective.
+  auto margin = objective_->ProbToMargin(model_.base_score);
+  base_margin_ = margin.ok() ? margin.value() : 0.0f;
+}
+
+Status GBTreeLearner::LoadModel(GBTreeModel model) {
+  if (lparam_.objective_set && model.objective != lparam_.objective) {
+    return Status::InvalidInput("objective " + lparam_.objective + " disagrees with the model's " +
+                                model.objective);
+  }
+  if (lparam_.num_class_set && model.num_class != lparam_.num_class) {
+    return Status::InvalidInput("num_class " + std::to_string(lparam_.num_class) +
+                                " disagrees with the model's " + std::to_string(model.num_class));
+  }
+  ObjectiveConfig oc{model.objective, model.num_class, model.scale_pos_weight,
+                     tparam_.max_delta_step};
+  // The objective's own parameters as the model file carries them (XGBoost's param blocks).
+  if (Status s = ReadObjectiveParams(model.objective_params, &oc); !s.ok()) return s;
+  auto objective = Objective::Create(oc);
+  if (!objective.ok()) return objective.status();
+  auto margin = objective.value()->ProbToMargin(model.base_score);
+  if (!margin.ok()) return margin.status();
+  if (model.tree_info.size() != model.trees.size()) {
+    return Status::InvalidInput("model: tree_info has " + std::to_string(model.tree_info.size()) +
+                                " entries for " + std::to_string(model.trees.size()) + " trees");
+  }
+  if (dart_param_.booster_set && model.dart != dart_param_.IsDart()) {
+    return Status::InvalidKey("booster", "booster " + dart_param_.booster +
+                                             " disagrees with the model's " +
+                                             (model.dart ? "dart" : "gbtree"));
+  }
+  dart_param_.booster = model.dart ? "dart" : "gbtree";
+  if (train_ != nullptr) {  // training data already set: the stream starts now, as on a reload
+    dropout_.reset();
+    if (model.dart) dropout_.emplace(dart_param_, seed_);
+    hist_sampler_drawn_ = false;
+  }
+  objective_ = std::move(objective).value();
+  lparam_.objective = model.objective;
+  lparam_.num_class = model.num_class;
+  lparam_.huber_slope = oc.huber_slope;
+  lparam_.tweedie_variance_power = oc.tweedie_variance_power;
+  lparam_.num_pairsample = oc.num_pairsample;
+  lparam_.fix_list_weight = oc.fix_list_weight;
+  base_margin_ = margin.value();
+  model_ = std::move(model);
+  // New trees may split on any feature of the training data already set.
+  if (train_ != nullptr) {
+    model_.num_feature =
+        std::max<std::uint64_t>(model_.num_feature, updater_->Cuts().NumFeatures());
+  }
+  train_trees_applied_ = 0;
+  train_margins_.clear();
+  for (auto& set : eval_sets_) {
+    set.trees_applied = 0;
+    set.margins.clear();
+  }
+  return ResolveMetrics();
+}
+
+Status GBTreeLearner::CheckData(const data::DMatrix& dm, const std::string& what) const {
+  if (dm.label.size() != dm.NumRows()) {
+    return Status::InvalidInput(what + ": " + std::to_string(dm.label.size()) + " labels for " +
+                                std::to_string(dm.NumRows()) + " rows");
+  }
+  if (!dm.weight.empty() && dm.weight.size() != dm.NumRows()) {
+    return Status::InvalidInput(what + ": weights do not match the rows");
+  }
+  return objective_->CheckLabels(Labels(dm)).WithContext(what);
+}
+
+Status GBTreeLearner::ResolveMetrics() {
+  metrics_.clear();
+  std::vector<std::string> names = lparam_.eval_metrics;
+  // XGBoost 1.7 configures only the metrics named in eval_metric: its default mphe keeps
+  // huber_slope = 1 whatever the objective's slope (the peer test checks both).
+  MetricConfig config{lparam_.huber_slope};
+  if (names.empty() && !lparam_.disable_default_eval_metric) {
+    names.push_back(objective_->DefaultMetric());
+    config = MetricConfig{};
+  }
+  for (const auto& name : names) {
+    auto m = Metric::Create(name, config);
+    if (!m.ok()) return m.status();
+    metrics_.push_back(std::move(m).value());
+  }
+  return Status::Ok();
+}
+
+Status GBTreeLearner::SetTrainData(data::DMatrix* train) {
+  Stopwatch watch;
+  if (Status s = CheckData(*train, "training data"); !s.ok()) return s;
+  if (Status s = ResolveMetrics(); !s.ok()) return s;
+  // XGBoost 1.7's InitBaseScore: estimated from the data before the first tree only.
+  if (objective_->LeafQuantile() && model_.boost_from_average && model_.trees.empty()) {
+    model_.base_score = MedianBaseScore(Labels(*train), comm_);
+    base_margin_ = model_.base_score;
+  }
+  std::uint64_t num_feature = std::max<std::uint64_t>(train->num_col, model_.num_feature);
+  comm_->Allreduce<rabit::op::Max>(&num_feature, 1);
+  // Narrowed to 32 bits below: a count over the limit used to wrap (2^32 -> 0, then SIGSEGV).
+  if (Status s = CheckFeatureBudget(num_feature, *comm_); !s.ok()) return s;
+  model_.num_feature = num_feature;
+  if (tparam_.monotone_constraints.size() > num_feature) {  // XGBoost's TreeEvaluator check
+    return Status::InvalidKey(
+        "monotone_constraints",
+        "parameter monotone_constraints: " + std::to_string(tparam_.monotone_constraints.size()) +
+            " constraints for " + std::to_string(num_feature) + " features");
+  }
+  std::int64_t seed = lparam_.seed;
+  comm_->Broadcast(&seed, sizeof(seed), 0);
+  seed_ = static_cast<std::uint64_t>(seed);
+  // XGBoost seeds its global stream once, when the learner is configured for training.
+  dropout_.reset();
+  if (model_.dart) dropout_.emplace(dart_param_, seed_);
+  hist_sampler_drawn_ = false;
+  auto method = ResolveTreeMethod(*train);
+  if (!method.ok()) return method.status();
+  auto updater = TreeUpdater::Create(tparam_, *train, static_cast<std::uint32_t>(num_feature),
+                                     method.value() == "exact", seed_, lparam_.nthread, comm_);
+  if (!updater.ok()) return updater.status();
+  updater_ = std::move(updater).value();
+  train_ = train;
+  model_.feature_types = tparam_.feature_types;
+  train_margins_.clear();
+  train_trees_applied_ = 0;
+  timing_.setup_s += watch.Seconds();
+  return Status::Ok();
+}
+
+Status GBTreeLearner::AddEvalSet(const std::string& name, data::DMatrix* dm) {
+  if (Status s = CheckData(*dm, "eval set " + name); !s.ok()) return s;
+  eval_sets_.push_back({name, dm, {}, 0});
+  return Status::Ok();
+}
+
+std::vector<float> GBTreeLearner::BaseMargins(std::size_t rows) const {
+  return std::vector<float>(rows * objective_->NumGroups(), base_margin_);
+}
+
+void GBTreeLearner::CatchUp(const data::DMatrix& dm, std::vector<float>* margins,
+                            int* trees_applied) const {
+  if (model_.dart) margins->clear();  // every round changes earlier trees' weights
+  if (margins->empty()) {
+    *margins = BaseMargins(dm.NumRows());
+    *trees_applied = 0;
+  }
+  const int total = static_cast<int>(model_.trees.size());
+  AddTreeOutputs(model_, dm, *trees_applied, total, lparam_.nthread, margins);
+  *trees_applied = total;
+}
+
+// Rows left out of this tree get zero gradients (XGBoost's hist sampling); the stream
+// depends on seed, iteration, group and rank only.
+void GBTreeLearner::SampleRows(int iter, int group, std::vector<GradientPair>* gpair) const {
+  if (tparam_.subsample >= 1.0f) return;
+  std::seed_seq seq{seed_, static_cast<std::uint64_t>(iter), static_cast<std::uint64_t>(group),
+                    static_cast<std::uint64_t>(comm_->Rank())};
+  std::mt19937_64 rng(seq);
+  std::bernoulli_distribution keep(tparam_.subsample);
+  for (auto& g : *gpair) {
+    if (!keep(rng)) g = GradientPair{};
+  }
+}
+
+// Every row is in exactly one leaf's range of the partition, so each margin gets one addition
+// whatever the thread split. The ranges tile the partition's row array; threads take equal
+// slices of it (a split by node id gave one thread nearly every leaf: the deepest level's
+// leaves have the highest ids).
+void GBTreeLearner::AddLeavesToMargins(const RegTree& tree, int group) {
+  const int groups = objective_->NumGroups();
+  const RowPartition& partition = updater_->Partition();
+  struct LeafRows {
+    const std::uint32_t* begin;
+    const std::uint32_t* end;
+    float value;
+  };
+  std::vector<LeafRows> leaves;
+  for (int node = 0; node < tree.NumNodes(); ++node) {
+    const RowSpan rows = partition.Rows(node);
+    if (tree.IsLeaf(node) && rows.size() > 0) {
+      leaves.push_back({rows.begin, rows.end, tree.split_cond[node]});
+    }
+  }
+  std::sort(leaves.begin(), leaves.end(),
+            [](const LeafRows& a, const LeafRows& b) { return a.begin < b.begin; });
+  const std::uint32_t* all = partition.Rows(0).begin;
+  float* margins = train_margins_.data();
+  ParallelForBlocks(static_cast<std::int64_t>(partition.NumRows(0)),
+                    ThreadsFor(partition.NumRows(0), lparam_.nthread),
+                    [&](int, std::int64_t begin, std::int64_t end) {
+                      const std::uint32_t* lo = all + begin;
+                      const std::uint32_t* hi = all + end;
+                      auto leaf = std::upper_bound(
+                          leaves.begin(), leaves.end(), lo,
+                          [](const std::uint32_t* p, const LeafRows& l) { return p < l.end; });
+                      for (; leaf != leaves.end() && leaf->begin < hi; ++leaf) {
+                        const std::uint32_t* r_end = std::min(hi, leaf->end);
+                        for (const std::uint32_t* r = std::max(lo, leaf->begin); r != r_end; ++r) {
+                          margins[std::size_t(*r) * groups + group] += leaf->value;
+                        }
+                      }
+                    });
+}
+
+void GBTreeLearner::BoostGroup(int group, const std::vector<GradientPair>& all_gpair,
+                               const GradientMaxima* maxima) {
+  const int groups = objective_->NumGroups();
+  const bool own_copy = groups > 1 || tparam_.subsample < 1.0f;
+  std::vector<GradientPair>& gpair = group_gpair_;
+  if (own_copy) {
+    gpair.resize(train_->NumRows());
+    ParallelFor(gpair.size(), ThreadsFor(gpair.size(), lparam_.nthread),
+                [&](std::size_t row) { gpair[row] = all_gpair[row * groups + group]; });
+  }
+  const std::vector<GradientPair>& group_gpair = own_copy ? gpair : all_gpair;
+  // Sampling streams follow the model's own round and tree numbers (not `iter`, which
+  // restarts at 0 when training continues from model_in), so a job resumed from a snapshot
+  // grows the trees of the uninterrupted run.
+  const int round = static_cast<int>(model_.trees.size()) / groups;
+  if (dropout_) DartBeforeTree(group_gpair);
+  if (own_copy) SampleRows(round, group, &gpair);
+  RegTree tree = updater_->Grow(group_gpair, maxima, model_.trees.size());
+  if (updater_->Exact()) {
+    model_.trees.push_back(std::move(tree));
+    model_.tree_info.push_back(group);
+    // The exact grower keeps no row partition, so the new tree is walked for the margins.
+    const int t = static_cast<int>(model_.trees.size());
+    AddTreeOutputs(model_, *train_, t - 1, t, lparam_.nthread, &train_margins_);
+    return;
+  }
+  // Hist trees only: 1.7's exact updater (colmaker) reports no row positions, so its leaves stay.
+  if (const std::optional<double> alpha = objective_->LeafQuantile()) {
+    const LeafRefreshInput in{&updater_->Partition(), &train_margins_, Labels(*train_),
+                              &group_gpair};
+    RefreshLeaves(*alpha, in, lparam_.nthread, comm_, &tree);
+  }
+  AddLeavesToMargins(tree, group);
+  model_.trees.push_back(std::move(tree));
+  model_.tree_info.push_back(group);
+}
+
+Status GBTreeLearner::UpdateOneIter(int /*iter*/) {
+  if (train_ == nullptr) return Status::InvalidInput("UpdateOneIter: no training data set");
+  Stopwatch watch;
+  const CostMeter meter(*comm_);
+  round_cost_ = RoundCost{};
+  round_first_tree_ = static_cast<int>(model_.trees.size());
+  if (dropout_) {
+    DartDropTrees();
+  } else {
+    CatchUp(*train_, &train_margins_, &train_trees_applied_);
+  }
+  // One output group and every row kept: the objective's maxima are the tree's (one pass
+  // over the gradients fewer); otherwise each group's gradients are scanned for their own.
+  // XGBoost passes the round number to the objective (rank:* seeds its pair sampler with it).
+  const LabelView labels = Labels(*train_, round_first_tree_ / objective_->NumGroups());
+  if (objective_->NumGroups() == 1 && tparam_.subsample >= 1.0f) {
+    const GradientMaxima maxima =
+        objective_->GetGradientAndMaxima(train_margins_, labels, lparam_.nthread, &gpair_);
+    BoostGroup(0, gpair_, &maxima);
+  } else {
+    objective_->GetGradient(train_margins_, labels, lparam_.nthread, &gpair_);
+    for (int group = 0; group < objective_->NumGroups(); ++group) {
+      BoostGroup(group, gpair_, nullptr);
+    }
+  }
+  train_trees_applied_ = static_cast<int>(model_.trees.size());
+  if (dropout_) DartCommitRound(model_.trees.size() - round_first_tree_);
+  timing_.boost_s += watch.Seconds();
+  meter.AddTo(&round_cost_);
+  return Status::Ok();
+}
+
+Result<std::vector<EvalResult>> GBTreeLearner::EvalOneIter(int /*iter*/) {
+  Stopwatch watch;
+  const CostMeter meter(*comm_);
+  std::vector<EvalResult> results;
+  for (auto& set : eval_sets_) {
+    const bool is_train = set.dm == train_;
+    std::vector<float>& margins = is_train ? train_margins_ : set.margins;
+    CatchUp(*set.dm, &margins, is_train ? &train_trees_applied_ : &set.trees_applied);
+    std::vector<float> preds = margins;
+    objective_->EvalTransform(&preds, lparam_.nthread);
+    for (const auto& metric : metrics_) {
+      auto value = metric->Evaluate(preds, objective_->NumGroups(), Labels(*set.dm),
+                                    lparam_.nthread, *comm_);
+      if (!value.ok()) return value.status();
+      results.push_back({set.name + "-" + metric->Name(), value.value()});
+    }
+  }
+  timing_.eval_s += watch.Seconds();
+  meter.AddTo(&round_cost_);
+  return results;
+}
+
+// XGBoost's LayerToTree: rounds [begin, end) are trees [begin * K, end * K) with K trees per round
+// (one per class; num_parallel_tree is always 1 here); end = 0 means every tree.
+Status GBTreeLearner::Predict(data::DMatrix* dm, const PredictOptions& options,
+                              std::vector<float>* out) const {
+  const int rounds = model_.NumRounds();
+  const int end = options.iteration_end == 0 ? rounds : options.iteration_end;
+  if (options.iteration_begin < 0 || end > rounds || options.iteration_begin > end) {
+    return Status::InvalidInput(
+        "config: iteration range [" + std::to_string(options.iteration_begin) + ", " +
+        std::to_string(end) + ") is not within the model's " + std::to_string(rounds) + " rounds");
+  }
+  if (options.output != PredictOutput::kValue) return Explain(*dm, options, end, out);
+  const int per_round = model_.NumGroups();
+  *out = BaseMargins(dm->NumRows());
+  AddTreeOutputs(model_, *dm, options.iteration_begin * per_round, end * per_round, lparam_.nthread,
+                 out);
+  if (!options.output_margin) objective_->PredTransform(out, lparam_.nthread);
+  return Status::Ok();
+}
+
+}  // namespace treering::booster

@@ -1,0 +1,144 @@
+// GBTreeLearner: the gradient-boosted tree learner (XGBoost 1.7 tree_method=hist semantics)
+// behind the Learner interface (booster/learner.h): one boosting round per UpdateOneIter,
+// XGBoost 1.7 JSON model files. Beyond the interface it gives its GBTreeModel to programs that
+// drive it directly (tests, benchmarks).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "booster/learner.h"
+#include "booster/learner_param.h"
+#include "booster/metric.h"
+#include "booster/model_io.h"
+#include "booster/objective.h"
+#include "booster/tree/dart/dart_param.h"
+#include "booster/tree/dart/dart_weights.h"
+#include "booster/tree/grow/tree_updater.h"
+#include "booster/tree_model.h"
+#include "booster/tree_param.h"
+#include "rabit/comm.h"
+
+namespace treering::booster {
+
+class GBTreeLearner : public Learner {
+ public:
+  // Every key Create accepts, with default and meaning (for --help and the CLI's "unknown key,
+  // did you mean" check). Includes objective, eta/learning_rate, max_depth, ...
+  static const std::vector<ParamDoc>& Params();
+  // Ordered key/value pairs; repeated keys are kept (several eval_metric). Unknown key or bad
+  // value => Status kInvalidInput naming the key and the allowed range. `comm` must outlive the
+  // learner.
+  static Result<std::unique_ptr<GBTreeLearner>> Create(
+      const std::vector<std::pair<std::string, std::string>>& params, rabit::Comm* comm);
+
+  GBTreeLearner(LearnerParam lparam, TreeParam tparam, std::unique_ptr<Objective> objective,
+                rabit::Comm* comm, DartParam dart = {});
+
+  // A model to continue training from or predict with (objective & num_class must agree with
+  // the params unless the params did not set them, then the model's are taken).
+  Status LoadModel(GBTreeModel model);
+  const GBTreeModel& Model() const { return model_; }
+
+  // Trees read each row alone, so ranks may predict their own shards.
+  LearnerTraits Traits() const override { return {"model", true, true}; }
+
+  // Learner: training and prediction (gbtree_learner.cc). Trees never rewrite the data.
+  Status SetTrainData(data::DMatrix* train) override;
+  Status AddEvalSet(const std::string& name, data::DMatrix* dm) override;
+  Status UpdateOneIter(int iter) override;
+  Result<std::vector<EvalResult>> EvalOneIter(int iter) override;
+  RoundCost LastRoundCost() const override { return round_cost_; }
+  TimingReport Timing() const override { return timing_; }
+  Status Predict(data::DMatrix* dm, const PredictOptions& options,
+                 std::vector<float>* out) const override;
+  // Learner: leaf indices, SHAP values and feature importance (gbtree_explain.cc).
+  Result<std::vector<FeatureScore>> FeatureImportance(const std::string& type) const override;
+
+  // Learner: XGBoost 1.7 JSON / UBJSON / legacy binary files, task=dump, rabit checkpoints
+  // (gbtree_files.cc).
+  Status LoadModelFile(const std::string& path, ModelUse use) override;
+  Result<std::string> SerializeModel() const override;
+  Result<std::string> SerializeModelFile(const std::string& path) const override;
+  void SetAttributes(const std::map<std::string, std::string>& attributes) override;
+  int RoundsInModel() const override { return model_.NumRounds(); }
+  Result<std::string> DumpModelFile(const std::string& path, const DumpSpec& spec) const override;
+  void SaveCheckpoint(std::string* out) const override;
+  Status RestoreCheckpoint(std::string_view bytes) override;
+
+  // Learner: the driver's round loop (gbtree_progress.cc).
+  RoundPlan PlanRounds(int num_round, int save_period) const override;
+  Status CheckRanksAgree(int iter, bool requested) override;
+  std::vector<LogLine> Lines(TrainStage stage, const TrainProgress& progress) const override;
+
+ private:
+  struct EvalSet {
+    std::string name;
+    const data::DMatrix* dm;
+    std::vector<float> margins;  // base margin + trees [0, trees_applied)
+    int trees_applied = 0;
+  };
+
+  Status CheckData(const data::DMatrix& dm, const std::string& what) const;
+  Status ResolveMetrics();
+  std::vector<float> BaseMargins(std::size_t rows) const;
+  // Brings cached margins up to date with the model's trees.
+  void CatchUp(const data::DMatrix& dm, std::vector<float>* margins, int* trees_applied) const;
+  void SampleRows(int iter, int group, std::vector<GradientPair>* gpair) const;
+  // maxima: the gradients' maxima when already known (one group, no subsampling), else null.
+  void BoostGroup(int group, const std::vector<GradientPair>& all_gpair,
+                  const GradientMaxima* maxima);
+  void AddLeavesToMargins(const RegTree& tree, int group);
+  // XGBoost 1.7's tree_method choice for this data; sets method_note_.
+  Result<std::string> ResolveTreeMethod(const data::DMatrix& train);
+  // booster=dart (dart_booster.cc): the round's drops and training margins without them; the
+  // draws XGBoost's updaters take before a tree; the weights once the round's trees are in.
+  void DartDropTrees();
+  void DartBeforeTree(const std::vector<GradientPair>& gpair);
+  void DartCommitRound(std::size_t new_trees);
+  // Predict's pred_leaf / pred_contribs / pred_interactions, trees of rounds [0, end).
+  Status Explain(const data::DMatrix& dm, const PredictOptions& options, int end,
+                 std::vector<float>* out) const;
+
+  LearnerParam lparam_;
+  TreeParam tparam_;
+  std::unique_ptr<Objective> objective_;
+  rabit::Comm* comm_;
+  std::vector<std::unique_ptr<Metric>> metrics_;
+  GBTreeModel model_;
+  // Early stopping's attributes, laid over model_'s when the model is serialised (the rabit
+  // checkpoint holds the model without them; the driver keeps that state).
+  std::map<std::string, std::string> attributes_;
+  float base_margin_ = 0.0f;
+  std::uint64_t seed_ = 0;
+  DartParam dart_param_;
+  std::optional<DartDropout> dropout_;  // dart: the global stream, from SetTrainData
+  std::vector<std::size_t> dropped_;    // dart: this round's dropped trees
+  bool hist_sampler_drawn_ = false;     // dart: XGBoost's hist column sampler took its draw
+
+  const data::DMatrix* train_ = nullptr;
+  // One group's gradients -> one tree, for train_ (cuts, bins, sampler, sync, grower).
+  std::unique_ptr<TreeUpdater> updater_;
+  std::string method_note_;  // why this tree method, printed at verbosity 1
+  std::vector<float> train_margins_;
+  // This round's gradients and the current class's copy (multi-class or subsample): kept
+  // between rounds because fresh vectors of a gradient per row page-faulted in every round
+  // (docs/benchmarks.md, "Measurements behind code comments").
+  std::vector<GradientPair> gpair_;
+  std::vector<GradientPair> group_gpair_;
+  int train_trees_applied_ = 0;
+  std::vector<EvalSet> eval_sets_;
+  TimingReport timing_;
+  RoundCost round_cost_;
+  int round_first_tree_ = 0;  // trees before this round's UpdateOneIter (CheckRanksAgree)
+  // Formatted trees kept from one checkpoint to the next (SaveCheckpoint is logically const:
+  // a cache; booster::IncrementalModelJson).
+  mutable IncrementalModelJson checkpoint_json_;
+};
+
+}  // namespace treering::booster

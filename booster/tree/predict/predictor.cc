@@ -1,0 +1,247 @@
+#include "booster/tree/predict/predictor.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <utility>
+
+#include "base/parallel_for.h"
+#include "booster/work_split.h"
+
+namespace treering::booster {
+
+namespace {
+
+// One step of the checked walk: missing (NaN) takes the default branch; a categorical node
+// sends its set right (XGBoost 1.7's Decision), a numerical one values below the condition left.
+bool GoesLeft(const RegTree& tree, int node, float v) {
+  if (std::isnan(v)) return tree.default_left[node] != 0;
+  if (!tree.categories.empty()) {
+    const auto it = tree.categories.find(node);
+    if (it != tree.categories.end()) return CategoryGoesLeft(it->second, v);
+  }
+  return v < tree.split_cond[node];
+}
+
+}  // namespace
+
+int LeafOf(const RegTree& tree, const std::vector<float>& features) {
+  int node = 0;
+  while (!tree.IsLeaf(node)) {
+    const std::uint32_t f = tree.split_index[node];
+    const float v = f < features.size() ? features[f] : std::numeric_limits<float>::quiet_NaN();
+    node = GoesLeft(tree, node, v) ? tree.left[node] : tree.right[node];
+  }
+  return node;
+}
+
+namespace {
+
+// Rows walked through a tree together: each step of a walk waits on the last (load the
+// node's feature value, compare, pick a child), so one row at a time leaves the core idle;
+// several independent walks interleaved keep it busy (docs/benchmarks.md, "Measurements behind code
+// comments").
+constexpr int kLanes = 8;
+constexpr std::size_t kMaxLaneFeatures = 1 << 16;  // 8 lanes x 64 Ki floats = 2 MiB per thread
+
+// Lane k's feature f is values[k][f] for f < limit, missing beyond.
+struct Lanes {
+  const float* values[kLanes];
+  std::size_t limit;
+  int count;
+};
+
+// A tree laid out for branch-free walking: one 16-byte record per node, children picked by
+// indexing ({right, left}[go_left]) and a leaf pointing at itself, so every row takes the same
+// number of steps (the tree's depth) and nothing depends on a compare's outcome but a load
+// address. The branchy walk mispredicted about every other step (left or right is a coin
+// flip).
+struct FlatNode {
+  std::uint32_t feature;  // split feature; 0 for a leaf (read, never used)
+  float cond;             // go left iff value < cond; a leaf's output value
+  std::int32_t child[2];  // [0] right, [1] left; a leaf: itself twice
+};
+
+struct FlatTree {
+  std::vector<FlatNode> nodes;
+  std::vector<std::uint8_t> default_left;
+  int depth = 0;
+  std::uint32_t max_feature = 0;  // largest split feature (0 without splits)
+  std::int64_t leaf_depth_sum = 0;
+  std::int64_t leaves = 0;
+  // Every row takes `depth` steps: worth it unless the tree is lopsided (lossguide without a
+  // depth limit can grow a few long branches), where the checked walk stops at each leaf.
+  bool Balanced() const {
+    return depth <= 2 * leaf_depth_sum / std::max<std::int64_t>(1, leaves) + 2;
+  }
+};
+
+FlatTree Flatten(const RegTree& tree, float weight) {
+  FlatTree flat;
+  const int n = tree.NumNodes();
+  flat.nodes.resize(n);
+  flat.default_left.resize(n);
+  for (int i = 0; i < n; ++i) {
+    FlatNode& node = flat.nodes[i];
+    node.cond = tree.split_cond[i];
+    if (tree.IsLeaf(i)) {
+      node.cond *= weight;
+      node.feature = 0;
+      node.child[0] = node.child[1] = i;
+      flat.default_left[i] = 0;
+      continue;
+    }
+    node.feature = tree.split_index[i];
+    node.child[0] = tree.right[i];
+    node.child[1] = tree.left[i];
+    flat.default_left[i] = tree.default_left[i] != 0;
+    flat.max_feature = std::max(flat.max_feature, node.feature);
+  }
+  // Depth by a walk from the root (loaded trees are checked to be trees, see
+  // tree_json_reader.cc; node ids need not grow with depth).
+  std::vector<std::pair<int, int>> stack;
+  if (n > 0) stack.push_back({0, 0});
+  while (!stack.empty()) {
+    const auto [node, depth] = stack.back();
+    stack.pop_back();
+    flat.depth = std::max(flat.depth, depth);
+    if (tree.IsLeaf(node)) {
+      flat.leaf_depth_sum += depth;
+      ++flat.leaves;
+    } else {
+      stack.push_back({tree.left[node], depth + 1});
+      stack.push_back({tree.right[node], depth + 1});
+    }
+  }
+  return flat;
+}
+
+// Every split feature of `flat` is below lanes.limit (checked by the caller), so a value is
+// always in the row: missing means NaN, which takes the default direction.
+// kCount > 0: exactly that many lanes, known at compile time, so the loop unrolls and each
+// lane's node stays in a register (with a run-time count the node array lived on the stack and
+// every step paid a store-to-load round trip on top of its dependent loads).
+template <int kCount>
+void WalkFlatLanes(const FlatTree& flat, const Lanes& lanes, float* out, int groups, int group) {
+  const FlatNode* nodes = flat.nodes.data();
+  const std::uint8_t* default_left = flat.default_left.data();
+  const int count = kCount > 0 ? kCount : lanes.count;
+  std::int32_t node[kLanes] = {};
+  for (int step = 0; step < flat.depth; ++step) {
+    for (int k = 0; k < count; ++k) {
+      const FlatNode& nd = nodes[node[k]];
+      const float v = lanes.values[k][nd.feature];
+      const int go_left = (v < nd.cond) | (int(v != v) & int(default_left[node[k]]));
+      node[k] = nd.child[go_left];
+    }
+  }
+  for (int k = 0; k < count; ++k) out[k * groups + group] += nodes[node[k]].cond;
+}
+
+void AddFlatTreeLanes(const FlatTree& flat, const Lanes& lanes, float* out, int groups, int group) {
+  if (lanes.count == kLanes) {
+    WalkFlatLanes<kLanes>(flat, lanes, out, groups, group);
+  } else {
+    WalkFlatLanes<0>(flat, lanes, out, groups, group);
+  }
+}
+
+// Any tree: a split feature at or beyond lanes.limit reads as missing.
+void AddTreeLanes(const RegTree& tree, float weight, const Lanes& lanes, float* out, int groups,
+                  int group) {
+  std::int32_t node[kLanes] = {};
+  bool walking = true;
+  while (walking) {
+    walking = false;
+    for (int k = 0; k < lanes.count; ++k) {
+      const std::int32_t n = node[k];
+      const std::int32_t left = tree.left[n];
+      if (left < 0) continue;
+      walking = true;
+      const std::uint32_t f = tree.split_index[n];
+      const float v =
+          f < lanes.limit ? lanes.values[k][f] : std::numeric_limits<float>::quiet_NaN();
+      node[k] = GoesLeft(tree, n, v) ? left : tree.right[n];
+    }
+  }
+  for (int k = 0; k < lanes.count; ++k) {
+    out[k * groups + group] += tree.split_cond[node[k]] * weight;
+  }
+}
+
+}  // namespace
+
+void AddTreeOutputs(const GBTreeModel& model, const data::DMatrix& dm, int tree_begin, int tree_end,
+                    int nthread, std::vector<float>* margins,
+                    const std::vector<float>* tree_weights) {
+  if (tree_begin >= tree_end) return;
+  if (tree_weights == nullptr && model.dart) tree_weights = &model.weight_drop;
+  // A tree's output times its weight, as Dart::PredictBatchImpl adds it (x * 1 is x: gbtree
+  // margins keep their bits).
+  auto weight = [&](int t) {
+    return tree_weights != nullptr && std::size_t(t) < tree_weights->size() ? (*tree_weights)[t]
+                                                                            : 1.0f;
+  };
+  const int groups = model.NumGroups();
+  // Indices strictly increase within a row, so rows of num_col entries hold features
+  // 0..num_col-1 in order: dense data (higgs) is read in place; other rows are scattered into
+  // a NaN-filled vector per lane. A feature at or beyond `limit` is missing either way.
+  const bool dense = dm.NumNonZero() == dm.NumRows() * dm.num_col;
+  const std::size_t width = dm.num_col;
+  // Very wide sparse data walks one row at a time: eight scatter vectors of millions of
+  // features per thread would cost more memory than the interleaving saves.
+  const int max_lanes = dense || width <= kMaxLaneFeatures ? kLanes : 1;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  // Flat copies of the trees whose split features all lie inside the rows (every tree grown
+  // on this data); others (a loaded model splitting beyond num_col) take the checked walk.
+  const int num_trees = tree_end - tree_begin;
+  std::vector<FlatTree> flat(num_trees);
+  std::vector<std::uint8_t> use_flat(num_trees);
+  ParallelFor(num_trees, ThreadsFor(std::size_t(num_trees) * 256, nthread), [&](int i) {
+    const RegTree& tree = model.trees[tree_begin + i];
+    flat[i] = Flatten(tree, weight(tree_begin + i));
+    // Categorical splits take the checked walk: the flat record has room for a threshold only.
+    use_flat[i] = tree.NumNodes() > 0 && flat[i].max_feature < width && flat[i].Balanced() &&
+                  tree.categories.empty();
+  });
+  ParallelForBlocks(
+      static_cast<std::int64_t>(dm.NumRows()),
+      ThreadsFor(dm.NumRows() * std::size_t(tree_end - tree_begin), nthread),
+      [&](int, std::int64_t begin, std::int64_t end) {
+        std::vector<float> features(dense ? 0 : max_lanes * width, nan);
+        Lanes lanes{};
+        lanes.limit = width;
+        for (std::int64_t first = begin; first < end; first += max_lanes) {
+          lanes.count = static_cast<int>(std::min<std::int64_t>(max_lanes, end - first));
+          for (int k = 0; k < lanes.count; ++k) {
+            const std::int64_t row = first + k;
+            if (dense) {
+              lanes.values[k] = dm.value.data() + dm.row_ptr[row];
+              continue;
+            }
+            float* row_features = features.data() + k * width;
+            for (std::uint64_t j = dm.row_ptr[row]; j < dm.row_ptr[row + 1]; ++j) {
+              row_features[dm.index[j]] = dm.value[j];
+            }
+            lanes.values[k] = row_features;
+          }
+          float* out = margins->data() + first * groups;
+          for (int t = tree_begin; t < tree_end; ++t) {
+            if (use_flat[t - tree_begin]) {
+              AddFlatTreeLanes(flat[t - tree_begin], lanes, out, groups, model.tree_info[t]);
+            } else {
+              AddTreeLanes(model.trees[t], weight(t), lanes, out, groups, model.tree_info[t]);
+            }
+          }
+          if (dense) continue;
+          for (int k = 0; k < lanes.count; ++k) {
+            const std::int64_t row = first + k;
+            for (std::uint64_t j = dm.row_ptr[row]; j < dm.row_ptr[row + 1]; ++j) {
+              features[k * width + dm.index[j]] = nan;
+            }
+          }
+        }
+      });
+}
+
+}  // namespace treering::booster

@@ -1,0 +1,67 @@
+// The strategy chosen once per learner, and the two strategies without a file of their own.
+#include "booster/tree/sync/histogram_sync.h"
+
+#include <algorithm>
+
+#include "booster/tree/sync/exact_syncs.h"
+#include "booster/tree/sync/voting_split_search.h"
+
+namespace treering::booster {
+
+std::unique_ptr<HistogramSync> MakeHistogramSync(const TreeParam& param, const HistogramCuts& cuts,
+                                                 rabit::Comm* comm, int nthread) {
+  if (!comm->IsDistributed()) return std::make_unique<LocalSync>(nthread);
+  switch (param.tree_learner) {
+    case TreeLearner::kVoting:
+      return std::make_unique<VotingSplitSearch>(param, cuts, comm, nthread);
+    case TreeLearner::kData:
+      if (!param.HasCategorical()) return std::make_unique<FeatureOwnerSync>(cuts, comm, nthread);
+      break;
+    case TreeLearner::kAllreduce:
+      break;
+  }
+  return std::make_unique<AllreduceSync>(comm, cuts.TotalBins(), nthread);
+}
+
+std::vector<SplitCandidate> BestOverRanks(const std::vector<SplitCandidate>& mine,
+                                          rabit::Comm& comm) {
+  const std::vector<SplitCandidate> all = comm.AllgatherV(mine);  // rank-major
+  std::vector<SplitCandidate> best(mine.size());
+  for (std::size_t i = 0; i < all.size(); ++i) best[i % mine.size()].Update(all[i]);
+  return best;
+}
+
+std::vector<SplitCandidate> LocalSync::EvaluateNodes(
+    const std::vector<int>&, const std::vector<SplitEvaluator::NodeInput>& nodes,
+    const std::vector<RowSpan>&, const std::vector<GradientPair>&,
+    const SplitEvaluator& evaluator) {
+  return evaluator.EvaluateNodes(nodes, nthread_);
+}
+
+void AllreduceSync::SumCounts(std::vector<std::uint64_t>* counts) {
+  comm_->Allreduce<rabit::op::Sum>(counts->data(), counts->size());
+}
+
+void AllreduceSync::SumLevel(const std::vector<Histogram*>& built) {
+  if (built.empty()) return;
+  std::vector<GradientPairInt>& level = level_buffer_;
+  level.resize(built.size() * std::size_t(total_bins_));
+  for (std::size_t i = 0; i < built.size(); ++i) {
+    std::copy(built[i]->begin(), built[i]->end(), level.begin() + i * total_bins_);
+  }
+  static_assert(sizeof(GradientPairInt) == 2 * sizeof(std::int64_t));
+  comm_->Allreduce<rabit::op::Sum>(reinterpret_cast<std::int64_t*>(level.data()), level.size() * 2);
+  for (std::size_t i = 0; i < built.size(); ++i) {
+    std::copy_n(level.begin() + i * total_bins_, total_bins_, built[i]->begin());
+  }
+}
+
+std::vector<SplitCandidate> AllreduceSync::EvaluateNodes(
+    const std::vector<int>&, const std::vector<SplitEvaluator::NodeInput>& nodes,
+    const std::vector<RowSpan>&, const std::vector<GradientPair>&,
+    const SplitEvaluator& evaluator) {
+  const ScanShare round_robin{comm_->WorldSize(), comm_->Rank(), nullptr};
+  return BestOverRanks(evaluator.EvaluateNodes(nodes, nthread_, round_robin), *comm_);
+}
+
+}  // namespace treering::booster
