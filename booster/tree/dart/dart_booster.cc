@@ -1,22 +1,14 @@
-// GBTreeLearner's booster=dart steps (XGBoost 1.7's Dart over GBTree). A round: drop trees and
-// compute the training margins without them (Dart::PredictBatch with training=true), fit the
-// round's trees to those margins' gradients, then reweigh (Dart::CommitModel). Predictions use
-// the weights through AddTreeOutputs, so eval sets and Predict need nothing here.
-#include <algorithm>
+#include "booster/tree/dart/dart_booster.h"
 
-#include "booster/tree/learner/gbtree_learner.h"
-#include "booster/tree/predict/predictor.h"
+#include <algorithm>
 
 namespace treering::booster {
 
-void GBTreeLearner::DartDropTrees() {
-  dropped_ = dropout_->SelectDrops(model_.weight_drop);
-  std::vector<float> weights = model_.weight_drop;
-  for (std::size_t t : dropped_) weights[t] = 0.0f;  // x * 0 adds nothing to a margin
-  train_margins_ = BaseMargins(train_->NumRows());
-  AddTreeOutputs(model_, *train_, 0, static_cast<int>(model_.trees.size()), lparam_.nthread,
-                 &train_margins_, &weights);
-  train_trees_applied_ = static_cast<int>(model_.trees.size());
+std::vector<float> DartRounds::DropTrees(const std::vector<float>& weight_drop) {
+  dropped_ = dropout_.SelectDrops(weight_drop);
+  std::vector<float> weights = weight_drop;
+  for (std::size_t t : dropped_) weights[t] = 0.0f;
+  return weights;
 }
 
 // XGBoost's updaters draw from the same global stream: hist's column sampler once, when the
@@ -24,26 +16,24 @@ void GBTreeLearner::DartDropTrees() {
 // builds a column sampler per tree (one draw) and flips a coin per row with a non-negative
 // hessian (a double from two draws). treering's own samplers use their own streams, so with
 // subsample < 1 the trees differ from XGBoost's but the drops stay the same.
-void GBTreeLearner::DartBeforeTree(const std::vector<GradientPair>& gpair) {
-  const bool subsample = tparam_.subsample < 1.0f;
-  if (updater_->Exact()) {
+void DartRounds::BeforeTree(bool exact, bool subsample, const std::vector<GradientPair>& gpair) {
+  if (exact) {
     std::uint64_t draws = 1;
     if (subsample) {
       draws += 2 * static_cast<std::uint64_t>(std::count_if(
                        gpair.begin(), gpair.end(), [](GradientPair g) { return g.hess >= 0.0f; }));
     }
-    dropout_->Discard(draws);
+    dropout_.Discard(draws);
     return;
   }
-  if (!hist_sampler_drawn_) dropout_->Discard(1);
+  if (!hist_sampler_drawn_) dropout_.Discard(1);
   hist_sampler_drawn_ = true;
-  if (subsample) dropout_->Discard(1);
+  if (subsample) dropout_.Discard(1);
 }
 
-void GBTreeLearner::DartCommitRound(std::size_t new_trees) {
-  dropout_->Commit(dropped_, new_trees, tparam_.eta, &model_.weight_drop);
+void DartRounds::CommitRound(std::size_t new_trees, float eta, std::vector<float>* weight_drop) {
+  dropout_.Commit(dropped_, new_trees, eta, weight_drop);
   dropped_.clear();
-  train_margins_.clear();  // the weights changed: CatchUp recomputes them
 }
 
 }  // namespace treering::booster

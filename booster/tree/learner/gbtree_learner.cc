@@ -137,9 +137,8 @@ Status GBTreeLearner::LoadModel(GBTreeModel model) {
   }
   dart_param_.booster = model.dart ? "dart" : "gbtree";
   if (train_ != nullptr) {  // training data already set: the stream starts now, as on a reload
-    dropout_.reset();
-    if (model.dart) dropout_.emplace(dart_param_, seed_);
-    hist_sampler_drawn_ = false;
+    dart_.reset();
+    if (model.dart) dart_.emplace(dart_param_, seed_);
   }
   objective_ = std::move(objective).value();
   lparam_.objective = model.objective;
@@ -217,9 +216,8 @@ Status GBTreeLearner::SetTrainData(data::DMatrix* train) {
   comm_->Broadcast(&seed, sizeof(seed), 0);
   seed_ = static_cast<std::uint64_t>(seed);
   // XGBoost seeds its global stream once, when the learner is configured for training.
-  dropout_.reset();
-  if (model_.dart) dropout_.emplace(dart_param_, seed_);
-  hist_sampler_drawn_ = false;
+  dart_.reset();
+  if (model_.dart) dart_.emplace(dart_param_, seed_);
   auto method = ResolveTreeMethod(*train);
   if (!method.ok()) return method.status();
   auto updater = TreeUpdater::Create(tparam_, *train, static_cast<std::uint32_t>(num_feature),
@@ -324,7 +322,7 @@ void GBTreeLearner::BoostGroup(int group, const std::vector<GradientPair>& all_g
   // restarts at 0 when training continues from model_in), so a job resumed from a snapshot
   // grows the trees of the uninterrupted run.
   const int round = static_cast<int>(model_.trees.size()) / groups;
-  if (dropout_) DartBeforeTree(group_gpair);
+  if (dart_) dart_->BeforeTree(updater_->Exact(), tparam_.subsample < 1.0f, group_gpair);
   if (own_copy) SampleRows(round, group, &gpair);
   RegTree tree = updater_->Grow(group_gpair, maxima, model_.trees.size());
   if (updater_->Exact()) {
@@ -352,8 +350,12 @@ Status GBTreeLearner::UpdateOneIter(int /*iter*/) {
   const CostMeter meter(*comm_);
   round_cost_ = RoundCost{};
   round_first_tree_ = static_cast<int>(model_.trees.size());
-  if (dropout_) {
-    DartDropTrees();
+  if (dart_) {  // training margins without the dropped trees
+    const std::vector<float> weights = dart_->DropTrees(model_.weight_drop);
+    train_margins_ = BaseMargins(train_->NumRows());
+    train_trees_applied_ = static_cast<int>(model_.trees.size());
+    AddTreeOutputs(model_, *train_, 0, train_trees_applied_, lparam_.nthread, &train_margins_,
+                   &weights);
   } else {
     CatchUp(*train_, &train_margins_, &train_trees_applied_);
   }
@@ -372,7 +374,10 @@ Status GBTreeLearner::UpdateOneIter(int /*iter*/) {
     }
   }
   train_trees_applied_ = static_cast<int>(model_.trees.size());
-  if (dropout_) DartCommitRound(model_.trees.size() - round_first_tree_);
+  if (dart_) {
+    dart_->CommitRound(model_.trees.size() - round_first_tree_, tparam_.eta, &model_.weight_drop);
+    train_margins_.clear();  // the weights changed: CatchUp recomputes them
+  }
   timing_.boost_s += watch.Seconds();
   meter.AddTo(&round_cost_);
   return Status::Ok();

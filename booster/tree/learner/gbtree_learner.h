@@ -17,8 +17,8 @@
 #include "booster/metric.h"
 #include "booster/model_io.h"
 #include "booster/objective.h"
+#include "booster/tree/dart/dart_booster.h"
 #include "booster/tree/dart/dart_param.h"
-#include "booster/tree/dart/dart_weights.h"
 #include "booster/tree/grow/tree_updater.h"
 #include "booster/tree_model.h"
 #include "booster/tree_param.h"
@@ -96,11 +96,6 @@ class GBTreeLearner : public Learner {
   void AddLeavesToMargins(const RegTree& tree, int group);
   // XGBoost 1.7's tree_method choice for this data; sets method_note_.
   Result<std::string> ResolveTreeMethod(const data::DMatrix& train);
-  // booster=dart (dart_booster.cc): the round's drops and training margins without them; the
-  // draws XGBoost's updaters take before a tree; the weights once the round's trees are in.
-  void DartDropTrees();
-  void DartBeforeTree(const std::vector<GradientPair>& gpair);
-  void DartCommitRound(std::size_t new_trees);
   // Predict's pred_leaf / pred_contribs / pred_interactions, trees of rounds [0, end).
   Status Explain(const data::DMatrix& dm, const PredictOptions& options, int end,
                  std::vector<float>* out) const;
@@ -117,9 +112,7 @@ class GBTreeLearner : public Learner {
   float base_margin_ = 0.0f;
   std::uint64_t seed_ = 0;
   DartParam dart_param_;
-  std::optional<DartDropout> dropout_;  // dart: the global stream, from SetTrainData
-  std::vector<std::size_t> dropped_;    // dart: this round's dropped trees
-  bool hist_sampler_drawn_ = false;     // dart: XGBoost's hist column sampler took its draw
+  std::optional<DartRounds> dart_;  // booster=dart: from SetTrainData (or a dart model loaded)
 
   const data::DMatrix* train_ = nullptr;
   // One group's gradients -> one tree, for train_ (cuts, bins, sampler, sync, grower).
