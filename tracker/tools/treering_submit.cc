@@ -19,6 +19,8 @@
 namespace {
 
 using namespace treering;
+using tracker::TrackerOptions;
+using tracker::TrackerServer;
 
 std::mutex g_out_mu;  // the tracker thread and the supervisor both write whole lines
 
