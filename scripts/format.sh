@@ -3,5 +3,5 @@
 # scripts/check-style.sh runs in CI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-find base rabit tracker data booster demo bench tests \( -name '*.cc' -o -name '*.h' -o -name '*.inc' \) \
+find base net rabit tracker data booster demo bench tests \( -name '*.cc' -o -name '*.h' -o -name '*.inc' \) \
   -print0 | xargs -0 clang-format -i

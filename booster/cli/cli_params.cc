@@ -103,7 +103,7 @@ const ParamTable<O>& CliTable() {
           StringField(
               "fmap", &O::fmap,
               "feature map for task=dump and task=importance: lines `index name type`, type i, q, "
-              "int, float (docs/cli.md)")
+              "int, float, c (docs/cli.md)")
               .Alias("name_fmap"),
           ChoiceField("dsplit", &O::dsplit, {"auto", "row", "col"},
                       "data split: rows are always split when distributed; col is not supported"),

@@ -8,10 +8,10 @@
 #include <optional>
 #include <vector>
 
+#include "data/query_group_shards.h"
 #include "eval_report.h"
 #include "model_output.h"
 #include "output_check.h"
-#include "query_groups.h"
 #include "rabit/rabit.h"
 #include "row_location.h"
 #include "sync_check.h"
@@ -89,7 +89,8 @@ Status LoadDatasets(TrainJob* j) {
   auto train = LoadMatrix("data", o.data, o.nthread, /*shard=*/true);
   if (!train.ok()) return train.status();
   // Query groups (ranking) for training only: prediction needs none.
-  Status groups = AttachQueryGroups("data", o.data, true, rabit::DefaultComm(), &train.value());
+  Status groups =
+      data::AttachQueryGroups("data", o.data, true, rabit::DefaultComm(), &train.value());
   if (!groups.ok()) return groups;
   j->train = std::move(train.value());
   if (Status st = CheckTrainingParts(o, j->train); !st.ok()) return st;
@@ -100,8 +101,8 @@ Status LoadDatasets(TrainJob* j) {
     }
     auto m = LoadMatrix("eval[" + e.name + "]", e.uri, o.nthread, /*shard=*/true);
     if (!m.ok()) return m.status();
-    groups =
-        AttachQueryGroups("eval[" + e.name + "]", e.uri, true, rabit::DefaultComm(), &m.value());
+    groups = data::AttachQueryGroups("eval[" + e.name + "]", e.uri, true, rabit::DefaultComm(),
+                                     &m.value());
     if (!groups.ok()) return groups;
     j->eval_data.push_back(std::make_unique<data::DMatrix>(std::move(m.value())));
   }

@@ -23,14 +23,14 @@ bool ReadFlag(const nlohmann::json& body, const char* key, bool* value) {
 
 }  // namespace
 
-Result<std::optional<ChunkCounts>> CountOnServer(HttpRangeReader* reader, std::uint64_t begin,
+Result<std::optional<ChunkCounts>> CountOnServer(net::HttpRangeReader* reader, std::uint64_t begin,
                                                  std::uint64_t end, TextFormat format,
                                                  std::uint64_t label_column) {
   if (begin >= end) return std::optional<ChunkCounts>(ChunkCounts{});
   std::string query = "counts";
   if (format == TextFormat::kCsv)
     query += "&format=csv&label_column=" + std::to_string(label_column);
-  Result<QueryReply> reply = reader->Query(query, begin, end - 1);
+  Result<net::QueryReply> reply = reader->Query(query, begin, end - 1);
   if (!reply.ok()) return reply.status();
   // 400: a server that does not know the query; 200/206 with file bytes: one that ignored it.
   if (reply->status == 400 || reply->content_type.rfind("application/json", 0) != 0) {

@@ -10,8 +10,8 @@
 
 #include "base/status.h"
 #include "csr_cursor.h"
-#include "http_range_reader.h"
 #include "input_files.h"
+#include "net/http_range_reader.h"
 
 namespace treering::data::detail {
 
@@ -19,7 +19,7 @@ namespace treering::data::detail {
 // not count (a plain HTTP server, an older treering-data serve): the caller then reads the
 // chunk itself. Errors (412, 401, connection trouble after retries, impossible counts) are
 // errors, as for a read.
-Result<std::optional<ChunkCounts>> CountOnServer(HttpRangeReader* reader, std::uint64_t begin,
+Result<std::optional<ChunkCounts>> CountOnServer(net::HttpRangeReader* reader, std::uint64_t begin,
                                                  std::uint64_t end, TextFormat format,
                                                  std::uint64_t label_column);
 

@@ -11,7 +11,8 @@
 #include <cstring>
 #include <string_view>
 
-#include "http_range_reader.h"
+#include "net/http_range_reader.h"
+#include "net/http_url.h"
 
 namespace treering::data::detail {
 namespace {
@@ -112,9 +113,9 @@ Result<std::uint64_t> CheckReadableFile(const std::string& path) {
 }
 
 Status AddRemoteFile(const std::string& url, InputSpec* spec) {
-  Result<HttpRangeReader> reader = HttpRangeReader::Create(url);
+  Result<net::HttpRangeReader> reader = net::HttpRangeReader::Create(url);
   if (!reader.ok()) return reader.status();
-  Result<RemoteFileInfo> info = reader->Stat();
+  Result<net::RemoteFileInfo> info = reader->Stat();
   if (!info.ok()) return info.status();
   spec->files.push_back(SourceFile{url, info->size, spec->total_bytes, info->etag});
   spec->total_bytes += info->size;
@@ -122,7 +123,7 @@ Status AddRemoteFile(const std::string& url, InputSpec* spec) {
 }
 
 Status AddFile(const std::string& path, InputSpec* spec) {
-  if (IsHttpUri(path)) return AddRemoteFile(path, spec);
+  if (net::IsHttpUri(path)) return AddRemoteFile(path, spec);
   Result<std::uint64_t> size = CheckReadableFile(path);
   if (!size.ok()) return size.status();
   spec->files.push_back(SourceFile{path, *size, spec->total_bytes, ""});
@@ -133,7 +134,7 @@ Status AddFile(const std::string& path, InputSpec* spec) {
 Status AddPaths(const std::string& uri, const std::string& path_list, InputSpec* spec) {
   for (const std::string& item : Split(path_list, ',')) {
     if (item.empty()) return Status::InvalidInput(uri + ": empty file name in the list");
-    if (!HasGlobCharacters(item) || IsHttpUri(item)) {
+    if (!HasGlobCharacters(item) || net::IsHttpUri(item)) {
       if (Status s = AddFile(item, spec); !s.ok()) return s;
       continue;
     }

@@ -9,18 +9,19 @@
 #include <utility>
 
 #include "http_chunk_count.h"
-#include "http_read_ahead.h"
+#include "net/http_read_ahead.h"
+#include "net/http_url.h"
 
 namespace treering::data::detail {
 
 OpenedFile::OpenedFile(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
 
 Result<OpenedFile> OpenedFile::Open(const std::string& path, const std::string& version) {
-  if (IsHttpUri(path)) {
-    Result<HttpRangeReader> reader = HttpRangeReader::Create(path, version);
+  if (net::IsHttpUri(path)) {
+    Result<net::HttpRangeReader> reader = net::HttpRangeReader::Create(path, version);
     if (!reader.ok()) return reader.status();
     OpenedFile file(-1, path);
-    file.remote_ = std::make_unique<HttpReadAhead>(std::move(*reader));
+    file.remote_ = std::make_unique<net::HttpReadAhead>(std::move(*reader));
     return file;
   }
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);

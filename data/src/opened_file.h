@@ -18,13 +18,15 @@
 #include "csr_cursor.h"
 #include "input_files.h"
 
+namespace treering::net {
+class HttpReadAhead;
+}  // namespace treering::net
+
 namespace treering::data::detail {
 
-class HttpReadAhead;
-
 // A local path is read with pread and may be shared between threads. An http:// URL is read
-// by Range requests over one keep-alive connection (http_range_reader.h), with the ranges
-// announced by WillRead fetched ahead on a thread of their own (http_read_ahead.h): open one
+// by Range requests over one keep-alive connection (net/http_range_reader.h), with the ranges
+// announced by WillRead fetched ahead on a thread of their own (net/http_read_ahead.h): open one
 // per thread.
 class OpenedFile {
  public:
@@ -57,7 +59,7 @@ class OpenedFile {
   OpenedFile(int fd, std::string path);
   int fd_ = -1;
   std::string path_;
-  std::unique_ptr<HttpReadAhead> remote_;  // set for http:// files
+  std::unique_ptr<net::HttpReadAhead> remote_;  // set for http:// files
 };
 
 // Smallest line start >= `offset` in a file of `size` bytes: offset itself when it is 0 or

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <iostream>
 
+#include "data/data_queries.h"
+
 CLI::App* AddServeCommand(CLI::App& app, ServeArgs* args) {
   CLI::App* serve = app.add_subcommand("serve", "serve the data files under DIR over HTTP");
   serve->add_option("dir", args->server.dir, "directory whose files are served")->required();
@@ -14,7 +16,7 @@ CLI::App* AddServeCommand(CLI::App& app, ServeArgs* args) {
                     "file holding the bearer token clients must send");
   serve->add_option("--max-connections", args->server.max_connections, "connection limit")
       ->check(CLI::PositiveNumber);
-  serve->add_flag("!--no-counts", args->server.count_ranges,
+  serve->add_flag("!--no-counts", args->count_ranges,
                   "do not count rows for workers (GET FILE?counts): they fetch their shard twice");
   serve
       ->add_option("--test-drop-after", args->server.test_drop_after,
@@ -28,7 +30,8 @@ CLI::App* AddServeCommand(CLI::App& app, ServeArgs* args) {
 }
 
 int RunServe(const ServeArgs& args) {
-  treering::data::DataServerOptions options = args.server;
+  treering::net::FileServerOptions options = args.server;
+  options.queries = treering::data::DataQueries(args.count_ranges);
   if (!args.token_file.empty()) {
     std::ifstream in(args.token_file);
     if (!in || !std::getline(in, options.token) || options.token.empty()) {
@@ -45,7 +48,7 @@ int RunServe(const ServeArgs& args) {
   sigaddset(&stop, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop, nullptr);
   std::signal(SIGPIPE, SIG_IGN);
-  auto server = treering::data::DataServer::Start(options);
+  auto server = treering::net::FileServer::Start(options);
   if (!server.ok()) {
     std::cerr << "treering-data: " << server.status().message() << "\n";
     return treering::ExitCodeFor(server.status());

@@ -46,7 +46,7 @@ void ExpectFashionSet(const std::string& path, std::size_t rows, std::uint64_t p
 TEST(FashionMnist, LoadsWithPublishedShapesAndClassCounts) {
   if (!std::filesystem::exists(kDataset))
     GTEST_SKIP() << kDataset << " absent (dataset-fashion-mnist)";
-  testing::TempDir dir;
+  treering::testing::TempDir dir;
   const std::string command = std::string("/usr/bin/python3 ") + TREERING_FASHION_SCRIPT + " " +
                               dir.path() + " > /dev/null";
   ASSERT_EQ(std::system(command.c_str()), 0) << command;

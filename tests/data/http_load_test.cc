@@ -1,12 +1,7 @@
-// Loading over HTTP from an in-process `treering-data serve` (DataServer on loopback): every
-// shard equal to the local-file load, resume after cut connections, tokens, a file changed
-// during a load, and the server's answers to hostile or malformed requests on raw sockets.
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
+// Loading over HTTP from an in-process `treering-data serve` (net::FileServer answering
+// data::DataQueries, on loopback): every shard equal to the local-file load, resume after cut
+// connections, the counting pass answered by the server, tokens, a file changed during a load,
+// and ?summary. The server's own answers to hostile requests are tested in tests/net.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -18,16 +13,21 @@
 
 #include <gtest/gtest.h>
 
-#include "data/data_server.h"
+#include "data/data_queries.h"
 #include "data/load.h"
 #include "libsvm_writer.h"
 #include "matrix_compare.h"
+#include "net/file_server.h"
+#include "raw_http.h"
 #include "temp_dir.h"
 
 namespace treering::data {
 namespace {
 
-using testing::TempDir;
+using net::FileServer;
+using net::FileServerOptions;
+using treering::testing::RawExchange;
+using treering::testing::TempDir;
 
 std::string RandomLibsvm(std::uint64_t seed, std::size_t rows) {
   std::mt19937_64 rng(seed);
@@ -36,15 +36,17 @@ std::string RandomLibsvm(std::uint64_t seed, std::size_t rows) {
   return testing::LibsvmText(testing::RandomRows(rng, rows, options), testing::Spelling{}, rng);
 }
 
-DataServerOptions ServeOptions(const std::string& dir) {
-  DataServerOptions options;
+// `treering-data serve DIR`: the file server answering the loader's queries.
+FileServerOptions ServeOptions(const std::string& dir) {
+  FileServerOptions options;
   options.dir = dir;
+  options.queries = DataQueries();
   return options;
 }
 
 // `options` with every GET the server answers counted in `gets` (the resume tests compare the
 // count with and without cut replies).
-DataServerOptions CountingGets(DataServerOptions options, std::atomic<int>* gets) {
+FileServerOptions CountingGets(FileServerOptions options, std::atomic<int>* gets) {
   options.test_on_request = [gets](const std::string& method, const std::string&) {
     if (method == "GET") ++*gets;
   };
@@ -57,45 +59,16 @@ DMatrix LoadLocal(const std::string& path) {
   return std::move(*m);
 }
 
-std::unique_ptr<DataServer> StartServer(DataServerOptions options) {
+std::unique_ptr<FileServer> StartServer(FileServerOptions options) {
   options.access_log = false;
-  auto server = DataServer::Start(options);
+  auto server = FileServer::Start(options);
   if (!server.ok()) throw std::runtime_error(server.status().message());
   return std::move(*server);
 }
 
-std::string UrlOf(const DataServer& server, const std::string& name) {
+std::string UrlOf(const FileServer& server, const std::string& name) {
   return "http://127.0.0.1:" + std::to_string(server.port()) + "/" + name;
 }
-
-// Sends raw bytes and returns everything the server answers before closing (or 2 s passing).
-std::string RawExchange(std::uint16_t port, const std::string& bytes) {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(port);
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
-    close(fd);
-    return "connect failed";
-  }
-  (void)!send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
-  shutdown(fd, SHUT_WR);
-  std::string reply;
-  char block[4096];
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
-  while (std::chrono::steady_clock::now() < deadline) {
-    pollfd p{fd, POLLIN, 0};
-    if (poll(&p, 1, 100) <= 0) continue;
-    const ssize_t r = recv(fd, block, sizeof block, 0);
-    if (r <= 0) break;
-    reply.append(block, static_cast<std::size_t>(r));
-  }
-  close(fd);
-  return reply;
-}
-
-std::string StatusLine(const std::string& reply) { return reply.substr(0, reply.find("\r\n")); }
 
 class ScopedEnv {
  public:
@@ -145,7 +118,7 @@ TEST(HttpLoad, ResumesAfterCutConnections) {
   ASSERT_TRUE(Load(UrlOf(*plain_server, "train.libsvm"), LoadOptions{0, 1, 1}).ok());
   const int gets_without_cuts = gets.exchange(0);
 
-  DataServerOptions options = CountingGets(ServeOptions(dir.path()), &gets);
+  FileServerOptions options = CountingGets(ServeOptions(dir.path()), &gets);
   options.test_drop_after = 1000;
   options.test_drop_count = 6;  // fewer than the client's attempts per range
   auto server = StartServer(options);
@@ -176,7 +149,7 @@ TEST(HttpLoad, ReadAheadResumesCutsInsideAChunk) {
     testing::ExpectSameMatrix(*uncut, want);
     const int gets_without_cuts = gets.exchange(0);
 
-    DataServerOptions options = CountingGets(ServeOptions(dir.path()), &gets);
+    FileServerOptions options = CountingGets(ServeOptions(dir.path()), &gets);
     options.test_drop_after = kCut;
     options.test_drop_count = 4;  // the first four file replies stop after kCut bytes
     auto server = StartServer(options);
@@ -246,8 +219,8 @@ TEST(HttpLoad, CountingPassAsksTheServerOrFetches) {
     SCOPED_TRACE(count_ranges ? "server counts" : "server does not count");
     std::atomic<int> counts{0};
     std::atomic<int> reads{0};
-    DataServerOptions options = ServeOptions(dir.path());
-    options.count_ranges = count_ranges;
+    FileServerOptions options = ServeOptions(dir.path());
+    options.queries = DataQueries(count_ranges);
     options.test_on_request = [&](const std::string& method, const std::string& target) {
       if (method != "GET") return;
       ++(target.find("?counts") != std::string::npos ? counts : reads);
@@ -315,7 +288,7 @@ TEST(HttpLoad, ErrorsNameTheUrlAndStatus) {
 TEST(HttpLoad, TokenIsRequiredAndChecked) {
   TempDir dir;
   const std::string local = dir.Write("train.libsvm", RandomLibsvm(4, 200));
-  DataServerOptions options = ServeOptions(dir.path());
+  FileServerOptions options = ServeOptions(dir.path());
   options.token = "s3cret-token";
   auto server = StartServer(options);
   const std::string url = UrlOf(*server, "train.libsvm");
@@ -352,7 +325,7 @@ TEST(HttpLoad, TokenIsRequiredAndChecked) {
 TEST(HttpLoad, FileChangedDuringTheLoadIsAnError) {
   TempDir dir;
   const std::string local = dir.Write("train.libsvm", RandomLibsvm(5, 2000));
-  DataServerOptions options = ServeOptions(dir.path());
+  FileServerOptions options = ServeOptions(dir.path());
   std::atomic<int> gets{0};
   // After the HEAD that fixed the ETag, the first GET finds the file rewritten.
   options.test_on_request = [&](const std::string& method, const std::string&) {
@@ -373,162 +346,22 @@ TEST(HttpLoad, FileChangedDuringTheLoadIsAnError) {
       << got.status().message();
 }
 
-TEST(HttpServer, RefusesPathsOutOfTheDirectory) {
-  TempDir outside;
-  outside.Write("secret", "TOPSECRET\n");
+// GET FILE?summary: the file loaded once with the loader; a parse error is 422 naming the file
+// as the client wrote it, never the server's own path.
+TEST(DataQueries, SummaryLoadsTheFile) {
   TempDir dir;
-  dir.Write("train.libsvm", "1 0:1\n");
-  std::filesystem::create_directory(std::filesystem::path(dir.path()) / "sub");
-  std::filesystem::create_symlink(std::filesystem::path(outside.path()) / "secret",
-                                  std::filesystem::path(dir.path()) / "link");
-  std::filesystem::create_directory_symlink(outside.path(),
-                                            std::filesystem::path(dir.path()) / "sub" / "up");
+  dir.Write("f", "1 0:1 3:2\n0 1:1\n");
+  dir.Write("bad", "1 0:1\nnonsense\n");
   auto server = StartServer(ServeOptions(dir.path()));
-  const std::string secret_rel = "../" + std::filesystem::path(outside.path()).filename().string() +
-                                 "/secret";  // both dirs live in /tmp
-  for (const std::string& target :
-       {"/" + secret_rel, "/sub/../" + secret_rel,
-        "/%2e%2e/" + std::filesystem::path(outside.path()).filename().string() + "/secret",
-        "/%2E%2E%2f" + std::filesystem::path(outside.path()).filename().string() + "%2fsecret",
-        std::string("/link"), std::string("/sub/up/secret"),
-        "http://x" + outside.path() + "/secret", outside.path() + "/secret",
-        std::string("/./train.libsvm"), std::string("/%00train.libsvm"),
-        std::string("/train.libsvm%")}) {
-    const std::string reply =
-        RawExchange(server->port(), "GET " + target + " HTTP/1.1\r\nHost: x\r\n\r\n");
-    SCOPED_TRACE(target);
-    const std::string status = StatusLine(reply);
-    EXPECT_TRUE(status == "HTTP/1.1 400 Bad Request" || status == "HTTP/1.1 403 Forbidden" ||
-                status == "HTTP/1.1 404 Not Found")
-        << status;
-    EXPECT_EQ(reply.find("TOPSECRET"), std::string::npos);
-  }
-  // The listing leaves the symlinks out too.
-  const std::string listing = RawExchange(server->port(), "GET / HTTP/1.1\r\nHost: x\r\n\r\n");
-  EXPECT_NE(listing.find("\"train.libsvm\""), std::string::npos) << listing;
-  EXPECT_EQ(listing.find("secret"), std::string::npos) << listing;
-}
-
-TEST(HttpServer, RangesFollowRfc9110) {
-  TempDir dir;
-  dir.Write("f", "0123456789");
-  auto server = StartServer(ServeOptions(dir.path()));
-  auto get = [&](const std::string& range) {
-    return RawExchange(server->port(),
-                       "GET /f HTTP/1.1\r\nHost: x\r\nRange: " + range + "\r\n\r\n");
-  };
-  std::string r = get("bytes=2-4");
-  EXPECT_EQ(StatusLine(r), "HTTP/1.1 206 Partial Content");
-  EXPECT_NE(r.find("Content-Range: bytes 2-4/10\r\n"), std::string::npos);
-  EXPECT_EQ(r.substr(r.size() - 3), "234");
-  r = get("bytes=-3");
-  EXPECT_EQ(r.substr(r.size() - 3), "789");
-  r = get("bytes=7-");
-  EXPECT_NE(r.find("Content-Range: bytes 7-9/10\r\n"), std::string::npos);
-  r = get("bytes=8-100");
-  EXPECT_EQ(r.substr(r.size() - 2), "89");
-  r = get("bytes=10-");
-  EXPECT_EQ(StatusLine(r), "HTTP/1.1 416 Range Not Satisfiable");
-  EXPECT_NE(r.find("Content-Range: bytes */10\r\n"), std::string::npos);
-  r = get("bytes=1-2,4-5");  // several ranges: ignored, the whole file
-  EXPECT_EQ(StatusLine(r), "HTTP/1.1 200 OK");
-  EXPECT_EQ(r.substr(r.size() - 10), "0123456789");
-  r = RawExchange(server->port(), "GET /f HTTP/1.1\r\nHost: x\r\nIf-Match: \"nope\"\r\n\r\n");
-  EXPECT_EQ(StatusLine(r), "HTTP/1.1 412 Precondition Failed");
-  r = RawExchange(server->port(), "PUT /f HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n\r\nx");
-  EXPECT_EQ(StatusLine(r), "HTTP/1.1 405 Method Not Allowed");
-  r = RawExchange(server->port(), "GET /f?summary HTTP/1.1\r\nHost: x\r\n\r\n");
-  EXPECT_NE(r.find("\"rows\": 1"), std::string::npos) << r;
-}
-
-TEST(HttpServer, SurvivesGarbageAndBoundsHeaders) {
-  TempDir dir;
-  dir.Write("f", "1 0:1\n");
-  DataServerOptions options = ServeOptions(dir.path());
-  options.header_timeout_s = 0.5;
-  auto server = StartServer(options);
-  std::mt19937_64 rng(7);
-  const std::string good = "GET /f HTTP/1.1\r\nHost: x\r\nRange: bytes=0-1\r\n\r\n";
-  const auto stop = std::chrono::steady_clock::now() + std::chrono::seconds(2);
-  int sent = 0;
-  while (std::chrono::steady_clock::now() < stop) {
-    std::string bytes = good;
-    for (int m = static_cast<int>(rng() % 6); m >= 0; --m) {
-      const std::size_t at = rng() % (bytes.size() + 1);
-      switch (rng() % 3) {
-        case 0:
-          bytes.insert(at, 1, static_cast<char>(rng()));
-          break;
-        case 1:
-          if (at < bytes.size()) bytes.erase(at, 1);
-          break;
-        default:
-          bytes.insert(at, std::string(rng() % 64, static_cast<char>(rng())));
-          break;
-      }
-    }
-    if (rng() % 8 == 0) bytes = std::string(rng() % 3000, static_cast<char>(rng()));
-    const std::string reply = RawExchange(server->port(), bytes);
-    if (!reply.empty()) {
-      EXPECT_EQ(reply.rfind("HTTP/1.1 ", 0), 0u) << reply;
-    }
-    ++sent;
-  }
-  EXPECT_GT(sent, 20);
-  EXPECT_EQ(StatusLine(RawExchange(
-                server->port(), "GET /f HTTP/1.1\r\nX: " + std::string(10000, 'a') + "\r\n\r\n")),
-            "HTTP/1.1 431 Request Header Fields Too Large");
-  // A client that sends half a header and waits is cut off after the header timeout.
-  const auto start = std::chrono::steady_clock::now();
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(server->port());
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
-  (void)!send(fd, "GET /f HTTP/1.1\r\n", 17, MSG_NOSIGNAL);
-  char byte;
-  EXPECT_EQ(recv(fd, &byte, 1, 0), 0);  // closed by the server
-  close(fd);
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(3));
-  EXPECT_EQ(StatusLine(RawExchange(server->port(), good)), "HTTP/1.1 206 Partial Content");
-}
-
-// Connections beyond the limit get 503 and are closed; the server answers again once one of
-// the held connections goes.
-TEST(HttpServer, BoundsConnections) {
-  TempDir dir;
-  dir.Write("f", "1 0:1\n");
-  DataServerOptions options = ServeOptions(dir.path());
-  options.max_connections = 2;
-  auto server = StartServer(options);
-  const std::string good = "GET /f HTTP/1.1\r\nHost: x\r\n\r\n";
-  // Each held connection has had one request answered (so it was accepted) and stays open.
-  auto open_held = [&] {
-    const int fd = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(server->port());
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    EXPECT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
-    EXPECT_EQ(send(fd, good.data(), good.size(), MSG_NOSIGNAL), static_cast<ssize_t>(good.size()));
-    char reply[512];
-    pollfd p{fd, POLLIN, 0};
-    EXPECT_EQ(poll(&p, 1, 5000), 1);
-    EXPECT_GT(recv(fd, reply, sizeof reply, 0), 0);
-    return fd;
-  };
-  const int a = open_held();
-  const int b = open_held();
-  EXPECT_EQ(StatusLine(RawExchange(server->port(), good)), "HTTP/1.1 503 Service Unavailable");
-  close(a);
-  close(b);
-  std::string status;  // the server notices the closes and reaps within ~200 ms
-  for (int i = 0; i < 50 && status != "HTTP/1.1 200 OK"; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    status = StatusLine(RawExchange(server->port(), good));
-  }
-  EXPECT_EQ(status, "HTTP/1.1 200 OK");
+  std::string r = RawExchange(server->port(), "GET /f?summary HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_NE(r.find("\"rows\": 2"), std::string::npos) << r;
+  EXPECT_NE(r.find("\"non_zeros\": 3"), std::string::npos) << r;
+  r = RawExchange(server->port(), "GET /bad?summary HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_EQ(r.substr(0, r.find("\r\n")), "HTTP/1.1 422 Unprocessable Entity") << r;
+  EXPECT_NE(r.find("bad:2"), std::string::npos) << r;
+  EXPECT_EQ(r.find(dir.path()), std::string::npos) << r;
+  r = RawExchange(server->port(), "GET /f?nonsense HTTP/1.1\r\nHost: x\r\n\r\n");
+  EXPECT_NE(r.find("unknown query (known: summary, counts)"), std::string::npos) << r;
 }
 
 }  // namespace

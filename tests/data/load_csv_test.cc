@@ -11,7 +11,7 @@
 namespace treering::data {
 namespace {
 
-using testing::TempDir;
+using treering::testing::TempDir;
 
 TEST(LoadCsv, CellsBecomeColumnsAndEmptyCellsAreMissing) {
   TempDir dir;

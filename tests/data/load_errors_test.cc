@@ -16,7 +16,7 @@
 namespace treering::data {
 namespace {
 
-using testing::TempDir;
+using treering::testing::TempDir;
 
 struct BadCase {
   std::string text;

@@ -68,7 +68,7 @@ void ExpectWellFormed(const DMatrix& m) {
 }
 
 void Fuzz(const std::string& seed_text, const std::string& suffix, std::uint64_t seed) {
-  testing::TempDir dir;
+  treering::testing::TempDir dir;
   const std::string file = dir.Path("fuzz.txt");
   // "FILE:LINE:COL: message" with FILE quoted as a regex literal.
   std::string pattern = std::regex_replace(file, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)");

@@ -11,7 +11,7 @@
 namespace treering::data {
 namespace {
 
-using testing::TempDir;
+using treering::testing::TempDir;
 
 std::string LoadError(const std::string& uri, const LoadOptions& options = {0, 1, 1}) {
   Result<DMatrix> m = Load(uri, options);

@@ -21,7 +21,7 @@ using testing::ExpectSameMatrix;
 using testing::RandomRows;
 using testing::RowOptions;
 using testing::Spelling;
-using testing::TempDir;
+using treering::testing::TempDir;
 
 DMatrix MustLoad(const std::string& uri, LoadOptions options = {}) {
   Result<DMatrix> m = Load(uri, options);

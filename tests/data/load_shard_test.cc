@@ -13,7 +13,7 @@
 namespace treering::data {
 namespace {
 
-using testing::TempDir;
+using treering::testing::TempDir;
 
 // Rows labelled 0, 1, 2, ... with random lengths, some blank and comment lines between them.
 struct ShardText {

@@ -29,7 +29,7 @@ std::vector<T> ReadArray(const std::string& path) {
 }
 
 // The matrix XGBoost loads from `file`, through tests/data/xgboost_csr_dump.py.
-DMatrix XGBoostMatrix(const testing::TempDir& dir, const std::string& file) {
+DMatrix XGBoostMatrix(const treering::testing::TempDir& dir, const std::string& file) {
   const std::string prefix = dir.Path("xgb");
   const std::string command = std::string("/usr/bin/python3 ") + TREERING_XGBOOST_DUMP + " '" +
                               file + "?format=libsvm' " + prefix + " > /dev/null 2>&1";
@@ -57,7 +57,7 @@ std::size_t CountOneUlpApart(const std::vector<float>& ours, const std::vector<f
   return apart;
 }
 
-void ExpectSameAsXGBoost(const std::string& file, const testing::TempDir& dir) {
+void ExpectSameAsXGBoost(const std::string& file, const treering::testing::TempDir& dir) {
   Result<DMatrix> ours = Load(file, {0, 1, 2});
   ASSERT_TRUE(ours.ok()) << ours.status().message();
   const DMatrix peer = XGBoostMatrix(dir, file);
@@ -86,7 +86,7 @@ TEST(XGBoostPeer, RandomRowsInEverySpelling) {
   for (double weighted : {0.0, 1.0}) {  // XGBoost gives unweighted rows weight 0 in a
                                         // weighted file, treering 1 (docs/data.md)
     const auto rows = testing::RandomRows(rng, 3000, testing::RowOptions{weighted, 0, 60, 0.3});
-    testing::TempDir dir;
+    treering::testing::TempDir dir;
     // No comment lines: XGBoost 1.7 fails on some files with them ("Check failed:
     // offset.back() == value.size()" in dmlc's row_block.h); treering reads them.
     const std::string file = dir.Write(
@@ -102,7 +102,7 @@ TEST(XGBoostPeer, HiggsLikeSyntheticRows) {
   if (!std::filesystem::exists(TREERING_SYNTHETIC_SCRIPT))
     GTEST_SKIP() << "the data generator " << TREERING_SYNTHETIC_SCRIPT
                  << " does not exist (shared/ is not beside the repository): nothing checked";
-  testing::TempDir dir;
+  treering::testing::TempDir dir;
   const std::string command = std::string("/usr/bin/python3 ") + TREERING_SYNTHETIC_SCRIPT + " " +
                               dir.path() + " --rows 20000 --name peer > /dev/null";
   ASSERT_EQ(std::system(command.c_str()), 0) << command;

@@ -29,7 +29,7 @@ EngineParams ParamsFor(std::uint16_t port, int task) {
 struct Tracker {
   explicit Tracker(int workers)
       : server([&] {
-          treering::TrackerOptions o;
+          treering::tracker::TrackerOptions o;
           o.num_workers = workers;
           o.token = "job-42";
           o.print = [this](const std::string& m) {
@@ -42,7 +42,7 @@ struct Tracker {
   }
   std::mutex mu;
   std::vector<std::string> printed;
-  treering::TrackerServer server;
+  treering::tracker::TrackerServer server;
 };
 
 TEST(TrackerEngine, RanksBootstrapRunCollectivesAndShutDown) {

@@ -102,9 +102,9 @@ TEST(CpuSharesTest, EqualContiguousSharesOrNone) {
   EXPECT_TRUE(CpuShares({}, 2).empty());
 }
 
-// Pinned local workers get their CPUs (kept for restarts: the Task carries them) and are told
-// so (TREERING_PINNED=1: a fact; what rabit makes of it is rabit's choice, not a tuning knob set
-// here); --bind-to none, or more workers than CPUs, neither.
+// Pinned local workers get their CPUs (kept for restarts: the Task carries them) and no rabit
+// variable (the algorithms come from rabit's link model, not from the launcher); --bind-to
+// none, or more workers than CPUs, get no CPUs.
 TEST(BuildTasksTest, LocalWorkersArePinnedWhenTheyFit) {
   const int cpus = static_cast<int>(AllowedCpus().size());
   ASSERT_GE(cpus, 1);
@@ -114,24 +114,15 @@ TEST(BuildTasksTest, LocalWorkersArePinnedWhenTheyFit) {
   ASSERT_TRUE(tasks.ok());
   if (cpus >= 2) {
     EXPECT_EQ((*tasks)[1].cpus, CpuShares(AllowedCpus(), o.num_workers)[1]);
-    EXPECT_EQ(EnvValue((*tasks)[1].env, "TREERING_PINNED"), "1");
   }
   for (const auto& kv : (*tasks)[1].env) {
     EXPECT_NE(kv.first, "TREERING_REDUCE_PAIR_MAXCOUNT") << "the launcher sets no rabit knobs";
+    EXPECT_NE(kv.first, "TREERING_PINNED") << "the launcher sets no rabit knobs";
   }
-  o.env.emplace_back("TREERING_PINNED", "0");  // the user's --env wins
-  tasks = BuildTasks(o, JobEnv(o, 9091, "tok"));
-  ASSERT_TRUE(tasks.ok());
-  int pinned_entries = 0;
-  for (const auto& kv : (*tasks)[1].env) pinned_entries += kv.first == "TREERING_PINNED";
-  EXPECT_EQ(pinned_entries, 1);
-  EXPECT_EQ(EnvValue((*tasks)[1].env, "TREERING_PINNED"), "0");
-  o.env.pop_back();
   o.bind_to = "none";
   tasks = BuildTasks(o, JobEnv(o, 9091, "tok"));
   ASSERT_TRUE(tasks.ok());
   EXPECT_TRUE((*tasks)[1].cpus.empty());
-  EXPECT_EQ(EnvValue((*tasks)[1].env, "TREERING_PINNED"), "<unset>");
   o.bind_to = "core";
   o.num_workers = cpus + 1;
   tasks = BuildTasks(o, JobEnv(o, 9091, "tok"));

@@ -42,7 +42,7 @@ Assign SampleAssign() {
 
 TEST(ProtocolTest, ShutdownFrameIsExactlyTheHeader) {
   const Bytes f = Encode(Shutdown{});
-  const Bytes expected{'T', 'R', 'K', '1', 2, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  const Bytes expected{'T', 'R', 'K', '1', 3, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0};
   EXPECT_EQ(f, expected);
 }
 
@@ -113,6 +113,23 @@ TEST(ProtocolTest, PeerHelloLayoutAndEpochLittleEndian) {
   a.epoch = 0x0a0b0c0d;
   const Bytes g = Encode(a);
   EXPECT_EQ(Bytes(g.end() - 4, g.end()), (Bytes{0x0d, 0x0c, 0x0b, 0x0a}));
+}
+
+// Error carries the ranks it blames as i32s after the message (docs/protocol.md), so the tracker
+// never reads rank numbers out of the text.
+TEST(ProtocolTest, ErrorReportCarriesTheBlamedRanks) {
+  const Bytes e = Encode(ErrorReport{"hi", {2, -1}});
+  EXPECT_EQ(Bytes(e.begin() + kHeaderBytes, e.end()),
+            (Bytes{2, 0, 0, 0, 'h', 'i', 2, 0, 0, 0, 2, 0, 0, 0, 0xff, 0xff, 0xff, 0xff}));
+  auto back = DecodeErrorReport(Payload(e));
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(back->ranks, (std::vector<std::int32_t>{2, -1}));
+  // A count the bytes cannot hold, and a message without the list, are protocol errors.
+  Bytes lying(e.begin() + kHeaderBytes, e.end());
+  lying[6] = 9;
+  EXPECT_EQ(DecodeErrorReport(lying).status().code(), StatusCode::kProtocol);
+  const Bytes print = Encode(Print{"hi"});
+  EXPECT_EQ(DecodeErrorReport(Payload(print)).status().code(), StatusCode::kProtocol);
 }
 
 TEST(ProtocolTest, TextMessagesRoundTrip) {

@@ -17,8 +17,8 @@ namespace {
 
 constexpr int kWorld = 4;
 
-treering::TrackerOptions Options(double recovery_s) {
-  treering::TrackerOptions o;
+treering::tracker::TrackerOptions Options(double recovery_s) {
+  treering::tracker::TrackerOptions o;
   o.num_workers = kWorld;
   o.token = "relink-token";
   o.max_attempts = 3;

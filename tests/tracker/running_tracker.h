@@ -12,6 +12,9 @@
 
 namespace treering::testing {
 
+using tracker::TrackerOptions;
+using tracker::TrackerServer;
+
 class RunningTracker {
  public:
   explicit RunningTracker(TrackerOptions options) {

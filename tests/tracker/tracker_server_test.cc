@@ -129,39 +129,48 @@ TEST(TrackerServerTest, ErrorReportAbortsTheJob) {
 }
 
 // Three workers join (advertised hosts w0..w2) and worker `reporter` reports `report` as its
-// error: the job's result.
-Status ResultOfReport(int reporter, const std::string& report) {
+// error, blaming `ranks`: the job's result.
+Status ResultOfReport(int reporter, const std::string& report, std::vector<std::int32_t> ranks) {
   RunningTracker t(Options(3));
   auto workers = JoinWorkers(t, {"0", "1", "2"});
   for (auto& w : workers) {
     auto assigned = w.ReadAssign();
     if (!assigned.ok()) return assigned.status();
   }
-  Status sent = workers[reporter].SendRaw(proto::Encode(proto::ErrorReport{report}));
+  Status sent =
+      workers[reporter].SendRaw(proto::Encode(proto::ErrorReport{report, std::move(ranks)}));
   if (!sent.ok()) return sent;
   return t.Result(10);
 }
 
-// On a cluster the failure names the machine of each rank it mentions: the reporter's and the
-// rank it blames (where each joined from).
-TEST(TrackerServerTest, FailureNamesTheHostsOfTheRanksItMentions) {
+// On a cluster the failure names the machine of the reporter and of each rank its report
+// blames (where each joined from).
+TEST(TrackerServerTest, FailureNamesTheHostsOfTheRanksItBlames) {
   const Status s =
-      ResultOfReport(0, "rank 0: Allreduce op #7: no progress; rank 2 never started this op");
+      ResultOfReport(0, "rank 0: Allreduce op #7: no progress; rank 2 never started this op", {2});
   EXPECT_NE(s.message().find("never started this op [rank 0 on w0, rank 2 on w2]"),
             std::string::npos)
       << s.message();
   EXPECT_EQ(s.message().find("rank 1 on"), std::string::npos) << s.message();
 }
 
-// The hosts come from rank ids: the reporter's first, then each rank its report names, once
-// each; a number beyond the world is no rank.
+// The hosts come from the report's rank field: the reporter's first, then each blamed rank,
+// once each; a number beyond the world is no rank.
 TEST(TrackerServerTest, FailureHostsListEachRankOnceReporterFirst) {
-  const Status s =
-      ResultOfReport(1, "rank 1: link to rank 0 failed; rank 0 and rank 17 never started this op");
-  const std::string tail = "never started this op [rank 1 on w1, rank 0 on w0]";
+  const Status s = ResultOfReport(1, "link to rank 0 failed", {0, 1, 0, 17, -1});
+  const std::string tail = "link to rank 0 failed [rank 1 on w1, rank 0 on w0]";
   ASSERT_GE(s.message().size(), tail.size()) << s.message();
   EXPECT_EQ(s.message().substr(s.message().size() - tail.size()), tail) << s.message();
   EXPECT_EQ(s.message().rfind("rank 1 failed: ", 0), 0u) << s.message();
+}
+
+// Rank numbers in the text are only text: without the field the tracker names no other rank.
+TEST(TrackerServerTest, RanksInTheTextAloneAreNotBlamed) {
+  const Status s = ResultOfReport(0, "rank 2 and rank 7 never started this op", {});
+  EXPECT_NE(s.message().find("never started this op [rank 0 on w0]"), std::string::npos)
+      << s.message();
+  EXPECT_EQ(s.message().find("rank 2 on"), std::string::npos) << s.message();
+  EXPECT_EQ(s.message().find("rank 7 on"), std::string::npos) << s.message();
 }
 
 TEST(TrackerServerTest, BootstrapTimeoutFailsAndAbortsWaitingWorkers) {

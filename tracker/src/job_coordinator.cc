@@ -1,6 +1,5 @@
 #include "job_coordinator.h"
 
-#include <cctype>
 #include <cstdio>
 #include <iostream>
 #include <vector>
@@ -97,29 +96,6 @@ Status JobCoordinator::OnShutdown(int rank) {
   return Status::Ok();
 }
 
-namespace {
-
-// The ranks below `num_workers` that `text` names as "rank N", in order. A worker's error
-// report reaches the tracker as text only (proto::ErrorReport), so the ranks it blames ("rank 1
-// never started this op") are read back from it here, and nowhere else.
-std::vector<int> RanksNamedIn(const std::string& text, int num_workers) {
-  std::vector<int> ranks;
-  static const std::string kRank = "rank ";
-  for (std::size_t at = text.find(kRank); at != std::string::npos;
-       at = text.find(kRank, at + kRank.size())) {
-    std::size_t end = at + kRank.size();
-    int rank = 0;
-    while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end])) &&
-           rank < num_workers) {
-      rank = rank * 10 + (text[end++] - '0');
-    }
-    if (end > at + kRank.size() && rank < num_workers) ranks.push_back(rank);
-  }
-  return ranks;
-}
-
-}  // namespace
-
 // On a cluster "rank 1 never started this op" sends the user looking for rank 1's machine:
 // the failure names the host of every rank it is about (where that rank joined from).
 std::string JobCoordinator::HostsOf(const std::vector<int>& ranks) const {
@@ -136,10 +112,11 @@ std::string JobCoordinator::HostsOf(const std::vector<int>& ranks) const {
   return hosts.empty() ? "" : " [" + hosts + "]";
 }
 
-void JobCoordinator::OnWorkerFailed(int rank, const std::string& why) {
+void JobCoordinator::OnWorkerFailed(int rank, const std::string& why,
+                                    const std::vector<int>& blamed) {
   if (ended_) return;
   std::vector<int> ranks{rank};
-  for (int named : RanksNamedIn(why, roster_.num_workers())) ranks.push_back(named);
+  ranks.insert(ranks.end(), blamed.begin(), blamed.end());  // HostsOf drops ranks out of range
   // A survivor's report races its neighbours' ("link to rank 0 failed" from rank 1, when rank
   // 0 fell over the lost rank 3 first): the ranks whose loss opened the epoch are the cause.
   std::string after;

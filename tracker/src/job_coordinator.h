@@ -39,8 +39,9 @@ class JobCoordinator {
   Status OnShutdown(int rank);
   // The worker serving `rank` dropped its connection before Shutdown, or reported an error:
   // the job fails with "rank R failed: why", followed by the host of `rank` and of each rank
-  // `why` names.
-  void OnWorkerFailed(int rank, const std::string& why);
+  // in `blamed` (the ranks its Error report names in its `ranks` field; the text is never
+  // searched for rank numbers).
+  void OnWorkerFailed(int rank, const std::string& why, const std::vector<int>& blamed = {});
 
   // Recovery (recovery.h). A ranked native worker's connection dropped: lost (restarts on) or
   // fatal. Ignored when `session_id` no longer serves the rank (a restart superseded it).

@@ -129,7 +129,11 @@ std::vector<std::uint8_t> Encode(const Print& m) {
   return Frame(Kind::kPrint, [&](ByteWriter& w) { w.PutString(Capped(m.message)); });
 }
 std::vector<std::uint8_t> Encode(const ErrorReport& m) {
-  return Frame(Kind::kError, [&](ByteWriter& w) { w.PutString(Capped(m.message)); });
+  return Frame(Kind::kError, [&](ByteWriter& w) {
+    w.PutString(Capped(m.message));
+    w.PutUInt<std::uint32_t>(static_cast<std::uint32_t>(m.ranks.size()));
+    for (std::int32_t rank : m.ranks) w.PutI32(rank);
+  });
 }
 std::vector<std::uint8_t> Encode(const Shutdown&) {
   return Frame(Kind::kShutdown, [](ByteWriter&) {});
@@ -226,7 +230,7 @@ Result<Assign> DecodeAssign(std::span<const std::uint8_t> payload) {
 }
 
 namespace {
-// The four messages that carry one string share this decoder.
+// The three messages that carry one string share this decoder.
 template <typename T, std::string T::*field>
 Result<T> DecodeText(std::span<const std::uint8_t> payload, const char* what, const char* name) {
   ByteReader r(payload);
@@ -240,7 +244,12 @@ Result<Print> DecodePrint(std::span<const std::uint8_t> payload) {
   return DecodeText<Print, &Print::message>(payload, "Print", "message");
 }
 Result<ErrorReport> DecodeErrorReport(std::span<const std::uint8_t> payload) {
-  return DecodeText<ErrorReport, &ErrorReport::message>(payload, "Error", "message");
+  ByteReader r(payload);
+  ErrorReport m;
+  m.message = r.GetString("message", kMaxString);
+  const std::uint32_t n = r.GetCount("ranks", 4);
+  for (std::uint32_t i = 0; i < n && r.ok(); ++i) m.ranks.push_back(r.GetI32("rank"));
+  return Finish(r, "Error", std::move(m));
 }
 Result<Abort> DecodeAbort(std::span<const std::uint8_t> payload) {
   return DecodeText<Abort, &Abort::reason>(payload, "Abort", "reason");

@@ -6,9 +6,8 @@
 #include "tracker/server.h"
 #include "tracker_session.h"
 
-namespace treering {
+namespace treering::tracker {
 
-using tracker::tcp;
 namespace asio = boost::asio;
 
 struct TrackerServer::Impl {
@@ -120,4 +119,4 @@ void TrackerServer::Abort(const std::string& reason) {
   asio::post(impl_->io, [m = impl_.get(), reason] { m->job->End(Status::Aborted(reason)); });
 }
 
-}  // namespace treering
+}  // namespace treering::tracker

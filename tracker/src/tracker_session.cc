@@ -182,6 +182,7 @@ Status TrackerSession::Handle(const Frame& frame) {
     case proto::Kind::kError: {
       auto m = proto::DecodeErrorReport(frame.payload);
       if (!m.ok()) return m.status();
+      blamed_.assign(m->ranks.begin(), m->ranks.end());
       return Status::Aborted("reported an error: " + m->message);
     }
     case proto::Kind::kShutdown: {
@@ -242,7 +243,7 @@ void TrackerSession::Ended(const Status& why) {
   // a refused recover Hello fails the job at once.
   const bool dropped = why.code() == StatusCode::kNetwork || why.code() == StatusCode::kTimeout;
   if (dropped) return job_.OnRankLost(rank_, id(), why.message());
-  job_.OnWorkerFailed(rank_, why.message());
+  job_.OnWorkerFailed(rank_, why.message(), blamed_);
 }
 
 void TrackerSession::Abort(const std::string& reason) {

@@ -51,6 +51,7 @@ class TrackerSession : public Session {
   bool joined_ = false;
   bool shut_down_ = false;
   bool handed_over_ = false;
+  std::vector<int> blamed_;  // the ranks the worker's Error report names
 };
 
 }  // namespace treering::tracker

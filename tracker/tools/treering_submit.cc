@@ -19,6 +19,8 @@
 namespace {
 
 using namespace treering;
+using tracker::TrackerOptions;
+using tracker::TrackerServer;
 
 std::mutex g_out_mu;  // the tracker thread and the supervisor both write whole lines
 
@@ -56,9 +58,8 @@ int ParseArgs(int argc, char** argv, launch::SubmitOptions& o, launch::ServeData
       ->allow_extra_args(false);  // one K=V per --env, so "--" still starts the command
   app.add_option("--bind-to", o.bind_to,
                  "local workers, as mpirun: core = pin each to an equal share of the CPUs when "
-                 "2 <= workers <= CPUs and tell them so (TREERING_PINNED=1: rabit then uses "
-                 "the pair exchange for small messages at 2 workers); none = leave placement "
-                 "to the OS")
+                 "2 <= workers <= CPUs (OpenMP then sizes its threads to the share); none = "
+                 "leave placement to the OS")
       ->check(CLI::IsMember({"core", "none"}));
   app.add_flag("--legacy", o.legacy,
                "the workers speak the token-less dmlc/rabit dialect (on by itself when the "

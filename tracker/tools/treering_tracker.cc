@@ -35,7 +35,7 @@ treering::Status ReadTokenFile(const std::string& path, std::string* token) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  treering::TrackerOptions o;
+  treering::tracker::TrackerOptions o;
   std::string token_file;
   CLI::App app{"treering-tracker: rendezvous for a job's workers (native and dmlc/rabit)"};
   app.add_option("--num-workers", o.num_workers, "number of workers")->required();
@@ -70,7 +70,7 @@ int main(int argc, char** argv) {
     }
   }
   if (o.token.empty()) o.token = treering::launch::RandomToken();
-  treering::TrackerServer server(o);
+  treering::tracker::TrackerServer server(o);
   treering::Status s = server.Start();
   if (!s.ok()) {
     std::fprintf(stderr, "treering-tracker: %s\n", s.message().c_str());

@@ -1,7 +1,6 @@
 // Query groups of ranking data (XGBoost's group_ptr_) as files give them: a FILE.group next
 // to a one-file URI (XGBoost's convention: one group size per line), or rows' qid:N. The
-// distributed part (shards that hold whole groups) needs a communicator and lives with the
-// CLI (booster/cli/query_groups.h).
+// distributed step (shards that hold whole groups, across ranks) is query_group_shards.h.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,7 @@
 #include "bootstrap/tracker_client.h"
 
+#include <cstdint>
+
 namespace rabit::transport {
 namespace proto = treering::proto;
 namespace {
@@ -8,6 +10,23 @@ constexpr double kSendSeconds = 30;  // a tracker that takes no bytes for this l
 
 Status AbortedBy(const std::string& who, const std::string& reason) {
   return Status::Aborted("the tracker " + who + " the job: " + reason);
+}
+
+// The N of each "rank N" in this worker's own failure message, in order.
+std::vector<std::int32_t> RanksNamedIn(const std::string& text) {
+  std::vector<std::int32_t> ranks;
+  static const std::string kRank = "rank ";
+  for (std::size_t at = text.find(kRank); at != std::string::npos;
+       at = text.find(kRank, at + kRank.size())) {
+    std::size_t end = at + kRank.size();
+    std::int64_t rank = 0;
+    while (end < text.size() && text[end] >= '0' && text[end] <= '9' && rank <= INT32_MAX) {
+      rank = rank * 10 + (text[end++] - '0');
+    }
+    if (end > at + kRank.size() && rank <= INT32_MAX)
+      ranks.push_back(static_cast<std::int32_t>(rank));
+  }
+  return ranks;
 }
 
 }  // namespace
@@ -135,8 +154,12 @@ Status TrackerClient::Print(const std::string& message) {
   return Send(proto::Encode(proto::Print{message}));
 }
 
+Status TrackerClient::ReportError(const std::string& message, std::vector<std::int32_t> ranks) {
+  return Send(proto::Encode(proto::ErrorReport{message, std::move(ranks)}));
+}
+
 Status TrackerClient::ReportError(const std::string& message) {
-  return Send(proto::Encode(proto::ErrorReport{message}));
+  return ReportError(message, RanksNamedIn(message));
 }
 
 Status TrackerClient::Shutdown() {

@@ -4,8 +4,10 @@
 // tracker stops a blocked collective at once with the tracker's reason.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "tracker/protocol.h"
 #include "transport/exchange.h"
@@ -26,6 +28,11 @@ class TrackerClient final : public AbortWatch {
   Result<treering::proto::Assign> Join(treering::proto::Hello hello, Deadline deadline);
 
   Status Print(const std::string& message);
+  // Error{message, ranks}: `ranks` are the other ranks the error is about, which the tracker
+  // names with their hosts. The one-argument form takes them from `message` itself (the
+  // collectives' own phrasing, "rank 2 never started this op"), until a failed Status carries
+  // its peers as data; the tracker no longer reads rank numbers out of any text.
+  Status ReportError(const std::string& message, std::vector<std::int32_t> ranks);
   Status ReportError(const std::string& message);
   Status Shutdown();
 

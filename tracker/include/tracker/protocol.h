@@ -1,4 +1,4 @@
-// The tracker <-> worker wire protocol (native, version 2). This header is the contract between
+// The tracker <-> worker wire protocol (native, version 3). This header is the contract between
 // tracker/ (server) and rabit/ (client); docs/protocol.md describes the same bytes.
 //
 // Framing: every message is   u32 magic | u16 version | u16 kind | u64 payload_bytes | payload
@@ -11,7 +11,7 @@
 //                                itself never crosses the wire)
 //   tracker -> Assign | Reject  (after every worker of the batch said Hello)
 //   worker  -> Print*           (any time)
-//   worker  -> Error            (fatal: the tracker aborts the job)
+//   worker  -> Error            (fatal: the tracker aborts the job; names the ranks it blames)
 //   worker  -> Hello(recover)   (after a link failure: relink; the tracker answers with a new
 //                                Assign of the next epoch once every rank asked, see below)
 //   tracker -> Abort            (any time: the worker must stop its collectives and exit)
@@ -40,7 +40,8 @@
 namespace treering::proto {
 
 inline constexpr std::uint32_t kMagic = 0x314B5254;  // the bytes "TRK1" on the wire
-inline constexpr std::uint16_t kVersion = 2;         // 2: challenge-response instead of the token
+// 2: challenge-response instead of the token; 3: Error carries the ranks it is about.
+inline constexpr std::uint16_t kVersion = 3;
 inline constexpr std::uint32_t kLegacyMagic = 0xff99;
 inline constexpr std::size_t kHeaderBytes = 16;
 inline constexpr std::uint64_t kMaxPayload = 1u << 20;
@@ -102,6 +103,9 @@ struct Print {
 };
 struct ErrorReport {
   std::string message;
+  // The other ranks the error is about ("rank 2 never started this op"), so the tracker can
+  // name their hosts without reading the text; empty when it blames none.
+  std::vector<std::int32_t> ranks;
 };
 struct Shutdown {};
 struct Abort {

@@ -16,7 +16,7 @@
 
 #include "base/status.h"
 
-namespace treering {
+namespace treering::tracker {
 
 struct TrackerOptions {
   int num_workers = 0;
@@ -61,4 +61,4 @@ class TrackerServer {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace treering
+}  // namespace treering::tracker

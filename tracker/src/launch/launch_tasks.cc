@@ -15,18 +15,6 @@ namespace {
 
 std::string Label(int rank) { return "[rank " + std::to_string(rank) + "] "; }
 
-bool HasKey(const EnvList& env, const std::string& key) {
-  for (const auto& kv : env) {
-    if (kv.first == key) return true;
-  }
-  return false;
-}
-
-// The launcher states a fact, the engine decides what to make of it: this worker has cores of
-// its own (rabit_pinned; rabit/src/engine_params.h picks the pair exchange for it). A user's
-// --env of the same name wins.
-constexpr char kPinnedVariable[] = "TREERING_PINNED";
-
 std::vector<Task> LocalTasks(const SubmitOptions& o, const EnvList& env) {
   std::vector<std::vector<int>> shares;
   if (o.bind_to == "core") shares = CpuShares(AllowedCpus(), o.num_workers);
@@ -40,10 +28,7 @@ std::vector<Task> LocalTasks(const SubmitOptions& o, const EnvList& env) {
     t.append_attempt = true;
     t.parent_death_signal = SIGKILL;
     t.env.emplace_back("DMLC_TASK_ID", std::to_string(i));
-    if (!shares.empty()) {
-      t.cpus = shares[i];
-      if (!HasKey(env, kPinnedVariable)) t.env.emplace_back(kPinnedVariable, "1");
-    }
+    if (!shares.empty()) t.cpus = shares[i];
     tasks.push_back(std::move(t));
   }
   return tasks;

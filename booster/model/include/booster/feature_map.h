@@ -1,8 +1,9 @@
 // FeatureMap: XGBoost's feature map file (`fmap=FILE`), which names and types features for dumps
 // and feature importance. One feature per line, `index name type`, indices 0, 1, 2, ... in order;
 // types `i` (indicator: a 0/1 feature, dumped as just its name), `q` (quantitative), `int`
-// (integer: thresholds dumped rounded up), `float`, and `c` (categorical, which treering's trees
-// never split on, so a dump refuses it as XGBoost does).
+// (integer: thresholds dumped rounded up), `float`, and `c` (categorical: the features the trees
+// split on by category; a dump refuses a `c` feature split numerically, and a categorical split
+// on a feature the map calls numerical, as XGBoost does).
 //
 // XGBoost reads the file as a stream of whitespace-separated words and stops silently at the
 // first word it cannot read; this reader takes the same files but rejects anything else with

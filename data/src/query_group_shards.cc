@@ -1,4 +1,4 @@
-#include "query_groups.h"
+#include "data/query_group_shards.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -7,7 +7,7 @@
 
 #include "data/query_groups.h"
 
-namespace treering::cli {
+namespace treering::data {
 namespace {
 
 using Ids = std::vector<std::uint64_t>;
@@ -15,7 +15,7 @@ using Ids = std::vector<std::uint64_t>;
 // Every row's group id: its group's index in FILE.group, given the part's first global row.
 Result<Ids> IdsFromGroupFile(const std::string& path, std::uint64_t offset, std::uint64_t rows,
                              std::uint64_t total_rows) {
-  auto sizes = data::ReadGroupSizes(path);
+  auto sizes = ReadGroupSizes(path);
   if (!sizes.ok()) return sizes.status();
   std::uint64_t sum = 0;  // stops past the rows: sizes of up to 18 digits cannot wrap it
   for (std::size_t g = 0; g < sizes.value().size() && sum <= total_rows; ++g) {
@@ -44,7 +44,7 @@ struct RowPiece {
   std::vector<float> value, label, weight;
 };
 
-RowPiece TakeHead(const data::DMatrix& m, const Ids& ids, std::uint64_t n) {
+RowPiece TakeHead(const DMatrix& m, const Ids& ids, std::uint64_t n) {
   RowPiece p;
   const std::uint64_t nnz = m.row_ptr[n];
   for (std::uint64_t r = 0; r < n; ++r) p.lengths.push_back(m.row_ptr[r + 1] - m.row_ptr[r]);
@@ -56,7 +56,7 @@ RowPiece TakeHead(const data::DMatrix& m, const Ids& ids, std::uint64_t n) {
   return p;
 }
 
-void DropHead(std::uint64_t n, data::DMatrix* m, Ids* ids) {
+void DropHead(std::uint64_t n, DMatrix* m, Ids* ids) {
   const std::uint64_t nnz = m->row_ptr[n];
   m->index.erase(m->index.begin(), m->index.begin() + nnz);
   m->value.erase(m->value.begin(), m->value.begin() + nnz);
@@ -69,7 +69,7 @@ void DropHead(std::uint64_t n, data::DMatrix* m, Ids* ids) {
 
 // Appends rows [row0, row0 + rows) of the gathered pieces (entries from nnz0 on).
 Status AppendRows(const RowPiece& all, std::uint64_t row0, std::uint64_t rows, std::uint64_t nnz0,
-                  data::DMatrix* m, Ids* ids) {
+                  DMatrix* m, Ids* ids) {
   if ((m->weight.empty() != all.weight.empty() && m->NumRows() != 0) ||
       (!all.weight.empty() && all.weight.size() != all.label.size())) {
     return Status::InvalidInput("some parts have row weights and others not");
@@ -91,7 +91,7 @@ Status AppendRows(const RowPiece& all, std::uint64_t row0, std::uint64_t rows, s
 // Moves the rows at the start of each rank that continue the group of the previous non-empty
 // rank to the rank where that group starts; *offset becomes the global index of this rank's
 // first row afterwards. Rows keep their global order.
-Status ShardOnGroups(rabit::Comm& comm, data::DMatrix* m, Ids* ids, std::uint64_t* offset) {
+Status ShardOnGroups(rabit::Comm& comm, DMatrix* m, Ids* ids, std::uint64_t* offset) {
   const int world = comm.WorldSize(), rank = comm.Rank();
   const std::uint64_t rows = m->NumRows();
   const Ids ends = comm.AllgatherV(Ids{rows, rows ? ids->front() : 0, rows ? ids->back() : 0});
@@ -153,8 +153,8 @@ Status CheckContiguous(const std::string& uri, const Ids& ids, std::uint64_t off
   for (std::size_t i = 0; i < run_ids.size(); ++i) {
     const auto [it, fresh] = first_row.emplace(run_ids[i], run_rows[i]);
     if (fresh) continue;
-    auto here = data::LocateRow(uri, run_rows[i]);
-    auto there = data::LocateRow(uri, it->second);
+    auto here = LocateRow(uri, run_rows[i]);
+    auto there = LocateRow(uri, it->second);
     return Status::InvalidInput((here.ok() ? here.value() : uri) + ": qid " +
                                 std::to_string(run_ids[i]) +
                                 " appears again after other query groups (its first rows are at " +
@@ -167,9 +167,9 @@ Status CheckContiguous(const std::string& uri, const Ids& ids, std::uint64_t off
 }  // namespace
 
 Status AttachQueryGroups(const std::string& key, const std::string& uri, bool sharded,
-                         rabit::Comm& comm, data::DMatrix* m) {
+                         rabit::Comm& comm, DMatrix* m) {
   const bool distributed = sharded && comm.IsDistributed();
-  auto group_file = data::GroupFilePath(uri);
+  auto group_file = GroupFilePath(uri);
   if (!group_file.ok()) return group_file.status();
   const std::string& path = group_file.value();
   std::uint64_t any_qid = m->qid.empty() ? 0 : 1;
@@ -196,7 +196,7 @@ Status AttachQueryGroups(const std::string& key, const std::string& uri, bool sh
       return st.WithContext(key + " = " + uri);
     }
   }
-  m->group_ptr = data::GroupsFromIds(ids);
+  m->group_ptr = GroupsFromIds(ids);
   if (path.empty()) {
     m->qid = ids;
     Status st = CheckContiguous(uri, ids, offset, m->group_ptr, distributed, comm);
@@ -207,4 +207,4 @@ Status AttachQueryGroups(const std::string& key, const std::string& uri, bool sh
   return Status::Ok();
 }
 
-}  // namespace treering::cli
+}  // namespace treering::data

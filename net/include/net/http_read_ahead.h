@@ -27,9 +27,9 @@
 #include <vector>
 
 #include "base/status.h"
-#include "http_range_reader.h"
+#include "net/http_range_reader.h"
 
-namespace treering::data::detail {
+namespace treering::net {
 
 class HttpReadAhead {
  public:
@@ -58,9 +58,9 @@ class HttpReadAhead {
   // Reads up to n bytes at `offset`; *got < n only at end of file.
   Status ReadAt(std::uint64_t offset, char* buffer, std::size_t n, std::size_t* got);
 
-  // ForEachLineBlock of opened_file.h over [begin, end) of this file, the same pieces and
-  // offsets, parsed in place in the received blocks. `spill` holds an unfinished line between
-  // blocks and joins lines longer than kHeadroom; it grows only for such lines.
+  // The loader's line scan (data's ForEachLineBlock) over [begin, end) of this file: the same
+  // pieces and offsets, parsed in place in the received blocks. `spill` holds an unfinished line
+  // between blocks and joins lines longer than kHeadroom; it grows only for such lines.
   Status ForEachLineBlock(std::uint64_t begin, std::uint64_t end, std::vector<char>& spill,
                           const OnLines& on_lines);
 
@@ -95,4 +95,4 @@ class HttpReadAhead {
   std::uint64_t end_ = 0;    // end of the range being fetched
 };
 
-}  // namespace treering::data::detail
+}  // namespace treering::net

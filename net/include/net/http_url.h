@@ -7,7 +7,7 @@
 
 #include "base/status.h"
 
-namespace treering::data::detail {
+namespace treering::net {
 
 struct HttpUrl {
   std::string host;
@@ -28,4 +28,4 @@ std::string EncodeTarget(const std::string& path);
 // Decodes %XX escapes; false on a malformed escape.
 bool PercentDecode(const std::string& text, std::string* out);
 
-}  // namespace treering::data::detail
+}  // namespace treering::net

@@ -1,9 +1,9 @@
-#include "http_read_ahead.h"
+#include "net/http_read_ahead.h"
 
 #include <algorithm>
 #include <cstring>
 
-namespace treering::data::detail {
+namespace treering::net {
 
 void HttpReadAhead::WillRead(std::uint64_t begin, std::uint64_t end) {
   Stop();
@@ -166,4 +166,4 @@ Status HttpReadAhead::ForEachLineBlock(std::uint64_t begin, std::uint64_t end,
   return Status::Ok();
 }
 
-}  // namespace treering::data::detail
+}  // namespace treering::net

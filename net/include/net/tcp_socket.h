@@ -11,7 +11,7 @@
 
 #include "base/status.h"
 
-namespace treering::data::detail {
+namespace treering::net {
 
 using Clock = std::chrono::steady_clock;
 
@@ -45,4 +45,4 @@ class TcpSocket {
 Result<TcpSocket> ConnectTcp(const std::string& host, std::uint16_t port,
                              Clock::time_point deadline);
 
-}  // namespace treering::data::detail
+}  // namespace treering::net

@@ -15,10 +15,10 @@
 #include <vector>
 
 #include "base/status.h"
-#include "http_socket.h"
-#include "http_url.h"
+#include "net/http_url.h"
+#include "net/tcp_socket.h"
 
-namespace treering::data::detail {
+namespace treering::net {
 
 struct RemoteFileInfo {
   std::uint64_t size = 0;
@@ -88,4 +88,4 @@ class HttpRangeReader {
 // an answer that will not change (404, 401, 412).
 bool IsRetryable(const Status& status);
 
-}  // namespace treering::data::detail
+}  // namespace treering::net

@@ -5,7 +5,7 @@
 
 #include <string>
 
-namespace treering::data::detail {
+namespace treering::net {
 
 struct ServedPath {
   unsigned status = 200;  // 200, or 400 / 403 / 404 with `error` saying why
@@ -19,4 +19,4 @@ ServedPath ResolveServedPath(const std::string& root, const std::string& decoded
 // Whether `real_path` (resolved) lies inside `root` (resolved).
 bool InsideRoot(const std::string& root, const std::string& real_path);
 
-}  // namespace treering::data::detail
+}  // namespace treering::net

@@ -6,7 +6,7 @@
 #include <climits>
 #include <cstdlib>
 
-namespace treering::data::detail {
+namespace treering::net {
 
 bool InsideRoot(const std::string& root, const std::string& real_path) {
   if (root == "/") return !real_path.empty() && real_path[0] == '/';
@@ -48,4 +48,4 @@ ServedPath ResolveServedPath(const std::string& root, const std::string& decoded
   return out;
 }
 
-}  // namespace treering::data::detail
+}  // namespace treering::net

@@ -1,4 +1,4 @@
-#include "http_socket.h"
+#include "net/tcp_socket.h"
 
 #include <fcntl.h>
 #include <netdb.h>
@@ -13,7 +13,7 @@
 #include <cstring>
 #include <utility>
 
-namespace treering::data::detail {
+namespace treering::net {
 namespace {
 
 int MillisLeft(Clock::time_point deadline) {
@@ -123,4 +123,4 @@ Result<TcpSocket> ConnectTcp(const std::string& host, std::uint16_t port,
   return Status(last.code(), "cannot connect to " + host + ":" + service + ": " + last.message());
 }
 
-}  // namespace treering::data::detail
+}  // namespace treering::net

@@ -1,9 +1,9 @@
-#include "http_url.h"
+#include "net/http_url.h"
 
 #include <cctype>
 #include <charconv>
 
-namespace treering::data::detail {
+namespace treering::net {
 namespace {
 
 int HexValue(char c) {
@@ -92,4 +92,4 @@ bool PercentDecode(const std::string& text, std::string* out) {
   return true;
 }
 
-}  // namespace treering::data::detail
+}  // namespace treering::net

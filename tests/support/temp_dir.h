@@ -6,7 +6,7 @@
 #include <fstream>
 #include <string>
 
-namespace treering::data::testing {
+namespace treering::testing {
 
 class TempDir {
  public:
@@ -40,4 +40,4 @@ class TempDir {
   std::filesystem::path path_;
 };
 
-}  // namespace treering::data::testing
+}  // namespace treering::testing

@@ -1,7 +1,7 @@
-// Request latency on one keep-alive connection to `treering-data serve`: the loader sends
-// several Range GETs per connection (line starts while planning, a counts query and a read per
-// chunk), so a stall per request multiplies by the number of chunks. Linux delays an ACK by
-// at least 40 ms (TCP_DELACK_MIN); a reply that waits for one shows as >= 40 ms here, where a
+// Request latency on one keep-alive connection to the file server (`treering-data serve`): the
+// loader sends several Range GETs per connection (line starts while planning, a counts query and a
+// read per chunk), so a stall per request multiplies by the number of chunks. Linux delays an ACK
+// by at least 40 ms (TCP_DELACK_MIN); a reply that waits for one shows as >= 40 ms here, where a
 // loopback request otherwise takes well under a millisecond.
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -18,14 +18,14 @@
 
 #include <gtest/gtest.h>
 
-#include "data/data_server.h"
+#include "net/file_server.h"
 #include "temp_dir.h"
 
-namespace treering::data {
+namespace treering::net {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-using testing::TempDir;
+using treering::testing::TempDir;
 
 // A client as the loader is one: TCP_NODELAY on its side, requests one after another on one
 // connection, each reply read to its end before the next request.
@@ -77,12 +77,16 @@ class KeepAliveClient {
   bool connected_ = false;
 };
 
-// A quiet server (no access log) of the files in `dir`.
+// A quiet server (no access log) of the files in `dir`; its one query, ?counts, answers a small
+// JSON body as data's counting query does (data/data_queries.h), sent with its header in one go.
 auto StartServer(const TempDir& dir) {
-  DataServerOptions options;
+  FileServerOptions options;
   options.dir = dir.path();
   options.access_log = false;
-  return DataServer::Start(options);
+  options.queries = [](const FileQuery&) {
+    return JsonReply(R"({"rows": 2048, "entries": 4096, "has_weight": false, "has_qid": false})");
+  };
+  return FileServer::Start(options);
 }
 
 // One request and the status line its reply must carry.
@@ -151,4 +155,4 @@ TEST(HttpKeepAlive, CountsAfterRangeDoNotWait) {
 }
 
 }  // namespace
-}  // namespace treering::data
+}  // namespace treering::net

@@ -1,7 +1,7 @@
-// The sockets and threads of `treering-data serve`: one accept thread, one thread per
-// connection (bounded), requests parsed by Beast, answers decided by DataRequestHandler, file
-// bodies sent with sendfile(2).
-#include "data/data_server.h"
+// The sockets and threads of the file server: one accept thread, one thread per connection
+// (bounded), requests parsed by Beast, answers decided by FileRequestHandler, file bodies sent
+// with sendfile(2).
+#include "net/file_server.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -26,15 +26,11 @@
 
 #include <boost/beast/http.hpp>
 
-#include "data_request.h"
-#include "http_socket.h"
+#include "net/file_request.h"
+#include "net/tcp_socket.h"
 
-namespace treering::data {
+namespace treering::net {
 
-using detail::Clock;
-using detail::DataRequest;
-using detail::DataResponse;
-using detail::TcpSocket;
 namespace http = boost::beast::http;
 
 namespace {
@@ -75,9 +71,9 @@ std::string PeerName(int fd) {
 
 }  // namespace
 
-struct DataServer::Impl {
-  DataServerOptions options;
-  detail::DataRequestHandler handler;
+struct FileServer::Impl {
+  FileServerOptions options;
+  FileRequestHandler handler;
   TcpSocket listener;
   std::uint16_t port = 0;
   std::atomic<bool> stopping{false};
@@ -92,8 +88,8 @@ struct DataServer::Impl {
   std::mutex connections_mutex;
   std::list<std::unique_ptr<Connection>> connections;
 
-  Impl(DataServerOptions o, std::string root)
-      : options(std::move(o)), handler(std::move(root), options.token, options.count_ranges) {
+  Impl(FileServerOptions o, std::string root)
+      : options(std::move(o)), handler(std::move(root), options.token, options.queries) {
     drops_left = options.test_drop_count;
   }
 
@@ -101,12 +97,12 @@ struct DataServer::Impl {
   void ReapFinished(bool all);
   void Serve(Connection* connection);
   bool ServeOne(const TcpSocket& socket, std::vector<char>* buffer, const std::string& peer);
-  Status SendResponse(const TcpSocket& socket, DataResponse* response, bool keep_alive,
+  Status SendResponse(const TcpSocket& socket, FileResponse* response, bool keep_alive,
                       std::uint64_t* body_sent);
   void Reject(int fd, unsigned status, const char* message);
 };
 
-void DataServer::Impl::Reject(int fd, unsigned status, const char* message) {
+void FileServer::Impl::Reject(int fd, unsigned status, const char* message) {
   const std::string body = std::string("{\"error\":\"") + message + "\"}\n";
   http::response<http::empty_body> res{static_cast<http::status>(status), 11};
   res.set(http::field::content_type, "application/json");
@@ -119,7 +115,7 @@ void DataServer::Impl::Reject(int fd, unsigned status, const char* message) {
   (void)socket.SendAll(bytes.data(), bytes.size(), Clock::now() + std::chrono::seconds(1));
 }
 
-void DataServer::Impl::AcceptLoop() {
+void FileServer::Impl::AcceptLoop() {
   while (!stopping) {
     ReapFinished(false);
     pollfd p{listener.fd(), POLLIN, 0};
@@ -144,7 +140,7 @@ void DataServer::Impl::AcceptLoop() {
   }
 }
 
-void DataServer::Impl::ReapFinished(bool all) {
+void FileServer::Impl::ReapFinished(bool all) {
   std::list<std::unique_ptr<Connection>> finished;
   {
     std::lock_guard<std::mutex> lock(connections_mutex);
@@ -161,7 +157,7 @@ void DataServer::Impl::ReapFinished(bool all) {
   for (auto& c : finished) c->thread.join();
 }
 
-void DataServer::Impl::Serve(Connection* connection) {
+void FileServer::Impl::Serve(Connection* connection) {
   // sendfile to a client that went away raises SIGPIPE (it has no MSG_NOSIGNAL): blocked in
   // this thread it stays pending and sendfile returns EPIPE, whatever the host program does.
   sigset_t pipe;
@@ -182,7 +178,7 @@ void DataServer::Impl::Serve(Connection* connection) {
 }
 
 // Reads and answers one request; false when the connection is to be closed.
-bool DataServer::Impl::ServeOne(const TcpSocket& socket, std::vector<char>* buffer,
+bool FileServer::Impl::ServeOne(const TcpSocket& socket, std::vector<char>* buffer,
                                 const std::string& peer) {
   const Clock::time_point start = Clock::now();
   const Clock::time_point deadline = start + Seconds(options.header_timeout_s);
@@ -222,11 +218,11 @@ bool DataServer::Impl::ServeOne(const TcpSocket& socket, std::vector<char>* buff
     Reject(dup(socket.fd()), 413, "request bodies are not accepted");
     return false;
   }
-  DataRequest request{std::string(req.method_string()), std::string(req.target()),
+  FileRequest request{std::string(req.method_string()), std::string(req.target()),
                       std::string(req[http::field::range]), std::string(req[http::field::if_match]),
                       std::string(req[http::field::authorization])};
   if (options.test_on_request) options.test_on_request(request.method, request.target);
-  DataResponse response = handler.Handle(request);
+  FileResponse response = handler.Handle(request);
   std::uint64_t sent = 0;
   const bool keep_alive = req.keep_alive() && !has_body;
   const Status s = SendResponse(socket, &response, keep_alive, &sent);
@@ -240,7 +236,7 @@ bool DataServer::Impl::ServeOne(const TcpSocket& socket, std::vector<char>* buff
   return s.ok() && keep_alive;
 }
 
-Status DataServer::Impl::SendResponse(const TcpSocket& socket, DataResponse* response,
+Status FileServer::Impl::SendResponse(const TcpSocket& socket, FileResponse* response,
                                       bool keep_alive, std::uint64_t* body_sent) {
   const int fd = response->file_fd;
   struct Closer {
@@ -283,20 +279,20 @@ Status DataServer::Impl::SendResponse(const TcpSocket& socket, DataResponse* res
   return Status::Ok();
 }
 
-DataServer::DataServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+FileServer::FileServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
-DataServer::~DataServer() { Stop(); }
+FileServer::~FileServer() { Stop(); }
 
-std::uint16_t DataServer::port() const { return impl_->port; }
+std::uint16_t FileServer::port() const { return impl_->port; }
 
-void DataServer::Stop() {
+void FileServer::Stop() {
   if (!impl_ || impl_->stopping.exchange(true)) return;
   if (impl_->acceptor.joinable()) impl_->acceptor.join();
   impl_->ReapFinished(true);
   impl_->listener.Close();
 }
 
-Result<std::unique_ptr<DataServer>> DataServer::Start(const DataServerOptions& options) {
+Result<std::unique_ptr<FileServer>> FileServer::Start(const FileServerOptions& options) {
   char resolved[PATH_MAX];
   struct stat info {};
   if (realpath(options.dir.c_str(), resolved) == nullptr || stat(resolved, &info) != 0 ||
@@ -334,7 +330,7 @@ Result<std::unique_ptr<DataServer>> DataServer::Start(const DataServerOptions& o
   impl->port = port;
   Impl* raw = impl.get();
   impl->acceptor = std::thread([raw] { raw->AcceptLoop(); });
-  return std::unique_ptr<DataServer>(new DataServer(std::move(impl)));
+  return std::unique_ptr<FileServer>(new FileServer(std::move(impl)));
 }
 
-}  // namespace treering::data
+}  // namespace treering::net

@@ -1,4 +1,4 @@
-#include "http_range_reader.h"
+#include "net/http_range_reader.h"
 
 #include <algorithm>
 #include <charconv>
@@ -10,7 +10,7 @@
 
 #include <boost/beast/http.hpp>
 
-namespace treering::data::detail {
+namespace treering::net {
 namespace {
 
 namespace http = boost::beast::http;
@@ -336,4 +336,4 @@ Status HttpRangeReader::ReadAt(std::uint64_t offset, char* buffer, std::size_t n
   return Status::Ok();
 }
 
-}  // namespace treering::data::detail
+}  // namespace treering::net
