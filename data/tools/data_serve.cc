@@ -18,6 +18,8 @@ CLI::App* AddServeCommand(CLI::App& app, ServeArgs* args) {
       ->check(CLI::PositiveNumber);
   serve->add_flag("!--no-counts", args->count_ranges,
                   "do not count rows for workers (GET FILE?counts): they fetch their shard twice");
+  serve->add_flag("!--no-access-log", args->server.access_log,
+                  "no line per request on stderr (errors still go there)");
   serve
       ->add_option("--test-drop-after", args->server.test_drop_after,
                    "tests: cut file replies after this many bytes")
@@ -53,7 +55,10 @@ int RunServe(const ServeArgs& args) {
     std::cerr << "treering-data: " << server.status().message() << "\n";
     return treering::ExitCodeFor(server.status());
   }
-  std::printf("serving %s at http://%s:%u/\n", options.dir.c_str(), options.host.c_str(),
+  // An IPv6 address is bracketed, so the line holds a URL a client can use as it is.
+  const bool v6 = options.host.find(':') != std::string::npos;
+  const std::string host = v6 ? "[" + options.host + "]" : options.host;
+  std::printf("serving %s at http://%s:%u/\n", options.dir.c_str(), host.c_str(),
               static_cast<unsigned>((*server)->port()));
   std::fflush(stdout);
   int signal = 0;

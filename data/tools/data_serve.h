@@ -1,7 +1,8 @@
 // `treering-data serve DIR [--port P] [--host-ip A] [--token-file F]`: runs a net::FileServer
 // answering data::DataQueries (?summary, ?counts) until SIGINT or SIGTERM, after printing
 // "serving DIR at http://A:P/" on stdout (flushed, so a launcher or test reading stdout learns
-// the port chosen with --port 0).
+// the port chosen with --port 0; `treering-submit --serve-data` runs it so, with the token on
+// stdin through `--token-file /dev/stdin`).
 #pragma once
 
 #include <string>

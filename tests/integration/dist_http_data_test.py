@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """Training data served over HTTP (issue 20 part 2): `treering-submit --serve-data DIR` and
 workers reading data=http://HOST:PORT/FILE build byte-identical models to the local-file run
-for 1, 2 and 4 workers (train, eval[...] and test:data); a `treering-data serve` killed and
-restarted mid-load is resumed; a wrong token and a missing file fail with one clear line.
+for 1, 2 and 4 workers (train, eval[...] and test:data), their counting pass answered by the
+server (?counts); a `treering-data serve` killed and restarted mid-load is resumed; a wrong
+token and a missing file fail with one clear line.
 Everything on loopback, each process bounded by cli_testlib's timeout."""
 import os
 import signal
@@ -43,11 +44,15 @@ def test_models_identical_local_and_http():
             a = distlib.submit(n, [t.treering_bin(), "/dev/null", "data=" + train,
                                    "eval[test]=" + test, "model_out=" + local] + KEYS)
             b = t.run([distlib.submit_bin(), "--cluster", "local", "--num-workers", str(n),
-                       "--serve-data", d, "--serve-data-port", str(port), "--",
+                       "--serve-data", d, "--serve-data-port", str(port), "--log-level", "DEBUG",
+                       "--",
                        t.treering_bin(), "/dev/null", "data=" + url + os.path.basename(train),
                        "eval[test]=" + url + os.path.basename(test), "model_out=" + remote] +
                       KEYS)
             assert "[submit] serving %s at %s" % (d, url) in b.stderr, b.stderr
+            # The job's server is treering-data serve: the counting pass is answered there (the
+            # access log, on stderr under DEBUG), so each part crosses the network once.
+            assert '?counts" 200' in b.stderr, b.stderr
             assert read(local) == read(remote), "%d workers: models differ" % n
             assert distlib.metric_lines(a.stdout) == distlib.metric_lines(b.stdout), \
                 (a.stdout, b.stdout)

@@ -1,6 +1,7 @@
 // treering-submit: dmlc-submit for treering. Starts the tracker in this process, launches the
 // workers (local processes, one mpirun, or ssh per task), relays their output with rank
-// prefixes, and exits non-zero when the job fails.
+// prefixes, and exits non-zero when the job fails. With --serve-data it also runs `treering-data
+// serve` as a child process for the job (data_serving.h).
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -30,6 +31,8 @@ void EmitLine(const std::string& line, bool to_stderr) {
   std::fprintf(f, "%s\n", line.c_str());
   std::fflush(f);
 }
+
+void EmitToStderr(const std::string& line) { EmitLine(line, true); }
 
 int ParseArgs(int argc, char** argv, launch::SubmitOptions& o, launch::ServeDataArgs& serve) {
   CLI::App app{"treering-submit: launch a distributed treering / XGBoost job"};
@@ -207,6 +210,14 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
+  // Before the tracker and any worker: a data server that cannot start fails the job with one
+  // line, its reason.
+  auto data_server = launch::StartJobDataServer(serve_data, o.host_ip, o.log_level == "DEBUG",
+                                                EmitToStderr, &o.env);
+  if (!data_server.ok()) {
+    std::fprintf(stderr, "treering-submit: %s\n", data_server.status().message().c_str());
+    return ExitCodeFor(data_server.status());
+  }
   TrackerOptions t;
   t.num_workers = o.num_workers;
   t.host_ip = o.host_ip;
@@ -225,20 +236,15 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "treering-submit: %s\n", s.message().c_str());
     return ExitCodeFor(s);
   }
-  std::string data_url;
-  auto data_server =
-      launch::StartJobDataServer(serve_data, o.host_ip, o.log_level == "DEBUG", &o.env, &data_url);
-  if (!data_server.ok()) {
-    std::fprintf(stderr, "treering-submit: %s\n", data_server.status().message().c_str());
-    return ExitCodeFor(data_server.status());
-  }
-  if (*data_server) EmitLine("[submit] serving " + serve_data.dir + " at " + data_url + "/", true);
   TrackerThread tracker(server, o.finish_timeout_s);
   auto tasks = launch::BuildTasks(o, launch::JobEnv(o, server.port(), t.token));
   const Status run =
       tasks.ok() ? RunWorkers(o, std::move(tasks.value()), server, tracker) : tasks.status();
   if (!run.ok()) server.Abort(run.message());
   const Status tracker_result = tracker.Join();
+  // Every worker is gone: stop the data server before the summary line (also on failure and
+  // after SIGINT/SIGTERM, which end RunWorkers with "interrupted").
+  if (*data_server) (*data_server)->Stop();
   // The tracker saw the first failure (a dead rank) before its peers exited on Abort, so its
   // reason names the root cause; when the supervisor failed first, it holds that reason too.
   const Status result = !tracker_result.ok() ? tracker_result : run;

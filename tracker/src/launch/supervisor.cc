@@ -10,6 +10,8 @@
 #include <chrono>
 #include <thread>
 
+#include "line_buffer.h"
+
 namespace treering::launch {
 namespace {
 
@@ -19,25 +21,6 @@ constexpr int kReportWaitSteps = 20;
 std::atomic<bool> g_interrupted{false};
 
 extern "C" void OnStopSignal(int) { g_interrupted = true; }
-
-// Splits a byte stream into lines; a partial line waits for its end (or for Flush).
-struct LineBuffer {
-  std::string pending;
-  template <typename Emit>
-  void Feed(const char* data, std::size_t n, Emit emit) {
-    pending.append(data, n);
-    std::size_t start = 0;
-    for (std::size_t nl; (nl = pending.find('\n', start)) != std::string::npos; start = nl + 1) {
-      emit(pending.substr(start, nl - start));
-    }
-    pending.erase(0, start);
-  }
-  template <typename Emit>
-  void Flush(Emit emit) {
-    if (!pending.empty()) emit(pending);
-    pending.clear();
-  }
-};
 
 }  // namespace
 
