@@ -14,7 +14,7 @@ void GBTreeLearner::DartDropTrees() {
   std::vector<float> weights = model_.weight_drop;
   for (std::size_t t : dropped_) weights[t] = 0.0f;  // x * 0 adds nothing to a margin
   train_margins_ = BaseMargins(train_->NumRows());
-  AddTreeOutputs(model_, *train_, 0, static_cast<int>(model_.trees.size()), lparam_.nthread,
+  AddTreeOutputs(model_, *train_, 0, static_cast<int>(model_.trees.size()), ctx_.Threads(),
                  &train_margins_, &weights);
   train_trees_applied_ = static_cast<int>(model_.trees.size());
 }
