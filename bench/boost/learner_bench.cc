@@ -28,19 +28,25 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::vector<std::pair<std::string, std::string>> params;
+  Context ctx;  // nthread, seed, verbosity, as the treering command takes them
   for (int i = 4; i < argc; ++i) {
     const std::string kv = argv[i];
     const auto eq = kv.find('=');
     if (eq == std::string::npos) return Fail(Status::InvalidInput("expected key=value: " + kv));
-    params.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+    const std::string key = kv.substr(0, eq), value = kv.substr(eq + 1);
+    if (Context::Table().Find(key) != nullptr) {
+      if (Status s = Context::Table().Set(&ctx, key, value); !s.ok()) return Fail(s);
+    } else {
+      params.emplace_back(key, value);
+    }
   }
   const auto start = std::chrono::steady_clock::now();
-  auto train = data::Load(argv[1]);
+  auto train = data::Load(argv[1], {}, ctx);
   if (!train.ok()) return Fail(train.status());
-  auto test = data::Load(argv[2]);
+  auto test = data::Load(argv[2], {}, ctx);
   if (!test.ok()) return Fail(test.status());
   const double load_s = Since(start);
-  auto learner = booster::GBTreeLearner::Create(params, &rabit::DefaultComm());
+  auto learner = booster::GBTreeLearner::Create(params, ctx, &rabit::DefaultComm());
   if (!learner.ok()) return Fail(learner.status());
   if (Status s = (*learner)->SetTrainData(&train.value()); !s.ok()) return Fail(s);
   if (Status s = (*learner)->AddEvalSet("test", &test.value()); !s.ok()) return Fail(s);

@@ -30,7 +30,9 @@ int main(int argc, char** argv) {
   }
   auto dm = data::Load(argv[2]);
   if (!dm.ok()) return Fail(dm.status());
-  auto learner = booster::GBTreeLearner::Create({{"nthread", argv[4]}}, &rabit::DefaultComm());
+  Context ctx;
+  if (Status s = Context::Table().Set(&ctx, "nthread", argv[4]); !s.ok()) return Fail(s);
+  auto learner = booster::GBTreeLearner::Create({}, ctx, &rabit::DefaultComm());
   if (!learner.ok()) return Fail(learner.status());
   Status st = (*learner)->LoadModelFile(argv[1], booster::ModelUse::kPredict);
   if (!st.ok()) return Fail(st);

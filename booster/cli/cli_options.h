@@ -1,5 +1,6 @@
 // CliOptions: the typed result of a `treering` configuration (file + command line). Keys the
-// CLI itself understands become fields; learner keys and rabit keys are passed on in order.
+// CLI itself understands become fields, the Context's keys its Context; learner keys and rabit
+// keys are passed on in order.
 #pragma once
 
 #include <map>
@@ -7,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/context.h"
 #include "booster/model_dump.h"
 
 namespace treering::cli {
@@ -45,8 +47,9 @@ struct CliOptions {
   bool dump_stats = false;
   std::string fmap;             // feature map for dumps (name_fmap)
   std::string dsplit = "auto";  // auto | row (col is refused)
-  int nthread = 0;
-  int verbosity = 1;
+  // nthread, seed (random_state), verbosity: the job's Context, parsed here once (by its own
+  // table, base/context.h) and handed to the loader and the learner by const reference.
+  Context context;
   int early_stopping_rounds = 0;     // 0: off
   bool debug_synchronize = false;    // compare every rank's trees with rank 0's each round
   double single_worker_seconds = 0;  // > 0: the timing report prints the measured speedup

@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "base/context.h"
 #include "base/nearest_key.h"
 #include "base/param_table.h"
 #include "rabit/params.h"
@@ -10,7 +11,6 @@ namespace treering::cli {
 namespace {
 
 constexpr int kMaxRounds = 100000000;
-constexpr int kMaxThreads = 4096;
 
 using O = CliOptions;
 
@@ -24,7 +24,7 @@ ParamField<O> SilentField() {
   return {"silent", "", "0", "1 is verbosity=0 (XGBoost's old key)",
           [](O* o, const std::string& v) -> Status {
             auto silent = ParseBoolean(v);
-            if (silent.ok() && silent.value()) o->verbosity = 0;
+            if (silent.ok() && silent.value()) o->context.verbosity = 0;
             return silent.status();
           }};
 }
@@ -107,11 +107,6 @@ const ParamTable<O>& CliTable() {
               .Alias("name_fmap"),
           ChoiceField("dsplit", &O::dsplit, {"auto", "row", "col"},
                       "data split: rows are always split when distributed; col is not supported"),
-          IntField("nthread", &O::nthread, 0, kMaxThreads,
-                   "threads for loading and the learner; 0 = all cores"),
-          IntField("verbosity", &O::verbosity, 0, 3,
-                   "0: metric lines only; 1: + timing summary and \"Writing ...\" lines; 2-3: + "
-                   "progress"),
           SilentField(),
           IntField("early_stopping_rounds", &O::early_stopping_rounds, 0, kMaxRounds,
                    "stop when the last eval set's last metric has not improved for k rounds "
@@ -158,6 +153,7 @@ Status UnknownKey(const ConfigEntry& e, const std::vector<booster::ParamDoc>& le
     hint = " (did you mean 'eval[NAME]'?)";  // the pattern, not a key one edit away
   } else {
     std::vector<std::string> candidates = CliTable().Keys();
+    for (const std::string& k : Context::Table().Keys()) candidates.push_back(k);
     for (const booster::ParamDoc& d : learner_docs) candidates.push_back(d.key);
     for (const ParamDoc& d : rabit::ParamDocs()) candidates.push_back(d.key);
     hint = DidYouMean(e.key, candidates);
@@ -179,6 +175,9 @@ Status ApplyEntry(const ConfigEntry& e, const std::set<std::string>& learner_key
   if (const ParamField<O>* field = CliTable().Find(e.key); field != nullptr) {
     const std::string& value = IsUnset(e.key, e.value) ? field->default_value : e.value;
     return CliTable().Set(o, e.key, value).WithContext(e.origin);
+  }
+  if (Context::Table().Find(e.key) != nullptr) {
+    return Context::Table().Set(&o->context, e.key, e.value).WithContext(e.origin);
   }
   if (rabit::IsParamKey(e.key)) {
     // rabit checks its keys now, so a typo points at its line instead of failing in Init.
@@ -227,8 +226,13 @@ Status CheckComplete(const CliOptions& o) {
 
 }  // namespace
 
+// The CLI's keys, then the Context's (which the CLI parses for the loader and the learner).
 const std::vector<booster::ParamDoc>& CliParamDocs() {
-  static const std::vector<booster::ParamDoc> kDocs = CliTable().Docs();
+  static const std::vector<booster::ParamDoc> kDocs = [] {
+    std::vector<booster::ParamDoc> docs = CliTable().Docs();
+    for (booster::ParamDoc& d : Context::Table().Docs()) docs.push_back(std::move(d));
+    return docs;
+  }();
   return kDocs;
 }
 

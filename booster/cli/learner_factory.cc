@@ -44,10 +44,10 @@ std::string OtherLearnersHelpText() {
 }
 
 Result<std::unique_ptr<booster::Learner>> CreateLearner(const std::string& booster,
-                                                        const KeyValues& params, int nthread,
+                                                        const KeyValues& params, const Context& ctx,
                                                         rabit::Comm* comm) {
-  if (IsMlp(booster)) return AsLearner(booster::mlp::MlpLearner::Create(params, nthread, comm));
-  return AsLearner(booster::GBTreeLearner::Create(params, comm));
+  if (IsMlp(booster)) return AsLearner(booster::mlp::MlpLearner::Create(params, ctx, comm));
+  return AsLearner(booster::GBTreeLearner::Create(params, ctx, comm));
 }
 
 }  // namespace treering::cli

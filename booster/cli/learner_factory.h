@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "base/context.h"
 #include "base/status.h"
 #include "booster/learner.h"
 #include "cli_options.h"
@@ -28,11 +29,12 @@ const std::vector<booster::ParamDoc>& LearnerParamDocs(const std::string& booste
 // The --help sections of the boosters other than the default one (whose keys HelpText lists).
 std::string OtherLearnersHelpText();
 
-// params: the learner keys in config order. nthread: the CLI's thread count (gbtree also takes
-// it as one of its keys, as XGBoost does; the MLP's keys describe only its model and training).
-// Errors name the key, not where it was set (CreateLearnerFromConfig adds that).
+// params: the learner keys in config order. ctx: the job's threads, seed and verbosity, made
+// once by BuildOptions; comm: the collective. They come side by side because base (Context)
+// sits below rabit (Comm) and cannot hold it (docs/driver.md). Errors name the key, not where
+// it was set (CreateLearnerFromConfig adds that).
 Result<std::unique_ptr<booster::Learner>> CreateLearner(const std::string& booster,
-                                                        const KeyValues& params, int nthread,
+                                                        const KeyValues& params, const Context& ctx,
                                                         rabit::Comm* comm);
 
 }  // namespace treering::cli

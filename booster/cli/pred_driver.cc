@@ -35,7 +35,7 @@ Status RunPredict(const CliOptions& options) {
   Status st = model.LoadModelFile(options.model_in, booster::ModelUse::kPredict);
   if (!st.ok()) return st;
   const bool shard = model.Traits().predicts_shards && rabit::IsDistributed();
-  auto test = LoadMatrix("test:data", options.test_data, options.nthread, shard);
+  auto test = LoadMatrix("test:data", options.test_data, options.context, shard);
   if (!test.ok()) return test.status();
   booster::PredictOptions request{options.pred_margin, options.iteration_begin,
                                   options.iteration_end, OutputOf(options),

@@ -9,21 +9,20 @@
 
 namespace treering::cli {
 
-Result<data::DMatrix> LoadMatrix(const std::string& key, const std::string& uri, int nthread,
+Result<data::DMatrix> LoadMatrix(const std::string& key, const std::string& uri, const Context& ctx,
                                  bool shard) {
   data::LoadOptions options;
-  options.nthread = nthread;
   if (shard) {
     options.part = rabit::GetRank();
     options.nparts = rabit::GetWorldSize();
   }
-  auto matrix = data::Load(uri, options);
+  auto matrix = data::Load(uri, options, ctx);
   if (!matrix.ok()) return matrix.status().WithContext("cannot load " + key + " = " + uri);
   return matrix;
 }
 
 Result<std::unique_ptr<booster::Learner>> CreateLearnerFromConfig(const CliOptions& options) {
-  auto learner = CreateLearner(options.booster, options.learner_params, options.nthread,
+  auto learner = CreateLearner(options.booster, options.learner_params, options.context,
                                &rabit::DefaultComm());
   if (learner.ok()) return learner;
   const Status& st = learner.status();
@@ -44,7 +43,7 @@ Status WriteOutputRank0(const std::string& path, const std::string& contents) {
 }
 
 void LogRank0(const CliOptions& options, int level, const std::string& line) {
-  if (options.verbosity < level || rabit::GetRank() != 0) return;
+  if (options.context.verbosity < level || rabit::GetRank() != 0) return;
   std::fprintf(stderr, "%s\n", line.c_str());
   std::fflush(stderr);
 }

@@ -15,7 +15,7 @@ namespace treering::cli {
 
 // `key` names the config key the URI came from ("data", "eval[test]") in errors. With
 // shard = true each rank reads only its part of the rows.
-Result<data::DMatrix> LoadMatrix(const std::string& key, const std::string& uri, int nthread,
+Result<data::DMatrix> LoadMatrix(const std::string& key, const std::string& uri, const Context& ctx,
                                  bool shard);
 
 // The learner options.booster names, from the learner keys; a value error is prefixed with the

@@ -86,7 +86,7 @@ Status SetUpLearner(TrainJob* j) {
 Status LoadDatasets(TrainJob* j) {
   const CliOptions& o = j->options;
   const Stopwatch clock;
-  auto train = LoadMatrix("data", o.data, o.nthread, /*shard=*/true);
+  auto train = LoadMatrix("data", o.data, o.context, /*shard=*/true);
   if (!train.ok()) return train.status();
   // Query groups (ranking) for training only: prediction needs none.
   Status groups =
@@ -99,7 +99,7 @@ Status LoadDatasets(TrainJob* j) {
       j->eval_data.push_back(nullptr);
       continue;
     }
-    auto m = LoadMatrix("eval[" + e.name + "]", e.uri, o.nthread, /*shard=*/true);
+    auto m = LoadMatrix("eval[" + e.name + "]", e.uri, o.context, /*shard=*/true);
     if (!m.ok()) return m.status();
     groups = data::AttachQueryGroups("eval[" + e.name + "]", e.uri, true, rabit::DefaultComm(),
                                      &m.value());

@@ -7,8 +7,6 @@
 namespace treering::data::detail {
 namespace {
 
-constexpr std::uint64_t kMinBytesPerThread = 256ull * 1024;
-
 std::uint64_t Fraction(std::uint64_t total, std::uint64_t numerator, std::uint64_t denominator) {
   return static_cast<std::uint64_t>(static_cast<unsigned __int128>(total) * numerator /
                                     denominator);
@@ -35,11 +33,6 @@ Status AddFileChunk(const SourceFile& source, std::size_t file_index, ByteRange 
 
 ByteRange PartRange(std::uint64_t total, int part, int nparts) {
   return ByteRange{Fraction(total, part, nparts), Fraction(total, part + 1, nparts)};
-}
-
-int ThreadsFor(std::uint64_t bytes, int max_threads) {
-  const std::uint64_t useful = std::max<std::uint64_t>(1, bytes / kMinBytesPerThread);
-  return static_cast<int>(std::min<std::uint64_t>(useful, std::max(1, max_threads)));
 }
 
 int SlicesFor(std::uint64_t bytes, int threads) {

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/context.h"
 #include "base/status.h"
 #include "input_files.h"
 
@@ -29,9 +30,10 @@ struct ByteRange {
 // Part `part` of `nparts` of [0, total): [part*total/nparts, (part+1)*total/nparts).
 ByteRange PartRange(std::uint64_t total, int part, int nparts);
 
-// Threads worth starting for `bytes` of text: below ~256 KiB per thread they cost more than
-// they save.
-int ThreadsFor(std::uint64_t bytes, int max_threads);
+// The loader's grain for the one rule (treering::ThreadsFor, base/context.h): threads get at
+// least 256 KiB of text each; below that they cost more than they save.
+inline constexpr std::uint64_t kMinBytesPerThread = 256ull * 1024;
+inline constexpr WorkGrain kParseGrain{0, kMinBytesPerThread};
 
 // Slices to cut `bytes` into for `threads` threads: several per thread (each >= 256 KiB), so
 // a thread that the OS descheduled on a busy machine does not hold up the others.

@@ -194,13 +194,14 @@ std::uint64_t ChunkBytes(const std::vector<Chunk>& chunks) {
 }  // namespace
 }  // namespace detail
 
-Result<DMatrix> Load(const std::string& uri, const LoadOptions& options, LoadStats* stats) {
+Result<DMatrix> Load(const std::string& uri, const LoadOptions& options, const Context& ctx,
+                     LoadStats* stats) {
   using namespace detail;
   if (Status s = CheckOptions(options); !s.ok()) return s;
   Result<InputSpec> input = ResolveInput(uri);
   if (!input.ok()) return input.status();
   const ByteRange range = PartRange(input->total_bytes, options.part, options.nparts);
-  const int threads = ThreadsFor(range.end - range.begin, ResolveThreads(options.nthread));
+  const int threads = ctx.ThreadsFor(range.end - range.begin, kParseGrain);
   Result<std::vector<Chunk>> chunks =
       PlanChunks(*input, range, SlicesFor(range.end - range.begin, threads));
   if (!chunks.ok()) return chunks.status();
@@ -217,8 +218,8 @@ Result<DMatrix> Load(const std::string& uri, const LoadOptions& options, LoadSta
   return matrix;
 }
 
-Result<DMatrix> Load(const std::string& uri, const LoadOptions& options) {
-  return Load(uri, options, nullptr);
+Result<DMatrix> Load(const std::string& uri, const LoadOptions& options, const Context& ctx) {
+  return Load(uri, options, ctx, nullptr);
 }
 
 }  // namespace treering::data

@@ -18,6 +18,7 @@ namespace {
 struct InfoArgs {
   std::string uri;
   treering::data::LoadOptions load;
+  treering::Context ctx;  // --nthread
 };
 
 void PrintInfo(const InfoArgs& args, const treering::data::DMatrix& m,
@@ -40,7 +41,8 @@ void PrintInfo(const InfoArgs& args, const treering::data::DMatrix& m,
 int RunInfo(const InfoArgs& args) {
   treering::data::LoadStats stats;
   const auto start = std::chrono::steady_clock::now();
-  treering::Result<treering::data::DMatrix> m = treering::data::Load(args.uri, args.load, &stats);
+  treering::Result<treering::data::DMatrix> m =
+      treering::data::Load(args.uri, args.load, args.ctx, &stats);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!m.ok()) {
@@ -62,7 +64,14 @@ int main(int argc, char** argv) {
   info->add_option("--part", args.load.part, "this reader's part (rank)")
       ->check(CLI::NonNegativeNumber);
   info->add_option("--nparts", args.load.nparts, "number of parts")->check(CLI::PositiveNumber);
-  info->add_option("--nthread", args.load.nthread, "parser threads (0: all cores)");
+  // The Context's table checks the value, so --nthread takes what nthread= takes in treering.
+  info->add_option_function<std::string>(
+      "--nthread",
+      [&args](const std::string& value) {
+        const treering::Status st = treering::Context::Table().Set(&args.ctx, "nthread", value);
+        if (!st.ok()) throw CLI::ValidationError("--nthread", st.message());
+      },
+      "parser threads (0: all cores)");
   ServeArgs serve_args;
   CLI::App* serve = AddServeCommand(app, &serve_args);
   try {

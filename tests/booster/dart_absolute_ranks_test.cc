@@ -16,6 +16,7 @@
 #include "booster/tree/grow/leaf_refresh.h"
 #include "booster/tree/learner/gbtree_learner.h"
 #include "booster/tree/predict/predictor.h"
+#include "context_keys.h"
 #include "synthetic_data.h"
 #include "thread_world.h"
 
@@ -99,7 +100,7 @@ GBTreeModel TrainOnRanks(Params params, const data::DMatrix& all, int world, int
   std::vector<data::DMatrix> shards = testing::ContiguousShards(all, world);
   std::vector<std::string> json(static_cast<std::size_t>(world));
   treering::testing::ThreadWorld(world).Run([&](int rank, rabit::Comm* comm) {
-    auto learner = GBTreeLearner::Create(params, comm);
+    auto learner = test::CreateWithKeys<GBTreeLearner>(params, comm);
     ASSERT_TRUE(learner.ok()) << learner.status().message();
     ASSERT_TRUE(learner.value()->SetTrainData(&shards[rank]).ok());
     for (int i = 0; i < rounds; ++i) ASSERT_TRUE(learner.value()->UpdateOneIter(i).ok());

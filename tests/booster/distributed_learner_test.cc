@@ -12,6 +12,7 @@
 
 #include "booster/model_io.h"
 #include "booster/tree/learner/gbtree_learner.h"
+#include "context_keys.h"
 #include "synthetic_data.h"
 #include "thread_world.h"
 
@@ -54,7 +55,7 @@ std::vector<RankOutcome> TrainOnRanks(Params params, const data::DMatrix& all, i
   }
   std::vector<RankOutcome> out(static_cast<std::size_t>(world));
   treering::testing::ThreadWorld(world).Run([&](int rank, rabit::Comm* comm) {
-    auto learner = GBTreeLearner::Create(params, comm);
+    auto learner = test::CreateWithKeys<GBTreeLearner>(params, comm);
     ASSERT_TRUE(learner.ok()) << learner.status().message();
     data::DMatrix& shard = shards[static_cast<std::size_t>(rank)];
     ASSERT_TRUE(learner.value()->SetTrainData(&shard).ok());
@@ -255,7 +256,7 @@ TEST(DistributedLearner, ExactIsRefusedWhenDistributed) {
   std::vector<data::DMatrix> shards = {Rows(all, 0, 100), Rows(all, 100, 200)};
   std::vector<std::string> messages(2);
   treering::testing::ThreadWorld(2).Run([&](int rank, rabit::Comm* comm) {
-    auto learner = GBTreeLearner::Create({{"tree_method", "exact"}}, comm);
+    auto learner = test::CreateWithKeys<GBTreeLearner>({{"tree_method", "exact"}}, comm);
     ASSERT_TRUE(learner.ok()) << learner.status().message();
     const Status s = learner.value()->SetTrainData(&shards[static_cast<std::size_t>(rank)]);
     messages[static_cast<std::size_t>(rank)] = s.ok() ? "" : s.message();

@@ -266,10 +266,10 @@ TEST(LogisticKernel, ObjectiveGradientAndMaximaMatchAcrossThreads) {
       for (int nthread : {1, 2}) {
         SCOPED_TRACE(::testing::Message() << name << " nthread " << nthread);
         std::vector<GradientPair> g, g2;
-        obj->GetGradient(rows.margin, {&rows.label, weight}, nthread, &g);
+        obj->GetGradient(rows.margin, {&rows.label, weight}, Context{.nthread = nthread}, &g);
         ExpectSameBits(g, want);
-        const GradientMaxima m =
-            obj->GetGradientAndMaxima(rows.margin, {&rows.label, weight}, nthread, &g2);
+        const GradientMaxima m = obj->GetGradientAndMaxima(rows.margin, {&rows.label, weight},
+                                                           Context{.nthread = nthread}, &g2);
         ExpectSameBits(g2, want);
         ExpectSameMaxima(m, ScalarMaxima(want));
       }
@@ -282,8 +282,9 @@ TEST(LogisticKernel, ObjectiveGradientAndMaximaMatchAcrossThreads) {
     std::vector<float> margin = rows.margin;
     for (float& m : margin) m = std::isfinite(m) ? std::fmod(m, 10.0f) : m;
     std::vector<GradientPair> g1, g2;
-    obj->GetGradient(margin, {&label01, &rows.weight}, 1, &g1);
-    const GradientMaxima m = obj->GetGradientAndMaxima(margin, {&label01, &rows.weight}, 2, &g2);
+    obj->GetGradient(margin, {&label01, &rows.weight}, Context{.nthread = 1}, &g1);
+    const GradientMaxima m =
+        obj->GetGradientAndMaxima(margin, {&label01, &rows.weight}, Context{.nthread = 2}, &g2);
     ExpectSameBits(g2, g1);
     ExpectSameMaxima(m, ScalarMaxima(g1));
     EXPECT_EQ(
@@ -298,8 +299,9 @@ TEST(LogisticKernel, ObjectiveGradientAndMaximaMatchAcrossThreads) {
   for (std::size_t i = 0; i < margin.size(); ++i) margin[i] = std::sin(0.1f * i) * 5.0f;
   for (std::size_t i = 0; i < label.size(); ++i) label[i] = static_cast<float>(i % 3);
   std::vector<GradientPair> g1, g2;
-  obj->GetGradient(margin, {&label, &none}, 1, &g1);
-  const GradientMaxima m = obj->GetGradientAndMaxima(margin, {&label, &none}, 2, &g2);
+  obj->GetGradient(margin, {&label, &none}, Context{.nthread = 1}, &g1);
+  const GradientMaxima m =
+      obj->GetGradientAndMaxima(margin, {&label, &none}, Context{.nthread = 2}, &g2);
   ExpectSameBits(g2, g1);
   ExpectSameMaxima(m, ScalarMaxima(g1));
 }

@@ -12,6 +12,7 @@
 #include "booster/model_io.h"
 #include "booster/tree/learner/gbtree_learner.h"
 #include "booster/tree/sync/feature_owners.h"
+#include "context_keys.h"
 #include "synthetic_data.h"
 #include "thread_world.h"
 
@@ -70,7 +71,7 @@ std::vector<std::string> TrainOnRanks(Params params, const data::DMatrix& all, i
   std::vector<data::DMatrix> shards = testing::ContiguousShards(all, world);
   std::vector<std::string> models(static_cast<std::size_t>(world));
   treering::testing::ThreadWorld(world).Run([&](int rank, rabit::Comm* comm) {
-    auto learner = GBTreeLearner::Create(params, comm);
+    auto learner = test::CreateWithKeys<GBTreeLearner>(params, comm);
     ASSERT_TRUE(learner.ok()) << learner.status().message();
     ASSERT_TRUE(learner.value()->SetTrainData(&shards[static_cast<std::size_t>(rank)]).ok());
     for (int i = 0; i < rounds; ++i) ASSERT_TRUE(learner.value()->UpdateOneIter(i).ok());

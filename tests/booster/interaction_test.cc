@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "booster/tree/learner/gbtree_learner.h"
+#include "context_keys.h"
 #include "synthetic_data.h"
 
 namespace treering::booster {
@@ -25,7 +26,7 @@ GBTreeModel Train(const Params& extra) {
   data::DMatrix train = testing::MakeSynthetic(spec);
   Params params = {{"max_depth", "6"}, {"nthread", "1"}, {"colsample_bynode", "0.8"}};
   params.insert(params.end(), extra.begin(), extra.end());
-  auto learner = GBTreeLearner::Create(params, &rabit::DefaultComm());
+  auto learner = test::CreateWithKeys<GBTreeLearner>(params, &rabit::DefaultComm());
   EXPECT_TRUE(learner.ok()) << learner.status().message();
   if (!learner.ok()) return {};
   EXPECT_TRUE((*learner)->SetTrainData(&train).ok());
@@ -78,14 +79,16 @@ TEST(InteractionConstraints, NoPathMixesGroups) {
 
 TEST(InteractionConstraints, BadValuesAreClearErrors) {
   for (const char* bad : {"[[0,1]", "[0,1]", "[[a]]", "[[1,,2]]", "[[1]] x", "(1,2)", "[[-1]]"}) {
-    auto learner = GBTreeLearner::Create({{"interaction_constraints", bad}}, &rabit::DefaultComm());
+    auto learner = test::CreateWithKeys<GBTreeLearner>({{"interaction_constraints", bad}},
+                                                       &rabit::DefaultComm());
     ASSERT_FALSE(learner.ok()) << bad;
     EXPECT_NE(learner.status().message().find("interaction_constraints"), std::string::npos)
         << learner.status().message();
   }
   for (const char* good : {"[]", "[[]]", " [ [0, 1] , [2] ] "}) {
-    EXPECT_TRUE(
-        GBTreeLearner::Create({{"interaction_constraints", good}}, &rabit::DefaultComm()).ok())
+    EXPECT_TRUE(test::CreateWithKeys<GBTreeLearner>({{"interaction_constraints", good}},
+                                                    &rabit::DefaultComm())
+                    .ok())
         << good;
   }
 }

@@ -10,6 +10,7 @@
 
 #include "booster/mlp/mlp_learner.h"
 #include "booster/tree/learner/gbtree_learner.h"
+#include "context_keys.h"
 #include "rabit/comm.h"
 #include "synthetic_data.h"
 
@@ -33,11 +34,11 @@ Result<std::unique_ptr<Learner>> AsLearner(Result<std::unique_ptr<L>> learner) {
 const Case kCases[] = {
     {"gbtree",
      [] {
-       return AsLearner(GBTreeLearner::Create({{"objective", "binary:logistic"},
-                                               {"max_depth", "3"},
-                                               {"subsample", "0.8"},
-                                               {"nthread", "1"}},
-                                              &rabit::DefaultComm()));
+       return AsLearner(test::CreateWithKeys<GBTreeLearner>({{"objective", "binary:logistic"},
+                                                             {"max_depth", "3"},
+                                                             {"subsample", "0.8"},
+                                                             {"nthread", "1"}},
+                                                            &rabit::DefaultComm()));
      }},
     {"mlp",
      [] {
@@ -45,9 +46,22 @@ const Case kCases[] = {
                                                  {"hidden_layers", "4"},
                                                  {"batch_size", "64"},
                                                  {"epochs", "4"}},
-                                                /*nthread=*/1, &rabit::DefaultComm()));
+                                                Context{.nthread = 1}, &rabit::DefaultComm()));
      }},
 };
+
+// nthread, seed / random_state and verbosity are the Context's keys alone (base/context.h):
+// no learner table parses them a second time with a range of its own.
+TEST(LearnerKeys, ContextKeysAreNotLearnerKeys) {
+  for (const auto* docs : {&GBTreeLearner::Params(), &mlp::MlpLearner::Params()}) {
+    for (const ParamDoc& d : *docs) {
+      EXPECT_EQ(Context::Table().Find(d.key), nullptr) << d.key;
+    }
+  }
+  auto refused = GBTreeLearner::Create({{"nthread", "2"}}, Context{}, &rabit::DefaultComm());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().key(), "nthread");
+}
 
 class LearnerInterface : public ::testing::TestWithParam<Case> {
  protected:

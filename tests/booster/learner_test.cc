@@ -8,6 +8,7 @@
 
 #include "booster/tree/learner/gbtree_learner.h"
 #include "booster/tree/predict/predictor.h"
+#include "context_keys.h"
 #include "synthetic_data.h"
 
 namespace treering::booster {
@@ -22,7 +23,7 @@ using testing::Task;
 // process (tests/cli/tree_method_test.py covers exact).
 std::unique_ptr<GBTreeLearner> Make(Params params) {
   params.emplace_back("tree_method", "hist");
-  auto learner = GBTreeLearner::Create(params, &rabit::DefaultComm());
+  auto learner = test::CreateWithKeys<GBTreeLearner>(params, &rabit::DefaultComm());
   EXPECT_TRUE(learner.ok()) << learner.status().message();
   return std::move(learner).value();
 }
@@ -49,20 +50,25 @@ void ExpectIdenticalModels(const GBTreeModel& a, const GBTreeModel& b) {
 }
 
 TEST(LearnerParams, UnknownKeyAndBadValueAreInvalidInput) {
-  auto unknown = GBTreeLearner::Create({{"max_dept", "3"}}, &rabit::DefaultComm());
+  auto unknown = test::CreateWithKeys<GBTreeLearner>({{"max_dept", "3"}}, &rabit::DefaultComm());
   ASSERT_FALSE(unknown.ok());
   EXPECT_EQ(unknown.status().code(), StatusCode::kInvalidInput);
   EXPECT_NE(unknown.status().message().find("max_dept"), std::string::npos);
-  auto bad = GBTreeLearner::Create({{"subsample", "1.5"}}, &rabit::DefaultComm());
+  auto bad = test::CreateWithKeys<GBTreeLearner>({{"subsample", "1.5"}}, &rabit::DefaultComm());
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("(0, 1]"), std::string::npos);
-  EXPECT_FALSE(GBTreeLearner::Create({{"objective", "multi:softmax"}}, &rabit::DefaultComm())
-                   .ok());  // needs num_class
-  EXPECT_TRUE(GBTreeLearner::Create({{"tree_method", "exact"}}, &rabit::DefaultComm()).ok());
-  EXPECT_FALSE(GBTreeLearner::Create({{"tree_method", "gpu_hist"}}, &rabit::DefaultComm()).ok());
-  EXPECT_FALSE(GBTreeLearner::Create({{"eval_metric", "nope"}}, &rabit::DefaultComm()).ok());
-  auto base = GBTreeLearner::Create({{"objective", "binary:logistic"}, {"base_score", "1.5"}},
-                                    &rabit::DefaultComm());
+  EXPECT_FALSE(
+      test::CreateWithKeys<GBTreeLearner>({{"objective", "multi:softmax"}}, &rabit::DefaultComm())
+          .ok());  // needs num_class
+  EXPECT_TRUE(
+      test::CreateWithKeys<GBTreeLearner>({{"tree_method", "exact"}}, &rabit::DefaultComm()).ok());
+  EXPECT_FALSE(
+      test::CreateWithKeys<GBTreeLearner>({{"tree_method", "gpu_hist"}}, &rabit::DefaultComm())
+          .ok());
+  EXPECT_FALSE(
+      test::CreateWithKeys<GBTreeLearner>({{"eval_metric", "nope"}}, &rabit::DefaultComm()).ok());
+  auto base = test::CreateWithKeys<GBTreeLearner>(
+      {{"objective", "binary:logistic"}, {"base_score", "1.5"}}, &rabit::DefaultComm());
   ASSERT_FALSE(base.ok());
   EXPECT_EQ(base.status().code(), StatusCode::kInvalidInput);
   EXPECT_NE(base.status().message().find("base_score"), std::string::npos);

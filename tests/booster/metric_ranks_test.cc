@@ -43,7 +43,8 @@ Rows MakeRows(std::size_t n, int classes, std::uint32_t seed) {
 double EvalLocal(const std::string& name, const Rows& r, int groups) {
   auto metric = Metric::Create(name, {2.0f});
   EXPECT_TRUE(metric.ok()) << name;
-  auto v = (*metric)->Evaluate(r.preds, groups, {&r.labels, &r.weights}, 1, rabit::DefaultComm());
+  auto v = (*metric)->Evaluate(r.preds, groups, {&r.labels, &r.weights}, Context{.nthread = 1},
+                               rabit::DefaultComm());
   EXPECT_TRUE(v.ok()) << v.status().message();
   return v.value();
 }
@@ -60,7 +61,8 @@ std::vector<double> EvalOnRanks(const std::string& name, const Rows& all, int gr
     mine.weights.assign(all.weights.begin() + begin, all.weights.begin() + end);
     mine.preds.assign(all.preds.begin() + begin * groups, all.preds.begin() + end * groups);
     auto metric = Metric::Create(name, {2.0f});
-    auto v = (*metric)->Evaluate(mine.preds, groups, {&mine.labels, &mine.weights}, 1, *comm);
+    auto v = (*metric)->Evaluate(mine.preds, groups, {&mine.labels, &mine.weights},
+                                 Context{.nthread = 1}, *comm);
     out[rank] = v.ok() ? v.value() : std::nan("");
   });
   return out;

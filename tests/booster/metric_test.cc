@@ -13,7 +13,8 @@ double Eval(const std::string& name, const std::vector<float>& preds, int groups
             const std::vector<float>& label, const std::vector<float>& weight = {}) {
   auto metric = Metric::Create(name);
   EXPECT_TRUE(metric.ok()) << name;
-  auto v = (*metric)->Evaluate(preds, groups, {&label, &weight}, 2, rabit::DefaultComm());
+  auto v = (*metric)->Evaluate(preds, groups, {&label, &weight}, Context{.nthread = 2},
+                               rabit::DefaultComm());
   EXPECT_TRUE(v.ok()) << v.status().message();
   return v.value();
 }

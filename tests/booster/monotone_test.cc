@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "booster/tree/learner/gbtree_learner.h"
+#include "context_keys.h"
 
 namespace treering::booster {
 namespace {
@@ -81,7 +82,7 @@ GBTreeModel Train(const Params& extra) {
   data::DMatrix train = WigglyData(3000, 5);
   Params params = {{"max_depth", "6"}, {"eta", "0.3"}, {"nthread", "1"}};
   params.insert(params.end(), extra.begin(), extra.end());
-  auto learner = GBTreeLearner::Create(params, &rabit::DefaultComm());
+  auto learner = test::CreateWithKeys<GBTreeLearner>(params, &rabit::DefaultComm());
   EXPECT_TRUE(learner.ok()) << learner.status().message();
   if (!learner.ok()) return {};
   EXPECT_TRUE((*learner)->SetTrainData(&train).ok());
@@ -113,14 +114,15 @@ TEST(MonotoneConstraints, MaxDeltaStepAndL1KeepTheModelMonotone) {
 
 TEST(MonotoneConstraints, BadValuesAreClearErrors) {
   for (const char* bad : {"(1,2)", "1,0", "(1,,0)", "(a)", "[1,0]"}) {
-    auto learner = GBTreeLearner::Create({{"monotone_constraints", bad}}, &rabit::DefaultComm());
+    auto learner =
+        test::CreateWithKeys<GBTreeLearner>({{"monotone_constraints", bad}}, &rabit::DefaultComm());
     ASSERT_FALSE(learner.ok()) << bad;
     EXPECT_NE(learner.status().message().find("monotone_constraints"), std::string::npos)
         << learner.status().message();
   }
   // More constraints than features: XGBoost refuses it, so do we (when the data is known).
-  auto learner =
-      GBTreeLearner::Create({{"monotone_constraints", "(1,0,0,0,1)"}}, &rabit::DefaultComm());
+  auto learner = test::CreateWithKeys<GBTreeLearner>({{"monotone_constraints", "(1,0,0,0,1)"}},
+                                                     &rabit::DefaultComm());
   ASSERT_TRUE(learner.ok());
   data::DMatrix train = WigglyData(50, 1);
   const Status s = (*learner)->SetTrainData(&train);

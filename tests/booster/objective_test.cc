@@ -42,7 +42,7 @@ TEST_P(OneOutputObjective, GradientMatchesFiniteDifference) {
       name == "count:poisson" ? std::vector<float>{0, 1, 3, 2} : std::vector<float>{0, 1, 1, 0};
   const std::vector<float> weight = {1.0f, 2.0f, 0.5f, 1.0f};
   std::vector<GradientPair> g;
-  obj->GetGradient(margin, {&label, &weight}, 1, &g);
+  obj->GetGradient(margin, {&label, &weight}, Context{.nthread = 1}, &g);
   const double h = 1e-4;
   for (std::size_t i = 0; i < margin.size(); ++i) {
     const double m = margin[i], y = label[i], w = weight[i];
@@ -70,7 +70,7 @@ TEST(SoftmaxObjective, GradientMatchesFiniteDifferenceAndHessianIsTwice) {
   const std::vector<float> margin = {0.2f, -0.4f, 1.0f};
   const std::vector<float> label = {2.0f}, weight;
   std::vector<GradientPair> g;
-  obj->GetGradient(margin, {&label, &weight}, 1, &g);
+  obj->GetGradient(margin, {&label, &weight}, Context{.nthread = 1}, &g);
   auto loss = [&](int k, double delta) {
     double m[3] = {margin[0], margin[1], margin[2]};
     m[k] += delta;
@@ -88,14 +88,14 @@ TEST(SoftmaxObjective, GradientMatchesFiniteDifferenceAndHessianIsTwice) {
 
 TEST(Objective, TransformsAndBaseScore) {
   std::vector<float> v = {0.0f, 2.0f};
-  Make("binary:logistic")->PredTransform(&v, 1);
+  Make("binary:logistic")->PredTransform(&v, Context{.nthread = 1});
   EXPECT_FLOAT_EQ(v[0], 0.5f);
   EXPECT_FLOAT_EQ(v[1], static_cast<float>(Sigmoid(2.0)));
   EXPECT_FLOAT_EQ(Make("binary:logistic")->ProbToMargin(0.5f).value(), 0.0f);
   EXPECT_FALSE(Make("binary:logistic")->ProbToMargin(1.5f).ok());
   EXPECT_FLOAT_EQ(Make("count:poisson")->ProbToMargin(0.5f).value(), std::log(0.5f));
   std::vector<float> classes = {0.1f, 0.9f, 0.3f, 2.0f, -1.0f, 0.0f};
-  Make("multi:softmax", 3)->PredTransform(&classes, 1);
+  Make("multi:softmax", 3)->PredTransform(&classes, Context{.nthread = 1});
   EXPECT_EQ(classes, (std::vector<float>{1.0f, 0.0f}));
   EXPECT_EQ(Make("multi:softmax", 3)->DefaultMetric(), "merror");
   EXPECT_EQ(Make("binary:logitraw")->DefaultMetric(), "auc");
@@ -116,7 +116,7 @@ TEST(Objective, PredTransformEqualsScalarFormulaBitForBit) {
   for (const char* name : {"binary:logistic", "reg:logistic", "count:poisson"}) {
     for (int nthread : {1, 2}) {
       std::vector<float> v = margins;
-      Make(name)->PredTransform(&v, nthread);
+      Make(name)->PredTransform(&v, Context{.nthread = nthread});
       const bool poisson = std::string(name) == "count:poisson";
       for (std::size_t i = 0; i < v.size(); ++i) {
         const float want = poisson ? std::exp(margins[i]) : 1.0f / (1.0f + std::exp(-margins[i]));
@@ -148,7 +148,8 @@ TEST(Objective, SquaredErrorBlocksEqualScalarFormula) {
     for (int nthread : {1, 2}) {
       std::vector<GradientPair> got;
       const GradientMaxima m =
-          Make("reg:squarederror")->GetGradientAndMaxima(margin, {&label, &weight}, nthread, &got);
+          Make("reg:squarederror")
+              ->GetGradientAndMaxima(margin, {&label, &weight}, Context{.nthread = nthread}, &got);
       GradientMaxima want;
       for (std::size_t i = 0; i < n; ++i) {
         const float w = weighted ? weight[i] : 1.0f;
@@ -204,7 +205,7 @@ TEST(Objective, OtherObjectivesDefaultsAsXgboost) {
   }
   EXPECT_EQ(Make("reg:pseudohubererror")->ProbToMargin(-2.0f).value(), -2.0f);
   std::vector<float> hinge = {-0.5f, 0.0f, 0.25f};
-  Make("binary:hinge")->PredTransform(&hinge, 1);
+  Make("binary:hinge")->PredTransform(&hinge, Context{.nthread = 1});
   EXPECT_EQ(hinge, (std::vector<float>{0.0f, 0.0f, 1.0f}));
 }
 
@@ -227,7 +228,7 @@ TEST(Objective, AbsoluteErrorGradients) {
   ASSERT_TRUE(obj.ok()) << obj.status().message();
   const std::vector<float> label = {1.0f, 2.0f, 3.0f}, weight = {2.0f, 0.5f, 1.0f};
   std::vector<GradientPair> g;
-  (*obj)->GetGradient({2.0f, 2.0f, 2.0f}, {&label, &weight}, 1, &g);
+  (*obj)->GetGradient({2.0f, 2.0f, 2.0f}, {&label, &weight}, Context{.nthread = 1}, &g);
   ASSERT_EQ(g.size(), 3u);
   EXPECT_EQ(g[0].grad, 2.0f);
   EXPECT_EQ(g[1].grad, 0.0f);
@@ -245,7 +246,7 @@ TEST(Objective, CoxGradientsByHand) {
   const std::vector<float> label = {2.0f, 1.0f, -2.0f, 3.0f}, none;
   const std::vector<float> margin = {0.1f, -0.3f, 0.5f, 0.2f};
   std::vector<GradientPair> got;
-  Make("survival:cox")->GetGradient(margin, {&label, &none}, 1, &got);
+  Make("survival:cox")->GetGradient(margin, {&label, &none}, Context{.nthread = 1}, &got);
   std::vector<double> e(4);
   for (int i = 0; i < 4; ++i) e[i] = std::exp(double(margin[i]));
   const double all = e[0] + e[1] + e[2] + e[3], after1 = e[0] + e[2] + e[3], after2 = e[3];

@@ -34,7 +34,8 @@ struct Groups {
 double Eval(const std::string& name, const Groups& g) {
   auto metric = Metric::Create(name);
   EXPECT_TRUE(metric.ok()) << name;
-  auto v = metric.value()->Evaluate(g.preds, 1, g.View(), 1, rabit::DefaultComm());
+  auto v =
+      metric.value()->Evaluate(g.preds, 1, g.View(), Context{.nthread = 1}, rabit::DefaultComm());
   EXPECT_TRUE(v.ok()) << name;
   return v.value();
 }
@@ -101,7 +102,7 @@ TEST(RankObjective, TwoDocumentGroupGradient) {
     auto obj = Objective::Create({.name = name});
     ASSERT_TRUE(obj.ok()) << name;
     std::vector<GradientPair> out;
-    obj.value()->GetGradient(g.preds, g.View(), 1, &out);
+    obj.value()->GetGradient(g.preds, g.View(), Context{.nthread = 1}, &out);
     // Each document draws the other once: two pairs (1 over 0), sigmoid(0) = 0.5, both of
     // weighted by what a swap costs: 1 for pairwise, |delta NDCG| = 1 - 1/log2(3), |delta
     // AP| = 1 - 1/2.

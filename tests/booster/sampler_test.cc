@@ -14,6 +14,7 @@
 
 #include "booster/tree/learner/gbtree_learner.h"
 #include "booster/tree/split/column_sampler.h"
+#include "context_keys.h"
 #include "synthetic_data.h"
 
 namespace treering::booster {
@@ -106,7 +107,7 @@ Trained Train(const Params& extra, int rounds) {
   data::DMatrix train = testing::MakeSynthetic(spec);
   Params params = {{"max_depth", "4"}, {"nthread", "1"}, {"seed", "3"}};
   params.insert(params.end(), extra.begin(), extra.end());
-  auto learner = GBTreeLearner::Create(params, &rabit::DefaultComm());
+  auto learner = test::CreateWithKeys<GBTreeLearner>(params, &rabit::DefaultComm());
   EXPECT_TRUE(learner.ok()) << learner.status().message();
   if (!learner.ok()) return {};
   EXPECT_TRUE((*learner)->SetTrainData(&train).ok());

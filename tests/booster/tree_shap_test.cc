@@ -15,6 +15,7 @@
 #include "booster/tree/learner/gbtree_learner.h"
 #include "booster/tree/predict/feature_importance.h"
 #include "booster/tree/predict/leaf_index.h"
+#include "context_keys.h"
 #include "synthetic_data.h"
 
 namespace treering::booster {
@@ -38,7 +39,7 @@ std::vector<Case> Cases() {
 std::unique_ptr<GBTreeLearner> Train(Params params, data::DMatrix& dm, int rounds) {
   params.push_back({"max_depth", "5"});
   params.push_back({"nthread", "2"});
-  auto learner = GBTreeLearner::Create(params, &rabit::DefaultComm());
+  auto learner = test::CreateWithKeys<GBTreeLearner>(params, &rabit::DefaultComm());
   EXPECT_TRUE(learner.ok()) << learner.status().message();
   EXPECT_TRUE(learner.value()->SetTrainData(&dm).ok());
   for (int i = 0; i < rounds; ++i) EXPECT_TRUE(learner.value()->UpdateOneIter(i).ok());

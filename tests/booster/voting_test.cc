@@ -13,6 +13,7 @@
 #include "booster/tree/learner/gbtree_learner.h"
 #include "booster/tree/sync/voting_ballot.h"
 #include "booster/tree/sync/voting_split_search.h"
+#include "context_keys.h"
 #include "synthetic_data.h"
 #include "thread_world.h"
 
@@ -174,7 +175,7 @@ std::vector<RankResult> TrainOnRanks(Params params, const data::DMatrix& all, da
   std::vector<data::DMatrix> shards = testing::ContiguousShards(all, world);
   std::vector<RankResult> out(static_cast<std::size_t>(world));
   treering::testing::ThreadWorld(world).Run([&](int rank, rabit::Comm* comm) {
-    auto learner = GBTreeLearner::Create(params, comm);
+    auto learner = test::CreateWithKeys<GBTreeLearner>(params, comm);
     ASSERT_TRUE(learner.ok()) << learner.status().message();
     ASSERT_TRUE(learner.value()->SetTrainData(&shards[static_cast<std::size_t>(rank)]).ok());
     for (int i = 0; i < rounds; ++i) ASSERT_TRUE(learner.value()->UpdateOneIter(i).ok());
@@ -278,21 +279,21 @@ TEST(Voting, ConstraintsRanksAgree) {
 
 TEST(Voting, BadTopKAndCategoricalAreErrorsNamingTheKey) {
   for (const char* bad : {"0", "-3", "x"}) {
-    auto learner =
-        GBTreeLearner::Create({{"tree_learner", "voting"}, {"top_k", bad}}, &rabit::DefaultComm());
+    auto learner = test::CreateWithKeys<GBTreeLearner>({{"tree_learner", "voting"}, {"top_k", bad}},
+                                                       &rabit::DefaultComm());
     ASSERT_FALSE(learner.ok()) << bad;
     EXPECT_EQ(learner.status().key(), "top_k");
     EXPECT_NE(learner.status().message().find("top_k"), std::string::npos)
         << learner.status().message();
   }
-  auto cat = GBTreeLearner::Create({{"tree_learner", "voting"}, {"feature_types", "q,c"}},
-                                   &rabit::DefaultComm());
+  auto cat = test::CreateWithKeys<GBTreeLearner>(
+      {{"tree_learner", "voting"}, {"feature_types", "q,c"}}, &rabit::DefaultComm());
   ASSERT_FALSE(cat.ok());
   EXPECT_EQ(cat.status().key(), "tree_learner");
   EXPECT_NE(cat.status().message().find("categorical"), std::string::npos);
-  EXPECT_TRUE(
-      GBTreeLearner::Create({{"tree_learner", "voting"}, {"top_k", "1"}}, &rabit::DefaultComm())
-          .ok());
+  EXPECT_TRUE(test::CreateWithKeys<GBTreeLearner>({{"tree_learner", "voting"}, {"top_k", "1"}},
+                                                  &rabit::DefaultComm())
+                  .ok());
 }
 
 }  // namespace

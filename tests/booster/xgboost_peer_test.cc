@@ -11,6 +11,7 @@
 
 #include "booster/model_io.h"
 #include "booster/tree/learner/gbtree_learner.h"
+#include "context_keys.h"
 #include "synthetic_data.h"
 
 namespace treering::booster {
@@ -93,7 +94,7 @@ TEST_P(XgboostPeerTest, SameTreesAndMargins) {
   Params params = c.params;
   params.emplace_back("nthread", "1");
   params.emplace_back("tree_method", "hist");  // the reference script's; unset would be exact
-  auto learner = GBTreeLearner::Create(params, &rabit::DefaultComm());
+  auto learner = test::CreateWithKeys<GBTreeLearner>(params, &rabit::DefaultComm());
   ASSERT_TRUE(learner.ok()) << learner.status().message();
   ASSERT_TRUE((*learner)->SetTrainData(&train).ok());
   ASSERT_TRUE((*learner)->AddEvalSet("test", &test).ok());
@@ -178,7 +179,7 @@ TEST(XgboostPeerSampler, SameFeatureCountsPerTreeAndLevel) {
     auto theirs = LoadModelJson(dir / "xgb-model.json");
     ASSERT_TRUE(theirs.ok()) << theirs.status().message();
     params.emplace_back("nthread", "1");
-    auto learner = GBTreeLearner::Create(params, &rabit::DefaultComm());
+    auto learner = test::CreateWithKeys<GBTreeLearner>(params, &rabit::DefaultComm());
     ASSERT_TRUE(learner.ok()) << learner.status().message();
     ASSERT_TRUE((*learner)->SetTrainData(&train).ok());
     for (int i = 0; i < 20; ++i) ASSERT_TRUE((*learner)->UpdateOneIter(i).ok());

@@ -15,7 +15,6 @@ const std::vector<booster::ParamDoc>& LearnerDocs() {
                                                        {"max_depth", "6", ""},
                                                        {"eta", "0.3", ""},
                                                        {"eval_metric", "", ""},
-                                                       {"nthread", "0", ""},
                                                        {"num_class", "0", ""}};
   return kDocs;
 }
@@ -54,8 +53,8 @@ TEST(CliParams, RoutesKeysAndKeepsOrder) {
   ASSERT_TRUE(o.ok()) << o.status().message();
   EXPECT_EQ(o->data, "b");  // the later alias wins
   EXPECT_EQ(o->num_round, 0);
-  EXPECT_EQ(o->nthread, 2);
-  const KeyValues learner{{"eval_metric", "merror"}, {"eval_metric", "mlogloss"}, {"nthread", "2"}};
+  EXPECT_EQ(o->context.nthread, 2);  // the Context's key, not passed to the learner
+  const KeyValues learner{{"eval_metric", "merror"}, {"eval_metric", "mlogloss"}};
   EXPECT_EQ(o->learner_params, learner);
   const KeyValues rabit{{"rabit_timeout", "30"}, {"DMLC_TASK_ID", "3"}};
   EXPECT_EQ(o->rabit_params, rabit);
@@ -117,7 +116,36 @@ TEST(CliParams, TasksNeedTheirInputs) {
 TEST(CliParams, SilentMeansVerbosityZero) {
   auto o = BuildOptions(Entries({{"data", "a"}, {"silent", "1"}}), LearnerDocs());
   ASSERT_TRUE(o.ok());
-  EXPECT_EQ(o->verbosity, 0);
+  EXPECT_EQ(o->context.verbosity, 0);
+}
+
+// nthread, seed and verbosity are the Context's keys (base/context.h): one range, one message,
+// whatever booster the config names, and misspellings are suggested like any other key.
+TEST(CliParams, ContextKeysHaveOneRangeAndOneMessage) {
+  auto o = BuildOptions(
+      Entries({{"data", "a"}, {"nthread", "4096"}, {"random_state", "-7"}, {"verbosity", "2"}}),
+      LearnerDocs());
+  ASSERT_TRUE(o.ok()) << o.status().message();
+  EXPECT_EQ(o->context.nthread, 4096);
+  EXPECT_EQ(o->context.seed, -7);
+  EXPECT_EQ(o->context.verbosity, 2);
+  EXPECT_TRUE(o->learner_params.empty());
+  const std::string refused =
+      "t.conf:2: parameter nthread: bad value '4097', allowed: an integer in [0, 4096]";
+  EXPECT_EQ(ErrorOf(Entries({{"data", "a"}, {"nthread", "4097"}})), refused);
+  EXPECT_EQ(ErrorOf(Entries({{"data", "a"}, {"nthread", "4097"}, {"booster", "mlp"}})), refused);
+  EXPECT_EQ(ErrorOf(Entries({{"data", "a"}, {"nthred", "2"}})),
+            "t.conf:2: unknown key 'nthred' (did you mean 'nthread'?)");
+  // nthread = 0 (or absent) is every core, as in XGBoost.
+  auto zero = BuildOptions(Entries({{"data", "a"}, {"nthread", "0"}}), LearnerDocs());
+  ASSERT_TRUE(zero.ok());
+  EXPECT_EQ(zero->context.Threads(), DefaultThreads());
+}
+
+TEST(CliParams, ContextKeysAreDocumentedOnce) {
+  int nthread_rows = 0;
+  for (const auto& d : CliParamDocs()) nthread_rows += d.key == "nthread";
+  EXPECT_EQ(nthread_rows, 1);
 }
 
 TEST(CliParams, UnknownRabitKeyNamesLineAndNearest) {

@@ -96,9 +96,10 @@ TEST(HttpLoad, EveryShardEqualsTheLocalLoad) {
   for (int nparts : {1, 2, 3, 4}) {
     for (int part = 0; part < nparts; ++part) {
       for (int threads : {1, 3}) {
-        LoadOptions o{part, nparts, threads};
-        Result<DMatrix> want = Load(local_list, o);
-        Result<DMatrix> got = Load(list, o);
+        const LoadOptions o{part, nparts};
+        const Context ctx{.nthread = threads};
+        Result<DMatrix> want = Load(local_list, o, ctx);
+        Result<DMatrix> got = Load(list, o, ctx);
         ASSERT_TRUE(want.ok()) << want.status().message();
         ASSERT_TRUE(got.ok()) << got.status().message();
         SCOPED_TRACE("part " + std::to_string(part) + " of " + std::to_string(nparts));
@@ -115,14 +116,16 @@ TEST(HttpLoad, ResumesAfterCutConnections) {
   const std::string local = dir.Write("train.libsvm", RandomLibsvm(3, 4000));
   std::atomic<int> gets{0};
   auto plain_server = StartServer(CountingGets(ServeOptions(dir.path()), &gets));
-  ASSERT_TRUE(Load(UrlOf(*plain_server, "train.libsvm"), LoadOptions{0, 1, 1}).ok());
+  ASSERT_TRUE(
+      Load(UrlOf(*plain_server, "train.libsvm"), LoadOptions{0, 1}, Context{.nthread = 1}).ok());
   const int gets_without_cuts = gets.exchange(0);
 
   FileServerOptions options = CountingGets(ServeOptions(dir.path()), &gets);
   options.test_drop_after = 1000;
   options.test_drop_count = 6;  // fewer than the client's attempts per range
   auto server = StartServer(options);
-  Result<DMatrix> got = Load(UrlOf(*server, "train.libsvm"), LoadOptions{0, 1, 1});
+  Result<DMatrix> got =
+      Load(UrlOf(*server, "train.libsvm"), LoadOptions{0, 1}, Context{.nthread = 1});
   ASSERT_TRUE(got.ok()) << got.status().message();
   testing::ExpectSameMatrix(*got, LoadLocal(local));
   EXPECT_EQ(gets.load(), gets_without_cuts + 6);
@@ -144,7 +147,8 @@ TEST(HttpLoad, ReadAheadResumesCutsInsideAChunk) {
   for (int threads : {1, 2}) {
     SCOPED_TRACE("threads " + std::to_string(threads));
     gets = 0;
-    Result<DMatrix> uncut = Load(UrlOf(*plain_server, "train.libsvm"), LoadOptions{0, 1, threads});
+    Result<DMatrix> uncut =
+        Load(UrlOf(*plain_server, "train.libsvm"), LoadOptions{0, 1}, Context{.nthread = threads});
     ASSERT_TRUE(uncut.ok()) << uncut.status().message();
     testing::ExpectSameMatrix(*uncut, want);
     const int gets_without_cuts = gets.exchange(0);
@@ -153,7 +157,8 @@ TEST(HttpLoad, ReadAheadResumesCutsInsideAChunk) {
     options.test_drop_after = kCut;
     options.test_drop_count = 4;  // the first four file replies stop after kCut bytes
     auto server = StartServer(options);
-    Result<DMatrix> got = Load(UrlOf(*server, "train.libsvm"), LoadOptions{0, 1, threads});
+    Result<DMatrix> got =
+        Load(UrlOf(*server, "train.libsvm"), LoadOptions{0, 1}, Context{.nthread = threads});
     ASSERT_TRUE(got.ok()) << got.status().message();
     testing::ExpectSameMatrix(*got, want);
     if (threads == 1) {
@@ -196,9 +201,10 @@ TEST(HttpLoad, LinesLongerThanABlockAreJoined) {
     for (int threads : {1, 2}) {
       for (int nparts : {1, 3}) {
         for (int part = 0; part < nparts; ++part) {
-          LoadOptions o{part, nparts, threads};
-          Result<DMatrix> want = Load(local, o);
-          Result<DMatrix> got = Load(UrlOf(*server, name), o);
+          const LoadOptions o{part, nparts};
+          const Context ctx{.nthread = threads};
+          Result<DMatrix> want = Load(local, o, ctx);
+          Result<DMatrix> got = Load(UrlOf(*server, name), o, ctx);
           ASSERT_TRUE(want.ok()) << want.status().message();
           ASSERT_TRUE(got.ok()) << got.status().message();
           testing::ExpectSameMatrix(*got, *want);
@@ -226,7 +232,8 @@ TEST(HttpLoad, CountingPassAsksTheServerOrFetches) {
       ++(target.find("?counts") != std::string::npos ? counts : reads);
     };
     auto server = StartServer(options);
-    Result<DMatrix> got = Load(UrlOf(*server, "train.libsvm"), LoadOptions{0, 1, 1});
+    Result<DMatrix> got =
+        Load(UrlOf(*server, "train.libsvm"), LoadOptions{0, 1}, Context{.nthread = 1});
     ASSERT_TRUE(got.ok()) << got.status().message();
     testing::ExpectSameMatrix(*got, LoadLocal(libsvm));
     EXPECT_EQ(counts.load(), 1);  // one chunk; without server counts, asked once only
@@ -263,7 +270,7 @@ TEST(HttpLoad, ParseErrorWhileReadingAheadNamesTheLine) {
   dir.Write("bad.libsvm", good + "1 0:1 x\n" + good);
   auto server = StartServer(ServeOptions(dir.path()));
   const std::string url = UrlOf(*server, "bad.libsvm");
-  Result<DMatrix> got = Load(url, LoadOptions{0, 1, 1});
+  Result<DMatrix> got = Load(url, LoadOptions{0, 1}, Context{.nthread = 1});
   ASSERT_FALSE(got.ok());
   EXPECT_EQ(got.status().message(),
             url + ":" + std::to_string(lines + 1) + ":7: expected index:value, got 'x'");
@@ -336,7 +343,7 @@ TEST(HttpLoad, FileChangedDuringTheLoadIsAnError) {
   };
   auto server = StartServer(options);
   const std::string url = UrlOf(*server, "train.libsvm");
-  Result<DMatrix> got = Load(url, LoadOptions{1, 2, 1});
+  Result<DMatrix> got = Load(url, LoadOptions{1, 2}, Context{.nthread = 1});
   ASSERT_FALSE(got.ok());
   EXPECT_EQ(got.status().code(), StatusCode::kIoError);
   EXPECT_EQ(got.status().message().rfind(url + ": the file changed on the server during the load "

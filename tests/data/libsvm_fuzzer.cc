@@ -57,7 +57,8 @@ void CheckWellFormed(const treering::data::DMatrix& m) {
 }
 
 void LoadAndCheck(const std::string& uri) {
-  treering::Result<treering::data::DMatrix> m = treering::data::Load(uri, {0, 1, 1});
+  treering::Result<treering::data::DMatrix> m =
+      treering::data::Load(uri, {0, 1}, treering::Context{.nthread = 1});
   if (m.ok()) return CheckWellFormed(*m);
   Require(m.status().code() == treering::StatusCode::kInvalidInput, "error code");
   Require(IsLocated(m.status().message(), ScratchFile()), "FILE:LINE:COL in the message");

@@ -58,15 +58,15 @@ TEST(LoadCsv, ShardsAndThreadsGiveTheSameRows) {
   }
   TempDir dir;
   const std::string uri = dir.Write("big.csv", text) + "?format=csv";
-  Result<DMatrix> whole = Load(uri, {0, 1, 1});
+  Result<DMatrix> whole = Load(uri, {0, 1}, Context{.nthread = 1});
   ASSERT_TRUE(whole.ok()) << whole.status().message();
   ASSERT_EQ(whole->NumRows(), 40000u);
-  Result<DMatrix> threaded = Load(uri, {0, 1, 4});
+  Result<DMatrix> threaded = Load(uri, {0, 1}, Context{.nthread = 4});
   ASSERT_TRUE(threaded.ok());
   testing::ExpectSameMatrix(*threaded, *whole);
   std::vector<float> labels;
   for (int part = 0; part < 3; ++part) {
-    Result<DMatrix> m = Load(uri, {part, 3, 2});
+    Result<DMatrix> m = Load(uri, {part, 3}, Context{.nthread = 2});
     ASSERT_TRUE(m.ok());
     labels.insert(labels.end(), m->label.begin(), m->label.end());
   }

@@ -25,7 +25,7 @@ struct BadCase {
 
 void ExpectError(const std::string& uri, StatusCode code, const std::string& message,
                  int nthread = 1) {
-  Result<DMatrix> m = Load(uri, {0, 1, nthread});
+  Result<DMatrix> m = Load(uri, {0, 1}, Context{.nthread = nthread});
   ASSERT_FALSE(m.ok()) << uri;
   EXPECT_EQ(m.status().code(), code) << m.status().message();
   EXPECT_EQ(m.status().message(), message);
@@ -98,7 +98,7 @@ TEST(LoadErrors, SeveralBadLinesReportTheFirstWhateverTheThreads) {
                 file + ":1234:7: expected index:value, got 'bad:1234'", threads);
   }
   // Part 1 of 2 does not hold line 1234 and reports its own first error.
-  Result<DMatrix> second = Load(file, {1, 2, 2});
+  Result<DMatrix> second = Load(file, {1, 2}, Context{.nthread = 2});
   ASSERT_FALSE(second.ok());
   EXPECT_EQ(second.status().message(), file + ":50000:7: expected index:value, got 'bad:50000'");
 }

@@ -81,7 +81,8 @@ void Fuzz(const std::string& seed_text, const std::string& suffix, std::uint64_t
   for (; iterations < kMaxIterations && std::chrono::steady_clock::now() < deadline; ++iterations) {
     const std::string text = Mutate(seed_text, rng);
     dir.Write("fuzz.txt", text);
-    Result<DMatrix> m = Load(file + suffix, {0, 1, 1 + static_cast<int>(rng() % 2)});
+    Result<DMatrix> m =
+        Load(file + suffix, {0, 1}, Context{.nthread = 1 + static_cast<int>(rng() % 2)});
     if (m.ok()) {
       ExpectWellFormed(*m);
     } else {

@@ -13,8 +13,9 @@ namespace {
 
 using treering::testing::TempDir;
 
-std::string LoadError(const std::string& uri, const LoadOptions& options = {0, 1, 1}) {
-  Result<DMatrix> m = Load(uri, options);
+std::string LoadError(const std::string& uri, const LoadOptions& options = {0, 1},
+                      int nthread = 1) {
+  Result<DMatrix> m = Load(uri, options, Context{.nthread = nthread});
   if (m.ok()) return "(loaded)";
   EXPECT_EQ(m.status().code(), StatusCode::kInvalidInput) << m.status().message();
   return m.status().message();
@@ -40,7 +41,7 @@ TEST(LoadLimits, FeatureIndexOverTheLimitIsLocated) {
 TEST(LoadLimits, LargestIndexLoadsInMemoryOfTheEntriesPresent) {
   TempDir dir;
   const std::string file = dir.Write("edge.libsvm", "1 0:1\n0 67108863:2\n");
-  Result<DMatrix> m = Load(file, {0, 1, 1});
+  Result<DMatrix> m = Load(file, {0, 1}, Context{.nthread = 1});
   ASSERT_TRUE(m.ok()) << m.status().message();
   EXPECT_EQ(m->num_col, kMaxFeatures);
   EXPECT_EQ(m->index, (std::vector<std::uint32_t>{0, 67108863}));
@@ -54,7 +55,7 @@ TEST(LoadLimits, LargestIndexLoadsInMemoryOfTheEntriesPresent) {
 TEST(LoadLimits, CsvWithMoreColumnsThanTheLimit) {
   TempDir dir;
   const std::string ok = dir.Write("edge.csv", "1" + std::string(kMaxFeatures, ',') + "2\n");
-  Result<DMatrix> m = Load(ok + "?format=csv", {0, 1, 1});
+  Result<DMatrix> m = Load(ok + "?format=csv", {0, 1}, Context{.nthread = 1});
   ASSERT_TRUE(m.ok()) << m.status().message();
   EXPECT_EQ(m->num_col, kMaxFeatures);
   EXPECT_EQ(m->index, std::vector<std::uint32_t>{67108863});
@@ -98,16 +99,16 @@ TEST(LoadLimits, WeightRuleAcrossChunksAndFiles) {
                                ":1:1 has none (a row without its label reads as "
                                "label:weight): weight every row or none, as XGBoost requires, "
                                "got '1:2'";
-  for (int threads : {1, 2, 4}) EXPECT_EQ(LoadError(file, {0, 1, threads}), expected);
+  for (int threads : {1, 2, 4}) EXPECT_EQ(LoadError(file, {0, 1}, threads), expected);
   // Part 0 of 2 holds only unweighted rows: each part is checked on its own (Load has no Comm;
   // the train driver compares the parts).
-  EXPECT_EQ(LoadError(file, {0, 2, 2}), "(loaded)");
+  EXPECT_EQ(LoadError(file, {0, 2}, 2), "(loaded)");
   // Part 1's first row is the first line starting in the second half of the bytes (lines of
   // 22 bytes before line 50000): line 30001, which part 1 names.
   ASSERT_EQ((text.size() / 2 + 21) / 22 + 1, 30001u);
   std::string part1 = expected;
   part1.replace(part1.find(":1:1 has none"), 4, ":30001:1");
-  EXPECT_EQ(LoadError(file, {1, 2, 2}), part1);
+  EXPECT_EQ(LoadError(file, {1, 2}, 2), part1);
 
   const std::string a = dir.Write("a.libsvm", "1 0:1\n");
   const std::string b = dir.Write("b.libsvm", "1:3 0:1\n");

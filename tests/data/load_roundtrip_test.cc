@@ -23,8 +23,8 @@ using testing::RowOptions;
 using testing::Spelling;
 using treering::testing::TempDir;
 
-DMatrix MustLoad(const std::string& uri, LoadOptions options = {}) {
-  Result<DMatrix> m = Load(uri, options);
+DMatrix MustLoad(const std::string& uri, LoadOptions options = {}, const Context& ctx = {}) {
+  Result<DMatrix> m = Load(uri, options, ctx);
   EXPECT_TRUE(m.ok()) << m.status().message();
   return m.ok() ? std::move(m).value() : DMatrix{};
 }
@@ -63,7 +63,7 @@ TEST(LoadRoundTrip, ThreadCountDoesNotChangeTheMatrix) {
   const DMatrix expected = ExpectedMatrix(rows);
   for (int threads : {1, 2, 3, 8}) {
     LoadStats stats;
-    Result<DMatrix> m = Load(file, {0, 1, threads}, &stats);
+    Result<DMatrix> m = Load(file, {0, 1}, Context{.nthread = threads}, &stats);
     ASSERT_TRUE(m.ok()) << m.status().message();
     EXPECT_EQ(stats.threads, threads);
     SCOPED_TRACE("threads " + std::to_string(threads));
@@ -82,7 +82,7 @@ TEST(LoadRoundTrip, RowsLongerThanTheReadBlock) {
       dir.Write("long.libsvm", testing::LibsvmText(rows, Spelling{true, false, false, false}, rng));
   ASSERT_GT(std::filesystem::file_size(file), 2u << 20);
   for (int threads : {1, 2})
-    ExpectSameMatrix(MustLoad(file, {0, 1, threads}), ExpectedMatrix(rows));
+    ExpectSameMatrix(MustLoad(file, {0, 1}, Context{.nthread = threads}), ExpectedMatrix(rows));
 }
 
 TEST(LoadRoundTrip, EmptyAndCommentOnlyFilesHaveNoRows) {

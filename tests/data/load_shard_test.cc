@@ -52,7 +52,7 @@ void ExpectPartsFollowTheRule(const std::string& uri, const std::vector<std::uin
                               std::uint64_t total, int nparts, int nthread) {
   std::vector<float> all;
   for (int part = 0; part < nparts; ++part) {
-    Result<DMatrix> m = Load(uri, {part, nparts, nthread});
+    Result<DMatrix> m = Load(uri, {part, nparts}, Context{.nthread = nthread});
     ASSERT_TRUE(m.ok()) << m.status().message();
     EXPECT_EQ(m->label, ExpectedLabels(starts, total, part, nparts))
         << "part " << part << " of " << nparts << ", " << nthread << " threads";
@@ -149,8 +149,7 @@ TEST(LoadShard, GlobIsSortedByName) {
 TEST(LoadShard, RejectsBadPartNumbers) {
   TempDir dir;
   const std::string file = dir.Write("a.libsvm", "1 0:1\n");
-  for (const LoadOptions& bad :
-       {LoadOptions{1, 1, 1}, LoadOptions{-1, 2, 1}, LoadOptions{0, 0, 1}}) {
+  for (const LoadOptions& bad : {LoadOptions{1, 1}, LoadOptions{-1, 2}, LoadOptions{0, 0}}) {
     Result<DMatrix> m = Load(file, bad);
     ASSERT_FALSE(m.ok());
     EXPECT_EQ(m.status().code(), StatusCode::kInvalidInput);

@@ -51,7 +51,8 @@ std::vector<RankResult> Train(const MlpParam& param, std::vector<data::DMatrix> 
     data::DMatrix& m = shards[static_cast<std::size_t>(rank)];
     const InputScaling scaling = ComputeScaling(m, kFeatures, true, comm);
     scaling.ScaleRows(&m, 1);
-    Trainer t(param, Architecture({kFeatures, 16, 8, kClasses}, param.activation), comm, 1);
+    Trainer t(param, Architecture({kFeatures, 16, 8, kClasses}, param.activation),
+              Context{.nthread = 1}, comm);
     t.Start(nullptr);
     t.SetTrainShard(&m);
     EpochReport r;
@@ -129,7 +130,8 @@ TEST(SyncSgd, ChecksumComparisonCatchesDivergedRanks) {
     data::DMatrix& m = shards[static_cast<std::size_t>(rank)];
     const InputScaling scaling = ComputeScaling(m, kFeatures, true, comm);
     scaling.ScaleRows(&m, 1);
-    Trainer t(p, Architecture({kFeatures, 16, 8, kClasses}, p.activation), comm, 1);
+    Trainer t(p, Architecture({kFeatures, 16, 8, kClasses}, p.activation), Context{.nthread = 1},
+              comm);
     t.Start(nullptr);
     t.SetTrainShard(&m);
     agree[static_cast<std::size_t>(rank)] = t.RanksAgree() ? 1 : 0;  // right after the broadcast
@@ -199,13 +201,13 @@ TEST(SyncSgd, ResumeFromSnapshotEqualsUninterrupted) {
       data::DMatrix m = shards[static_cast<std::size_t>(rank)];
       const InputScaling scaling = ComputeScaling(m, kFeatures, true, comm);
       scaling.ScaleRows(&m, 1);
-      Trainer full(p, arch, comm, 1);
+      Trainer full(p, arch, Context{.nthread = 1}, comm);
       full.Start(nullptr);
       full.SetTrainShard(&m);
       for (int e = 0; e < 4; ++e) full.RunEpoch(scaling);
       straight[static_cast<std::size_t>(rank)] = full.State();
 
-      Trainer first(p, arch, comm, 1);
+      Trainer first(p, arch, Context{.nthread = 1}, comm);
       first.Start(nullptr);
       first.SetTrainShard(&m);
       for (int e = 0; e < 2; ++e) first.RunEpoch(scaling);
@@ -213,7 +215,7 @@ TEST(SyncSgd, ResumeFromSnapshotEqualsUninterrupted) {
                         scaling,       first.State()};
       auto loaded = ParseModel(SerializeModel(snapshot), "snapshot");
       ASSERT_TRUE(loaded.ok()) << loaded.status().message();
-      Trainer second(p, arch, comm, 1);
+      Trainer second(p, arch, Context{.nthread = 1}, comm);
       second.Start(&loaded->state);
       second.SetTrainShard(&m);
       while (second.epochs_done() < 4) second.RunEpoch(loaded->scaling);

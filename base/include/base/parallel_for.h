@@ -1,6 +1,7 @@
 // The one place treering enters OpenMP. Every parallel loop in data/ and booster/ goes through
 // ParallelFor so that (a) exceptions thrown inside a worker thread reach the caller instead of
-// calling std::terminate, and (b) thread counts are chosen in one place. A CI grep
+// calling std::terminate, and (b) thread counts are chosen in one place (base/context.h: the
+// Context's Threads() and the one ThreadsFor rule). A CI grep
 // (scripts/check-style.sh) keeps `#pragma omp` out of every other file.
 #pragma once
 
@@ -11,11 +12,11 @@
 #include <exception>
 #include <mutex>
 
+#include "base/context.h"
+
 namespace treering {
 
-// Number of threads to use when the caller passes nthread <= 0: what OpenMP would use.
-inline int DefaultThreads() { return std::max(1, omp_get_max_threads()); }
-
+// nthread <= 0 means all cores (DefaultThreads(), base/context.h).
 inline int ResolveThreads(int nthread) { return nthread > 0 ? nthread : DefaultThreads(); }
 
 namespace detail {

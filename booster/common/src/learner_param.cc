@@ -65,12 +65,6 @@ const ParamTable<LearnerParam>& LearnerParam::Table() {
                "rank:*: partners drawn per document (lambda_rank_param)"),
       RealField("fix_list_weight", &P::fix_list_weight, {.lo = 0},
                 "rank:*: scale each query group's pairs by this / group size; 0 = off"),
-      IntField("nthread", &P::nthread, 0, 1024,
-               "threads for training and prediction, 0 = all cores"),
-      IntField("seed", &P::seed, -2147483648LL, 2147483647LL,
-               "random seed (row/column sampling); rank 0's value is broadcast")
-          .Alias("random_state"),
-      IntField("verbosity", &P::verbosity, 0, 3, "0 silent .. 3 debug"),
       PinnedChoice("validate_parameters", {"1", "0"},
                    "accepted for XGBoost compatibility; unknown keys are always errors"),
   });

@@ -93,7 +93,7 @@ class AucMetric : public Metric {
   const std::string& Name() const override { return name_; }
 
   Result<double> Evaluate(const std::vector<float>& preds, int groups, const LabelView& labels,
-                          int /*nthread*/, rabit::Comm& comm) const override {
+                          const Context& /*ctx*/, rabit::Comm& comm) const override {
     if (!comm.IsDistributed()) return Area(preds, groups, *labels.label, *labels.weight);
     std::vector<float> weights = *labels.weight;
     if (weights.empty()) weights.assign(labels.NumRows(), 1.0f);

@@ -38,7 +38,7 @@ class CoxMetric : public Metric {
   const std::string& Name() const override { return name_; }
 
   Result<double> Evaluate(const std::vector<float>& preds, int groups, const LabelView& labels,
-                          int /*nthread*/, rabit::Comm& comm) const override {
+                          const Context& /*ctx*/, rabit::Comm& comm) const override {
     if (groups != 1) {
       return Status::InvalidInput("eval_metric cox-nloglik needs a one-output objective");
     }

@@ -47,11 +47,11 @@ class ElementwiseMetric : public Metric {
   const std::string& Name() const override { return name_; }
 
   Result<double> Evaluate(const std::vector<float>& preds, int groups, const LabelView& labels,
-                          int nthread, rabit::Comm& comm) const override {
+                          const Context& ctx, rabit::Comm& comm) const override {
     if (groups != 1) {
       return Status::InvalidInput("eval_metric " + name_ + " needs a one-output objective");
     }
-    const WeightedSum local = SumRows(labels.NumRows(), nthread, [&](std::size_t row) {
+    const WeightedSum local = SumRows(labels.NumRows(), ctx.Threads(), [&](std::size_t row) {
       const float w = labels.Weight(row);
       return WeightedSum{w * RowLoss((*labels.label)[row], preds[row]), w};
     });

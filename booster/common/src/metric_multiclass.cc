@@ -15,12 +15,12 @@ class MulticlassMetric : public Metric {
   const std::string& Name() const override { return name_; }
 
   Result<double> Evaluate(const std::vector<float>& preds, int groups, const LabelView& labels,
-                          int nthread, rabit::Comm& comm) const override {
+                          const Context& ctx, rabit::Comm& comm) const override {
     if (groups < 2) {
       return Status::InvalidInput("eval_metric " + name_ + " needs a multi:* objective");
     }
     const bool error = name_ == "merror";
-    const WeightedSum local = SumRows(labels.NumRows(), nthread, [&](std::size_t row) {
+    const WeightedSum local = SumRows(labels.NumRows(), ctx.Threads(), [&](std::size_t row) {
       const float* p = preds.data() + row * groups;
       const auto label = static_cast<int>((*labels.label)[row]);
       const float w = labels.Weight(row);

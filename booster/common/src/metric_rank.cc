@@ -46,7 +46,7 @@ class RankMetric : public Metric {
   const std::string& Name() const override { return name_; }
 
   Result<double> Evaluate(const std::vector<float>& preds, int groups, const LabelView& labels,
-                          int nthread, rabit::Comm& comm) const override {
+                          const Context& ctx, rabit::Comm& comm) const override {
     if (groups != 1) {
       return Status::InvalidInput("eval_metric " + name_ + " needs a one-output objective");
     }
@@ -56,7 +56,7 @@ class RankMetric : public Metric {
     // 32 groups: an MSLR-sized test set (a few hundred groups) still spreads over the threads.
     constexpr std::size_t kChunk = 32;
     std::vector<double> partial((ngroups + kChunk - 1) / kChunk, 0.0);
-    ParallelFor(partial.size(), ThreadsFor(preds.size(), nthread), [&](std::size_t c) {
+    ParallelFor(partial.size(), ctx.ThreadsFor(preds.size(), kBoosterGrain), [&](std::size_t c) {
       std::vector<PredRel> rec;
       for (std::size_t k = c * kChunk; k < std::min(ngroups, (c + 1) * kChunk); ++k) {
         rec.clear();

@@ -66,10 +66,10 @@ GradientMaxima MaximaOf(const std::vector<GradientPair>& g, int nthread) {
 }
 
 GradientMaxima Objective::GetGradientAndMaxima(const std::vector<float>& margin,
-                                               const LabelView& labels, int nthread,
+                                               const LabelView& labels, const Context& ctx,
                                                std::vector<GradientPair>* out) const {
-  GetGradient(margin, labels, nthread, out);
-  return MaximaOf(*out, nthread);
+  GetGradient(margin, labels, ctx, out);
+  return MaximaOf(*out, ctx.Threads());
 }
 
 }  // namespace treering::booster

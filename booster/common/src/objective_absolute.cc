@@ -22,10 +22,10 @@ class AbsoluteErrorObjective : public Objective {
     return CheckLabelsFinite(name_, labels);
   }
 
-  void GetGradient(const std::vector<float>& margin, const LabelView& labels, int nthread,
+  void GetGradient(const std::vector<float>& margin, const LabelView& labels, const Context& ctx,
                    std::vector<GradientPair>* out) const override {
     out->resize(margin.size());
-    ParallelFor(margin.size(), ThreadsFor(margin.size(), nthread), [&](std::size_t i) {
+    ParallelFor(margin.size(), ctx.ThreadsFor(margin.size(), kBoosterGrain), [&](std::size_t i) {
       const float x = margin[i] - (*labels.label)[i];
       const float sign = static_cast<float>((x > 0.0f) - (x < 0.0f));
       const float w = labels.Weight(i);
@@ -33,7 +33,7 @@ class AbsoluteErrorObjective : public Objective {
     });
   }
 
-  void PredTransform(std::vector<float>*, int) const override {}
+  void PredTransform(std::vector<float>*, const Context&) const override {}
   std::string DefaultMetric() const override { return "mae"; }
   std::optional<double> LeafQuantile() const override { return 0.5; }
 

@@ -24,8 +24,8 @@ class CoxObjective : public Objective {
     return CheckLabelsFinite(name_, labels, "survival time, negative when censored");
   }
 
-  void GetGradient(const std::vector<float>& margin, const LabelView& labels, int /*nthread*/,
-                   std::vector<GradientPair>* out) const override {
+  void GetGradient(const std::vector<float>& margin, const LabelView& labels,
+                   const Context& /*ctx*/, std::vector<GradientPair>* out) const override {
     const std::vector<float>& y = *labels.label;
     const std::vector<std::size_t> order = AbsLabelOrder(y);
     out->resize(margin.size());
@@ -53,8 +53,8 @@ class CoxObjective : public Objective {
     }
   }
 
-  void PredTransform(std::vector<float>* values, int nthread) const override {
-    ParallelFor(values->size(), ThreadsFor(values->size(), nthread),
+  void PredTransform(std::vector<float>* values, const Context& ctx) const override {
+    ParallelFor(values->size(), ctx.ThreadsFor(values->size(), kBoosterGrain),
                 [&](std::size_t i) { (*values)[i] = std::exp((*values)[i]); });
   }
 

@@ -51,23 +51,24 @@ class ElementwiseObjective : public Objective {
     return Status::Ok();
   }
 
-  void GetGradient(const std::vector<float>& margin, const LabelView& labels, int nthread,
+  void GetGradient(const std::vector<float>& margin, const LabelView& labels, const Context& ctx,
                    std::vector<GradientPair>* out) const override {
-    Gradients(margin, labels, nthread, out);
+    Gradients(margin, labels, ctx, out);
   }
 
   GradientMaxima GetGradientAndMaxima(const std::vector<float>& margin, const LabelView& labels,
-                                      int nthread, std::vector<GradientPair>* out) const override {
-    return Gradients(margin, labels, nthread, out);
+                                      const Context& ctx,
+                                      std::vector<GradientPair>* out) const override {
+    return Gradients(margin, labels, ctx, out);
   }
 
-  void PredTransform(std::vector<float>* values, int nthread) const override {
+  void PredTransform(std::vector<float>* values, const Context& ctx) const override {
     if (config_.name == "binary:logitraw" || loss_ == Loss::kSquared) return;
     // Blocks through ExpFloats (glibc's expf bit for bit, 8 at a time): every round
     // transforms the whole eval set, and one expf call per value was most of that.
     const bool poisson = loss_ == Loss::kPoisson;
     ParallelForBlocks(
-        static_cast<std::int64_t>(values->size()), ThreadsFor(values->size(), nthread),
+        static_cast<std::int64_t>(values->size()), ctx.ThreadsFor(values->size(), kBoosterGrain),
         [&](int, std::int64_t begin, std::int64_t end) {
           constexpr std::int64_t kChunk = 1024;
           float e[kChunk];
@@ -111,11 +112,11 @@ class ElementwiseObjective : public Objective {
  private:
   // One contiguous block of rows per thread (the logistic block runs vectorised, see
   // exp_simd.h); the blocks' maxima are combined here, so neither depends on the thread count.
-  GradientMaxima Gradients(const std::vector<float>& margin, const LabelView& labels, int nthread,
-                           std::vector<GradientPair>* out) const {
+  GradientMaxima Gradients(const std::vector<float>& margin, const LabelView& labels,
+                           const Context& ctx, std::vector<GradientPair>* out) const {
     out->resize(margin.size());
     const std::int64_t n = static_cast<std::int64_t>(margin.size());
-    const int threads = ResolveThreads(ThreadsFor(margin.size(), nthread));
+    const int threads = ctx.ThreadsFor(margin.size(), kBoosterGrain);
     std::vector<GradientMaxima> partial(threads);
     const bool weighted = labels.weight != nullptr && !labels.weight->empty();
     const float* weight = weighted ? labels.weight->data() : nullptr;

@@ -155,12 +155,12 @@ class LambdaRankObjective : public Objective {
     return Status::Ok();
   }
 
-  void GetGradient(const std::vector<float>& margin, const LabelView& labels, int nthread,
+  void GetGradient(const std::vector<float>& margin, const LabelView& labels, const Context& ctx,
                    std::vector<GradientPair>* out) const override {
     const std::vector<std::uint64_t> gptr = QueryGroupBounds(labels);
     out->assign(margin.size(), GradientPair{});
     const std::int64_t ngroup = static_cast<std::int64_t>(gptr.size()) - 1;
-    const int threads = ResolveThreads(nthread);
+    const int threads = ctx.Threads();
     ParallelFor(threads, threads, [&](int tid) {
       // libgomp's schedule(static): the first (n % T) threads take one group more.
       const std::int64_t q = ngroup / threads;
@@ -175,7 +175,7 @@ class LambdaRankObjective : public Objective {
     });
   }
 
-  void PredTransform(std::vector<float>* /*values*/, int /*nthread*/) const override {}
+  void PredTransform(std::vector<float>* /*values*/, const Context& /*ctx*/) const override {}
 
   std::string DefaultMetric() const override { return "map"; }
 

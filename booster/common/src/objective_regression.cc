@@ -40,17 +40,17 @@ class RegressionObjective : public Objective {
     return Status::Ok();
   }
 
-  void GetGradient(const std::vector<float>& margin, const LabelView& labels, int nthread,
+  void GetGradient(const std::vector<float>& margin, const LabelView& labels, const Context& ctx,
                    std::vector<GradientPair>* out) const override {
     out->resize(margin.size());
-    ParallelFor(margin.size(), ThreadsFor(margin.size(), nthread), [&](std::size_t i) {
+    ParallelFor(margin.size(), ctx.ThreadsFor(margin.size(), kBoosterGrain), [&](std::size_t i) {
       (*out)[i] = Row(margin[i], (*labels.label)[i], labels.Weight(i));
     });
   }
 
-  void PredTransform(std::vector<float>* values, int nthread) const override {
+  void PredTransform(std::vector<float>* values, const Context& ctx) const override {
     if (kind_ == Kind::kSquaredLog || kind_ == Kind::kPseudoHuber) return;
-    ParallelFor(values->size(), ThreadsFor(values->size(), nthread), [&](std::size_t i) {
+    ParallelFor(values->size(), ctx.ThreadsFor(values->size(), kBoosterGrain), [&](std::size_t i) {
       float& v = (*values)[i];
       v = kind_ == Kind::kHinge ? (v > 0.0f ? 1.0f : 0.0f) : std::exp(v);
     });

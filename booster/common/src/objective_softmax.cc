@@ -42,46 +42,47 @@ class SoftmaxObjective : public Objective {
     return Status::Ok();
   }
 
-  void GetGradient(const std::vector<float>& margin, const LabelView& labels, int nthread,
+  void GetGradient(const std::vector<float>& margin, const LabelView& labels, const Context& ctx,
                    std::vector<GradientPair>* out) const override {
     out->resize(margin.size());
-    ParallelFor(labels.NumRows(), ThreadsFor(margin.size(), nthread), [&](std::size_t row) {
-      float p[256];
-      std::vector<float> big;  // only for more than 256 classes
-      float* prob = p;
-      if (k_ > 256) {
-        big.resize(k_);
-        prob = big.data();
-      }
-      std::copy_n(margin.begin() + row * k_, k_, prob);
-      Softmax(prob, k_);
-      const int label = static_cast<int>((*labels.label)[row]);
-      const float w = labels.Weight(row);
-      for (int j = 0; j < k_; ++j) {
-        const float target = j == label ? 1.0f : 0.0f;
-        (*out)[row * k_ + j] = {(prob[j] - target) * w,
-                                std::fmax(2.0f * prob[j] * (1.0f - prob[j]) * w, 1e-16f)};
-      }
-    });
+    ParallelFor(
+        labels.NumRows(), ctx.ThreadsFor(margin.size(), kBoosterGrain), [&](std::size_t row) {
+          float p[256];
+          std::vector<float> big;  // only for more than 256 classes
+          float* prob = p;
+          if (k_ > 256) {
+            big.resize(k_);
+            prob = big.data();
+          }
+          std::copy_n(margin.begin() + row * k_, k_, prob);
+          Softmax(prob, k_);
+          const int label = static_cast<int>((*labels.label)[row]);
+          const float w = labels.Weight(row);
+          for (int j = 0; j < k_; ++j) {
+            const float target = j == label ? 1.0f : 0.0f;
+            (*out)[row * k_ + j] = {(prob[j] - target) * w,
+                                    std::fmax(2.0f * prob[j] * (1.0f - prob[j]) * w, 1e-16f)};
+          }
+        });
   }
 
   // multi:softmax predicts the class index; multi:softprob the probabilities.
-  void PredTransform(std::vector<float>* values, int nthread) const override {
+  void PredTransform(std::vector<float>* values, const Context& ctx) const override {
     if (name_ == "multi:softprob") {
-      EvalTransform(values, nthread);
+      EvalTransform(values, ctx);
       return;
     }
     const std::size_t rows = values->size() / k_;
     std::vector<float> classes(rows);
-    ParallelFor(rows, ThreadsFor(values->size(), nthread), [&](std::size_t row) {
+    ParallelFor(rows, ctx.ThreadsFor(values->size(), kBoosterGrain), [&](std::size_t row) {
       const float* v = values->data() + row * k_;
       classes[row] = static_cast<float>(std::max_element(v, v + k_) - v);
     });
     values->swap(classes);
   }
 
-  void EvalTransform(std::vector<float>* values, int nthread) const override {
-    ParallelFor(values->size() / k_, ThreadsFor(values->size(), nthread),
+  void EvalTransform(std::vector<float>* values, const Context& ctx) const override {
+    ParallelFor(values->size() / k_, ctx.ThreadsFor(values->size(), kBoosterGrain),
                 [&](std::size_t row) { Softmax(values->data() + row * k_, k_); });
   }
 

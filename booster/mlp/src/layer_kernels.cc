@@ -10,11 +10,16 @@
 namespace treering::booster::mlp::kernels {
 namespace {
 
-// Rows per thread below which splitting a product costs more than it saves.
-constexpr int kMinRowsPerThread = 16;
+// The one rule (treering::ThreadsFor, base/context.h) with the MLP's grains. A product's rows
+// are split by thread and each block is one sgemm call, whose float sums depend on the block:
+// these grains give exactly the counts of the MLP's rule before it moved to base (at least 16
+// rows of a product per thread; one 4096-value chunk of an activation per thread, at most), so
+// trained weights stay byte-identical.
+constexpr WorkGrain kProductGrain{0, 16};
+constexpr WorkGrain kChunkGrain{0, 1};
 
 int ThreadsFor(int rows, int nthread) {
-  return std::max(1, std::min(ResolveThreads(nthread), rows / kMinRowsPerThread));
+  return treering::ThreadsFor(static_cast<std::uint64_t>(rows), nthread, kProductGrain);
 }
 
 constexpr std::size_t kActivationChunk = 4096;
@@ -22,7 +27,7 @@ constexpr std::size_t kActivationChunk = 4096;
 template <typename Fn>
 void ForChunks(std::size_t count, int nthread, Fn&& fn) {
   const std::size_t chunks = (count + kActivationChunk - 1) / kActivationChunk;
-  const int threads = static_cast<int>(std::min<std::size_t>(ResolveThreads(nthread), chunks));
+  const int threads = treering::ThreadsFor(chunks, nthread, kChunkGrain);
   ParallelFor(chunks, threads, [&](std::size_t c) {
     const std::size_t begin = c * kActivationChunk;
     fn(begin, std::min(count, begin + kActivationChunk));

@@ -12,14 +12,15 @@ std::uint64_t CountParams(const std::vector<std::uint64_t>& widths) {
   return n;
 }
 
-Status CheckNetworkBudget(std::uint64_t inputs, const MlpParam& param, rabit::Comm* comm) {
+Status CheckNetworkBudget(std::uint64_t inputs, const MlpParam& param, const Context& ctx,
+                          rabit::Comm* comm) {
   std::vector<std::uint64_t> widths{inputs};
   for (int w : param.hidden_layers) widths.push_back(static_cast<std::uint64_t>(w));
   widths.push_back(static_cast<std::uint64_t>(param.NumOutputs()));
   const std::uint64_t slots = param.optimizer == OptimizerKind::kAdam ? 2 : 1;
   const std::uint64_t per_param = kBytesPerParamBase + kBytesPerParamPerSlot * slots;
   const std::uint64_t needed = CountParams(widths) * per_param;
-  std::uint64_t available = AvailableMemoryBytes();
+  std::uint64_t available = ctx.MemoryBudget();
   comm->Allreduce<rabit::op::Min>(&available, 1);
   if (needed <= available) return Status::Ok();
   return Status::InvalidInput(

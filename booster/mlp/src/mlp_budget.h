@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/context.h"
 #include "base/status.h"
 #include "booster/mlp/mlp_param.h"
 #include "rabit/comm.h"
@@ -22,8 +23,9 @@ inline constexpr std::uint64_t kBytesPerParamPerSlot = 8;
 // Weights and biases of a network with these layer widths (inputs first, outputs last).
 std::uint64_t CountParams(const std::vector<std::uint64_t>& widths);
 
-// kInvalidInput when the network would not fit in the memory of the tightest rank. A collective
-// (one allreduce): every rank calls it and gets the same answer.
-Status CheckNetworkBudget(std::uint64_t inputs, const MlpParam& param, rabit::Comm* comm);
+// kInvalidInput when the network would not fit in the memory budget (ctx.MemoryBudget()) of the
+// tightest rank. A collective (one allreduce): every rank calls it and gets the same answer.
+Status CheckNetworkBudget(std::uint64_t inputs, const MlpParam& param, const Context& ctx,
+                          rabit::Comm* comm);
 
 }  // namespace treering::booster::mlp

@@ -20,10 +20,12 @@ double Seconds(std::chrono::steady_clock::time_point since) {
 const std::vector<ParamDoc>& MlpLearner::Params() { return MlpParam::Params(); }
 
 Result<std::unique_ptr<MlpLearner>> MlpLearner::Create(
-    const std::vector<std::pair<std::string, std::string>>& params, int nthread,
+    const std::vector<std::pair<std::string, std::string>>& params, const Context& ctx,
     rabit::Comm* comm) {
   auto param = MlpParam::Parse(params);
   if (!param.ok()) return param.status();
+  // The initial weights and the shuffles are functions of the job's seed (the Context's key).
+  param->seed = ctx.seed;
   kernels::UseSingleThreadedBlas();
   auto objective = MakeObjective(param->objective, param->num_class);
   if (!objective.ok()) return objective.status();
@@ -37,15 +39,16 @@ Result<std::unique_ptr<MlpLearner>> MlpLearner::Create(
     metrics.push_back(std::move(metric.value()));
   }
   return std::make_unique<MlpLearner>(std::move(param.value()), std::move(objective.value()),
-                                      std::move(metrics), nthread, comm);
+                                      std::move(metrics), ctx, comm);
 }
 
 MlpLearner::MlpLearner(MlpParam param, std::unique_ptr<Objective> objective,
-                       std::vector<std::unique_ptr<Metric>> metrics, int nthread, rabit::Comm* comm)
+                       std::vector<std::unique_ptr<Metric>> metrics, const Context& ctx,
+                       rabit::Comm* comm)
     : param_(std::move(param)),
       objective_(std::move(objective)),
       metrics_(std::move(metrics)),
-      nthread_(nthread),
+      ctx_(ctx),
       comm_(comm) {}
 
 Result<std::unique_ptr<Objective>> MlpLearner::MakeObjective(const std::string& name,
@@ -78,19 +81,19 @@ Status MlpLearner::SetTrainData(data::DMatrix* train) {
   comm_->Allreduce<rabit::op::Max>(&inputs, 1);
   if (loaded_) inputs = static_cast<std::uint64_t>(loaded_->widths.front());
   if (inputs == 0) return Status::InvalidInput("no features");
-  st = CheckNetworkBudget(inputs, param_, comm_);
+  st = CheckNetworkBudget(inputs, param_, ctx_, comm_);
   if (!st.ok()) return st;
   const int num_inputs = static_cast<int>(inputs);
   st = CheckFeatureRange(*train, num_inputs, "");
   if (!st.ok()) return st;
   scaling_ =
       loaded_ ? loaded_->scaling : ComputeScaling(*train, num_inputs, param_.standardize, comm_);
-  scaling_.ScaleRows(train, nthread_);
+  scaling_.ScaleRows(train, ctx_.Threads());
   std::vector<int> widths{num_inputs};
   widths.insert(widths.end(), param_.hidden_layers.begin(), param_.hidden_layers.end());
   widths.push_back(param_.NumOutputs());
   trainer_ =
-      std::make_unique<Trainer>(param_, Architecture(widths, param_.activation), comm_, nthread_);
+      std::make_unique<Trainer>(param_, Architecture(widths, param_.activation), ctx_, comm_);
   trainer_->Start(loaded_ ? &loaded_->state : nullptr);
   trainer_->SetTrainShard(train);
   train_ = train;
@@ -106,7 +109,7 @@ Status MlpLearner::AddEvalSet(const std::string& name, data::DMatrix* dm) {
   if (!st.ok()) return st.WithContext(key);
   st = CheckFeatureRange(*dm, trainer_->arch().NumInputs(), key);
   if (!st.ok()) return st;
-  if (dm != train_) scaling_.ScaleRows(dm, nthread_);
+  if (dm != train_) scaling_.ScaleRows(dm, ctx_.Threads());
   evals_.push_back({name, dm});
   return Status::Ok();
 }
@@ -126,11 +129,11 @@ Result<std::vector<EvalResult>> MlpLearner::EvalOneIter(int /*iter*/) {
   const int groups = trainer_->arch().NumOutputs();
   for (const EvalSet& e : evals_) {
     std::vector<float> preds =
-        PredictLogits(trainer_->arch(), trainer_->params(), scaling_, *e.matrix, nthread_);
-    objective_->EvalTransform(&preds, nthread_);
+        PredictLogits(trainer_->arch(), trainer_->params(), scaling_, *e.matrix, ctx_.Threads());
+    objective_->EvalTransform(&preds, ctx_);
     for (const auto& metric : metrics_) {
-      auto v = metric->Evaluate(preds, groups, LabelView{&e.matrix->label, &e.matrix->weight},
-                                nthread_, *comm_);
+      auto v = metric->Evaluate(preds, groups, LabelView{&e.matrix->label, &e.matrix->weight}, ctx_,
+                                *comm_);
       if (!v.ok()) return v.status();
       results.push_back({e.name + "-" + metric->Name(), v.value()});
     }

@@ -102,10 +102,10 @@ Status MlpLearner::Predict(data::DMatrix* dm, const PredictOptions& options,
   const MlpModel& m = trained ? *trained : *loaded_;
   Status st = CheckFeatureRange(*dm, m.widths.front(), "");
   if (!st.ok()) return st;
-  m.scaling.ScaleRows(dm, nthread_);
+  m.scaling.ScaleRows(dm, ctx_.Threads());
   const Architecture arch(m.widths, m.activation);
-  *out = PredictLogits(arch, m.state.params, m.scaling, *dm, nthread_);
-  if (!options.output_margin) objective_->PredTransform(out, nthread_);
+  *out = PredictLogits(arch, m.state.params, m.scaling, *dm, ctx_.Threads());
+  if (!options.output_margin) objective_->PredTransform(out, ctx_);
   return Status::Ok();
 }
 

@@ -79,8 +79,6 @@ const ParamTable<P>& Table() {
       IntField("epochs", &P::epochs, 0, 100000, "passes over the training data"),
       IntField("save_every", &P::save_every, 0, 100000,
                "also save model_dir/%04d.mlp every k epochs (0: final only)"),
-      IntField("seed", &P::seed, 0, 2147483647,
-               "initial weights and per-epoch shuffles are functions of it"),
       EnumField("lr_schedule", &P::lr_schedule,
                 {{"cosine", LrSchedule::kCosine},
                  {"step", LrSchedule::kStep},

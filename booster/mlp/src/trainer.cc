@@ -71,11 +71,11 @@ std::vector<std::uint32_t> EpochOrder(std::size_t rows, std::uint64_t seed, int 
   return order;
 }
 
-Trainer::Trainer(const MlpParam& param, Architecture arch, rabit::Comm* comm, int nthread)
+Trainer::Trainer(const MlpParam& param, Architecture arch, const Context& ctx, rabit::Comm* comm)
     : param_(param),
       arch_(std::move(arch)),
       comm_(comm),
-      nthread_(nthread),
+      ctx_(ctx),
       is_weight_(WeightMask(arch_)),
       optimizer_(param, arch_.NumParams()),
       buckets_(PlanBuckets(arch_.NumParams() + 2,
@@ -121,11 +121,11 @@ void Trainer::StepOn(std::span<const std::uint32_t> rows, const InputScaling& sc
     std::fill(flat_.begin(), flat_.end(), 0.0f);
   } else {
     const Batch batch{train_, rows};
-    Forward(arch_, params_.data(), scaling, batch, nthread_, &ws_);
+    Forward(arch_, params_.data(), scaling, batch, ctx_.Threads(), &ws_);
     ws_.grad.back().resize(ws_.act.back().size());
     local = OutputGradient(param_.objective, ws_.act.back().data(), arch_.NumOutputs(), batch,
                            ws_.grad.back().data());
-    Backward(arch_, params_.data(), scaling, batch, nthread_, &ws_, flat_.data());
+    Backward(arch_, params_.data(), scaling, batch, ctx_.Threads(), &ws_, flat_.data());
   }
   flat_[np] = static_cast<float>(local.weight);
   flat_[np + 1] = static_cast<float>(local.loss);

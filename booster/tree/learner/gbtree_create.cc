@@ -15,7 +15,8 @@ const std::vector<ParamDoc>& GBTreeLearner::Params() {
 }
 
 Result<std::unique_ptr<GBTreeLearner>> GBTreeLearner::Create(
-    const std::vector<std::pair<std::string, std::string>>& params, rabit::Comm* comm) {
+    const std::vector<std::pair<std::string, std::string>>& params, const Context& ctx,
+    rabit::Comm* comm) {
   LearnerParam lparam;
   TreeParam tparam;
   DartParam dart;
@@ -46,7 +47,7 @@ Result<std::unique_ptr<GBTreeLearner>> GBTreeLearner::Create(
       return m.status().WithKey("eval_metric");
   }
   return std::make_unique<GBTreeLearner>(std::move(lparam), tparam, std::move(objective).value(),
-                                         comm, std::move(dart));
+                                         ctx, comm, std::move(dart));
 }
 
 }  // namespace treering::booster

@@ -20,10 +20,10 @@ Status GBTreeLearner::Explain(const data::DMatrix& dm, const PredictOptions& opt
   }
   const int tree_end = end * model_.NumGroups();
   if (options.output == PredictOutput::kLeaf) {
-    PredictLeafIndices(model_, dm, tree_end, lparam_.nthread, out);
+    PredictLeafIndices(model_, dm, tree_end, ctx_.Threads(), out);
     return Status::Ok();
   }
-  const ShapRequest request{tree_end, options.approx_contribs, base_margin_, lparam_.nthread};
+  const ShapRequest request{tree_end, options.approx_contribs, base_margin_, ctx_.Threads()};
   if (options.output == PredictOutput::kContribs) {
     return PredictContributions(model_, dm, request, out);
   }

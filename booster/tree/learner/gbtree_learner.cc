@@ -90,11 +90,12 @@ class CostMeter {
 }  // namespace
 
 GBTreeLearner::GBTreeLearner(LearnerParam lparam, TreeParam tparam,
-                             std::unique_ptr<Objective> objective, rabit::Comm* comm,
-                             DartParam dart)
+                             std::unique_ptr<Objective> objective, const Context& ctx,
+                             rabit::Comm* comm, DartParam dart)
     : lparam_(std::move(lparam)),
       tparam_(tparam),
       objective_(std::move(objective)),
+      ctx_(ctx),
       comm_(comm),
       dart_param_(std::move(dart)) {
   model_.dart = dart_param_.IsDart();
@@ -212,7 +213,7 @@ Status GBTreeLearner::SetTrainData(data::DMatrix* train) {
         "parameter monotone_constraints: " + std::to_string(tparam_.monotone_constraints.size()) +
             " constraints for " + std::to_string(num_feature) + " features");
   }
-  std::int64_t seed = lparam_.seed;
+  std::int64_t seed = ctx_.seed;
   comm_->Broadcast(&seed, sizeof(seed), 0);
   seed_ = static_cast<std::uint64_t>(seed);
   // XGBoost seeds its global stream once, when the learner is configured for training.
@@ -221,7 +222,7 @@ Status GBTreeLearner::SetTrainData(data::DMatrix* train) {
   auto method = ResolveTreeMethod(*train);
   if (!method.ok()) return method.status();
   auto updater = TreeUpdater::Create(tparam_, *train, static_cast<std::uint32_t>(num_feature),
-                                     method.value() == "exact", seed_, lparam_.nthread, comm_);
+                                     method.value() == "exact", seed_, ctx_.Threads(), comm_);
   if (!updater.ok()) return updater.status();
   updater_ = std::move(updater).value();
   train_ = train;
@@ -250,7 +251,7 @@ void GBTreeLearner::CatchUp(const data::DMatrix& dm, std::vector<float>* margins
     *trees_applied = 0;
   }
   const int total = static_cast<int>(model_.trees.size());
-  AddTreeOutputs(model_, dm, *trees_applied, total, lparam_.nthread, margins);
+  AddTreeOutputs(model_, dm, *trees_applied, total, ctx_.Threads(), margins);
   *trees_applied = total;
 }
 
@@ -291,7 +292,7 @@ void GBTreeLearner::AddLeavesToMargins(const RegTree& tree, int group) {
   const std::uint32_t* all = partition.Rows(0).begin;
   float* margins = train_margins_.data();
   ParallelForBlocks(static_cast<std::int64_t>(partition.NumRows(0)),
-                    ThreadsFor(partition.NumRows(0), lparam_.nthread),
+                    ctx_.ThreadsFor(partition.NumRows(0), kBoosterGrain),
                     [&](int, std::int64_t begin, std::int64_t end) {
                       const std::uint32_t* lo = all + begin;
                       const std::uint32_t* hi = all + end;
@@ -314,7 +315,7 @@ void GBTreeLearner::BoostGroup(int group, const std::vector<GradientPair>& all_g
   std::vector<GradientPair>& gpair = group_gpair_;
   if (own_copy) {
     gpair.resize(train_->NumRows());
-    ParallelFor(gpair.size(), ThreadsFor(gpair.size(), lparam_.nthread),
+    ParallelFor(gpair.size(), ctx_.ThreadsFor(gpair.size(), kBoosterGrain),
                 [&](std::size_t row) { gpair[row] = all_gpair[row * groups + group]; });
   }
   const std::vector<GradientPair>& group_gpair = own_copy ? gpair : all_gpair;
@@ -330,14 +331,14 @@ void GBTreeLearner::BoostGroup(int group, const std::vector<GradientPair>& all_g
     model_.tree_info.push_back(group);
     // The exact grower keeps no row partition, so the new tree is walked for the margins.
     const int t = static_cast<int>(model_.trees.size());
-    AddTreeOutputs(model_, *train_, t - 1, t, lparam_.nthread, &train_margins_);
+    AddTreeOutputs(model_, *train_, t - 1, t, ctx_.Threads(), &train_margins_);
     return;
   }
   // Hist trees only: 1.7's exact updater (colmaker) reports no row positions, so its leaves stay.
   if (const std::optional<double> alpha = objective_->LeafQuantile()) {
     const LeafRefreshInput in{&updater_->Partition(), &train_margins_, Labels(*train_),
                               &group_gpair};
-    RefreshLeaves(*alpha, in, lparam_.nthread, comm_, &tree);
+    RefreshLeaves(*alpha, in, ctx_.Threads(), comm_, &tree);
   }
   AddLeavesToMargins(tree, group);
   model_.trees.push_back(std::move(tree));
@@ -354,7 +355,7 @@ Status GBTreeLearner::UpdateOneIter(int /*iter*/) {
     const std::vector<float> weights = dart_->DropTrees(model_.weight_drop);
     train_margins_ = BaseMargins(train_->NumRows());
     train_trees_applied_ = static_cast<int>(model_.trees.size());
-    AddTreeOutputs(model_, *train_, 0, train_trees_applied_, lparam_.nthread, &train_margins_,
+    AddTreeOutputs(model_, *train_, 0, train_trees_applied_, ctx_.Threads(), &train_margins_,
                    &weights);
   } else {
     CatchUp(*train_, &train_margins_, &train_trees_applied_);
@@ -365,10 +366,10 @@ Status GBTreeLearner::UpdateOneIter(int /*iter*/) {
   const LabelView labels = Labels(*train_, round_first_tree_ / objective_->NumGroups());
   if (objective_->NumGroups() == 1 && tparam_.subsample >= 1.0f) {
     const GradientMaxima maxima =
-        objective_->GetGradientAndMaxima(train_margins_, labels, lparam_.nthread, &gpair_);
+        objective_->GetGradientAndMaxima(train_margins_, labels, ctx_, &gpair_);
     BoostGroup(0, gpair_, &maxima);
   } else {
-    objective_->GetGradient(train_margins_, labels, lparam_.nthread, &gpair_);
+    objective_->GetGradient(train_margins_, labels, ctx_, &gpair_);
     for (int group = 0; group < objective_->NumGroups(); ++group) {
       BoostGroup(group, gpair_, nullptr);
     }
@@ -392,10 +393,9 @@ Result<std::vector<EvalResult>> GBTreeLearner::EvalOneIter(int /*iter*/) {
     std::vector<float>& margins = is_train ? train_margins_ : set.margins;
     CatchUp(*set.dm, &margins, is_train ? &train_trees_applied_ : &set.trees_applied);
     std::vector<float> preds = margins;
-    objective_->EvalTransform(&preds, lparam_.nthread);
+    objective_->EvalTransform(&preds, ctx_);
     for (const auto& metric : metrics_) {
-      auto value = metric->Evaluate(preds, objective_->NumGroups(), Labels(*set.dm),
-                                    lparam_.nthread, *comm_);
+      auto value = metric->Evaluate(preds, objective_->NumGroups(), Labels(*set.dm), ctx_, *comm_);
       if (!value.ok()) return value.status();
       results.push_back({set.name + "-" + metric->Name(), value.value()});
     }
@@ -419,9 +419,9 @@ Status GBTreeLearner::Predict(data::DMatrix* dm, const PredictOptions& options,
   if (options.output != PredictOutput::kValue) return Explain(*dm, options, end, out);
   const int per_round = model_.NumGroups();
   *out = BaseMargins(dm->NumRows());
-  AddTreeOutputs(model_, *dm, options.iteration_begin * per_round, end * per_round, lparam_.nthread,
+  AddTreeOutputs(model_, *dm, options.iteration_begin * per_round, end * per_round, ctx_.Threads(),
                  out);
-  if (!options.output_margin) objective_->PredTransform(out, lparam_.nthread);
+  if (!options.output_margin) objective_->PredTransform(out, ctx_);
   return Status::Ok();
 }
 

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/context.h"
 #include "booster/learner.h"
 #include "booster/learner_param.h"
 #include "booster/metric.h"
@@ -32,13 +33,15 @@ class GBTreeLearner : public Learner {
   // did you mean" check). Includes objective, eta/learning_rate, max_depth, ...
   static const std::vector<ParamDoc>& Params();
   // Ordered key/value pairs; repeated keys are kept (several eval_metric). Unknown key or bad
-  // value => Status kInvalidInput naming the key and the allowed range. `comm` must outlive the
-  // learner.
+  // value => Status kInvalidInput naming the key and the allowed range. nthread, seed and
+  // verbosity are not among them: they come in `ctx`, which the learner copies (as XGBoost's
+  // Learner owns its Context). `comm` must outlive the learner.
   static Result<std::unique_ptr<GBTreeLearner>> Create(
-      const std::vector<std::pair<std::string, std::string>>& params, rabit::Comm* comm);
+      const std::vector<std::pair<std::string, std::string>>& params, const Context& ctx,
+      rabit::Comm* comm);
 
   GBTreeLearner(LearnerParam lparam, TreeParam tparam, std::unique_ptr<Objective> objective,
-                rabit::Comm* comm, DartParam dart = {});
+                const Context& ctx, rabit::Comm* comm, DartParam dart = {});
 
   // A model to continue training from or predict with (objective & num_class must agree with
   // the params unless the params did not set them, then the model's are taken).
@@ -103,6 +106,7 @@ class GBTreeLearner : public Learner {
   LearnerParam lparam_;
   TreeParam tparam_;
   std::unique_ptr<Objective> objective_;
+  Context ctx_;  // threads (handed to the internals as ctx_.Threads()) and the seed
   rabit::Comm* comm_;
   std::vector<std::unique_ptr<Metric>> metrics_;
   GBTreeModel model_;

@@ -11,21 +11,23 @@
 #include <cstdint>
 #include <string>
 
+#include "base/context.h"
 #include "base/status.h"
 #include "data/dmatrix.h"
 
 namespace treering::data {
 
 struct LoadOptions {
-  int part = 0;     // this reader's part (rank)
-  int nparts = 1;   // number of parts (world size), 1..256 (more is allowed)
-  int nthread = 0;  // parser threads; <= 0 means all cores
+  int part = 0;    // this reader's part (rank)
+  int nparts = 1;  // number of parts (world size), 1..256 (more is allowed)
 };
 
 // Returns exactly the rows whose line starts in bytes [part*size/nparts, (part+1)*size/nparts)
 // of the (concatenated) input. Errors name file, line and column, e.g.
 //   "train.libsvm:1234:7: expected index:value, got 'x:1'"  (StatusCode::kInvalidInput).
-Result<DMatrix> Load(const std::string& uri, const LoadOptions& options = {});
+// Parser threads: ctx.ThreadsFor(bytes of the part, 256 KiB per thread).
+Result<DMatrix> Load(const std::string& uri, const LoadOptions& options = {},
+                     const Context& ctx = {});
 
 // What a Load did, for tools and benchmarks that report throughput.
 struct LoadStats {
@@ -34,6 +36,7 @@ struct LoadStats {
 };
 
 // Load, also filling *stats.
-Result<DMatrix> Load(const std::string& uri, const LoadOptions& options, LoadStats* stats);
+Result<DMatrix> Load(const std::string& uri, const LoadOptions& options, const Context& ctx,
+                     LoadStats* stats);
 
 }  // namespace treering::data

@@ -1,4 +1,5 @@
-// LearnerParam: learner-level parameters (objective, metrics, threads, seed), XGBoost 1.7 names.
+// LearnerParam: learner-level parameters (objective, metrics), XGBoost 1.7 names. Threads, seed
+// and verbosity are the Context's keys (base/context.h), which the learner receives beside these.
 #pragma once
 
 #include <string>
@@ -22,9 +23,6 @@ struct LearnerParam {
   float tweedie_variance_power = 1.5f;  // reg:tweedie, [1, 2)
   int num_pairsample = 1;               // rank:*
   float fix_list_weight = 0.0f;         // rank:*
-  int nthread = 0;                      // 0 = all cores
-  int seed = 0;
-  int verbosity = 1;
 
   // Every key with its default, range and meaning (base/param_table.h).
   static const ParamTable<LearnerParam>& Table();

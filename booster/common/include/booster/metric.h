@@ -32,7 +32,7 @@ class Metric {
   virtual const std::string& Name() const = 0;
   // preds: the objective's EvalTransform output, `groups` values per row (row-major).
   virtual Result<double> Evaluate(const std::vector<float>& preds, int groups,
-                                  const LabelView& labels, int nthread,
+                                  const LabelView& labels, const Context& ctx,
                                   rabit::Comm& comm) const = 0;
 };
 

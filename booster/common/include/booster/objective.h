@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "base/context.h"
 #include "base/status.h"
 
 namespace treering::booster {
@@ -74,20 +75,20 @@ class Objective {
   // Rejects labels the objective cannot learn from (e.g. a logistic label outside [0, 1]).
   virtual Status CheckLabels(const LabelView& labels) const = 0;
   // margin: NumGroups() values per row. out: one pair per margin value (row-major).
-  virtual void GetGradient(const std::vector<float>& margin, const LabelView& labels, int nthread,
-                           std::vector<GradientPair>* out) const = 0;
+  virtual void GetGradient(const std::vector<float>& margin, const LabelView& labels,
+                           const Context& ctx, std::vector<GradientPair>* out) const = 0;
   // GetGradient (the same pairs) that also returns the maxima over all of `out` (every group),
   // taken while the objective has the values at hand, so a caller can skip its own pass. They
   // describe the pairs as returned: rows a caller later drops (subsampling) still count. The
   // default calls GetGradient and scans `out`.
   virtual GradientMaxima GetGradientAndMaxima(const std::vector<float>& margin,
-                                              const LabelView& labels, int nthread,
+                                              const LabelView& labels, const Context& ctx,
                                               std::vector<GradientPair>* out) const;
   // In place, margins -> what `predict` returns (probabilities, class index, counts).
-  virtual void PredTransform(std::vector<float>* values, int nthread) const = 0;
+  virtual void PredTransform(std::vector<float>* values, const Context& ctx) const = 0;
   // In place, margins -> what metrics look at (multi:softmax gives probabilities here).
-  virtual void EvalTransform(std::vector<float>* values, int nthread) const {
-    PredTransform(values, nthread);
+  virtual void EvalTransform(std::vector<float>* values, const Context& ctx) const {
+    PredTransform(values, ctx);
   }
   // User-space base_score -> margin (logit for logistic, log for poisson).
   virtual Result<float> ProbToMargin(float base_score) const { return base_score; }

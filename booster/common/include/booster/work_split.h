@@ -1,16 +1,18 @@
-// How many threads a loop deserves. Starting an OpenMP region costs microseconds (and much
-// more on a loaded machine, where idle workers spin), so loops over little work run inline.
+// How many threads a learner's loop deserves, for code that holds a thread count as an int (the
+// tree learner's internals, objectives and metrics): the one rule of base/context.h with the
+// learners' grain, kBoosterGrain (below 2^14 elementary operations inline, above on every
+// thread). Loops that split float sums by thread get exactly the counts they got before the
+// rule moved to base, so models stay byte-identical.
 #pragma once
 
 #include <cstddef>
 
+#include "base/context.h"
+
 namespace treering::booster {
 
-// Below this many elementary operations a loop runs on the calling thread.
-inline constexpr std::size_t kMinParallelWork = 1 << 14;
-
 inline int ThreadsFor(std::size_t work, int nthread) {
-  return work < kMinParallelWork ? 1 : nthread;
+  return treering::ThreadsFor(work, nthread, kBoosterGrain);
 }
 
 }  // namespace treering::booster

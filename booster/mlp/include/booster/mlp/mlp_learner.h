@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/context.h"
 #include "booster/learner.h"
 #include "booster/metric.h"
 #include "booster/mlp/model_file.h"
@@ -29,14 +30,15 @@ class MlpLearner : public Learner {
  public:
   // Every key Create accepts (MlpParam's table), with default and meaning.
   static const std::vector<ParamDoc>& Params();
-  // params: MlpParam's keys; errors name the key ("parameter batch_size: ..."). nthread: the
-  // CLI's thread count (not one of the model's keys). `comm` must outlive the learner.
+  // params: MlpParam's keys; errors name the key ("parameter batch_size: ..."). ctx: the job's
+  // threads and seed (the seed becomes MlpParam::seed); the learner keeps a copy. `comm` must
+  // outlive the learner.
   static Result<std::unique_ptr<MlpLearner>> Create(
-      const std::vector<std::pair<std::string, std::string>>& params, int nthread,
+      const std::vector<std::pair<std::string, std::string>>& params, const Context& ctx,
       rabit::Comm* comm);
 
   MlpLearner(MlpParam param, std::unique_ptr<Objective> objective,
-             std::vector<std::unique_ptr<Metric>> metrics, int nthread, rabit::Comm* comm);
+             std::vector<std::unique_ptr<Metric>> metrics, const Context& ctx, rabit::Comm* comm);
 
   // The .mlp file has no attributes. Every rank predicts all rows: the forward pass runs in
   // chunks of rows from the first, and a row in another chunk may round differently in BLAS.
@@ -79,7 +81,7 @@ class MlpLearner : public Learner {
   MlpParam param_;
   std::unique_ptr<Objective> objective_;
   std::vector<std::unique_ptr<Metric>> metrics_;
-  int nthread_;
+  Context ctx_;  // threads for every pass (ctx_.Threads())
   rabit::Comm* comm_;
   std::unique_ptr<MlpModel> loaded_;  // model_in
   const data::DMatrix* train_ = nullptr;

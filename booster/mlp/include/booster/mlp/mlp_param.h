@@ -27,7 +27,7 @@ struct MlpParam {
   int batch_size = 64;  // rows per worker per step
   int epochs = 10;
   int save_every = 0;  // epochs between snapshots; 0: final model only
-  int seed = 0;
+  int seed = 0;        // not a key: MlpLearner::Create sets it from the Context's seed
   LrSchedule lr_schedule = LrSchedule::kCosine;
   double warmup_epochs = 0.5;  // linear ramp from 0 over this many epochs
   int lr_step_epochs = 3;      // kStep: multiply by lr_step_gamma every this many epochs

@@ -18,6 +18,7 @@
 #include <span>
 #include <vector>
 
+#include "base/context.h"
 #include "booster/mlp/gradient_buckets.h"
 #include "booster/mlp/network.h"
 #include "booster/mlp/optimizer.h"
@@ -57,7 +58,7 @@ struct TrainerState {
 
 class Trainer {
  public:
-  Trainer(const MlpParam& param, Architecture arch, rabit::Comm* comm, int nthread);
+  Trainer(const MlpParam& param, Architecture arch, const Context& ctx, rabit::Comm* comm);
 
   // Fresh start: rank 0 initialises from the seed and broadcasts. Resume: `state` (read by
   // every rank from the same file) is broadcast from rank 0 anyway, so replicas start equal.
@@ -85,7 +86,7 @@ class Trainer {
   MlpParam param_;
   Architecture arch_;
   rabit::Comm* comm_;
-  int nthread_;
+  Context ctx_;  // threads of the forward and backward passes
   std::vector<float> params_;
   std::vector<std::uint8_t> is_weight_;
   Optimizer optimizer_;
