@@ -88,7 +88,7 @@ struct RawPeer {
     }
     pending.push_back(t.value());
   }
-  std::vector<transport::Ticket> pending;  // the tag-99 receives Pump left posted
+  std::vector<Ticket> pending;  // the tag-99 receives Pump left posted
 };
 
 }  // namespace rabit::testing

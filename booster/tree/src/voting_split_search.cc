@@ -1,29 +1,9 @@
 #include "voting_split_search.h"
 
 #include <algorithm>
-#include <iostream>
 #include <iterator>
 
 namespace treering::booster {
-namespace {
-
-// A world of one: every collective is the identity. The histogram builder sums over it, which
-// leaves each rank's histograms its own.
-class WorldOfOne final : public rabit::Comm {
- public:
-  int Rank() const override { return 0; }
-  int WorldSize() const override { return 1; }
-  void TrackerPrint(const std::string& msg) override { std::cout << msg << std::flush; }
-  void AllreduceBytes(void*, std::size_t, rabit::DataType, rabit::OpKind,
-                      const rabit::PrepareFn& prepare) override {
-    if (prepare) prepare();
-  }
-  void BroadcastBytes(void*, std::size_t, int) override {}
-  void AllgatherBytes(void*, const std::vector<std::size_t>&) override {}
-};
-
-}  // namespace
-
 VotingSplitSearch::VotingSplitSearch(const TreeParam& param, const HistogramCuts& cuts,
                                      rabit::Comm* comm, int nthread)
     : param_(param),
@@ -32,7 +12,9 @@ VotingSplitSearch::VotingSplitSearch(const TreeParam& param, const HistogramCuts
       comm_(comm),
       nthread_(nthread),
       owners_(cuts.ptrs, comm->WorldSize(), comm->Rank()),
-      local_comm_(std::make_unique<WorldOfOne>()) {
+      // A world of one: the histogram builder sums over it, which leaves each rank's
+      // histograms its own.
+      local_comm_(rabit::MakeWorldOfOne()) {
   // A rank sees ~1/world of a node's rows: a child it finds too light may be heavy enough
   // globally (LightGBM divides its leaf minima by the number of machines the same way).
   local_param_.min_child_weight /= static_cast<float>(std::max(1, comm->WorldSize()));

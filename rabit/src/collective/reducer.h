@@ -6,7 +6,7 @@
 #include <cstddef>
 
 #include "base/status.h"
-#include "rabit/rabit.h"
+#include "rabit/data_type.h"
 
 namespace rabit::transport {
 

@@ -15,7 +15,7 @@
 
 #include "collective/reducer.h"
 #include "collective/scratch.h"
-#include "transport/point_to_point.h"
+#include "rabit/point_to_point.h"
 
 namespace rabit::transport {
 

@@ -44,12 +44,6 @@ Result<std::unique_ptr<RobustEngine>> RobustEngine::Create(
   return engine;
 }
 
-std::string RobustEngine::ProcessorName() const {
-  char name[256] = {0};
-  if (gethostname(name, sizeof(name) - 1) != 0) return "localhost";
-  return name;
-}
-
 Status RobustEngine::Fatal(Status status) {
   if (!status.ok() && tracker_ && !failed_reported_ &&
       status.code() != treering::StatusCode::kInvalidInput) {
@@ -131,6 +125,13 @@ Status RobustEngine::Broadcast(void* buf, std::size_t bytes, int root) {
 Status RobustEngine::Allgather(void* buf, const std::vector<std::size_t>& slice_bytes) {
   MaybeDie();
   return DoAllgather(buf, slice_bytes);
+}
+
+Result<PointToPoint*> RobustEngine::Messages() {
+  return Status::InvalidInput(
+      "point-to-point messages (Send/Recv/Isend/Irecv) are refused by the robust engine "
+      "(restarts on, TREERING_MAX_ATTEMPTS > 1): a collective can be replayed after a "
+      "restart, a message cannot. Run without restarts (socket engine) or use collectives");
 }
 
 Status RobustEngine::TrackerPrint(const std::string& msg) {

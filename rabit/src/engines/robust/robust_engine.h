@@ -57,22 +57,17 @@ class RobustEngine final : public Engine {
 
   int Rank() const override { return rank_; }
   int WorldSize() const override { return world_; }
-  std::string ProcessorName() const override;
 
   Status Allreduce(void* buf, std::size_t count, DataType type, OpKind op,
                    const PrepareFn& prepare) override;
   Status Broadcast(void* buf, std::size_t bytes, int root) override;
   Status Allgather(void* buf, const std::vector<std::size_t>& slice_bytes) override;
   Status TrackerPrint(const std::string& msg) override;
-  // Point-to-point is refused (Messages() stays null): a collective's result can be replayed to
-  // a restarted rank from its peers' caches, but a message cannot simply be re-sent (its sender
-  // may have moved on or died too). Reduce/Gather/Scatter and Barrier run as Allreduce /
-  // Allgather / Broadcast, which are replayed like any other collective.
-  std::string NoMessagesReason() const override {
-    return "point-to-point messages (Send/Recv/Isend/Irecv) are refused by the robust engine "
-           "(restarts on, TREERING_MAX_ATTEMPTS > 1): a collective can be replayed after a "
-           "restart, a message cannot. Run without restarts (socket engine) or use collectives";
-  }
+  // Point-to-point is refused: a collective's result can be replayed to a restarted rank from
+  // its peers' caches, but a message cannot simply be re-sent (its sender may have moved on or
+  // died too). Reduce/Gather/Scatter and Barrier run as Allreduce / Allgather / Broadcast,
+  // which are replayed like any other collective.
+  Result<PointToPoint*> Messages() override;
 
   Result<int> LoadCheckPoint(Serializable* global, Serializable* local) override;
   Status CheckPoint(const Serializable* global, const Serializable* local) override;

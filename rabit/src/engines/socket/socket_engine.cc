@@ -1,7 +1,5 @@
 #include "engines/socket/socket_engine.h"
 
-#include <unistd.h>
-
 #include "bootstrap/message_links.h"
 #include "bootstrap/partner_links.h"
 #include "bootstrap/tracker_bootstrap.h"
@@ -80,12 +78,6 @@ treering::Result<std::unique_ptr<Engine>> SocketEngine::Start(const EngineParams
       new SocketEngine(std::move(tracker), std::move(comm.value()), std::move(messages)));
 }
 
-std::string SocketEngine::ProcessorName() const {
-  char name[256] = {0};
-  if (gethostname(name, sizeof(name) - 1) != 0) return "localhost";
-  return name;
-}
-
 Status SocketEngine::Report(Status status) {
   if (!status.ok() && !reported_ && status.code() != treering::StatusCode::kInvalidInput) {
     reported_ = true;
@@ -128,13 +120,6 @@ Status SocketEngine::ReduceScatter(void* buf, const std::vector<std::size_t>& co
 }
 
 Status SocketEngine::TrackerPrint(const std::string& msg) { return tracker_->Print(msg); }
-
-Result<int> SocketEngine::LoadCheckPoint(Serializable*, Serializable*) { return version_; }
-
-Status SocketEngine::CheckPoint(const Serializable*, const Serializable*) {
-  ++version_;
-  return Status::Ok();
-}
 
 Status SocketEngine::Shutdown() {
   if (shut_down_) return Status::Ok();
