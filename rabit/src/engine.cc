@@ -28,7 +28,7 @@ std::size_t TotalOf(const std::vector<std::size_t>& slice_bytes) {
 }  // namespace
 
 struct Engine::DefaultsState {
-  transport::ScratchArena rooted_scratch;  // kept: a fresh buffer per call is page-fault bound
+  collective::ScratchArena rooted_scratch;  // kept: a fresh buffer per call is page-fault bound
   int version = 0;
 };
 
@@ -37,10 +37,10 @@ struct Engine::DefaultsState {
 template <typename Tree, typename OnCopies>
 Status Engine::Rooted(const char* call, int root, const std::vector<std::size_t>* slice_bytes,
                       const Tree& tree, const OnCopies& on_copies) {
-  Status valid = transport::CheckRooted(call, root, WorldSize(), slice_bytes);
+  Status valid = collective::CheckRooted(call, root, WorldSize(), slice_bytes);
   if (!valid.ok()) return valid;
   auto p2p = Messages();
-  transport::ScratchArena& scratch = defaults_->rooted_scratch;
+  collective::ScratchArena& scratch = defaults_->rooted_scratch;
   return p2p.ok() ? tree(*p2p.value(), scratch) : on_copies(scratch);
 }
 
@@ -64,12 +64,12 @@ Status Engine::Barrier() {
 
 Status Engine::Reduce(void* buf, std::size_t count, DataType type, OpKind op, int root) {
   auto* data = static_cast<std::uint8_t*>(buf);
-  const auto tree = [&](PointToPoint& p2p, transport::ScratchArena& scratch) {
-    auto reduce = transport::SelectReducer(type, op);
+  const auto tree = [&](PointToPoint& p2p, collective::ScratchArena& scratch) {
+    auto reduce = collective::SelectReducer(type, op);
     if (!reduce.ok()) return reduce.status();
-    return transport::BinomialReduce(p2p, data, count, type, reduce.value(), root, scratch);
+    return collective::BinomialReduce(p2p, data, count, type, reduce.value(), root, scratch);
   };
-  const auto on_copies = [&](transport::ScratchArena& scratch) {
+  const auto on_copies = [&](collective::ScratchArena& scratch) {
     const std::size_t bytes = count * DataTypeSize(type);
     std::uint8_t* copy = scratch.Get(0, bytes);
     if (bytes != 0) std::memcpy(copy, data, bytes);
@@ -83,12 +83,12 @@ Status Engine::Reduce(void* buf, std::size_t count, DataType type, OpKind op, in
 Status Engine::Gather(const void* send, void* recv, const std::vector<std::size_t>& slice_bytes,
                       int root) {
   const auto* mine = static_cast<const std::uint8_t*>(send);
-  const auto tree = [&](PointToPoint& p2p, transport::ScratchArena& scratch) {
-    return transport::BinomialGather(p2p, mine, static_cast<std::uint8_t*>(recv), slice_bytes, root,
-                                     scratch);
+  const auto tree = [&](PointToPoint& p2p, collective::ScratchArena& scratch) {
+    return collective::BinomialGather(p2p, mine, static_cast<std::uint8_t*>(recv), slice_bytes,
+                                      root, scratch);
   };
   // Everyone gathers everything; the root keeps it.
-  const auto on_copies = [&](transport::ScratchArena& scratch) {
+  const auto on_copies = [&](collective::ScratchArena& scratch) {
     std::uint8_t* all = scratch.Get(0, TotalOf(slice_bytes));
     if (slice_bytes[Rank()] != 0) {
       std::memcpy(all + OffsetOf(slice_bytes, Rank()), mine, slice_bytes[Rank()]);
@@ -103,12 +103,13 @@ Status Engine::Gather(const void* send, void* recv, const std::vector<std::size_
 
 Status Engine::Scatter(const void* send, void* recv, const std::vector<std::size_t>& slice_bytes,
                        int root) {
-  const auto tree = [&](PointToPoint& p2p, transport::ScratchArena& scratch) {
-    return transport::BinomialScatter(p2p, static_cast<const std::uint8_t*>(send),
-                                      static_cast<std::uint8_t*>(recv), slice_bytes, root, scratch);
+  const auto tree = [&](PointToPoint& p2p, collective::ScratchArena& scratch) {
+    return collective::BinomialScatter(p2p, static_cast<const std::uint8_t*>(send),
+                                       static_cast<std::uint8_t*>(recv), slice_bytes, root,
+                                       scratch);
   };
   // The root broadcasts everything; each rank keeps its slice.
-  const auto on_copies = [&](transport::ScratchArena& scratch) {
+  const auto on_copies = [&](collective::ScratchArena& scratch) {
     const std::size_t total = TotalOf(slice_bytes);
     std::uint8_t* all = scratch.Get(0, total);
     if (Rank() == root && total != 0) std::memcpy(all, send, total);

@@ -27,7 +27,7 @@ class ThreadWorld::Member final : public rabit::Engine {
                    const rabit::PrepareFn& prepare) override {
     if (prepare) prepare();
     // Every rank fails alike (same type and op), so none is left waiting in a barrier.
-    auto reduce = rabit::transport::SelectReducer(type, op);
+    auto reduce = rabit::collective::SelectReducer(type, op);
     if (!reduce.ok()) return reduce.status().WithContext("ThreadWorld Allreduce");
     const std::size_t bytes = count * rabit::DataTypeSize(type);
     w_->slots_[rank_] = buf;

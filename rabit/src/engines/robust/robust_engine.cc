@@ -16,7 +16,7 @@ void DieAsIfKilled() { _exit(254); }
 }  // namespace
 
 RobustEngine::RobustEngine(int rank, int world, Relinker relink, RobustOptions options,
-                           std::unique_ptr<transport::TrackerClient> tracker)
+                           std::unique_ptr<bootstrap::TrackerClient> tracker)
     : rank_(rank),
       world_(world),
       relink_(std::move(relink)),
@@ -29,7 +29,7 @@ RobustEngine::~RobustEngine() = default;
 
 Result<std::unique_ptr<RobustEngine>> RobustEngine::Create(
     transport::LinkSet links, Relinker relink, RobustOptions options,
-    std::unique_ptr<transport::TrackerClient> tracker) {
+    std::unique_ptr<bootstrap::TrackerClient> tracker) {
   const int rank = links.topology().rank;
   const int world = links.topology().world;
   std::unique_ptr<RobustEngine> engine(

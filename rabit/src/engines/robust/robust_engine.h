@@ -33,7 +33,7 @@ namespace rabit::engine {
 using Relinker = std::function<Result<transport::LinkSet>()>;
 
 struct RobustOptions {
-  transport::CollectiveOptions collective;
+  collective::CollectiveOptions collective;
   std::uint32_t attempt = 0;  // DMLC_NUM_ATTEMPT (mock points match it)
   bool rejoined = false;      // joined survivors in a recovery epoch: recover from them first
   int local_replica = 2;      // ring successors that keep a copy of each rank's local state
@@ -44,7 +44,7 @@ struct RobustOptions {
   // recursive allreduces' partners (bootstrap/partner_links.h), so this engine picks the same
   // algorithms as the socket engine and a job's floats sum in the same order with or without
   // restarts. Empty (in-process tests): tree and ring only.
-  std::function<Status(transport::Communicator&)> link_partners;
+  std::function<Status(collective::Communicator&)> link_partners;
 };
 
 class RobustEngine final : public Engine {
@@ -52,7 +52,7 @@ class RobustEngine final : public Engine {
   // `tracker` may be null (in-process tests): no Print forwarding, no error reports.
   static Result<std::unique_ptr<RobustEngine>> Create(
       transport::LinkSet links, Relinker relink, RobustOptions options,
-      std::unique_ptr<transport::TrackerClient> tracker);
+      std::unique_ptr<bootstrap::TrackerClient> tracker);
   ~RobustEngine() override;
 
   int Rank() const override { return rank_; }
@@ -89,7 +89,7 @@ class RobustEngine final : public Engine {
     bool prepared = false;
   };
   RobustEngine(int rank, int world, Relinker relink, RobustOptions options,
-               std::unique_ptr<transport::TrackerClient> tracker);
+               std::unique_ptr<bootstrap::TrackerClient> tracker);
 
   Status Connect(transport::LinkSet links);
   Status Recover();
@@ -113,8 +113,8 @@ class RobustEngine final : public Engine {
   int world_;
   Relinker relink_;
   RobustOptions options_;
-  std::unique_ptr<transport::TrackerClient> tracker_;
-  std::unique_ptr<transport::Communicator> comm_;
+  std::unique_ptr<bootstrap::TrackerClient> tracker_;
+  std::unique_ptr<collective::Communicator> comm_;
   std::uint64_t wire_seq_ = 0;  // collectives on the current links (op #0 learnt the tree)
 
   bool loaded_ = false;      // LoadCheckPoint (or the first CheckPoint) has run

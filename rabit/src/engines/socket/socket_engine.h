@@ -18,9 +18,9 @@
 namespace rabit::engine {
 
 // How to reach the tracker and peers, from `params`, for both TCP engines.
-transport::BootstrapConfig BootstrapConfigFor(const EngineParams& params);
+bootstrap::BootstrapConfig BootstrapConfigFor(const EngineParams& params);
 // The collective tuning of `params` (timeouts, algorithm switch points), for both TCP engines.
-transport::CollectiveOptions CollectiveOptionsFor(const EngineParams& params);
+collective::CollectiveOptions CollectiveOptionsFor(const EngineParams& params);
 
 class SocketEngine final : public Engine {
  public:
@@ -52,8 +52,8 @@ class SocketEngine final : public Engine {
   // the program's collectives keep their numbers (1, 2, ...) in error messages.
   static constexpr std::uint64_t kMessageLinkSeq = 0;
 
-  SocketEngine(std::unique_ptr<transport::TrackerClient> tracker,
-               std::unique_ptr<transport::Communicator> comm,
+  SocketEngine(std::unique_ptr<bootstrap::TrackerClient> tracker,
+               std::unique_ptr<collective::Communicator> comm,
                std::unique_ptr<transport::Mailbox> messages)
       : tracker_(std::move(tracker)), comm_(std::move(comm)), messages_(std::move(messages)) {
     comm_->SetFailureHook([this](const Status& status) { (void)Report(status); });
@@ -61,8 +61,8 @@ class SocketEngine final : public Engine {
   // Tells the tracker about a failed collective (best effort) and passes the status on.
   Status Report(Status status);
 
-  std::unique_ptr<transport::TrackerClient> tracker_;
-  std::unique_ptr<transport::Communicator> comm_;
+  std::unique_ptr<bootstrap::TrackerClient> tracker_;
+  std::unique_ptr<collective::Communicator> comm_;
   std::unique_ptr<transport::Mailbox> messages_;
   std::uint64_t sequence_ = 0;  // op #0: the tree discovery and the message-link addresses
   bool reported_ = false;
