@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "rabit_allreduce_choice: %s\n", params.status().message().c_str());
     return 2;
   }
-  rabit::transport::CollectiveOptions options = rabit::engine::CollectiveOptionsFor(*params);
+  rabit::collective::CollectiveOptions options = rabit::engine::CollectiveOptionsFor(*params);
   options.allreduce.recursive_links = true;
   const int cores = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
   options.allreduce.link.ranks_beyond_cores =
@@ -55,14 +55,14 @@ int main(int argc, char** argv) {
     // Two ranks of one machine read each other's buffer from this size on (when the kernel
     // allows it: a job learns that from its first probe); the model is not asked.
     if (world == 2 && machines == 1 && options.local_read &&
-        bytes >= rabit::transport::kLocalAllreduceMinBytes) {
+        bytes >= rabit::collective::kLocalAllreduceMinBytes) {
       std::printf("%zu local-reads -\n", bytes);
       continue;
     }
-    const auto algorithm = rabit::transport::ChooseAllreduce(options.allreduce, world, bytes);
-    std::printf("%zu %s %.1f\n", bytes, rabit::transport::AllreduceAlgorithmName(algorithm),
-                1e6 * rabit::transport::PredictAllreduceSeconds(algorithm, options.allreduce.link,
-                                                                world, bytes));
+    const auto algorithm = rabit::collective::ChooseAllreduce(options.allreduce, world, bytes);
+    std::printf("%zu %s %.1f\n", bytes, rabit::collective::AllreduceAlgorithmName(algorithm),
+                1e6 * rabit::collective::PredictAllreduceSeconds(algorithm, options.allreduce.link,
+                                                                 world, bytes));
   }
   return 0;
 }

@@ -1,29 +1,50 @@
-// The untemplated parts of rabit/comm.h, shared by every Comm implementation.
+// rabit::Comm (rabit/comm.h): the typed layer over an Engine. Each entry point makes one engine
+// call, counts it in CommStats and turns a failed Status into rabit::Error.
 #include "rabit/comm.h"
 
-#include <cstring>
+#include <chrono>
 
 namespace rabit {
+namespace {
 
-std::size_t DataTypeSize(DataType type) {
-  switch (type) {
-    case DataType::kInt8:
-    case DataType::kUInt8:
-      return 1;
-    case DataType::kInt16:
-    case DataType::kUInt16:
-      return 2;
-    case DataType::kInt32:
-    case DataType::kUInt32:
-    case DataType::kFloat:
-      return 4;
-    case DataType::kInt64:
-    case DataType::kUInt64:
-    case DataType::kDouble:
-      return 8;
-  }
-  return 0;
+void Check(const treering::Status& status, const char* op) {
+  if (!status.ok()) throw Error(std::string("rabit ") + op + ": " + status.message());
 }
+
+template <typename T>
+T Value(const treering::Result<T>& result, const char* op) {
+  Check(result.status(), op);
+  return result.value();
+}
+
+std::size_t Total(const std::vector<std::size_t>& slice_bytes) {
+  std::size_t total = 0;
+  for (const std::size_t b : slice_bytes) total += b;
+  return total;
+}
+
+// Adds one collective's wall time and payload to the stats when it returns (or throws), so a
+// failed call is counted too.
+class Timer {
+ public:
+  Timer(CommStats* stats, std::size_t payload_bytes)
+      : stats_(stats), start_(std::chrono::steady_clock::now()) {
+    stats_->payload_bytes += payload_bytes;
+    stats_->calls += 1;
+  }
+  ~Timer() {
+    const std::chrono::duration<double> spent = std::chrono::steady_clock::now() - start_;
+    stats_->seconds += spent.count();
+  }
+  Timer(const Timer&) = delete;
+  Timer& operator=(const Timer&) = delete;
+
+ private:
+  CommStats* stats_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace
 
 void Comm::Broadcast(std::string* data, int root) {
   std::uint64_t n = data->size();
@@ -32,9 +53,88 @@ void Comm::Broadcast(std::string* data, int root) {
   if (n != 0) BroadcastBytes(data->data(), n, root);
 }
 
-}  // namespace rabit
+void Comm::TrackerPrint(const std::string& msg) {
+  Check(engine_->TrackerPrint(msg), "TrackerPrint");
+}
 
-namespace rabit {
+void Comm::AllreduceBytes(void* buf, std::size_t count, DataType type, OpKind op,
+                          const PrepareFn& prepare) {
+  const Timer timer(&stats_, count * DataTypeSize(type));
+  Check(engine_->Allreduce(buf, count, type, op, prepare), "Allreduce");
+}
+
+void Comm::BroadcastBytes(void* buf, std::size_t bytes, int root) {
+  const Timer timer(&stats_, bytes);
+  Check(engine_->Broadcast(buf, bytes, root), "Broadcast");
+}
+
+void Comm::AllgatherBytes(void* buf, const std::vector<std::size_t>& slice_bytes) {
+  const Timer timer(&stats_, Total(slice_bytes));
+  Check(engine_->Allgather(buf, slice_bytes), "Allgather");
+}
+
+// Counted as this rank's slice: the summed bytes it receives (an Allreduce counts the whole
+// buffer it receives). On the wire a ring reduce-scatter sends (N-1)/N of the whole buffer.
+void Comm::ReduceScatterBytes(void* buf, const std::vector<std::size_t>& counts, DataType type,
+                              OpKind op) {
+  const std::size_t mine =
+      Rank() < static_cast<int>(counts.size()) ? counts[Rank()] * DataTypeSize(type) : 0;
+  const Timer timer(&stats_, mine);
+  stats_.scattered_bytes += mine;
+  Check(engine_->ReduceScatter(buf, counts, type, op), "ReduceScatter");
+}
+
+void Comm::Barrier() {
+  const Timer timer(&stats_, 0);
+  Check(engine_->Barrier(), "Barrier");
+}
+
+void Comm::ReduceBytes(void* buf, std::size_t count, DataType type, OpKind op, int root) {
+  const Timer timer(&stats_, count * DataTypeSize(type));
+  Check(engine_->Reduce(buf, count, type, op, root), "Reduce");
+}
+
+void Comm::GatherBytes(const void* send, void* recv, const std::vector<std::size_t>& slice_bytes,
+                       int root) {
+  const Timer timer(&stats_, Total(slice_bytes));
+  Check(engine_->Gather(send, recv, slice_bytes, root), "Gather");
+}
+
+void Comm::ScatterBytes(const void* send, void* recv, const std::vector<std::size_t>& slice_bytes,
+                        int root) {
+  const Timer timer(&stats_, Total(slice_bytes));
+  Check(engine_->Scatter(send, recv, slice_bytes, root), "Scatter");
+}
+
+// Messages are not collectives: they are not counted in CommStats.
+PointToPoint& Comm::Messages(const char* call) { return *Value(engine_->Messages(), call); }
+
+Ticket Comm::IsendBytes(const void* buf, std::size_t count, DataType type, int dest, int tag) {
+  return Value(Messages("Isend").Isend(buf, count, type, dest, tag), "Isend");
+}
+
+Ticket Comm::IrecvBytes(void* buf, std::size_t count, DataType type, int source, int tag) {
+  return Value(Messages("Irecv").Irecv(buf, count, type, source, tag), "Irecv");
+}
+
+void Comm::SendBytes(const void* buf, std::size_t count, DataType type, int dest, int tag) {
+  Check(Messages("Send").Send(buf, count, type, dest, tag), "Send");
+}
+
+int Comm::RecvBytes(void* buf, std::size_t count, DataType type, int source, int tag) {
+  return Value(Messages("Recv").Recv(buf, count, type, source, tag), "Recv");
+}
+
+int Comm::WaitRequest(Ticket ticket) { return Value(Messages("Wait").Wait(ticket), "Wait"); }
+
+int Comm::TestRequest(Ticket ticket) { return Value(Messages("Test").Test(ticket), "Test"); }
+
+void Comm::CheckTag(int tag) {
+  if (tag < 0) {
+    throw Error("rabit: message tag " + std::to_string(tag) +
+                " is negative (user tags are >= 0; negative ones belong to Reduce/Gather/Scatter)");
+  }
+}
 
 Request& Request::operator=(Request&& other) noexcept {
   if (this != &other) {
@@ -68,94 +168,6 @@ bool Request::Test() {
   peer_ = peer;
   comm_ = nullptr;
   return true;
-}
-
-void Comm::CheckTag(int tag) {
-  if (tag < 0) {
-    throw Error("rabit: message tag " + std::to_string(tag) +
-                " is negative (user tags are >= 0; negative ones belong to Reduce/Gather/Scatter)");
-  }
-}
-
-namespace {
-[[noreturn]] void NoMessages() {
-  throw Error("rabit: this Comm has no point-to-point messages (Send/Recv)");
-}
-}  // namespace
-
-std::uint64_t Comm::IsendBytes(const void*, std::size_t, DataType, int, int) { NoMessages(); }
-std::uint64_t Comm::IrecvBytes(void*, std::size_t, DataType, int, int) { NoMessages(); }
-int Comm::WaitRequest(std::uint64_t) { NoMessages(); }
-int Comm::TestRequest(std::uint64_t) { NoMessages(); }
-
-void Comm::SendBytes(const void* buf, std::size_t count, DataType type, int dest, int tag) {
-  (void)WaitRequest(IsendBytes(buf, count, type, dest, tag));
-}
-
-int Comm::RecvBytes(void* buf, std::size_t count, DataType type, int source, int tag) {
-  return WaitRequest(IrecvBytes(buf, count, type, source, tag));
-}
-
-void Comm::Barrier() {
-  std::uint8_t token = 0;
-  Allreduce<op::Max>(&token, 1);
-}
-
-namespace {
-void CheckRoot(int root, int world, const char* what) {
-  if (root < 0 || root >= world) {
-    throw Error(std::string("rabit ") + what + ": root " + std::to_string(root) +
-                " is not a rank of a world of size " + std::to_string(world));
-  }
-}
-}  // namespace
-
-void Comm::ReduceBytes(void* buf, std::size_t count, DataType type, OpKind op, int root) {
-  CheckRoot(root, WorldSize(), "Reduce");
-  const std::size_t bytes = count * DataTypeSize(type);
-  std::vector<std::uint8_t> copy(static_cast<const std::uint8_t*>(buf),
-                                 static_cast<const std::uint8_t*>(buf) + bytes);
-  AllreduceBytes(copy.data(), count, type, op, nullptr);
-  if (Rank() == root && bytes != 0) std::memcpy(buf, copy.data(), bytes);
-}
-
-void Comm::GatherBytes(const void* send, void* recv, const std::vector<std::size_t>& slice_bytes,
-                       int root) {
-  CheckRoot(root, WorldSize(), "Gather");
-  std::size_t offset = 0, total = 0;
-  for (int r = 0; r < static_cast<int>(slice_bytes.size()); ++r) {
-    if (r < Rank()) offset += slice_bytes[r];
-    total += slice_bytes[r];
-  }
-  std::vector<std::uint8_t> all(total);
-  if (slice_bytes.at(Rank()) != 0) std::memcpy(all.data() + offset, send, slice_bytes[Rank()]);
-  AllgatherBytes(all.data(), slice_bytes);
-  if (Rank() == root && total != 0) std::memcpy(recv, all.data(), total);
-}
-
-void Comm::ScatterBytes(const void* send, void* recv, const std::vector<std::size_t>& slice_bytes,
-                        int root) {
-  CheckRoot(root, WorldSize(), "Scatter");
-  std::size_t offset = 0, total = 0;
-  for (int r = 0; r < static_cast<int>(slice_bytes.size()); ++r) {
-    if (r < Rank()) offset += slice_bytes[r];
-    total += slice_bytes[r];
-  }
-  std::vector<std::uint8_t> all(total);
-  if (Rank() == root && total != 0) std::memcpy(all.data(), send, total);
-  BroadcastBytes(all.data(), total, root);
-  if (slice_bytes.at(Rank()) != 0) std::memcpy(recv, all.data() + offset, slice_bytes[Rank()]);
-}
-
-void Comm::ReduceScatterBytes(void* buf, const std::vector<std::size_t>& counts, DataType type,
-                              OpKind op) {
-  if (counts.size() != static_cast<std::size_t>(WorldSize())) {
-    throw Error("rabit ReduceScatter: " + std::to_string(counts.size()) +
-                " slice sizes given for a world of " + std::to_string(WorldSize()));
-  }
-  std::size_t total = 0;
-  for (const std::size_t c : counts) total += c;
-  AllreduceBytes(buf, total, type, op, nullptr);
 }
 
 }  // namespace rabit

@@ -107,7 +107,7 @@ Field PositiveField(std::string key, double P::*member, std::string what,
 }
 
 Field AllreduceField() {
-  using transport::AllreduceAlgorithm;
+  using collective::AllreduceAlgorithm;
   return {"rabit_allreduce", "", "auto",
           "`auto` (the cost model picks per call, see \"Choosing the Allreduce algorithm\"), or "
           "one of `tree`, `ring`, `doubling` (recursive doubling), `halving` "
@@ -120,7 +120,7 @@ Field AllreduceField() {
             for (AllreduceAlgorithm a :
                  {AllreduceAlgorithm::kTree, AllreduceAlgorithm::kRing,
                   AllreduceAlgorithm::kRecursiveDoubling, AllreduceAlgorithm::kHalvingDoubling}) {
-              if (v == transport::AllreduceAlgorithmName(a)) {
+              if (v == collective::AllreduceAlgorithmName(a)) {
                 p->allreduce = a;
                 return Status::Ok();
               }

@@ -53,8 +53,8 @@ struct EngineParams {
   // override it (empty: the model decides).
   double link_latency_us = 20;
   double link_bandwidth_mbps = 20000;
-  std::optional<transport::AllreduceAlgorithm> allreduce;  // rabit_allreduce
-  std::optional<std::size_t> ring_min_bytes;               // rabit_reduce_ring_mincount
+  std::optional<collective::AllreduceAlgorithm> allreduce;  // rabit_allreduce
+  std::optional<std::size_t> ring_min_bytes;                // rabit_reduce_ring_mincount
   bool pinned = false;                  // the launcher pinned this worker to cores of its own
   std::size_t socket_buffer_bytes = 0;  // kernel autotuning beat fixed 512K/4M buffers
   int spin_microseconds = 50;

@@ -23,16 +23,16 @@
 namespace rabit::testing {
 namespace {
 
-using transport::AllreduceAlgorithm;
-using transport::AllreduceAlgorithmName;
-using transport::AllreduceChoiceOptions;
-using transport::ChooseAllreduce;
+using collective::AllreduceAlgorithm;
+using collective::AllreduceAlgorithmName;
+using collective::AllreduceChoiceOptions;
+using collective::ChooseAllreduce;
+using collective::LinkModel;
+using collective::PredictAllreduceSeconds;
+using collective::RecursiveLayout;
+using collective::RecursivePartners;
 using transport::DataTypeName;
-using transport::LinkModel;
 using transport::OpKindName;
-using transport::PredictAllreduceSeconds;
-using transport::RecursiveLayout;
-using transport::RecursivePartners;
 
 constexpr AllreduceAlgorithm kAll[] = {AllreduceAlgorithm::kTree, AllreduceAlgorithm::kRing,
                                        AllreduceAlgorithm::kRecursiveDoubling,
@@ -224,7 +224,7 @@ TEST(RecursiveAllreduce, SendAheadAndWindowEdgesKeepTheTreesBits) {
   const std::vector<std::size_t> counts = {1,          511,        512,           513,
                                            window - 1, window + 1, 2 * window + 3};
   for (int n : {2, 3, 4, 5, 7}) {
-    for (std::size_t ahead : {transport::kSendAheadBytes, std::size_t{4096}, std::size_t{1001}}) {
+    for (std::size_t ahead : {collective::kSendAheadBytes, std::size_t{4096}, std::size_t{1001}}) {
       for (AllreduceAlgorithm algo :
            {AllreduceAlgorithm::kRecursiveDoubling, AllreduceAlgorithm::kHalvingDoubling}) {
         SCOPED_TRACE(::testing::Message() << n << " ranks, send-ahead " << ahead << " B, "

@@ -18,7 +18,16 @@
 #include "collective/communicator.h"
 #include "tracker/protocol.h"
 
-namespace rabit::transport {
+namespace rabit::bootstrap {
+
+using collective::CollectiveOptions;
+using collective::Communicator;
+using transport::Deadline;
+using transport::DeadlineAfter;
+using transport::TcpSocket;
+using treering::Result;
+using treering::Status;
+
 namespace {
 
 namespace proto = treering::proto;
@@ -326,4 +335,4 @@ TEST(BootstrapAuthTest, UnresolvableHostsFailAtOnceNamingTheHost) {
 }
 
 }  // namespace
-}  // namespace rabit::transport
+}  // namespace rabit::bootstrap

@@ -13,8 +13,8 @@ namespace rabit::testing {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-using transport::AllreduceAlgorithm;
-using transport::AllreduceAlgorithmName;
+using collective::AllreduceAlgorithm;
+using collective::AllreduceAlgorithmName;
 
 CollectiveOptions ShortTimeout() {
   CollectiveOptions options;

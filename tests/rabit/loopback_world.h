@@ -19,8 +19,8 @@
 
 namespace rabit::testing {
 
-using transport::CollectiveOptions;
-using transport::Communicator;
+using collective::CollectiveOptions;
+using collective::Communicator;
 
 class LoopbackWorld {
  public:
@@ -28,7 +28,7 @@ class LoopbackWorld {
       : LoopbackWorld(world, [options](int) { return options; }) {}
   // Each rank's options from options_of(rank) (tests of ranks configured differently).
   LoopbackWorld(int world, const std::function<CollectiveOptions(int)>& options_of) {
-    auto links = transport::BuildLoopbackLinks(world);
+    auto links = bootstrap::BuildLoopbackLinks(world);
     if (!links.ok()) throw std::runtime_error(links.status().message());
     comms_.resize(world);
     std::vector<std::thread> threads;

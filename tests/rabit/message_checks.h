@@ -53,7 +53,7 @@ struct RawPeer {
 
   // tune(options) adjusts rank 0's options (rank 0 of 2, timeout 20 s) before its Mailbox is made.
   explicit RawPeer(const std::function<void(transport::MailboxOptions&)>& tune = {}) {
-    auto made = transport::BuildLoopbackMessageLinks(2);
+    auto made = bootstrap::BuildLoopbackMessageLinks(2);
     if (!made.ok()) throw std::runtime_error(made.status().message());
     links = std::move(made.value());
     transport::MailboxOptions options;
@@ -88,7 +88,7 @@ struct RawPeer {
     }
     pending.push_back(t.value());
   }
-  std::vector<transport::Ticket> pending;  // the tag-99 receives Pump left posted
+  std::vector<Ticket> pending;  // the tag-99 receives Pump left posted
 };
 
 }  // namespace rabit::testing

@@ -184,7 +184,7 @@ TEST(Message, CountOrTypeMismatchNamesBothRanks) {
 }
 
 TEST(Message, PeerDyingMidMessageIsNamedQuickly) {
-  auto links = transport::BuildLoopbackMessageLinks(2);
+  auto links = bootstrap::BuildLoopbackMessageLinks(2);
   ASSERT_TRUE(links.ok()) << links.status().message();
   transport::MailboxOptions options;
   options.rank = 0;
@@ -400,7 +400,7 @@ TEST(Message, SendSlicesStartHalfAPageIntoTheBuffer) {
 // Payloads above a send slice are offered in slices that start half a page into the user's
 // page; the receiving Mailbox gets every byte at every buffer offset, in both directions.
 TEST(Message, SlicedPayloadsArriveWholeAtEveryOffset) {
-  auto made = transport::BuildLoopbackMessageLinks(2);
+  auto made = bootstrap::BuildLoopbackMessageLinks(2);
   ASSERT_TRUE(made.ok()) << made.status().message();
   auto links = std::move(made.value());
   std::vector<std::unique_ptr<Mailbox>> boxes;

@@ -22,7 +22,7 @@ class MessageWorld {
         }) {}
   // tune(options) adjusts each rank's options after rank and world are set (timeout 20 s).
   MessageWorld(int world, const std::function<void(transport::MailboxOptions&)>& tune) {
-    auto links = transport::BuildLoopbackMessageLinks(world);
+    auto links = bootstrap::BuildLoopbackMessageLinks(world);
     if (!links.ok()) throw std::runtime_error(links.status().message());
     for (int r = 0; r < world; ++r) {
       transport::MailboxOptions options;

@@ -10,7 +10,7 @@
 #include "peer_handshake_harness.h"
 #include "tracker/protocol.h"
 
-namespace rabit::transport::fuzz {
+namespace rabit::bootstrap::fuzz {
 namespace {
 
 namespace proto = treering::proto;
@@ -80,4 +80,4 @@ TEST(PeerHandshakeFuzzTest, MutatedHandshakesAreRefusedCleanly) {
 }
 
 }  // namespace
-}  // namespace rabit::transport::fuzz
+}  // namespace rabit::bootstrap::fuzz

@@ -9,7 +9,7 @@
 #include "peer_handshake_harness.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const std::string finding = rabit::transport::fuzz::CheckHandshakeOn({data, size});
+  const std::string finding = rabit::bootstrap::fuzz::CheckHandshakeOn({data, size});
   if (!finding.empty()) {
     std::fprintf(stderr, "fuzz finding: %s\n", finding.c_str());
     std::abort();

@@ -7,7 +7,11 @@
 
 #include "bootstrap/peer_handshake.h"
 
-namespace rabit::transport::fuzz {
+namespace rabit::bootstrap::fuzz {
+
+using transport::Clock;
+using transport::DeadlineAfter;
+using transport::TcpSocket;
 
 std::string CheckHandshakeOn(std::span<const std::uint8_t> input, std::string* error) {
   if (input.empty()) return "";
@@ -42,4 +46,4 @@ std::string CheckHandshakeOn(std::span<const std::uint8_t> input, std::string* e
   return "";
 }
 
-}  // namespace rabit::transport::fuzz
+}  // namespace rabit::bootstrap::fuzz

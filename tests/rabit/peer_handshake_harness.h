@@ -9,7 +9,7 @@
 
 #include "base/status.h"
 
-namespace rabit::transport::fuzz {
+namespace rabit::bootstrap::fuzz {
 
 inline constexpr char kToken[] = "fuzz-token";
 inline constexpr std::size_t kMaxInput = 16 * 1024;  // fits a socketpair's buffer: no blocking
@@ -20,4 +20,4 @@ inline constexpr std::size_t kMaxInput = 16 * 1024;  // fits a socketpair's buff
 // went wrong. `error`, when given, receives ShakeHands' error message.
 std::string CheckHandshakeOn(std::span<const std::uint8_t> input, std::string* error = nullptr);
 
-}  // namespace rabit::transport::fuzz
+}  // namespace rabit::bootstrap::fuzz

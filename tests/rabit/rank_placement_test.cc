@@ -15,13 +15,13 @@
 namespace rabit::testing {
 namespace {
 
-using transport::AllreduceAlgorithm;
-using transport::AllreduceChoiceOptions;
-using transport::ChooseAllreduce;
-using transport::LinkModel;
-using transport::PredictAllreduceSeconds;
-using transport::RankPlacement;
-using transport::RanksBeyondCores;
+using collective::AllreduceAlgorithm;
+using collective::AllreduceChoiceOptions;
+using collective::ChooseAllreduce;
+using collective::LinkModel;
+using collective::PredictAllreduceSeconds;
+using collective::RankPlacement;
+using collective::RanksBeyondCores;
 
 RankPlacement On(std::uint64_t machine, int cores) {
   RankPlacement p;
@@ -47,8 +47,8 @@ TEST(RankPlacement, CountsRanksBeyondCoresOfTheBusiestMachine) {
 }
 
 TEST(RankPlacement, LocalPlacementIsThisMachine) {
-  const RankPlacement a = transport::LocalPlacement(3);
-  const RankPlacement b = transport::LocalPlacement(-1);
+  const RankPlacement a = collective::LocalPlacement(3);
+  const RankPlacement b = collective::LocalPlacement(-1);
   EXPECT_EQ(a.parent, 3);
   EXPECT_EQ(b.parent, -1);
   EXPECT_EQ(a.machine, b.machine);
@@ -59,7 +59,7 @@ TEST(RankPlacement, LocalPlacementIsThisMachine) {
 TEST(RankPlacement, CommunicatorLearnsItAtStart) {
   const int cores = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
   for (int world : {1, 2, 5}) {
-    LoopbackWorld w(world, transport::CollectiveOptions{});
+    LoopbackWorld w(world, collective::CollectiveOptions{});
     for (int r = 0; r < world; ++r) {
       EXPECT_EQ(w.comm(r).options().allreduce.link.ranks_beyond_cores, std::max(0, world - cores))
           << world << " ranks, rank " << r;

@@ -12,7 +12,7 @@ treering::Result<LinkSet> RelinkHub::Join(int rank) {
   const int gen = generation_;
   waiting_.insert(rank);
   if (static_cast<int>(waiting_.size()) == world_) {
-    auto links = transport::BuildLoopbackLinks(world_);
+    auto links = bootstrap::BuildLoopbackLinks(world_);
     if (links.ok())
       built_[gen] = std::move(links.value());
     else
@@ -165,7 +165,7 @@ JobResult RunRank(const JobSpec& spec, int rank, LinkSet first_links, RelinkHub*
 
 std::vector<JobResult> RunRobustJob(const JobSpec& spec) {
   RelinkHub hub(spec.world, spec.hub_timeout_s);
-  auto links = transport::BuildLoopbackLinks(spec.world);
+  auto links = bootstrap::BuildLoopbackLinks(spec.world);
   std::vector<JobResult> results(spec.world);
   if (!links.ok()) {
     for (auto& r : results) r.status = links.status();

@@ -31,12 +31,12 @@ void ReduceCase(MessageWorld& world, OpKind op, std::size_t count, std::uint64_t
   const int n = world.size();
   for (int root = 0; root < n; ++root) {
     auto statuses = world.RunOnAll([&](int rank, Mailbox& box) -> Status {
-      transport::ScratchArena scratch;
-      auto reduce = transport::SelectReducer(detail::TypeOf<T>(), op);
+      collective::ScratchArena scratch;
+      auto reduce = collective::SelectReducer(detail::TypeOf<T>(), op);
       if (!reduce.ok()) return reduce.status();
       std::vector<T> buf = RankData<T>(rank, seed, count);
-      Status s = transport::BinomialReduce(box, reinterpret_cast<std::uint8_t*>(buf.data()), count,
-                                           detail::TypeOf<T>(), reduce.value(), root, scratch);
+      Status s = collective::BinomialReduce(box, reinterpret_cast<std::uint8_t*>(buf.data()), count,
+                                            detail::TypeOf<T>(), reduce.value(), root, scratch);
       if (!s.ok()) return s;
       const std::vector<T> want =
           rank == root ? ExpectedReduce<T>(n, seed, count, op) : RankData<T>(rank, seed, count);
@@ -89,10 +89,10 @@ TEST_P(Rooted, GatherVAndScatterVEveryRoot) {
     }
     for (int root = 0; root < n; ++root) {
       auto gathered = world.RunOnAll([&](int rank, Mailbox& box) -> Status {
-        transport::ScratchArena scratch;
+        collective::ScratchArena scratch;
         const auto mine = Part(rank, slices[rank]);
         std::vector<std::uint8_t> recv(rank == root ? all.size() : 0);
-        Status s = transport::BinomialGather(box, mine.data(), recv.data(), slices, root, scratch);
+        Status s = collective::BinomialGather(box, mine.data(), recv.data(), slices, root, scratch);
         if (!s.ok()) return s;
         if (rank == root && recv != all) return Status::Internal("wrong gather");
         return Status::Ok();
@@ -100,10 +100,10 @@ TEST_P(Rooted, GatherVAndScatterVEveryRoot) {
       ExpectAllOk(gathered,
                   "GatherV skew " + std::to_string(skew) + " root " + std::to_string(root));
       auto scattered = world.RunOnAll([&](int rank, Mailbox& box) -> Status {
-        transport::ScratchArena scratch;
+        collective::ScratchArena scratch;
         std::vector<std::uint8_t> recv(slices[rank]);
         const std::uint8_t* send = rank == root ? all.data() : nullptr;
-        Status s = transport::BinomialScatter(box, send, recv.data(), slices, root, scratch);
+        Status s = collective::BinomialScatter(box, send, recv.data(), slices, root, scratch);
         if (!s.ok()) return s;
         if (recv != Part(rank, slices[rank])) return Status::Internal("wrong scatter");
         return Status::Ok();
@@ -117,11 +117,11 @@ TEST_P(Rooted, GatherVAndScatterVEveryRoot) {
 TEST_P(Rooted, BadRootNamesTheCall) {
   MessageWorld world(GetParam());
   auto statuses = world.RunOnAll([&](int, Mailbox& box) -> Status {
-    transport::ScratchArena scratch;
+    collective::ScratchArena scratch;
     std::int32_t v = 1;
-    auto reduce = transport::SelectReducer(DataType::kInt32, OpKind::kSum);
-    return transport::BinomialReduce(box, reinterpret_cast<std::uint8_t*>(&v), 1, DataType::kInt32,
-                                     reduce.value(), GetParam(), scratch);
+    auto reduce = collective::SelectReducer(DataType::kInt32, OpKind::kSum);
+    return collective::BinomialReduce(box, reinterpret_cast<std::uint8_t*>(&v), 1, DataType::kInt32,
+                                      reduce.value(), GetParam(), scratch);
   });
   for (const Status& s : statuses) {
     ASSERT_FALSE(s.ok());

@@ -168,12 +168,12 @@ TEST(EngineParams, EveryCollectiveKeyReachesTheCollectiveOptions) {
                              {"rabit_allreduce", "halving"},
                              {"rabit_spin_us", "9"}});
   ASSERT_TRUE(p.ok()) << p.status().message();
-  const transport::CollectiveOptions o = CollectiveOptionsFor(p.value());
+  const collective::CollectiveOptions o = CollectiveOptionsFor(p.value());
   EXPECT_DOUBLE_EQ(o.timeout_seconds, 7);
   EXPECT_EQ(o.allreduce.ring_min_bytes, std::optional<std::size_t>(2u << 20));
   EXPECT_DOUBLE_EQ(o.allreduce.link.latency_seconds, 50e-6);
   EXPECT_DOUBLE_EQ(o.allreduce.link.bytes_per_second, 125e6);
-  EXPECT_EQ(o.allreduce.forced, transport::AllreduceAlgorithm::kHalvingDoubling);
+  EXPECT_EQ(o.allreduce.forced, collective::AllreduceAlgorithm::kHalvingDoubling);
   EXPECT_FALSE(o.allreduce.recursive_links);  // until the engine has linked the partners
   EXPECT_EQ(o.spin_microseconds, 9);
   for (const char* name : {"auto", "tree", "ring", "doubling", "halving"}) {

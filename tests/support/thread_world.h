@@ -1,5 +1,6 @@
-// N ranks as threads of one process, each holding a rabit::Comm: the learners' distributed
-// paths run in a unit test without sockets or a tracker. Allreduce adds all ranks' buffers in
+// N ranks as threads of one process, each holding a rabit::Comm over its own engine (an
+// implementation of rabit/engine.h): the learners' distributed paths run in a unit test
+// without sockets or a tracker. Allreduce adds all ranks' buffers in
 // rank order (every rank gets bit-identical results, and the same sums a rank-ordered engine
 // gives); broadcast and allgather copy from the shared slots. Calls are separated by barriers.
 #pragma once

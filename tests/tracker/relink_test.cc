@@ -12,7 +12,17 @@
 #include "collective/communicator.h"
 #include "running_tracker.h"
 
-namespace rabit::transport {
+namespace rabit::bootstrap {
+
+using collective::CollectiveOptions;
+using collective::Communicator;
+using transport::AbortWatch;
+using transport::DeadlineAfter;
+using transport::LinkSet;
+using transport::TcpSocket;
+using treering::Result;
+using treering::Status;
+
 namespace {
 
 constexpr int kWorld = 4;
@@ -230,4 +240,4 @@ TEST(RelinkTest, WithoutTheReplacementSurvivorsFailNamingTheRank) {
 }
 
 }  // namespace
-}  // namespace rabit::transport
+}  // namespace rabit::bootstrap

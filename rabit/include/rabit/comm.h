@@ -1,27 +1,29 @@
-// Comm: a handle on one group of ranks and the collectives over it. Library code (both
-// learners, the metrics, the sketches) takes a Comm& instead of calling the process-wide API,
-// so the same code runs on the process's engine (rabit::DefaultComm(), what rabit.h's free
-// functions use) or on N ranks as threads of one process in a test.
+// Comm: the typed handle library code takes (both learners, the metrics, the sketches): the
+// calls of rabit.h as templates over one engine (rabit/engine.h), so the same code runs on the
+// process's engine (rabit::DefaultComm(), what rabit.h's free functions use), on a world of one
+// (rabit::MakeWorldOfOne()) or on N ranks as threads of one process in a test.
 //
-// The typed calls are templates over three untyped entry points (AllreduceBytes, Broadcast,
-// Allgather), as in rabit.h: a new backend implements three functions, not one per type.
-// Contract (every implementation): blocking; called by every rank in the same order with the
-// same counts; a collective that cannot complete throws rabit::Error naming the op and peer.
-// Point-to-point messages (Send/Recv/Isend/Irecv) and the rooted collectives (Reduce, Gather,
-// Scatter and their V forms) are typed the same way over untyped entry points with defaults:
-// a Comm without messages throws rabit::Error from Send/Recv, and its rooted collectives fall
-// back to Allreduce/Allgather/Broadcast (docs/collectives.md, "Point-to-point messages").
+// Comm is thin on purpose: each call is one virtual call into the engine, a CommStats count and
+// a throw of rabit::Error when the engine returns a failed Status. Contract (the engine's):
+// blocking; called by every rank in the same order with the same counts; a collective that
+// cannot complete throws rabit::Error naming the op and peer. An engine without messages
+// (Engine::Messages) makes Send/Recv throw saying why; its rooted collectives (Reduce, Gather,
+// Scatter and their V forms) run on Allreduce/Allgather/Broadcast (docs/collectives.md).
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
+
+#include "rabit/data_type.h"
+#include "rabit/engine.h"
+#include "rabit/point_to_point.h"
 
 namespace rabit {
 
@@ -29,69 +31,6 @@ class Error : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
-
-enum class DataType : std::uint8_t {
-  kInt8,
-  kUInt8,
-  kInt16,
-  kUInt16,
-  kInt32,
-  kUInt32,
-  kInt64,
-  kUInt64,
-  kFloat,
-  kDouble
-};
-enum class OpKind : std::uint8_t { kSum, kMax, kMin, kBitOR };
-
-namespace op {
-struct Sum {
-  static constexpr OpKind kKind = OpKind::kSum;
-};
-struct Max {
-  static constexpr OpKind kKind = OpKind::kMax;
-};
-struct Min {
-  static constexpr OpKind kKind = OpKind::kMin;
-};
-struct BitOR {
-  static constexpr OpKind kKind = OpKind::kBitOR;
-};
-}  // namespace op
-
-// Fills the buffer just before the collective runs. It is called only when the result is not
-// already known, so a recovering worker skips the work (Rabit's lazy prepare).
-using PrepareFn = std::function<void()>;
-
-std::size_t DataTypeSize(DataType type);
-
-namespace detail {
-template <typename T>
-constexpr DataType TypeOf() {
-  if constexpr (std::is_same_v<T, float>)
-    return DataType::kFloat;
-  else if constexpr (std::is_same_v<T, double>)
-    return DataType::kDouble;
-  else if constexpr (std::is_integral_v<T> && std::is_signed_v<T> && sizeof(T) == 1)
-    return DataType::kInt8;
-  else if constexpr (std::is_integral_v<T> && !std::is_signed_v<T> && sizeof(T) == 1)
-    return DataType::kUInt8;
-  else if constexpr (std::is_integral_v<T> && std::is_signed_v<T> && sizeof(T) == 2)
-    return DataType::kInt16;
-  else if constexpr (std::is_integral_v<T> && !std::is_signed_v<T> && sizeof(T) == 2)
-    return DataType::kUInt16;
-  else if constexpr (std::is_integral_v<T> && std::is_signed_v<T> && sizeof(T) == 4)
-    return DataType::kInt32;
-  else if constexpr (std::is_integral_v<T> && !std::is_signed_v<T> && sizeof(T) == 4)
-    return DataType::kUInt32;
-  else if constexpr (std::is_integral_v<T> && std::is_signed_v<T> && sizeof(T) == 8)
-    return DataType::kInt64;
-  else if constexpr (std::is_integral_v<T> && !std::is_signed_v<T> && sizeof(T) == 8)
-    return DataType::kUInt64;
-  else
-    static_assert(sizeof(T) == 0, "rabit: unsupported element type");
-}
-}  // namespace detail
 
 // Time and payload spent inside a handle's collectives since it was made. `seconds` is wall
 // time inside the calls, so it includes waiting for slower ranks; `payload_bytes` is the size
@@ -107,10 +46,10 @@ struct CommStats {
   std::uint64_t scattered_bytes = 0;
 };
 
-// Receive from whichever rank's message matches first (MPI_ANY_SOURCE).
-inline constexpr int kAnySource = -1;
-
 class Comm;
+namespace detail {
+struct ProcessEngine;
+}  // namespace detail
 
 // A non-blocking Isend or Irecv in flight (MPI_Request). Its buffer must stay untouched (send)
 // or unread (receive) until Wait returns or Test returns true. Move-only; destroying one that
@@ -132,18 +71,24 @@ class Request {
 
  private:
   friend class Comm;
-  Request(Comm* comm, std::uint64_t ticket) : comm_(comm), ticket_(ticket) {}
+  Request(Comm* comm, Ticket ticket) : comm_(comm), ticket_(ticket) {}
   Comm* comm_ = nullptr;  // null: complete (or empty)
-  std::uint64_t ticket_ = 0;
+  Ticket ticket_ = 0;
   int peer_ = -1;
 };
 
 class Comm {
  public:
-  virtual ~Comm() = default;
+  // A handle on `engine`, which must outlive it.
+  explicit Comm(Engine& engine) : engine_(&engine) {}
+  // A handle that owns its engine.
+  explicit Comm(std::unique_ptr<Engine> engine)
+      : engine_(engine.get()), owned_(std::move(engine)) {}
+  Comm(const Comm&) = delete;
+  Comm& operator=(const Comm&) = delete;
 
-  virtual int Rank() const = 0;
-  virtual int WorldSize() const = 0;
+  int Rank() const { return engine_->Rank(); }
+  int WorldSize() const { return engine_->WorldSize(); }
   bool IsDistributed() const { return WorldSize() > 1; }
 
   // In place: buf[i] = Op over ranks of buf[i], for i in [0, count). BitOR is for integers.
@@ -214,7 +159,7 @@ class Comm {
     return Request(this, IrecvBytes(buf, count, detail::TypeOf<T>(), source, tag));
   }
   // Returns once every rank has called it.
-  virtual void Barrier();
+  void Barrier();
 
   // --- rooted collectives (every rank calls them in the same order, like the others) -------
   // On root: buf[i] = Op over ranks of buf[i]. Other ranks' buf is left as it was.
@@ -247,40 +192,36 @@ class Comm {
   }
 
   // Prints msg on the tracker's console; without a tracker, on stdout.
-  virtual void TrackerPrint(const std::string& msg) = 0;
-  // What this handle's collectives have cost so far (zero where nobody counts).
-  virtual CommStats Stats() const { return {}; }
+  void TrackerPrint(const std::string& msg);
+  // What this handle's collectives have cost so far (messages and prints are not counted).
+  CommStats Stats() const { return stats_; }
 
-  // The untyped entry points every call above goes through.
-  virtual void AllreduceBytes(void* buf, std::size_t count, DataType type, OpKind op,
-                              const PrepareFn& prepare) = 0;
-  virtual void BroadcastBytes(void* buf, std::size_t bytes, int root) = 0;
-  virtual void AllgatherBytes(void* buf, const std::vector<std::size_t>& slice_bytes) = 0;
-
-  // Point-to-point entry points; a ticket names one request of this Comm. The defaults throw
-  // rabit::Error (this Comm has no messages); Send/Recv default to Isend/Irecv + Wait.
-  virtual std::uint64_t IsendBytes(const void* buf, std::size_t count, DataType type, int dest,
-                                   int tag);
-  virtual std::uint64_t IrecvBytes(void* buf, std::size_t count, DataType type, int source,
-                                   int tag);
+  // The untyped entry points every call above goes through: one engine call each, counted.
+  void AllreduceBytes(void* buf, std::size_t count, DataType type, OpKind op,
+                      const PrepareFn& prepare);
+  void BroadcastBytes(void* buf, std::size_t bytes, int root);
+  void AllgatherBytes(void* buf, const std::vector<std::size_t>& slice_bytes);
+  // counts[r]: rank r's elements.
+  void ReduceScatterBytes(void* buf, const std::vector<std::size_t>& counts, DataType type,
+                          OpKind op);
+  // Rooted collectives; slice_bytes[r] is rank r's part (the same vector on every rank).
+  void ReduceBytes(void* buf, std::size_t count, DataType type, OpKind op, int root);
+  void GatherBytes(const void* send, void* recv, const std::vector<std::size_t>& slice_bytes,
+                   int root);
+  void ScatterBytes(const void* send, void* recv, const std::vector<std::size_t>& slice_bytes,
+                    int root);
+  // Point-to-point; a ticket names one request of this Comm's engine.
+  Ticket IsendBytes(const void* buf, std::size_t count, DataType type, int dest, int tag);
+  Ticket IrecvBytes(void* buf, std::size_t count, DataType type, int source, int tag);
+  void SendBytes(const void* buf, std::size_t count, DataType type, int dest, int tag);
+  int RecvBytes(void* buf, std::size_t count, DataType type, int source, int tag);
   // Returns the peer (as Request::Wait); TestRequest returns -1 while pending.
-  virtual int WaitRequest(std::uint64_t ticket);
-  virtual int TestRequest(std::uint64_t ticket);
-  virtual void SendBytes(const void* buf, std::size_t count, DataType type, int dest, int tag);
-  virtual int RecvBytes(void* buf, std::size_t count, DataType type, int source, int tag);
-  // Rooted collectives; slice_bytes[r] is rank r's part (the same vector on every rank). The
-  // defaults run Allreduce / Allgather / Broadcast on copies (correct, not cheap).
-  virtual void ReduceBytes(void* buf, std::size_t count, DataType type, OpKind op, int root);
-  virtual void GatherBytes(const void* send, void* recv,
-                           const std::vector<std::size_t>& slice_bytes, int root);
-  virtual void ScatterBytes(const void* send, void* recv,
-                            const std::vector<std::size_t>& slice_bytes, int root);
-  // counts[r]: rank r's elements. The default runs an Allreduce of the whole buffer (correct,
-  // twice the traffic).
-  virtual void ReduceScatterBytes(void* buf, const std::vector<std::size_t>& counts, DataType type,
-                                  OpKind op);
+  int WaitRequest(Ticket ticket);
+  int TestRequest(Ticket ticket);
 
  private:
+  friend struct detail::ProcessEngine;  // rabit.cc: Init/Finalize swap DefaultComm's engine
+
   static void CheckTag(int tag);
   template <typename T>
   static std::vector<std::size_t> BytesOf(const std::vector<std::size_t>& counts) {
@@ -288,11 +229,20 @@ class Comm {
     for (std::size_t r = 0; r < counts.size(); ++r) bytes[r] = counts[r] * sizeof(T);
     return bytes;
   }
+  PointToPoint& Messages(const char* call);
+
+  Engine* engine_;
+  std::unique_ptr<Engine> owned_;  // null when the engine belongs to someone else
+  CommStats stats_;
 };
 
 // The handle on the process's engine (chosen by rabit::Init; a world of one before Init and
-// after Finalize). It counts every collective for CommStats.
+// after Finalize). Its CommStats run across Init and Finalize.
 Comm& DefaultComm();
+
+// A fresh world of one (rank 0 of 1; collectives only call `prepare`, messages go to self):
+// for code that runs a distributed algorithm on one rank's data alone.
+std::unique_ptr<Comm> MakeWorldOfOne();
 
 template <typename T>
 std::vector<T> Comm::AllgatherV(const std::vector<T>& mine, std::vector<std::size_t>* counts) {

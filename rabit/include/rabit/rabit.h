@@ -19,17 +19,9 @@
 #include <utility>
 #include <vector>
 
-#include "rabit/comm.h"  // Comm, Error, DataType, OpKind, op::*, PrepareFn, CommStats
+#include "rabit/comm.h"  // Comm, Error, CommStats; Engine, PrepareFn, Serializable; DataType
 
 namespace rabit {
-
-// State saved by CheckPoint. Save must write the same bytes on every rank for global state.
-class Serializable {
- public:
-  virtual ~Serializable() = default;
-  virtual void Save(std::string* out) const = 0;
-  virtual void Load(const std::string& in) = 0;
-};
 
 // --- lifecycle -----------------------------------------------------------------------------
 // argv tokens of the form key=value (rabit_*, dmlc_*, DMLC_*, mock=...) configure the engine;

@@ -4,10 +4,10 @@
 
 #include "collective/recursive_layout.h"
 
-namespace rabit::transport {
+namespace rabit::bootstrap {
 
-Topology HeapTopology(int rank, int world) {
-  Topology t;
+transport::Topology HeapTopology(int rank, int world) {
+  transport::Topology t;
   t.rank = rank;
   t.world = world;
   t.parent = rank == 0 ? -1 : (rank - 1) / 2;
@@ -21,33 +21,33 @@ Topology HeapTopology(int rank, int world) {
   return t;
 }
 
-treering::Result<std::vector<LinkSet>> BuildLoopbackLinks(int world, int buffer_bytes) {
-  std::vector<Topology> topo;
-  std::vector<std::vector<Link>> links(world);
+treering::Result<std::vector<transport::LinkSet>> BuildLoopbackLinks(int world, int buffer_bytes) {
+  std::vector<transport::Topology> topo;
+  std::vector<std::vector<transport::Link>> links(world);
   for (int r = 0; r < world; ++r) topo.push_back(HeapTopology(r, world));
-  const Deadline deadline = DeadlineAfter(30);
+  const transport::Deadline deadline = transport::DeadlineAfter(30);
   for (int low = 0; low < world; ++low) {
-    auto listener = TcpSocket::Listen(0);
+    auto listener = transport::TcpSocket::Listen(0);
     if (!listener.ok()) return listener.status();
     // The tree and ring neighbours, and the recursive allreduces' partners.
     std::vector<int> peers = topo[low].AllNeighbours();
-    for (int partner : RecursivePartners(low, world)) {
+    for (int partner : collective::RecursivePartners(low, world)) {
       if (std::find(peers.begin(), peers.end(), partner) == peers.end()) peers.push_back(partner);
     }
     for (int high : peers) {
       if (high <= low) continue;
       // Dial, then accept at once: the accepted socket is the one just dialled.
-      auto dialled = TcpSocket::Connect("127.0.0.1", listener->port(), deadline);
+      auto dialled = transport::TcpSocket::Connect("127.0.0.1", listener->port(), deadline);
       if (!dialled.ok()) return dialled.status();
       auto accepted = listener->Accept(deadline);
       if (!accepted.ok()) return accepted.status();
-      links[high].push_back(Link{low, std::move(dialled.value())});
-      links[low].push_back(Link{high, std::move(accepted.value())});
+      links[high].push_back(transport::Link{low, std::move(dialled.value())});
+      links[low].push_back(transport::Link{high, std::move(accepted.value())});
     }
   }
-  std::vector<LinkSet> out;
+  std::vector<transport::LinkSet> out;
   for (int r = 0; r < world; ++r) {
-    for (Link& link : links[r]) {
+    for (transport::Link& link : links[r]) {
       treering::Status tuned = link.socket.TuneForCollectives(buffer_bytes);
       if (!tuned.ok()) return tuned;
     }
@@ -56,27 +56,27 @@ treering::Result<std::vector<LinkSet>> BuildLoopbackLinks(int world, int buffer_
   return out;
 }
 
-}  // namespace rabit::transport
+}  // namespace rabit::bootstrap
 
-namespace rabit::transport {
+namespace rabit::bootstrap {
 
-treering::Result<std::vector<std::vector<Link>>> BuildLoopbackMessageLinks(int world) {
-  std::vector<std::vector<Link>> links(world);
-  const Deadline deadline = DeadlineAfter(30);
+treering::Result<std::vector<std::vector<transport::Link>>> BuildLoopbackMessageLinks(int world) {
+  std::vector<std::vector<transport::Link>> links(world);
+  const transport::Deadline deadline = transport::DeadlineAfter(30);
   for (int low = 0; low < world; ++low) {
-    auto listener = TcpSocket::Listen(0);
+    auto listener = transport::TcpSocket::Listen(0);
     if (!listener.ok()) return listener.status();
     for (int high = low + 1; high < world; ++high) {
-      auto dialled = TcpSocket::Connect("127.0.0.1", listener->port(), deadline);
+      auto dialled = transport::TcpSocket::Connect("127.0.0.1", listener->port(), deadline);
       if (!dialled.ok()) return dialled.status();
       auto accepted = listener->Accept(deadline);
       if (!accepted.ok()) return accepted.status();
-      links[high].push_back(Link{low, std::move(dialled.value())});
-      links[low].push_back(Link{high, std::move(accepted.value())});
+      links[high].push_back(transport::Link{low, std::move(dialled.value())});
+      links[low].push_back(transport::Link{high, std::move(accepted.value())});
     }
   }
   for (auto& rank_links : links) {
-    for (Link& link : rank_links) {
+    for (transport::Link& link : rank_links) {
       treering::Status tuned = link.socket.TuneForCollectives(0);
       if (!tuned.ok()) return tuned;
     }
@@ -84,4 +84,4 @@ treering::Result<std::vector<std::vector<Link>>> BuildLoopbackMessageLinks(int w
   return links;
 }
 
-}  // namespace rabit::transport
+}  // namespace rabit::bootstrap

@@ -7,21 +7,22 @@
 
 #include "transport/link_set.h"
 
-namespace rabit::transport {
+namespace rabit::bootstrap {
 
 // Rabit-shaped topology for `rank`: binary-heap tree (parent (r-1)/2), ring r-1 -> r -> r+1.
-Topology HeapTopology(int rank, int world);
+transport::Topology HeapTopology(int rank, int world);
 
 // links[r] is rank r's LinkSet (tree, ring and RecursivePartners links: a Communicator over it
 // may set CollectiveOptions::allreduce.recursive_links), sockets tuned for collectives.
-treering::Result<std::vector<LinkSet>> BuildLoopbackLinks(int world, int buffer_bytes = 0);
+treering::Result<std::vector<transport::LinkSet>> BuildLoopbackLinks(int world,
+                                                                     int buffer_bytes = 0);
 
-}  // namespace rabit::transport
+}  // namespace rabit::bootstrap
 
-namespace rabit::transport {
+namespace rabit::bootstrap {
 
 // Message links for point-to-point tests: out[r] holds rank r's link to every other rank
 // (mailbox.h), sockets tuned like the collective links.
-treering::Result<std::vector<std::vector<Link>>> BuildLoopbackMessageLinks(int world);
+treering::Result<std::vector<std::vector<transport::Link>>> BuildLoopbackMessageLinks(int world);
 
-}  // namespace rabit::transport
+}  // namespace rabit::bootstrap

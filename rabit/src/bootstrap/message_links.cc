@@ -5,7 +5,11 @@
 #include "bootstrap/peer_acceptor.h"
 #include "bootstrap/peer_handshake.h"
 
-namespace rabit::transport {
+namespace rabit::bootstrap {
+
+using treering::Result;
+using treering::Status;
+
 namespace {
 
 // One rank's listening address in the Allgather: NUL-padded host, then the port (LE).
@@ -17,7 +21,7 @@ struct Address {
   std::uint16_t port;
 };
 
-Result<std::vector<Address>> ExchangeAddresses(Communicator& comm, std::uint64_t seq,
+Result<std::vector<Address>> ExchangeAddresses(collective::Communicator& comm, std::uint64_t seq,
                                                const std::string& host, std::uint16_t port) {
   if (host.size() >= kHostBytes) {
     return Status::InvalidInput("peer links: host name '" + host + "' is longer than " +
@@ -43,17 +47,19 @@ Result<std::vector<Address>> ExchangeAddresses(Communicator& comm, std::uint64_t
 
 }  // namespace
 
-Result<std::vector<Link>> LinkPeers(Communicator& comm, std::uint64_t seq, const std::string& host,
-                                    const BootstrapConfig& config, std::uint32_t epoch,
-                                    const std::vector<int>& peers, const std::string& what) {
-  const Deadline deadline = DeadlineAfter(config.timeout_seconds);
+Result<std::vector<transport::Link>> LinkPeers(collective::Communicator& comm, std::uint64_t seq,
+                                               const std::string& host,
+                                               const BootstrapConfig& config, std::uint32_t epoch,
+                                               const std::vector<int>& peers,
+                                               const std::string& what) {
+  const transport::Deadline deadline = transport::DeadlineAfter(config.timeout_seconds);
   const int rank = comm.rank();
   auto listener = OpenPeerListener(host);
   if (!listener.ok()) return listener.status().WithContext("opening the " + what + " listener");
   auto addresses = ExchangeAddresses(comm, seq, host, listener->port());
   if (!addresses.ok()) return addresses.status();
   const PeerAuth me{config.token, rank, epoch};
-  std::vector<Link> links;
+  std::vector<transport::Link> links;
   std::vector<int> higher;
   for (int peer : peers) {
     if (peer > rank) {
@@ -63,12 +69,12 @@ Result<std::vector<Link>> LinkPeers(Communicator& comm, std::uint64_t seq, const
     const Address& a = addresses.value()[peer];
     const std::string where = "rank " + std::to_string(peer) + "'s " + what + " at " + a.host +
                               ":" + std::to_string(a.port);
-    auto sock = TcpSocket::ConnectWithRetry(a.host, a.port, deadline);
+    auto sock = transport::TcpSocket::ConnectWithRetry(a.host, a.port, deadline);
     if (!sock.ok()) return sock.status().WithContext("dialling " + where);
     const int want[] = {peer};
     auto got = ShakeHands(sock.value(), LinkSide::kDial, me, want, deadline);
     if (!got.ok()) return got.status().WithContext("handshake with " + where);
-    links.push_back(Link{peer, std::move(sock.value())});
+    links.push_back(transport::Link{peer, std::move(sock.value())});
   }
   if (!higher.empty()) {
     Status accepted =
@@ -77,16 +83,17 @@ Result<std::vector<Link>> LinkPeers(Communicator& comm, std::uint64_t seq, const
       return accepted.WithContext("rank " + std::to_string(rank) + " accepting " + what + "s");
     }
   }
-  for (Link& link : links) {
+  for (transport::Link& link : links) {
     Status tuned = link.socket.TuneForCollectives(config.socket_buffer_bytes);
     if (!tuned.ok()) return tuned;
   }
   return links;
 }
 
-Result<std::vector<Link>> LinkMessagePeers(Communicator& comm, std::uint64_t seq,
-                                           const std::string& host, const BootstrapConfig& config,
-                                           std::uint32_t epoch) {
+Result<std::vector<transport::Link>> LinkMessagePeers(collective::Communicator& comm,
+                                                      std::uint64_t seq, const std::string& host,
+                                                      const BootstrapConfig& config,
+                                                      std::uint32_t epoch) {
   std::vector<int> others;
   for (int r = 0; r < comm.world(); ++r) {
     if (r != comm.rank()) others.push_back(r);
@@ -94,4 +101,4 @@ Result<std::vector<Link>> LinkMessagePeers(Communicator& comm, std::uint64_t seq
   return LinkPeers(comm, seq, host, config, epoch, others, "message link");
 }
 
-}  // namespace rabit::transport
+}  // namespace rabit::bootstrap

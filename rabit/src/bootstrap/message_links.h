@@ -17,21 +17,26 @@
 #include "bootstrap/tracker_bootstrap.h"
 #include "collective/communicator.h"
 
-namespace rabit::transport {
+namespace rabit::bootstrap {
 
 // Links this rank to each of `peers` (ranks other than its own; both ends of a link list each
 // other, and every rank calls it at once): one Allgather of listening addresses (op `seq`),
 // then it dials its lower peers and accepts its higher ones, each link authenticated both ways
 // and tuned like the collective links. `what` names the links in errors ("message link").
-Result<std::vector<Link>> LinkPeers(Communicator& comm, std::uint64_t seq, const std::string& host,
-                                    const BootstrapConfig& config, std::uint32_t epoch,
-                                    const std::vector<int>& peers, const std::string& what);
+treering::Result<std::vector<transport::Link>> LinkPeers(collective::Communicator& comm,
+                                                         std::uint64_t seq, const std::string& host,
+                                                         const BootstrapConfig& config,
+                                                         std::uint32_t epoch,
+                                                         const std::vector<int>& peers,
+                                                         const std::string& what);
 
 // Every rank calls it at the same time, right after Communicator::Create; `seq` is the op
 // number of the address Allgather. Returns world - 1 links, sockets tuned like the collective
 // links (non-blocking, TCP_NODELAY).
-Result<std::vector<Link>> LinkMessagePeers(Communicator& comm, std::uint64_t seq,
-                                           const std::string& host, const BootstrapConfig& config,
-                                           std::uint32_t epoch);
+treering::Result<std::vector<transport::Link>> LinkMessagePeers(collective::Communicator& comm,
+                                                                std::uint64_t seq,
+                                                                const std::string& host,
+                                                                const BootstrapConfig& config,
+                                                                std::uint32_t epoch);
 
-}  // namespace rabit::transport
+}  // namespace rabit::bootstrap

@@ -2,10 +2,13 @@
 
 #include "bootstrap/message_links.h"
 
-namespace rabit::transport {
+namespace rabit::bootstrap {
 
-Status LinkRecursivePartners(Communicator& comm, std::uint64_t seq, const std::string& host,
-                             const BootstrapConfig& config, std::uint32_t epoch) {
+using treering::Status;
+
+Status LinkRecursivePartners(collective::Communicator& comm, std::uint64_t seq,
+                             const std::string& host, const BootstrapConfig& config,
+                             std::uint32_t epoch) {
   // A link exists on both of its ends or on neither, so both ends agree on what is missing.
   auto links =
       LinkPeers(comm, seq, host, config, epoch, comm.MissingRecursivePartners(), "partner link");
@@ -13,4 +16,4 @@ Status LinkRecursivePartners(Communicator& comm, std::uint64_t seq, const std::s
   return comm.AddRecursiveLinks(std::move(links).value());
 }
 
-}  // namespace rabit::transport
+}  // namespace rabit::bootstrap

@@ -14,12 +14,13 @@
 #include "bootstrap/tracker_bootstrap.h"
 #include "collective/communicator.h"
 
-namespace rabit::transport {
+namespace rabit::bootstrap {
 
 // Every rank calls it at the same time, right after Communicator::Create; `seq` is the op
 // number of the address Allgather. On success comm has every partner link and may run the
 // recursive algorithms.
-Status LinkRecursivePartners(Communicator& comm, std::uint64_t seq, const std::string& host,
-                             const BootstrapConfig& config, std::uint32_t epoch);
+treering::Status LinkRecursivePartners(collective::Communicator& comm, std::uint64_t seq,
+                                       const std::string& host, const BootstrapConfig& config,
+                                       std::uint32_t epoch);
 
-}  // namespace rabit::transport
+}  // namespace rabit::bootstrap

@@ -10,7 +10,11 @@
 #include <optional>
 #include <thread>
 
-namespace rabit::transport {
+namespace rabit::bootstrap {
+
+using treering::Result;
+using treering::Status;
+
 namespace {
 
 // How long the accept loop waits before looking at finished handshakes again: the most a real
@@ -19,7 +23,7 @@ constexpr double kPollSeconds = 0.005;
 
 // One accepted connection and the handshake running on it.
 struct Attempt {
-  TcpSocket socket;
+  transport::TcpSocket socket;
   std::string remote;
   std::optional<Result<int>> result;  // set by the thread, read after done
   std::atomic<bool> done{false};
@@ -38,7 +42,7 @@ std::string RankList(const std::vector<int>& ranks) {
 
 class Acceptor {
  public:
-  Acceptor(std::vector<int> expected, const PeerAuth& me, std::vector<Link>* links)
+  Acceptor(std::vector<int> expected, const PeerAuth& me, std::vector<transport::Link>* links)
       : waiting_(std::move(expected)), me_(me), links_(links) {}
   ~Acceptor() {
     for (auto& a : pending_) a->Cancel();
@@ -48,12 +52,13 @@ class Acceptor {
   bool Complete() const { return waiting_.empty(); }
   const std::vector<int>& waiting() const { return waiting_; }
 
-  void Start(TcpSocket socket, Deadline deadline) {
+  void Start(transport::TcpSocket socket, transport::Deadline deadline) {
     if (static_cast<int>(pending_.size()) >= kMaxPendingHandshakes) pending_.front()->Cancel();
     auto a = std::make_unique<Attempt>();
     a->socket = std::move(socket);
     a->remote = a->socket.RemoteEndpoint();
-    const Deadline shake = std::min(deadline, DeadlineAfter(kHandshakeSeconds));
+    const transport::Deadline shake =
+        std::min(deadline, transport::DeadlineAfter(kHandshakeSeconds));
     Attempt* raw = a.get();
     a->thread = std::thread([raw, this, candidates = waiting_, shake] {
       raw->result = ShakeHands(raw->socket, LinkSide::kAccept, me_, candidates, shake);
@@ -77,7 +82,7 @@ class Acceptor {
           rank.ok() ? std::find(waiting_.begin(), waiting_.end(), rank.value()) : waiting_.end();
       if (slot != waiting_.end()) {
         waiting_.erase(slot);
-        links_->push_back(Link{rank.value(), std::move(a.socket)});
+        links_->push_back(transport::Link{rank.value(), std::move(a.socket)});
       } else {
         const std::string why = rank.ok()
                                     ? "rank " + std::to_string(rank.value()) + " is linked already"
@@ -92,28 +97,29 @@ class Acceptor {
  private:
   std::vector<int> waiting_;
   const PeerAuth& me_;
-  std::vector<Link>* links_;
+  std::vector<transport::Link>* links_;
   std::deque<std::unique_ptr<Attempt>> pending_;
 };
 
 }  // namespace
 
-Status AcceptExpectedPeers(const TcpSocket& listener, std::vector<int> expected, const PeerAuth& me,
-                           Deadline deadline, std::vector<Link>* links) {
+Status AcceptExpectedPeers(const transport::TcpSocket& listener, std::vector<int> expected,
+                           const PeerAuth& me, transport::Deadline deadline,
+                           std::vector<transport::Link>* links) {
   Acceptor acceptor(std::move(expected), me, links);
   while (true) {
     acceptor.Harvest();
     if (acceptor.Complete()) return Status::Ok();
-    const Deadline slice = std::min(deadline, DeadlineAfter(kPollSeconds));
+    const transport::Deadline slice = std::min(deadline, transport::DeadlineAfter(kPollSeconds));
     auto socket = listener.Accept(slice);
     if (socket.ok()) {
       acceptor.Start(std::move(socket.value()), deadline);
     } else if (socket.status().code() != treering::StatusCode::kTimeout ||
-               Clock::now() >= deadline) {
+               transport::Clock::now() >= deadline) {
       return socket.status().WithContext("waiting for rank(s) " + RankList(acceptor.waiting()) +
                                          " to dial rank " + std::to_string(me.rank));
     }
   }
 }
 
-}  // namespace rabit::transport
+}  // namespace rabit::bootstrap

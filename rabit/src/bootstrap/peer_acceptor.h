@@ -12,7 +12,7 @@
 #include "bootstrap/peer_handshake.h"
 #include "transport/link_set.h"
 
-namespace rabit::transport {
+namespace rabit::bootstrap {
 
 inline constexpr double kHandshakeSeconds = 5;
 inline constexpr int kMaxPendingHandshakes = 32;
@@ -21,7 +21,9 @@ inline constexpr int kMaxPendingHandshakes = 32;
 // their links to `links`. A failed handshake is logged on stderr (remote address and why) and
 // dropped; only `deadline` ends the wait, with a kTimeout naming the ranks that never came.
 // `me.rank` names this worker in log lines.
-Status AcceptExpectedPeers(const TcpSocket& listener, std::vector<int> expected, const PeerAuth& me,
-                           Deadline deadline, std::vector<Link>* links);
+treering::Status AcceptExpectedPeers(const transport::TcpSocket& listener,
+                                     std::vector<int> expected, const PeerAuth& me,
+                                     transport::Deadline deadline,
+                                     std::vector<transport::Link>* links);
 
-}  // namespace rabit::transport
+}  // namespace rabit::bootstrap

@@ -4,7 +4,11 @@
 
 #include "tracker/protocol.h"
 
-namespace rabit::transport {
+namespace rabit::bootstrap {
+
+using treering::Result;
+using treering::Status;
+
 namespace proto = treering::proto;
 namespace {
 
@@ -12,8 +16,8 @@ namespace {
 // refusing it before reading keeps a stranger from making us allocate kMaxPayload.
 constexpr std::uint64_t kMaxHandshakePayload = 256;
 
-Result<std::vector<std::uint8_t>> ReadFrameOf(TcpSocket& sock, proto::Kind want,
-                                              Deadline deadline) {
+Result<std::vector<std::uint8_t>> ReadFrameOf(transport::TcpSocket& sock, proto::Kind want,
+                                              transport::Deadline deadline) {
   std::vector<std::uint8_t> head(proto::kHeaderBytes);
   Status got = sock.RecvAll(head, deadline);
   if (!got.ok()) return got;
@@ -37,8 +41,8 @@ bool IsCandidate(int rank, std::span<const int> candidates) {
   return std::find(candidates.begin(), candidates.end(), rank) != candidates.end();
 }
 
-Result<int> Accept(TcpSocket& sock, const PeerAuth& me, std::span<const int> candidates,
-                   Deadline deadline) {
+Result<int> Accept(transport::TcpSocket& sock, const PeerAuth& me, std::span<const int> candidates,
+                   transport::Deadline deadline) {
   auto nonce = proto::NewNonce();
   if (!nonce.ok()) return nonce.status();
   Status sent = sock.SendAll(proto::Encode(proto::Challenge{nonce.value()}), deadline);
@@ -71,7 +75,8 @@ Result<int> Accept(TcpSocket& sock, const PeerAuth& me, std::span<const int> can
   return hello->rank;
 }
 
-Result<int> Dial(TcpSocket& sock, const PeerAuth& me, int peer, Deadline deadline) {
+Result<int> Dial(transport::TcpSocket& sock, const PeerAuth& me, int peer,
+                 transport::Deadline deadline) {
   auto payload = ReadFrameOf(sock, proto::Kind::kChallenge, deadline);
   if (!payload.ok()) return payload.status();
   auto challenge = proto::DecodeChallenge(payload.value());
@@ -96,8 +101,8 @@ Result<int> Dial(TcpSocket& sock, const PeerAuth& me, int peer, Deadline deadlin
 
 }  // namespace
 
-Result<int> ShakeHands(TcpSocket& sock, LinkSide side, const PeerAuth& me,
-                       std::span<const int> candidates, Deadline deadline) {
+Result<int> ShakeHands(transport::TcpSocket& sock, LinkSide side, const PeerAuth& me,
+                       std::span<const int> candidates, transport::Deadline deadline) {
   if (side == LinkSide::kAccept) return Accept(sock, me, candidates, deadline);
   if (candidates.size() != 1) {
     return Status::Internal("a dialled link must name the one rank it dialled");
@@ -105,4 +110,4 @@ Result<int> ShakeHands(TcpSocket& sock, LinkSide side, const PeerAuth& me,
   return Dial(sock, me, candidates[0], deadline);
 }
 
-}  // namespace rabit::transport
+}  // namespace rabit::bootstrap

@@ -14,7 +14,7 @@
 
 #include "transport/tcp_socket.h"
 
-namespace rabit::transport {
+namespace rabit::bootstrap {
 
 enum class LinkSide { kDial, kAccept };
 
@@ -29,7 +29,7 @@ struct PeerAuth {
 // expects. Returns the peer's rank. kProtocol for a peer without the token, of another epoch or
 // rank, or not speaking the protocol; kNetwork / kTimeout when it hangs up or stays silent.
 // Never throws; whatever the peer sends, at most one frame header + kMaxPayload is read.
-Result<int> ShakeHands(TcpSocket& sock, LinkSide side, const PeerAuth& me,
-                       std::span<const int> candidates, Deadline deadline);
+treering::Result<int> ShakeHands(transport::TcpSocket& sock, LinkSide side, const PeerAuth& me,
+                                 std::span<const int> candidates, transport::Deadline deadline);
 
-}  // namespace rabit::transport
+}  // namespace rabit::bootstrap

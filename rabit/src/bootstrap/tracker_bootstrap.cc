@@ -6,12 +6,16 @@
 #include "bootstrap/peer_acceptor.h"
 #include "bootstrap/peer_handshake.h"
 
-namespace rabit::transport {
+namespace rabit::bootstrap {
+
+using treering::Result;
+using treering::Status;
+
 namespace proto = treering::proto;
 namespace {
 
-Topology TopologyOf(const proto::Assign& assign) {
-  Topology t;
+transport::Topology TopologyOf(const proto::Assign& assign) {
+  transport::Topology t;
   t.rank = assign.rank;
   t.world = assign.world_size;
   t.parent = assign.parent;
@@ -27,23 +31,23 @@ PeerAuth AuthFor(const BootstrapConfig& config, const proto::Assign& assign) {
   return PeerAuth{config.token, assign.rank, assign.epoch};
 }
 
-Status DialPeers(const proto::Assign& assign, const BootstrapConfig& config, Deadline deadline,
-                 std::vector<Link>* links) {
+Status DialPeers(const proto::Assign& assign, const BootstrapConfig& config,
+                 transport::Deadline deadline, std::vector<transport::Link>* links) {
   for (const proto::PeerAddress& peer : assign.connect_to) {
     const std::string where =
         "rank " + std::to_string(peer.rank) + " at " + peer.host + ":" + std::to_string(peer.port);
-    auto sock = TcpSocket::ConnectWithRetry(peer.host, peer.port, deadline);
+    auto sock = transport::TcpSocket::ConnectWithRetry(peer.host, peer.port, deadline);
     if (!sock.ok()) return sock.status().WithContext("dialling " + where);
     const int want[] = {peer.rank};
     auto rank = ShakeHands(sock.value(), LinkSide::kDial, AuthFor(config, assign), want, deadline);
     if (!rank.ok()) return rank.status().WithContext("handshake with " + where);
-    links->push_back(Link{peer.rank, std::move(sock.value())});
+    links->push_back(transport::Link{peer.rank, std::move(sock.value())});
   }
   return Status::Ok();
 }
 
 // The higher-ranked neighbours, which dial us.
-std::vector<int> ExpectedDiallers(const Topology& topo) {
+std::vector<int> ExpectedDiallers(const transport::Topology& topo) {
   std::vector<int> expected;
   for (int peer : topo.AllNeighbours()) {
     if (peer > topo.rank) expected.push_back(peer);
@@ -53,8 +57,9 @@ std::vector<int> ExpectedDiallers(const Topology& topo) {
 
 // Accepts until every expected dialler is linked; strangers are logged and dropped
 // (peer_acceptor.h), only the deadline ends the wait.
-Status AcceptPeers(TcpSocket& listener, const proto::Assign& assign, const Topology& topo,
-                   const BootstrapConfig& config, Deadline deadline, std::vector<Link>* links) {
+Status AcceptPeers(transport::TcpSocket& listener, const proto::Assign& assign,
+                   const transport::Topology& topo, const BootstrapConfig& config,
+                   transport::Deadline deadline, std::vector<transport::Link>* links) {
   std::vector<int> waiting = ExpectedDiallers(topo);
   if (waiting.size() != assign.num_accept) {
     return Status::Protocol("the tracker says " + std::to_string(assign.num_accept) +
@@ -83,21 +88,23 @@ proto::Hello MakeHello(const BootstrapConfig& config, const std::string& host, s
 }
 
 // Dials and accepts the links `assign` asks for and tunes them for collectives.
-Result<LinkSet> LinkAsAssigned(TcpSocket& listener, const proto::Assign& assign,
-                               const BootstrapConfig& config, Deadline deadline) {
-  const Topology topo = TopologyOf(assign);
-  std::vector<Link> links;
+Result<transport::LinkSet> LinkAsAssigned(transport::TcpSocket& listener,
+                                          const proto::Assign& assign,
+                                          const BootstrapConfig& config,
+                                          transport::Deadline deadline) {
+  const transport::Topology topo = TopologyOf(assign);
+  std::vector<transport::Link> links;
   Status linked = DialPeers(assign, config, deadline, &links);
   if (linked.ok()) linked = AcceptPeers(listener, assign, topo, config, deadline, &links);
   if (!linked.ok()) {
     return linked.WithContext("rank " + std::to_string(topo.rank) + " linking peers (epoch " +
                               std::to_string(assign.epoch) + ")");
   }
-  for (Link& link : links) {
+  for (transport::Link& link : links) {
     Status tuned = link.socket.TuneForCollectives(config.socket_buffer_bytes);
     if (!tuned.ok()) return tuned;
   }
-  return LinkSet(topo, std::move(links));
+  return transport::LinkSet(topo, std::move(links));
 }
 
 }  // namespace
@@ -105,15 +112,15 @@ Result<LinkSet> LinkAsAssigned(TcpSocket& listener, const proto::Assign& assign,
 // Binds the advertised address, so the peer port is open only where peers are told to dial (a
 // loopback job stays on loopback). An address that is not this machine's (NAT, a container's
 // published address) cannot be bound: then every interface of its family, said on stderr.
-Result<TcpSocket> OpenPeerListener(const std::string& host) {
-  auto listener = TcpSocket::Listen(host, 0);
+Result<transport::TcpSocket> OpenPeerListener(const std::string& host) {
+  auto listener = transport::TcpSocket::Listen(host, 0);
   if (listener.ok() || listener.status().code() != treering::StatusCode::kNetwork) {
     return listener;
   }
   const std::string any = host.find(':') != std::string::npos ? "::" : "0.0.0.0";
   std::fprintf(stderr, "peer listener: %s; listening on %s instead\n",
                listener.status().message().c_str(), any.c_str());
-  return TcpSocket::Listen(any, 0);
+  return transport::TcpSocket::Listen(any, 0);
 }
 
 namespace {
@@ -125,7 +132,7 @@ std::string AdvertisedHost(const BootstrapConfig& config, const TrackerClient& t
 }  // namespace
 
 Result<Bootstrapped> BootstrapThroughTracker(const BootstrapConfig& config) {
-  const Deadline deadline = DeadlineAfter(config.timeout_seconds);
+  const transport::Deadline deadline = transport::DeadlineAfter(config.timeout_seconds);
   auto tracker =
       TrackerClient::Connect(config.tracker_host, config.tracker_port, config.token, deadline);
   if (!tracker.ok()) return tracker.status();
@@ -139,9 +146,9 @@ Result<Bootstrapped> BootstrapThroughTracker(const BootstrapConfig& config) {
   return Bootstrapped{std::move(tracker.value()), std::move(links.value()), assign->epoch};
 }
 
-Result<LinkSet> RelinkThroughTracker(TrackerClient* tracker, const BootstrapConfig& config,
-                                     int rank) {
-  const Deadline deadline = DeadlineAfter(config.timeout_seconds);
+Result<transport::LinkSet> RelinkThroughTracker(TrackerClient* tracker,
+                                                const BootstrapConfig& config, int rank) {
+  const transport::Deadline deadline = transport::DeadlineAfter(config.timeout_seconds);
   const std::string who = "rank " + std::to_string(rank) + " relinking";
   while (true) {
     // A fresh port per epoch: a peer still dialling an old one cannot reach this epoch's.
@@ -157,13 +164,14 @@ Result<LinkSet> RelinkThroughTracker(TrackerClient* tracker, const BootstrapConf
     // Every peer listened before it asked, so linking is quick unless a peer died after its
     // Hello (two ranks killed together: the second may ask, then die). Then this epoch can
     // never complete: give up on it after link_timeout_seconds and ask for the next one.
-    const Deadline link_deadline = std::min(deadline, DeadlineAfter(config.link_timeout_seconds));
+    const transport::Deadline link_deadline =
+        std::min(deadline, transport::DeadlineAfter(config.link_timeout_seconds));
     auto links = LinkAsAssigned(listener.value(), assign.value(), config, link_deadline);
     const bool link_failure =
         !links.ok() && (links.status().code() == treering::StatusCode::kNetwork ||
                         links.status().code() == treering::StatusCode::kTimeout);
-    if (!link_failure || Clock::now() >= deadline) return links;
+    if (!link_failure || transport::Clock::now() >= deadline) return links;
   }
 }
 
-}  // namespace rabit::transport
+}  // namespace rabit::bootstrap

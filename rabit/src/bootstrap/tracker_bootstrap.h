@@ -20,7 +20,7 @@
 #include "bootstrap/tracker_client.h"
 #include "transport/link_set.h"
 
-namespace rabit::transport {
+namespace rabit::bootstrap {
 
 struct BootstrapConfig {
   std::string tracker_host;
@@ -39,7 +39,7 @@ struct BootstrapConfig {
 
 struct Bootstrapped {
   std::unique_ptr<TrackerClient> tracker;
-  LinkSet links;
+  transport::LinkSet links;
   // 0 when every rank joined the job's first linking; > 0 when this worker joined a recovery
   // epoch (the others are survivors, so the robust engine starts by recovering).
   std::uint32_t epoch = 0;
@@ -47,9 +47,9 @@ struct Bootstrapped {
 
 // A listener for peers on `host` (the advertised address), or on every interface of its family
 // when that address cannot be bound (said on stderr). Also used for the message links.
-Result<TcpSocket> OpenPeerListener(const std::string& host);
+treering::Result<transport::TcpSocket> OpenPeerListener(const std::string& host);
 
-Result<Bootstrapped> BootstrapThroughTracker(const BootstrapConfig& config);
+treering::Result<Bootstrapped> BootstrapThroughTracker(const BootstrapConfig& config);
 
 // Survivor side of a recovery epoch: after a link failure (every old link already closed),
 // sends Hello{command=recover, rank} on the existing tracker connection with a fresh listening
@@ -57,7 +57,7 @@ Result<Bootstrapped> BootstrapThroughTracker(const BootstrapConfig& config);
 // links to the peers exactly as at bootstrap. If a peer of that epoch is dead (linking fails or
 // takes longer than link_timeout_seconds) it asks again, so the tracker runs the next epoch.
 // kAborted when the tracker aborts the job.
-Result<LinkSet> RelinkThroughTracker(TrackerClient* tracker, const BootstrapConfig& config,
-                                     int rank);
+treering::Result<transport::LinkSet> RelinkThroughTracker(TrackerClient* tracker,
+                                                          const BootstrapConfig& config, int rank);
 
-}  // namespace rabit::transport
+}  // namespace rabit::bootstrap

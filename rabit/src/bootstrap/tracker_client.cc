@@ -2,7 +2,11 @@
 
 #include <cstdint>
 
-namespace rabit::transport {
+namespace rabit::bootstrap {
+
+using treering::Result;
+using treering::Status;
+
 namespace proto = treering::proto;
 namespace {
 
@@ -31,8 +35,8 @@ std::vector<std::int32_t> RanksNamedIn(const std::string& text) {
 
 }  // namespace
 
-Result<std::pair<proto::FrameHeader, std::vector<std::uint8_t>>> ReadProtoFrame(TcpSocket& socket,
-                                                                                Deadline deadline) {
+Result<std::pair<proto::FrameHeader, std::vector<std::uint8_t>>> ReadProtoFrame(
+    transport::TcpSocket& socket, transport::Deadline deadline) {
   std::vector<std::uint8_t> head(proto::kHeaderBytes);
   Status got = socket.RecvAll(head, deadline);
   if (!got.ok()) return got;
@@ -46,8 +50,8 @@ Result<std::pair<proto::FrameHeader, std::vector<std::uint8_t>>> ReadProtoFrame(
 
 Result<std::unique_ptr<TrackerClient>> TrackerClient::Connect(const std::string& host,
                                                               std::uint16_t port, std::string token,
-                                                              Deadline deadline) {
-  auto sock = TcpSocket::ConnectWithRetry(host, port, deadline);
+                                                              transport::Deadline deadline) {
+  auto sock = transport::TcpSocket::ConnectWithRetry(host, port, deadline);
   if (!sock.ok()) {
     return sock.status().WithContext("cannot reach the tracker at " + host + ":" +
                                      std::to_string(port));
@@ -56,14 +60,14 @@ Result<std::unique_ptr<TrackerClient>> TrackerClient::Connect(const std::string&
       new TrackerClient(std::move(sock.value()), std::move(token)));
 }
 
-Result<TrackerClient::Frame> TrackerClient::ReadFrame(Deadline deadline) {
+Result<TrackerClient::Frame> TrackerClient::ReadFrame(transport::Deadline deadline) {
   auto frame = ReadProtoFrame(socket_, deadline);
   if (!frame.ok()) return frame.status().WithContext("reading from the tracker");
   return Frame{frame->first, std::move(frame->second)};
 }
 
 Status TrackerClient::Send(const std::vector<std::uint8_t>& frame) {
-  Status sent = socket_.SendAll(frame, DeadlineAfter(kSendSeconds));
+  Status sent = socket_.SendAll(frame, transport::DeadlineAfter(kSendSeconds));
   return sent.WithContext("writing to the tracker");
 }
 
@@ -88,7 +92,7 @@ Status TrackerClient::RejectedOrUnexpected(const Frame& frame, const char* waiti
 }
 
 // Hello{nonce_w} -> Challenge{nonce_t} -> our Proof -> the tracker's Proof (tracker/auth.h).
-Status TrackerClient::Authenticate(proto::Hello& hello, Deadline deadline) {
+Status TrackerClient::Authenticate(proto::Hello& hello, transport::Deadline deadline) {
   auto nonce = proto::NewNonce();
   if (!nonce.ok()) return nonce.status();
   hello.nonce = nonce.value();
@@ -122,7 +126,7 @@ Status TrackerClient::Authenticate(proto::Hello& hello, Deadline deadline) {
   return Status::Ok();
 }
 
-Result<proto::Assign> TrackerClient::Join(proto::Hello hello, Deadline deadline) {
+Result<proto::Assign> TrackerClient::Join(proto::Hello hello, transport::Deadline deadline) {
   if (!authenticated_) {
     Status authenticated = Authenticate(hello, deadline);
     if (!authenticated.ok()) return authenticated;
@@ -137,7 +141,7 @@ Result<proto::Assign> TrackerClient::Join(proto::Hello hello, Deadline deadline)
 }
 
 Status TrackerClient::OnReadable() {
-  auto frame = ReadFrame(DeadlineAfter(kSendSeconds));
+  auto frame = ReadFrame(transport::DeadlineAfter(kSendSeconds));
   if (!frame.ok())
     return Status::Aborted("lost the tracker connection: " + frame.status().message());
   if (frame->header.kind != proto::Kind::kAbort) {
@@ -168,4 +172,4 @@ Status TrackerClient::Shutdown() {
   return sent;
 }
 
-}  // namespace rabit::transport
+}  // namespace rabit::bootstrap

@@ -13,53 +13,56 @@
 #include "transport/exchange.h"
 #include "transport/tcp_socket.h"
 
-namespace rabit::transport {
+namespace rabit::bootstrap {
 
-class TrackerClient final : public AbortWatch {
+class TrackerClient final : public transport::AbortWatch {
  public:
   // Dials the tracker, retrying until `deadline` (workers may start before the tracker listens).
   // `token` is the job token: it only keys the handshake's proofs and is never sent.
-  static Result<std::unique_ptr<TrackerClient>> Connect(const std::string& host, std::uint16_t port,
-                                                        std::string token, Deadline deadline);
+  static treering::Result<std::unique_ptr<TrackerClient>> Connect(const std::string& host,
+                                                                  std::uint16_t port,
+                                                                  std::string token,
+                                                                  transport::Deadline deadline);
 
   // Sends Hello and waits for Assign; Reject or Abort become kAborted with the tracker's reason.
   // The first Hello on the connection runs the challenge-response of tracker/auth.h (its nonce
   // is filled in here); a tracker that cannot prove it knows the token is kProtocol.
-  Result<treering::proto::Assign> Join(treering::proto::Hello hello, Deadline deadline);
+  treering::Result<treering::proto::Assign> Join(treering::proto::Hello hello,
+                                                 transport::Deadline deadline);
 
-  Status Print(const std::string& message);
+  treering::Status Print(const std::string& message);
   // Error{message, ranks}: `ranks` are the other ranks the error is about, which the tracker
   // names with their hosts. The one-argument form takes them from `message` itself (the
   // collectives' own phrasing, "rank 2 never started this op"), until a failed Status carries
   // its peers as data; the tracker no longer reads rank numbers out of any text.
-  Status ReportError(const std::string& message, std::vector<std::int32_t> ranks);
-  Status ReportError(const std::string& message);
-  Status Shutdown();
+  treering::Status ReportError(const std::string& message, std::vector<std::int32_t> ranks);
+  treering::Status ReportError(const std::string& message);
+  treering::Status Shutdown();
 
   int fd() const override { return socket_.fd(); }
-  Status OnReadable() override;
+  treering::Status OnReadable() override;
   // Address of our end of the tracker connection: the interface that reaches the tracker.
   std::string LocalAddress() const { return socket_.LocalAddress(); }
 
  private:
-  TrackerClient(TcpSocket socket, std::string token)
+  TrackerClient(transport::TcpSocket socket, std::string token)
       : socket_(std::move(socket)), token_(std::move(token)) {}
   struct Frame {
     treering::proto::FrameHeader header;
     std::vector<std::uint8_t> payload;
   };
-  Result<Frame> ReadFrame(Deadline deadline);
-  Status Send(const std::vector<std::uint8_t>& frame);
-  Status Authenticate(treering::proto::Hello& hello, Deadline deadline);
-  Status RejectedOrUnexpected(const Frame& frame, const char* waiting_for);
+  treering::Result<Frame> ReadFrame(transport::Deadline deadline);
+  treering::Status Send(const std::vector<std::uint8_t>& frame);
+  treering::Status Authenticate(treering::proto::Hello& hello, transport::Deadline deadline);
+  treering::Status RejectedOrUnexpected(const Frame& frame, const char* waiting_for);
 
-  TcpSocket socket_;
+  transport::TcpSocket socket_;
   std::string token_;
   bool authenticated_ = false;
 };
 
 // Reads one native frame (header + payload) from `socket`; shared with the peer handshake.
-Result<std::pair<treering::proto::FrameHeader, std::vector<std::uint8_t>>> ReadProtoFrame(
-    TcpSocket& socket, Deadline deadline);
+treering::Result<std::pair<treering::proto::FrameHeader, std::vector<std::uint8_t>>> ReadProtoFrame(
+    transport::TcpSocket& socket, transport::Deadline deadline);
 
-}  // namespace rabit::transport
+}  // namespace rabit::bootstrap

@@ -18,7 +18,7 @@
 #include "collective/scratch.h"
 #include "transport/exchange.h"
 
-namespace rabit::transport {
+namespace rabit::collective {
 
 // The pairwise steps (recursive doubling, halving-doubling) stage incoming bytes in a small
 // circular window, reduced while still in cache. A step's send may run up to
@@ -42,17 +42,20 @@ struct ReduceSpec {
   std::size_t send_ahead_bytes = kSendAheadBytes;
 };
 
-treering::Status TreeAllreduce(Exchange& ex, const Topology& topo, std::uint8_t* buf,
-                               std::size_t bytes, const ReduceSpec& spec, ScratchArena& scratch);
-treering::Status RingAllreduce(Exchange& ex, const Topology& topo, std::uint8_t* buf,
-                               std::size_t bytes, const ReduceSpec& spec, ScratchArena& scratch);
+treering::Status TreeAllreduce(transport::Exchange& ex, const transport::Topology& topo,
+                               std::uint8_t* buf, std::size_t bytes, const ReduceSpec& spec,
+                               ScratchArena& scratch);
+treering::Status RingAllreduce(transport::Exchange& ex, const transport::Topology& topo,
+                               std::uint8_t* buf, std::size_t bytes, const ReduceSpec& spec,
+                               ScratchArena& scratch);
 // Any world; every rank needs links to RecursivePartners (recursive_layout.h).
-treering::Status RecursiveDoublingAllreduce(Exchange& ex, const Topology& topo, std::uint8_t* buf,
+treering::Status RecursiveDoublingAllreduce(transport::Exchange& ex,
+                                            const transport::Topology& topo, std::uint8_t* buf,
                                             std::size_t bytes, const ReduceSpec& spec,
                                             ScratchArena& scratch);
-treering::Status HalvingDoublingAllreduce(Exchange& ex, const Topology& topo, std::uint8_t* buf,
-                                          std::size_t bytes, const ReduceSpec& spec,
-                                          ScratchArena& scratch);
+treering::Status HalvingDoublingAllreduce(transport::Exchange& ex, const transport::Topology& topo,
+                                          std::uint8_t* buf, std::size_t bytes,
+                                          const ReduceSpec& spec, ScratchArena& scratch);
 
 // One step of a pairwise schedule: send buf[send_begin, +send_bytes) to `peer` while receiving
 // its bytes for buf[recv_begin, +recv_bytes), reduced into place or copied. The two ranges are
@@ -68,23 +71,23 @@ struct PairwiseStep {
   bool peer_on_left = false;
 };
 // Runs the steps in order (pairwise_steps.cc); spec needs both reducers.
-treering::Status RunPairwiseSteps(Exchange& ex, std::uint8_t* buf,
+treering::Status RunPairwiseSteps(transport::Exchange& ex, std::uint8_t* buf,
                                   const std::vector<PairwiseStep>& steps, const ReduceSpec& spec,
                                   ScratchArena& scratch);
 // parent_of[r] is rank r's tree parent (-1 for the root): the whole tree, see LearnTree.
-treering::Status TreeBroadcast(Exchange& ex, const Topology& topo,
+treering::Status TreeBroadcast(transport::Exchange& ex, const transport::Topology& topo,
                                const std::vector<int>& parent_of, std::uint8_t* buf,
                                std::size_t bytes, int root);
 // The tree neighbour of this rank on the path to `root`.
-int NeighbourTowards(const Topology& topo, const std::vector<int>& parent_of, int root);
+int NeighbourTowards(const transport::Topology& topo, const std::vector<int>& parent_of, int root);
 // offsets has world+1 entries: rank r's slice is [offsets[r], offsets[r+1]) of buf.
-treering::Status RingAllgather(Exchange& ex, const Topology& topo, std::uint8_t* buf,
-                               const std::vector<std::size_t>& offsets);
+treering::Status RingAllgather(transport::Exchange& ex, const transport::Topology& topo,
+                               std::uint8_t* buf, const std::vector<std::size_t>& offsets);
 // offsets has world+1 byte entries: on return rank r's slice [offsets[r], offsets[r+1]) of buf
 // holds the reduction over ranks; the other slices hold partial sums (ring_reduce_scatter.cc).
-treering::Status RingReduceScatter(Exchange& ex, const Topology& topo, std::uint8_t* buf,
-                                   const std::vector<std::size_t>& offsets, const ReduceSpec& spec,
-                                   ScratchArena& scratch);
+treering::Status RingReduceScatter(transport::Exchange& ex, const transport::Topology& topo,
+                                   std::uint8_t* buf, const std::vector<std::size_t>& offsets,
+                                   const ReduceSpec& spec, ScratchArena& scratch);
 // Two ranks on one machine (local_pair_reduction.cc): each reads its slice of the other's
 // buffer through process_vm_readv instead of the socket. The first call probes whether both
 // can (and want: `enabled`, rabit_local_read); `state` keeps the answer, the same on both
@@ -104,15 +107,15 @@ constexpr std::size_t kLocalReadMinBytes = 256 * 1024;
 // The allreduce's crossover with the socket algorithms (measured: bench/comm/allreduce_bench.sh
 // at np=2, rabit_local_read=true|false; docs/collectives.md).
 constexpr std::size_t kLocalAllreduceMinBytes = 128 * 1024;
-treering::Status LocalPairReduceScatter(Exchange& ex, const Topology& topo, std::uint8_t* buf,
-                                        const std::vector<std::size_t>& offsets,
+treering::Status LocalPairReduceScatter(transport::Exchange& ex, const transport::Topology& topo,
+                                        std::uint8_t* buf, const std::vector<std::size_t>& offsets,
                                         const ReduceSpec& spec, ScratchArena& scratch,
                                         LocalReadState* state);
 // The same pair's allreduce of `bytes`: each rank reduces one half (rank 0 the first), then
 // reads the other's reduced half into its own buffer. Every element is reduced by one rank
 // and copied to the other, so both hold the same bits.
-treering::Status LocalPairAllreduce(Exchange& ex, const Topology& topo, std::uint8_t* buf,
-                                    std::size_t bytes, const ReduceSpec& spec,
+treering::Status LocalPairAllreduce(transport::Exchange& ex, const transport::Topology& topo,
+                                    std::uint8_t* buf, std::size_t bytes, const ReduceSpec& spec,
                                     ScratchArena& scratch, LocalReadState* state);
 
 // An incoming stream of `total` bytes staged in a circular window of scratch (slot 0) and
@@ -127,10 +130,10 @@ struct WindowedReduction {
   static WindowedReduction Start(std::uint8_t* dst, std::size_t total, const ReduceSpec& spec,
                                  ScratchArena& scratch);
   // The receive Flow of the stream; Advance raises its limit.
-  Flow RecvFlow() const { return Flow{window, window_bytes, 0, total, 0, 0}; }
+  transport::Flow RecvFlow() const { return transport::Flow{window, window_bytes, 0, total, 0, 0}; }
   // Reduces what `recv` has brought (not beyond stream position `allowed`), then lets it take
   // up to a window beyond. True once the whole stream is reduced.
-  bool Advance(Flow& recv, const ReduceSpec& spec, std::size_t allowed = SIZE_MAX);
+  bool Advance(transport::Flow& recv, const ReduceSpec& spec, std::size_t allowed = SIZE_MAX);
 };
 
 // How far a paced stream of `send_total` bytes may have gone: `ahead` bytes beyond what has
@@ -143,4 +146,4 @@ std::size_t PacedSendLimit(std::size_t send_total, std::size_t recv_done, std::s
 // unless the stream is complete (small reduce calls would cost more than they pipeline).
 std::size_t ReducibleBytes(std::size_t arrived, std::size_t total, const ReduceSpec& spec);
 
-}  // namespace rabit::transport
+}  // namespace rabit::collective

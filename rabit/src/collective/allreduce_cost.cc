@@ -4,7 +4,7 @@
 
 #include "collective/recursive_layout.h"
 
-namespace rabit::transport {
+namespace rabit::collective {
 namespace {
 
 int FloorLog2(int x) {
@@ -88,4 +88,4 @@ AllreduceAlgorithm ChooseAllreduce(const AllreduceChoiceOptions& options, int wo
   return best;
 }
 
-}  // namespace rabit::transport
+}  // namespace rabit::collective

@@ -15,7 +15,7 @@
 #include <cstddef>
 #include <optional>
 
-namespace rabit::transport {
+namespace rabit::collective {
 
 enum class AllreduceAlgorithm { kTree, kRing, kRecursiveDoubling, kHalvingDoubling };
 
@@ -53,4 +53,4 @@ double PredictAllreduceSeconds(AllreduceAlgorithm algorithm, const LinkModel& li
 AllreduceAlgorithm ChooseAllreduce(const AllreduceChoiceOptions& options, int world,
                                    std::size_t bytes);
 
-}  // namespace rabit::transport
+}  // namespace rabit::collective

@@ -7,7 +7,7 @@
 #include "collective/rooted_algorithms.h"
 #include "collective/rooted_layout.h"
 
-namespace rabit::transport {
+namespace rabit::collective {
 
 treering::Status BinomialGather(PointToPoint& p2p, const std::uint8_t* send, std::uint8_t* recv,
                                 const std::vector<std::size_t>& slice_bytes, int root,
@@ -40,4 +40,4 @@ treering::Status BinomialGather(PointToPoint& p2p, const std::uint8_t* send, std
   return treering::Status::Ok();
 }
 
-}  // namespace rabit::transport
+}  // namespace rabit::collective

@@ -6,7 +6,7 @@
 
 #include "collective/rooted_algorithms.h"
 
-namespace rabit::transport {
+namespace rabit::collective {
 
 treering::Status CheckRooted(const char* call, int root, int world,
                              const std::vector<std::size_t>* slice_bytes) {
@@ -53,4 +53,4 @@ treering::Status BinomialReduce(PointToPoint& p2p, std::uint8_t* buf, std::size_
   return treering::Status::Ok();
 }
 
-}  // namespace rabit::transport
+}  // namespace rabit::collective

@@ -6,7 +6,7 @@
 #include "collective/rooted_algorithms.h"
 #include "collective/rooted_layout.h"
 
-namespace rabit::transport {
+namespace rabit::collective {
 
 treering::Status BinomialScatter(PointToPoint& p2p, const std::uint8_t* send, std::uint8_t* recv,
                                  const std::vector<std::size_t>& slice_bytes, int root,
@@ -47,4 +47,4 @@ treering::Status BinomialScatter(PointToPoint& p2p, const std::uint8_t* send, st
   return treering::Status::Ok();
 }
 
-}  // namespace rabit::transport
+}  // namespace rabit::collective

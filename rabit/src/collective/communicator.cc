@@ -3,7 +3,16 @@
 #include "collective/rank_placement.h"
 #include "collective/recursive_layout.h"
 
-namespace rabit::transport {
+namespace rabit::collective {
+
+using transport::AbortWatch;
+using transport::Exchange;
+using transport::ExchangeOptions;
+using transport::Link;
+using transport::LinkEndsShareAnAddress;
+using transport::LinkSet;
+using transport::OpHeader;
+using transport::Topology;
 
 Communicator::Communicator(LinkSet links, CollectiveOptions options, AbortWatch* abort_watch)
     : links_(std::move(links)), options_(options), abort_watch_(abort_watch) {
@@ -153,9 +162,9 @@ treering::Status Communicator::Allgather(std::uint64_t seq, void* buf,
   return Finish(RingAllgather(ex, links_.topology(), static_cast<std::uint8_t*>(buf), offsets));
 }
 
-}  // namespace rabit::transport
+}  // namespace rabit::collective
 
-namespace rabit::transport {
+namespace rabit::collective {
 
 treering::Status Communicator::ReduceScatter(std::uint64_t seq, void* buf,
                                              const std::vector<std::size_t>& counts, DataType type,
@@ -188,4 +197,4 @@ treering::Status Communicator::ReduceScatter(std::uint64_t seq, void* buf,
   return Finish(RingReduceScatter(ex, links_.topology(), data, offsets, spec, scratch_));
 }
 
-}  // namespace rabit::transport
+}  // namespace rabit::collective

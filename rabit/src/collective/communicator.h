@@ -20,7 +20,7 @@
 #include "transport/exchange.h"
 #include "transport/link_set.h"
 
-namespace rabit::transport {
+namespace rabit::collective {
 
 struct CollectiveOptions {
   double timeout_seconds = 300;  // rabit_timeout: longest wait without progress
@@ -44,9 +44,9 @@ class Communicator {
   // comes from, and which ranks share a machine's cores, which the cost model needs (one
   // Allgather of every rank's parent, cores and machine, op #0; rank_placement.h). Every rank
   // of the LinkSet's world must call it at the same time.
-  static treering::Result<std::unique_ptr<Communicator>> Create(LinkSet links,
-                                                                CollectiveOptions options,
-                                                                AbortWatch* abort_watch = nullptr);
+  static treering::Result<std::unique_ptr<Communicator>> Create(
+      transport::LinkSet links, CollectiveOptions options,
+      transport::AbortWatch* abort_watch = nullptr);
 
   int rank() const { return links_.topology().rank; }
   int world() const { return links_.topology().world; }
@@ -59,7 +59,7 @@ class Communicator {
   // Adds the links to RecursivePartners that the bootstrap did not make (the socket engine makes
   // them after Create, bootstrap/partner_links.h) and enables the recursive algorithms. Every
   // rank must call it, or none.
-  treering::Status AddRecursiveLinks(std::vector<Link> links);
+  treering::Status AddRecursiveLinks(std::vector<transport::Link> links);
   // RecursivePartners of this rank it has no link to yet.
   std::vector<int> MissingRecursivePartners();
 
@@ -94,11 +94,12 @@ class Communicator {
   }
 
  private:
-  Communicator(LinkSet links, CollectiveOptions options, AbortWatch* abort_watch);
+  Communicator(transport::LinkSet links, CollectiveOptions options,
+               transport::AbortWatch* abort_watch);
   treering::Status LearnTree();
   treering::Status CheckRecursiveLinks();
   treering::Status Finish(treering::Status status);
-  ExchangeOptions ExchangeOptionsFor() const;
+  transport::ExchangeOptions ExchangeOptionsFor() const;
   // Whether a pair reduction of `bytes` tries the cross-memory path (local_pair_reduction.cc):
   // a world of two on one machine, the probe not failed, and at least `min_bytes`.
   bool LocalPairMayRead(std::size_t bytes, std::size_t min_bytes) const {
@@ -106,9 +107,9 @@ class Communicator {
            bytes >= min_bytes;
   }
 
-  LinkSet links_;
+  transport::LinkSet links_;
   CollectiveOptions options_;
-  AbortWatch* abort_watch_;
+  transport::AbortWatch* abort_watch_;
   ScratchArena scratch_;
   std::vector<int> parent_of_;             // the whole tree: parent_of_[r] is rank r's parent
   std::vector<std::uint64_t> machine_of_;  // machine_of_[r]: rank r's machine (LearnTree)
@@ -118,4 +119,4 @@ class Communicator {
   std::function<void(const treering::Status&)> failure_hook_;
 };
 
-}  // namespace rabit::transport
+}  // namespace rabit::collective

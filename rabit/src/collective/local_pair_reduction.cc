@@ -26,7 +26,16 @@
 #include "collective/algorithms.h"
 #include "transport/cross_memory.h"
 
-namespace rabit::transport {
+namespace rabit::collective {
+
+using transport::Channel;
+using transport::Exchange;
+using transport::Flow;
+using transport::ProcessProbe;
+using transport::ReadFromProcess;
+using transport::Topology;
+using transport::WriteToProcess;
+
 namespace {
 
 // What each rank sends first: where its buffer is, and the probes (used on the first call): a
@@ -139,4 +148,4 @@ treering::Status LocalPairAllreduce(Exchange& ex, const Topology& topo, std::uin
   return LocalPairReduce(ex, topo, buf, {0, half, bytes}, spec, scratch, state, /*share=*/true);
 }
 
-}  // namespace rabit::transport
+}  // namespace rabit::collective

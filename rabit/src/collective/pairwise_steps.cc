@@ -16,7 +16,12 @@
 
 #include "collective/algorithms.h"
 
-namespace rabit::transport {
+namespace rabit::collective {
+
+using transport::Channel;
+using transport::Exchange;
+using transport::Flow;
+
 namespace {
 
 // Both ranges non-empty and at the same place: we send our values of what we reduce into.
@@ -150,4 +155,4 @@ treering::Status RunPairwiseSteps(Exchange& ex, std::uint8_t* buf,
   return ex.Run([&] { run.Advance(); });
 }
 
-}  // namespace rabit::transport
+}  // namespace rabit::collective

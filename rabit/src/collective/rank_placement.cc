@@ -8,7 +8,7 @@
 #include <string>
 #include <thread>
 
-namespace rabit::transport {
+namespace rabit::collective {
 namespace {
 
 std::uint64_t Fnv1a(const std::string& text) {
@@ -54,4 +54,4 @@ int RanksBeyondCores(const std::vector<RankPlacement>& ranks) {
   return beyond;
 }
 
-}  // namespace rabit::transport
+}  // namespace rabit::collective

@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace rabit::transport {
+namespace rabit::collective {
 
 // One rank's entry of the op #0 Allgather: 16 bytes, host byte order (all ranks run one build).
 struct RankPlacement {
@@ -28,4 +28,4 @@ RankPlacement LocalPlacement(int parent);
 // Over all machines: the ranks placed on it beyond its cores (0 when none is oversubscribed).
 int RanksBeyondCores(const std::vector<RankPlacement>& ranks);
 
-}  // namespace rabit::transport
+}  // namespace rabit::collective

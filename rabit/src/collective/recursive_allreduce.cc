@@ -16,7 +16,11 @@
 #include "collective/algorithms.h"
 #include "collective/recursive_layout.h"
 
-namespace rabit::transport {
+namespace rabit::collective {
+
+using transport::Exchange;
+using transport::Topology;
+
 namespace {
 
 struct Range {
@@ -98,4 +102,4 @@ treering::Status HalvingDoublingAllreduce(Exchange& ex, const Topology& topo, st
                           spec, scratch);
 }
 
-}  // namespace rabit::transport
+}  // namespace rabit::collective

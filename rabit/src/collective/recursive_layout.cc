@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace rabit::transport {
+namespace rabit::collective {
 
 RecursiveLayout RecursiveLayout::For(int world) {
   RecursiveLayout l;
@@ -45,4 +45,4 @@ std::vector<int> RecursivePartners(int rank, int world) {
   return out;
 }
 
-}  // namespace rabit::transport
+}  // namespace rabit::collective

@@ -11,7 +11,7 @@
 
 #include <vector>
 
-namespace rabit::transport {
+namespace rabit::collective {
 
 struct RecursiveLayout {
   int world = 1;
@@ -30,4 +30,4 @@ struct RecursiveLayout {
 // core partners), ascending. The links a LinkSet needs beyond the tree and the ring.
 std::vector<int> RecursivePartners(int rank, int world);
 
-}  // namespace rabit::transport
+}  // namespace rabit::collective

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <type_traits>
 
-namespace rabit::transport {
+namespace rabit::collective {
 namespace {
 
 template <typename T, OpKind kOp>
@@ -91,4 +91,4 @@ treering::Result<ReduceFn> SelectReducer(DataType type, OpKind op, OperandOrder 
                                         std::to_string(static_cast<int>(type)));
 }
 
-}  // namespace rabit::transport
+}  // namespace rabit::collective

@@ -6,9 +6,9 @@
 #include <cstddef>
 
 #include "base/status.h"
-#include "rabit/rabit.h"
+#include "rabit/data_type.h"
 
-namespace rabit::transport {
+namespace rabit::collective {
 
 using ReduceFn = void (*)(void* dst, const void* src, std::size_t count);
 
@@ -21,4 +21,4 @@ enum class OperandOrder { kDstFirst, kSrcFirst };  // op(dst, src) or op(src, ds
 treering::Result<ReduceFn> SelectReducer(DataType type, OpKind op,
                                          OperandOrder order = OperandOrder::kDstFirst);
 
-}  // namespace rabit::transport
+}  // namespace rabit::collective

@@ -5,7 +5,12 @@
 
 #include "collective/algorithms.h"
 
-namespace rabit::transport {
+namespace rabit::collective {
+
+using transport::Channel;
+using transport::Exchange;
+using transport::Flow;
+using transport::Topology;
 
 treering::Status RingAllgather(Exchange& ex, const Topology& topo, std::uint8_t* buf,
                                const std::vector<std::size_t>& off) {
@@ -24,4 +29,4 @@ treering::Status RingAllgather(Exchange& ex, const Topology& topo, std::uint8_t*
   });
 }
 
-}  // namespace rabit::transport
+}  // namespace rabit::collective

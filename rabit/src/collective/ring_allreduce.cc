@@ -14,7 +14,13 @@
 #include "collective/algorithms.h"
 #include "collective/ring_scatter_lap.h"
 
-namespace rabit::transport {
+namespace rabit::collective {
+
+using transport::Channel;
+using transport::Exchange;
+using transport::Flow;
+using transport::Topology;
+
 namespace {
 
 // Byte offsets of the N segments (N+1 entries), element-aligned.
@@ -88,4 +94,4 @@ treering::Status RingAllreduce(Exchange& ex, const Topology& topo, std::uint8_t*
   return ex.Run([&] { Advance(ex, st, spec); });
 }
 
-}  // namespace rabit::transport
+}  // namespace rabit::collective

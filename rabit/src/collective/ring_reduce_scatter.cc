@@ -6,7 +6,12 @@
 #include "collective/algorithms.h"
 #include "collective/ring_scatter_lap.h"
 
-namespace rabit::transport {
+namespace rabit::collective {
+
+using transport::Channel;
+using transport::Exchange;
+using transport::Flow;
+using transport::Topology;
 
 RingScatterLap RingScatterLap::Plan(const Topology& topo, std::uint8_t* buf,
                                     const std::vector<std::size_t>& off, ScratchArena& scratch) {
@@ -56,4 +61,4 @@ treering::Status RingReduceScatter(Exchange& ex, const Topology& topo, std::uint
   });
 }
 
-}  // namespace rabit::transport
+}  // namespace rabit::collective

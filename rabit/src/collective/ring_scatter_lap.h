@@ -17,7 +17,7 @@
 
 #include "collective/algorithms.h"
 
-namespace rabit::transport {
+namespace rabit::collective {
 
 struct RingScatterLap {
   std::uint8_t* buf = nullptr;
@@ -36,10 +36,12 @@ struct RingScatterLap {
   std::size_t reduced = 0;  // incoming bytes reduced into buf
 
   // offsets has world+1 byte entries: slice j is [offsets[j], offsets[j+1]).
-  static RingScatterLap Plan(const Topology& topo, std::uint8_t* buf,
+  static RingScatterLap Plan(const transport::Topology& topo, std::uint8_t* buf,
                              const std::vector<std::size_t>& offsets, ScratchArena& scratch);
   // The receive Flow of the lap (from ring_next).
-  Flow RecvFlow() const { return Flow{incoming, bytes, recv_begin, recv_total, recv_total, 0}; }
+  transport::Flow RecvFlow() const {
+    return transport::Flow{incoming, bytes, recv_begin, recv_total, recv_total, 0};
+  }
   // Reduces what has arrived of the incoming stream (`arrived` bytes) into buf.
   void ReduceArrived(std::size_t arrived, const ReduceSpec& spec);
   bool Done() const { return reduced == recv_total; }
@@ -48,4 +50,4 @@ struct RingScatterLap {
   std::size_t SendLimit() const { return std::min(send_total, first_slice + reduced); }
 };
 
-}  // namespace rabit::transport
+}  // namespace rabit::collective

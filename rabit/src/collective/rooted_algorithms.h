@@ -15,9 +15,9 @@
 
 #include "collective/reducer.h"
 #include "collective/scratch.h"
-#include "transport/point_to_point.h"
+#include "rabit/point_to_point.h"
 
-namespace rabit::transport {
+namespace rabit::collective {
 
 constexpr int kReduceTag = -1;
 constexpr int kGatherTag = -2;
@@ -42,4 +42,4 @@ treering::Status BinomialScatter(PointToPoint& p2p, const std::uint8_t* send, st
 treering::Status CheckRooted(const char* call, int root, int world,
                              const std::vector<std::size_t>* slice_bytes);
 
-}  // namespace rabit::transport
+}  // namespace rabit::collective

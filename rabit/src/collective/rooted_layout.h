@@ -8,7 +8,7 @@
 #include <cstring>
 #include <vector>
 
-namespace rabit::transport {
+namespace rabit::collective {
 
 struct RootedLayout {
   int world;
@@ -56,4 +56,4 @@ struct RootedLayout {
   std::size_t RankOffsetOfRoot() const { return rel_offset[world] - rel_offset[world - root]; }
 };
 
-}  // namespace rabit::transport
+}  // namespace rabit::collective

@@ -9,7 +9,7 @@
 #include <memory>
 #include <vector>
 
-namespace rabit::transport {
+namespace rabit::collective {
 
 class ScratchArena {
  public:
@@ -34,4 +34,4 @@ class ScratchArena {
   std::vector<Slot> slots_;
 };
 
-}  // namespace rabit::transport
+}  // namespace rabit::collective

@@ -5,7 +5,13 @@
 
 #include "collective/algorithms.h"
 
-namespace rabit::transport {
+namespace rabit::collective {
+
+using transport::Channel;
+using transport::Exchange;
+using transport::Flow;
+using transport::Topology;
+
 namespace {
 
 struct TreeReduceState {
@@ -85,4 +91,4 @@ treering::Status TreeAllreduce(Exchange& ex, const Topology& topo, std::uint8_t*
   });
 }
 
-}  // namespace rabit::transport
+}  // namespace rabit::collective

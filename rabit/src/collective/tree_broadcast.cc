@@ -4,7 +4,12 @@
 // for data to discover it and every tree link still exchanges op headers both ways.
 #include "collective/algorithms.h"
 
-namespace rabit::transport {
+namespace rabit::collective {
+
+using transport::Channel;
+using transport::Exchange;
+using transport::Flow;
+using transport::Topology;
 
 int NeighbourTowards(const Topology& topo, const std::vector<int>& parent_of, int root) {
   int below = -1;  // the previous rank on the walk up from root
@@ -42,4 +47,4 @@ treering::Status TreeBroadcast(Exchange& ex, const Topology& topo,
   });
 }
 
-}  // namespace rabit::transport
+}  // namespace rabit::collective

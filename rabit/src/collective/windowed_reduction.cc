@@ -4,7 +4,10 @@
 
 #include "collective/algorithms.h"
 
-namespace rabit::transport {
+namespace rabit::collective {
+
+using transport::Flow;
+
 namespace {
 
 // The window for a stream of `bytes`: at least two reduce chunks (so a whole chunk can always
@@ -45,4 +48,4 @@ std::size_t PacedSendLimit(std::size_t send_total, std::size_t recv_done, std::s
   return std::min(send_total, recv_done + std::max<std::size_t>(ahead, 1) + surplus);
 }
 
-}  // namespace rabit::transport
+}  // namespace rabit::collective

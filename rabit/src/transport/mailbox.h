@@ -49,10 +49,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "rabit/point_to_point.h"
 #include "transport/exchange.h"
 #include "transport/idle_spin.h"
 #include "transport/message_header.h"
-#include "transport/point_to_point.h"
 
 namespace rabit::transport {
 

@@ -35,7 +35,7 @@
 #include <optional>
 #include <string>
 
-#include "rabit/comm.h"
+#include "rabit/data_type.h"
 
 namespace rabit::transport {
 

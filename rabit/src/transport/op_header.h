@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "rabit/rabit.h"
+#include "rabit/data_type.h"
 
 namespace rabit::transport {
 

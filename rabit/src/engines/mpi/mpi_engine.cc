@@ -76,7 +76,7 @@ Result<int> MpiCount(std::size_t count, const char* call) {
 
 // Point-to-point as MPI's own calls. A receive that gets another count than it asked for fails
 // naming both ranks, as the socket engine's does (MPI itself only refuses longer messages).
-class MpiMessages final : public transport::PointToPoint {
+class MpiMessages final : public PointToPoint {
  public:
   // MPI is initialised before the engine (and this) is made.
   MpiMessages() {
@@ -103,8 +103,8 @@ class MpiMessages final : public transport::PointToPoint {
     if (!s.ok()) return s;
     return Matched(status, type, n.value());
   }
-  Result<transport::Ticket> Isend(const void* buf, std::size_t count, DataType type, int dest,
-                                  int tag) override {
+  Result<Ticket> Isend(const void* buf, std::size_t count, DataType type, int dest,
+                       int tag) override {
     auto n = MpiCount(count, "Isend");
     if (!n.ok()) return n.status();
     MPI_Request request;
@@ -113,8 +113,7 @@ class MpiMessages final : public transport::PointToPoint {
     if (!s.ok()) return s;
     return Keep(request, type, -1, dest);
   }
-  Result<transport::Ticket> Irecv(void* buf, std::size_t count, DataType type, int source,
-                                  int tag) override {
+  Result<Ticket> Irecv(void* buf, std::size_t count, DataType type, int source, int tag) override {
     auto n = MpiCount(count, "Irecv");
     if (!n.ok()) return n.status();
     MPI_Request request;
@@ -124,7 +123,7 @@ class MpiMessages final : public transport::PointToPoint {
     if (!s.ok()) return s;
     return Keep(request, type, n.value(), source);
   }
-  Result<int> Wait(transport::Ticket ticket) override {
+  Result<int> Wait(Ticket ticket) override {
     auto it = pending_.find(ticket);
     if (it == pending_.end()) return Status::InvalidInput("unknown message request");
     Pending p = it->second;
@@ -134,7 +133,7 @@ class MpiMessages final : public transport::PointToPoint {
     if (!s.ok()) return s;
     return p.recv_count < 0 ? p.peer : Matched(status, p.type, p.recv_count);
   }
-  Result<int> Test(transport::Ticket ticket) override {
+  Result<int> Test(Ticket ticket) override {
     auto it = pending_.find(ticket);
     if (it == pending_.end()) return Status::InvalidInput("unknown message request");
     int flag = 0;
@@ -158,7 +157,7 @@ class MpiMessages final : public transport::PointToPoint {
   static std::string Who(int source) {
     return source == kAnySource ? "any rank" : "rank " + std::to_string(source);
   }
-  transport::Ticket Keep(MPI_Request request, DataType type, int recv_count, int peer) {
+  Ticket Keep(MPI_Request request, DataType type, int recv_count, int peer) {
     pending_[next_] = Pending{request, type, recv_count, peer};
     return next_++;
   }
@@ -176,8 +175,8 @@ class MpiMessages final : public transport::PointToPoint {
 
   int rank_ = 0;
   int world_ = 1;
-  std::unordered_map<transport::Ticket, Pending> pending_;
-  transport::Ticket next_ = 1;
+  std::unordered_map<Ticket, Pending> pending_;
+  Ticket next_ = 1;
 };
 
 class MpiEngine final : public Engine {
@@ -285,7 +284,7 @@ class MpiEngine final : public Engine {
     return s;
   }
 
-  transport::PointToPoint* Messages() override { return &messages_; }
+  Result<PointToPoint*> Messages() override { return &messages_; }
   Status Barrier() override { return Check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"); }
 
   Status Reduce(void* buf, std::size_t count, DataType type, OpKind op, int root) override {
@@ -349,13 +348,6 @@ class MpiEngine final : public Engine {
     return Status::Ok();
   }
 
-  Result<int> LoadCheckPoint(Serializable*, Serializable*) override { return version_; }
-  Status CheckPoint(const Serializable*, const Serializable*) override {
-    ++version_;
-    return Status::Ok();
-  }
-  int VersionNumber() const override { return version_; }
-
   Status RootedCheck(const char* call, int root, const std::vector<std::size_t>* slices) const {
     if (root < 0 || root >= world_) {
       return Status::InvalidInput(std::string(call) + ": root " + std::to_string(root) +
@@ -396,7 +388,6 @@ class MpiEngine final : public Engine {
   bool owns_mpi_;
   int rank_ = 0;
   int world_ = 1;
-  int version_ = 0;
   MpiMessages messages_;
 };
 

@@ -16,7 +16,7 @@ void DieAsIfKilled() { _exit(254); }
 }  // namespace
 
 RobustEngine::RobustEngine(int rank, int world, Relinker relink, RobustOptions options,
-                           std::unique_ptr<transport::TrackerClient> tracker)
+                           std::unique_ptr<bootstrap::TrackerClient> tracker)
     : rank_(rank),
       world_(world),
       relink_(std::move(relink)),
@@ -29,7 +29,7 @@ RobustEngine::~RobustEngine() = default;
 
 Result<std::unique_ptr<RobustEngine>> RobustEngine::Create(
     transport::LinkSet links, Relinker relink, RobustOptions options,
-    std::unique_ptr<transport::TrackerClient> tracker) {
+    std::unique_ptr<bootstrap::TrackerClient> tracker) {
   const int rank = links.topology().rank;
   const int world = links.topology().world;
   std::unique_ptr<RobustEngine> engine(
@@ -42,12 +42,6 @@ Result<std::unique_ptr<RobustEngine>> RobustEngine::Create(
   }
   if (!st.ok()) return engine->Fatal(st.WithContext("learning the tree topology"));
   return engine;
-}
-
-std::string RobustEngine::ProcessorName() const {
-  char name[256] = {0};
-  if (gethostname(name, sizeof(name) - 1) != 0) return "localhost";
-  return name;
 }
 
 Status RobustEngine::Fatal(Status status) {
@@ -131,6 +125,13 @@ Status RobustEngine::Broadcast(void* buf, std::size_t bytes, int root) {
 Status RobustEngine::Allgather(void* buf, const std::vector<std::size_t>& slice_bytes) {
   MaybeDie();
   return DoAllgather(buf, slice_bytes);
+}
+
+Result<PointToPoint*> RobustEngine::Messages() {
+  return Status::InvalidInput(
+      "point-to-point messages (Send/Recv/Isend/Irecv) are refused by the robust engine "
+      "(restarts on, TREERING_MAX_ATTEMPTS > 1): a collective can be replayed after a "
+      "restart, a message cannot. Run without restarts (socket engine) or use collectives");
 }
 
 Status RobustEngine::TrackerPrint(const std::string& msg) {

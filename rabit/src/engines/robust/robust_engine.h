@@ -33,7 +33,7 @@ namespace rabit::engine {
 using Relinker = std::function<Result<transport::LinkSet>()>;
 
 struct RobustOptions {
-  transport::CollectiveOptions collective;
+  collective::CollectiveOptions collective;
   std::uint32_t attempt = 0;  // DMLC_NUM_ATTEMPT (mock points match it)
   bool rejoined = false;      // joined survivors in a recovery epoch: recover from them first
   int local_replica = 2;      // ring successors that keep a copy of each rank's local state
@@ -44,7 +44,7 @@ struct RobustOptions {
   // recursive allreduces' partners (bootstrap/partner_links.h), so this engine picks the same
   // algorithms as the socket engine and a job's floats sum in the same order with or without
   // restarts. Empty (in-process tests): tree and ring only.
-  std::function<Status(transport::Communicator&)> link_partners;
+  std::function<Status(collective::Communicator&)> link_partners;
 };
 
 class RobustEngine final : public Engine {
@@ -52,27 +52,22 @@ class RobustEngine final : public Engine {
   // `tracker` may be null (in-process tests): no Print forwarding, no error reports.
   static Result<std::unique_ptr<RobustEngine>> Create(
       transport::LinkSet links, Relinker relink, RobustOptions options,
-      std::unique_ptr<transport::TrackerClient> tracker);
+      std::unique_ptr<bootstrap::TrackerClient> tracker);
   ~RobustEngine() override;
 
   int Rank() const override { return rank_; }
   int WorldSize() const override { return world_; }
-  std::string ProcessorName() const override;
 
   Status Allreduce(void* buf, std::size_t count, DataType type, OpKind op,
                    const PrepareFn& prepare) override;
   Status Broadcast(void* buf, std::size_t bytes, int root) override;
   Status Allgather(void* buf, const std::vector<std::size_t>& slice_bytes) override;
   Status TrackerPrint(const std::string& msg) override;
-  // Point-to-point is refused (Messages() stays null): a collective's result can be replayed to
-  // a restarted rank from its peers' caches, but a message cannot simply be re-sent (its sender
-  // may have moved on or died too). Reduce/Gather/Scatter and Barrier run as Allreduce /
-  // Allgather / Broadcast, which are replayed like any other collective.
-  std::string NoMessagesReason() const override {
-    return "point-to-point messages (Send/Recv/Isend/Irecv) are refused by the robust engine "
-           "(restarts on, TREERING_MAX_ATTEMPTS > 1): a collective can be replayed after a "
-           "restart, a message cannot. Run without restarts (socket engine) or use collectives";
-  }
+  // Point-to-point is refused: a collective's result can be replayed to a restarted rank from
+  // its peers' caches, but a message cannot simply be re-sent (its sender may have moved on or
+  // died too). Reduce/Gather/Scatter and Barrier run as Allreduce / Allgather / Broadcast,
+  // which are replayed like any other collective.
+  Result<PointToPoint*> Messages() override;
 
   Result<int> LoadCheckPoint(Serializable* global, Serializable* local) override;
   Status CheckPoint(const Serializable* global, const Serializable* local) override;
@@ -94,7 +89,7 @@ class RobustEngine final : public Engine {
     bool prepared = false;
   };
   RobustEngine(int rank, int world, Relinker relink, RobustOptions options,
-               std::unique_ptr<transport::TrackerClient> tracker);
+               std::unique_ptr<bootstrap::TrackerClient> tracker);
 
   Status Connect(transport::LinkSet links);
   Status Recover();
@@ -118,8 +113,8 @@ class RobustEngine final : public Engine {
   int world_;
   Relinker relink_;
   RobustOptions options_;
-  std::unique_ptr<transport::TrackerClient> tracker_;
-  std::unique_ptr<transport::Communicator> comm_;
+  std::unique_ptr<bootstrap::TrackerClient> tracker_;
+  std::unique_ptr<collective::Communicator> comm_;
   std::uint64_t wire_seq_ = 0;  // collectives on the current links (op #0 learnt the tree)
 
   bool loaded_ = false;      // LoadCheckPoint (or the first CheckPoint) has run

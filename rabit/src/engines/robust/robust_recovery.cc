@@ -20,7 +20,7 @@ constexpr std::size_t kMetaBytes = transport::OpHeader::kBytes + sizeof(std::uin
 Status RobustEngine::Connect(transport::LinkSet links) {
   comm_.reset();
   auto comm =
-      transport::Communicator::Create(std::move(links), options_.collective, tracker_.get());
+      collective::Communicator::Create(std::move(links), options_.collective, tracker_.get());
   if (!comm.ok()) return comm.status();
   if (options_.link_partners) {
     Status linked = options_.link_partners(*comm.value());

@@ -13,8 +13,8 @@ treering::Result<std::unique_ptr<Engine>> StartRobustEngine(const EngineParams& 
   if (params.tracker_uri.empty()) {
     return Status::InvalidInput("rabit_engine=robust needs DMLC_TRACKER_URI / rabit_tracker_uri");
   }
-  const transport::BootstrapConfig config = BootstrapConfigFor(params);
-  auto boot = transport::BootstrapThroughTracker(config);
+  const bootstrap::BootstrapConfig config = BootstrapConfigFor(params);
+  auto boot = bootstrap::BootstrapThroughTracker(config);
   if (!boot.ok()) return boot.status();
   RobustOptions options;
   options.collective = CollectiveOptionsFor(params);
@@ -25,20 +25,20 @@ treering::Result<std::unique_ptr<Engine>> StartRobustEngine(const EngineParams& 
   options.local_replica = params.local_replica;
   options.mocks = params.mocks;
   const int rank = boot->links.topology().rank;
-  transport::TrackerClient* tracker = boot->tracker.get();
+  bootstrap::TrackerClient* tracker = boot->tracker.get();
   // A recovery epoch waits for restarted workers: bounded like a collective, by rabit_timeout.
-  transport::BootstrapConfig relink_config = config;
+  bootstrap::BootstrapConfig relink_config = config;
   relink_config.timeout_seconds = std::max(params.timeout_seconds, config.timeout_seconds);
   Relinker relink = [tracker, relink_config, rank] {
-    return transport::RelinkThroughTracker(tracker, relink_config, rank);
+    return bootstrap::RelinkThroughTracker(tracker, relink_config, rank);
   };
   // Epoch 0 in the partner links' handshake: they are made after this epoch's links are up,
   // to fresh listeners whose ports only this epoch's ranks learn (its address Allgather), and
   // the job token is still proven both ways, so a stale peer cannot reach them.
-  options.link_partners = [tracker, relink_config](transport::Communicator& comm) {
+  options.link_partners = [tracker, relink_config](collective::Communicator& comm) {
     const std::string host = relink_config.advertised_host.empty() ? tracker->LocalAddress()
                                                                    : relink_config.advertised_host;
-    return transport::LinkRecursivePartners(comm, 0, host, relink_config, 0);
+    return bootstrap::LinkRecursivePartners(comm, 0, host, relink_config, 0);
   };
   auto engine = RobustEngine::Create(std::move(boot->links), std::move(relink), options,
                                      std::move(boot->tracker));

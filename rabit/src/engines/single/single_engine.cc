@@ -1,16 +1,8 @@
 #include "engines/single/single_engine.h"
 
-#include <unistd.h>
-
 #include <cstdio>
 
 namespace rabit::engine {
-
-std::string SingleEngine::ProcessorName() const {
-  char name[256] = {0};
-  if (gethostname(name, sizeof(name) - 1) != 0) return "localhost";
-  return name;
-}
 
 Status SingleEngine::Allreduce(void*, std::size_t, DataType, OpKind, const PrepareFn& prepare) {
   if (prepare) prepare();
@@ -33,15 +25,6 @@ Status SingleEngine::TrackerPrint(const std::string& msg) {
   std::fputs(msg.c_str(), stdout);
   if (msg.empty() || msg.back() != '\n') std::fputc('\n', stdout);
   std::fflush(stdout);
-  return Status::Ok();
-}
-
-treering::Result<int> SingleEngine::LoadCheckPoint(Serializable*, Serializable*) {
-  return version_;  // nothing survives a single process's restart
-}
-
-Status SingleEngine::CheckPoint(const Serializable*, const Serializable*) {
-  ++version_;
   return Status::Ok();
 }
 

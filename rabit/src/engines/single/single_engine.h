@@ -1,5 +1,6 @@
 // SingleEngine: a world of one. Used when no tracker or MPI launcher is in the environment,
-// so `treering train.conf` runs locally with no set-up and no communication cost.
+// so `treering train.conf` runs locally with no set-up and no communication cost, and for
+// rabit::MakeWorldOfOne(). Checkpoints only count versions (the Engine defaults).
 #pragma once
 
 #include "engines/engine.h"
@@ -11,24 +12,15 @@ class SingleEngine final : public Engine {
  public:
   int Rank() const override { return 0; }
   int WorldSize() const override { return 1; }
-  std::string ProcessorName() const override;
 
   Status Allreduce(void*, std::size_t, DataType, OpKind, const PrepareFn& prepare) override;
   Status Broadcast(void*, std::size_t, int root) override;
   Status Allgather(void*, const std::vector<std::size_t>& slice_bytes) override;
   Status TrackerPrint(const std::string& msg) override;
   // Messages to self only, copied in memory (MPI's world of one does the same).
-  transport::PointToPoint* Messages() override { return &messages_; }
-
-  Result<int> LoadCheckPoint(Serializable* global, Serializable* local) override;
-  Status CheckPoint(const Serializable* global, const Serializable* local) override;
-  int VersionNumber() const override { return version_; }
-  Status Shutdown() override { return Status::Ok(); }
+  Result<PointToPoint*> Messages() override { return &messages_; }
 
  private:
-  // A world of one cannot lose a peer, but the version still counts checkpoints so that a
-  // program written for the robust engine sees the same numbers here.
-  int version_ = 0;
   transport::Mailbox messages_{transport::MailboxOptions{}, {}};
 };
 

@@ -1,15 +1,13 @@
 #include "engines/socket/socket_engine.h"
 
-#include <unistd.h>
-
 #include "bootstrap/message_links.h"
 #include "bootstrap/partner_links.h"
 #include "bootstrap/tracker_bootstrap.h"
 
 namespace rabit::engine {
 
-transport::BootstrapConfig BootstrapConfigFor(const EngineParams& params) {
-  transport::BootstrapConfig config;
+bootstrap::BootstrapConfig BootstrapConfigFor(const EngineParams& params) {
+  bootstrap::BootstrapConfig config;
   config.tracker_host = params.tracker_uri;
   config.tracker_port = params.tracker_port;
   config.token = params.job_token;
@@ -22,8 +20,8 @@ transport::BootstrapConfig BootstrapConfigFor(const EngineParams& params) {
   return config;
 }
 
-transport::CollectiveOptions CollectiveOptionsFor(const EngineParams& params) {
-  transport::CollectiveOptions options;
+collective::CollectiveOptions CollectiveOptionsFor(const EngineParams& params) {
+  collective::CollectiveOptions options;
   options.timeout_seconds = params.timeout_seconds;
   options.allreduce.link.latency_seconds = params.link_latency_us * 1e-6;
   options.allreduce.link.bytes_per_second = params.link_bandwidth_mbps * 1e6 / 8;
@@ -38,12 +36,12 @@ treering::Result<std::unique_ptr<Engine>> SocketEngine::Start(const EngineParams
   if (params.tracker_uri.empty()) {
     return Status::InvalidInput("rabit_engine=socket needs DMLC_TRACKER_URI / rabit_tracker_uri");
   }
-  const transport::BootstrapConfig config = BootstrapConfigFor(params);
-  auto boot = transport::BootstrapThroughTracker(config);
+  const bootstrap::BootstrapConfig config = BootstrapConfigFor(params);
+  auto boot = bootstrap::BootstrapThroughTracker(config);
   if (!boot.ok()) return boot.status();
-  const transport::CollectiveOptions options = CollectiveOptionsFor(params);
+  const collective::CollectiveOptions options = CollectiveOptionsFor(params);
   auto tracker = std::move(boot->tracker);
-  auto comm = transport::Communicator::Create(std::move(boot->links), options, tracker.get());
+  auto comm = collective::Communicator::Create(std::move(boot->links), options, tracker.get());
   if (!comm.ok()) {
     (void)tracker->ReportError(comm.status().message());
     return comm.status();
@@ -51,13 +49,13 @@ treering::Result<std::unique_ptr<Engine>> SocketEngine::Start(const EngineParams
   const std::string host =
       config.advertised_host.empty() ? tracker->LocalAddress() : config.advertised_host;
   Status partners =
-      transport::LinkRecursivePartners(*comm.value(), kMessageLinkSeq, host, config, boot->epoch);
+      bootstrap::LinkRecursivePartners(*comm.value(), kMessageLinkSeq, host, config, boot->epoch);
   if (!partners.ok()) {
     (void)tracker->ReportError(partners.message());
     return partners;
   }
   auto message_links =
-      transport::LinkMessagePeers(*comm.value(), kMessageLinkSeq, host, config, boot->epoch);
+      bootstrap::LinkMessagePeers(*comm.value(), kMessageLinkSeq, host, config, boot->epoch);
   if (!message_links.ok()) {
     (void)tracker->ReportError(message_links.status().message());
     return message_links.status();
@@ -78,12 +76,6 @@ treering::Result<std::unique_ptr<Engine>> SocketEngine::Start(const EngineParams
   auto messages = std::make_unique<transport::Mailbox>(mailbox, std::move(message_links.value()));
   return std::unique_ptr<Engine>(
       new SocketEngine(std::move(tracker), std::move(comm.value()), std::move(messages)));
-}
-
-std::string SocketEngine::ProcessorName() const {
-  char name[256] = {0};
-  if (gethostname(name, sizeof(name) - 1) != 0) return "localhost";
-  return name;
 }
 
 Status SocketEngine::Report(Status status) {
@@ -128,13 +120,6 @@ Status SocketEngine::ReduceScatter(void* buf, const std::vector<std::size_t>& co
 }
 
 Status SocketEngine::TrackerPrint(const std::string& msg) { return tracker_->Print(msg); }
-
-Result<int> SocketEngine::LoadCheckPoint(Serializable*, Serializable*) { return version_; }
-
-Status SocketEngine::CheckPoint(const Serializable*, const Serializable*) {
-  ++version_;
-  return Status::Ok();
-}
 
 Status SocketEngine::Shutdown() {
   if (shut_down_) return Status::Ok();

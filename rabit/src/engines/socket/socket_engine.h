@@ -2,8 +2,8 @@
 // tracker_bootstrap.h); each collective gets the next sequence number and runs on the
 // Communicator, watching the tracker connection for Abort. A failed collective is reported to
 // the tracker (so it can abort the other ranks) and leaves the engine failed: later calls
-// return the same error. No fault tolerance here: checkpoints only count versions (the robust
-// engine wraps this one).
+// return the same error. No fault tolerance here: checkpoints only count versions (the Engine
+// defaults; the robust engine is the fault-tolerant one).
 #pragma once
 
 #include <memory>
@@ -18,9 +18,9 @@
 namespace rabit::engine {
 
 // How to reach the tracker and peers, from `params`, for both TCP engines.
-transport::BootstrapConfig BootstrapConfigFor(const EngineParams& params);
+bootstrap::BootstrapConfig BootstrapConfigFor(const EngineParams& params);
 // The collective tuning of `params` (timeouts, algorithm switch points), for both TCP engines.
-transport::CollectiveOptions CollectiveOptionsFor(const EngineParams& params);
+collective::CollectiveOptions CollectiveOptionsFor(const EngineParams& params);
 
 class SocketEngine final : public Engine {
  public:
@@ -28,7 +28,6 @@ class SocketEngine final : public Engine {
 
   int Rank() const override { return comm_->rank(); }
   int WorldSize() const override { return comm_->world(); }
-  std::string ProcessorName() const override;
 
   Status Allreduce(void* buf, std::size_t count, DataType type, OpKind op,
                    const PrepareFn& prepare) override;
@@ -36,7 +35,7 @@ class SocketEngine final : public Engine {
   Status Allgather(void* buf, const std::vector<std::size_t>& slice_bytes) override;
   Status TrackerPrint(const std::string& msg) override;
   // Messages go over their own link per pair of ranks (bootstrap/message_links.h).
-  transport::PointToPoint* Messages() override { return messages_.get(); }
+  Result<PointToPoint*> Messages() override { return messages_.get(); }
   Status Reduce(void* buf, std::size_t count, DataType type, OpKind op, int root) override;
   Status Gather(const void* send, void* recv, const std::vector<std::size_t>& slice_bytes,
                 int root) override;
@@ -46,9 +45,6 @@ class SocketEngine final : public Engine {
   Status ReduceScatter(void* buf, const std::vector<std::size_t>& counts, DataType type,
                        OpKind op) override;
 
-  Result<int> LoadCheckPoint(Serializable* global, Serializable* local) override;
-  Status CheckPoint(const Serializable* global, const Serializable* local) override;
-  int VersionNumber() const override { return version_; }
   Status Shutdown() override;
 
  private:
@@ -56,8 +52,8 @@ class SocketEngine final : public Engine {
   // the program's collectives keep their numbers (1, 2, ...) in error messages.
   static constexpr std::uint64_t kMessageLinkSeq = 0;
 
-  SocketEngine(std::unique_ptr<transport::TrackerClient> tracker,
-               std::unique_ptr<transport::Communicator> comm,
+  SocketEngine(std::unique_ptr<bootstrap::TrackerClient> tracker,
+               std::unique_ptr<collective::Communicator> comm,
                std::unique_ptr<transport::Mailbox> messages)
       : tracker_(std::move(tracker)), comm_(std::move(comm)), messages_(std::move(messages)) {
     comm_->SetFailureHook([this](const Status& status) { (void)Report(status); });
@@ -65,11 +61,10 @@ class SocketEngine final : public Engine {
   // Tells the tracker about a failed collective (best effort) and passes the status on.
   Status Report(Status status);
 
-  std::unique_ptr<transport::TrackerClient> tracker_;
-  std::unique_ptr<transport::Communicator> comm_;
+  std::unique_ptr<bootstrap::TrackerClient> tracker_;
+  std::unique_ptr<collective::Communicator> comm_;
   std::unique_ptr<transport::Mailbox> messages_;
   std::uint64_t sequence_ = 0;  // op #0: the tree discovery and the message-link addresses
-  int version_ = 0;
   bool reported_ = false;
   bool shut_down_ = false;
 };

@@ -1,6 +1,6 @@
-// PointToPoint: the message seam under rabit's Send/Recv/Isend/Irecv and the rooted collectives
-// (Reduce, Gather, Scatter), implemented by the socket transport (Mailbox) and by MPI. Errors
-// are Status values naming both ranks; the public API turns them into rabit::Error.
+// PointToPoint: an engine's messages (rabit::Comm's Send/Recv/Isend/Irecv, and the binomial
+// trees behind Reduce/Gather/Scatter), implemented by the socket transport's Mailbox and by MPI.
+// Errors are Status values naming both ranks; rabit::Comm turns them into rabit::Error.
 //
 // Semantics (MPI's): messages from one source with one tag are received in the order they were
 // sent; a receive matches a message of the same type and count only (otherwise the receive
@@ -11,10 +11,14 @@
 #include <cstdint>
 
 #include "base/status.h"
-#include "rabit/comm.h"
+#include "rabit/data_type.h"
 
-namespace rabit::transport {
+namespace rabit {
 
+// Receive from whichever rank's message matches first (MPI_ANY_SOURCE).
+inline constexpr int kAnySource = -1;
+
+// Names one request of one PointToPoint.
 using Ticket = std::uint64_t;
 
 class PointToPoint {
@@ -55,4 +59,4 @@ inline treering::Result<int> PointToPoint::Recv(void* buf, std::size_t count, Da
   return Wait(ticket.value());
 }
 
-}  // namespace rabit::transport
+}  // namespace rabit
