@@ -248,10 +248,6 @@ const ParamTable<P>& Table() {
               "other's buffer (`process_vm_readv`) and messages of 1 to 8 MiB are written into "
               "the granted receive buffer (`process_vm_writev`), once a probe "
               "shows the kernel allows it; `false` keeps the socket"),
-          treering::BoolField("rabit_pinned", &P::pinned,
-                              "the launcher pinned this worker to cores of its own "
-                              "(`treering-submit` sets it); recorded for the engine, it does not "
-                              "change the algorithms (the link model does)"),
           SizeField("rabit_max_attempts", &P::max_attempts,
                     {1, 1000000, UINT64_MAX, "attempts >= 1"},
                     "attempts the launcher allows; > 1 picks the robust engine "
@@ -324,15 +320,10 @@ const std::vector<treering::ParamDoc>& ParamDocs() {
 
 const std::vector<std::pair<std::string, std::string>>& EnvironmentNames() {
   static const std::vector<std::pair<std::string, std::string>> kNames = {
-      {"DMLC_TRACKER_URI", "rabit_tracker_uri"},
-      {"DMLC_TRACKER_PORT", "rabit_tracker_port"},
-      {"DMLC_TASK_ID", "rabit_task_id"},
-      {"DMLC_NUM_ATTEMPT", "rabit_num_attempt"},
-      {"DMLC_NUM_WORKER", "rabit_world_size"},
-      {"TREERING_JOB_TOKEN", "rabit_job_token"},
-      {"TREERING_HOST_IP", "rabit_host_ip"},
-      {"TREERING_PINNED", "rabit_pinned"},
-      {"TREERING_MAX_ATTEMPTS", "rabit_max_attempts"},
+      {"DMLC_TRACKER_URI", "rabit_tracker_uri"}, {"DMLC_TRACKER_PORT", "rabit_tracker_port"},
+      {"DMLC_TASK_ID", "rabit_task_id"},         {"DMLC_NUM_ATTEMPT", "rabit_num_attempt"},
+      {"DMLC_NUM_WORKER", "rabit_world_size"},   {"TREERING_JOB_TOKEN", "rabit_job_token"},
+      {"TREERING_HOST_IP", "rabit_host_ip"},     {"TREERING_MAX_ATTEMPTS", "rabit_max_attempts"},
   };
   return kNames;
 }

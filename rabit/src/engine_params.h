@@ -9,8 +9,7 @@
 // are ignored (the dmlc launchers and XGBoost4J pass DMLC_ROLE, DMLC_WORKER_STOP_PROCESS_ON_ERROR,
 // ... for other components); anything else is the program's own argument.
 //
-// The launcher states facts, the engine decides: treering-submit sets TREERING_PINNED=1
-// (rabit_pinned) when it pinned the worker to cores of its own. The Allreduce algorithm of each
+// The engine decides from facts of the link, not from the launcher: the Allreduce algorithm of each
 // call comes from the link model (rabit_link_latency_us, rabit_link_bandwidth_mbps) and the
 // world and message sizes (collective/allreduce_cost.h), not from the launcher.
 #pragma once
@@ -55,7 +54,6 @@ struct EngineParams {
   double link_bandwidth_mbps = 20000;
   std::optional<collective::AllreduceAlgorithm> allreduce;  // rabit_allreduce
   std::optional<std::size_t> ring_min_bytes;                // rabit_reduce_ring_mincount
-  bool pinned = false;                  // the launcher pinned this worker to cores of its own
   std::size_t socket_buffer_bytes = 0;  // kernel autotuning beat fixed 512K/4M buffers
   int spin_microseconds = 50;
   bool local_read = true;          // rabit_local_read

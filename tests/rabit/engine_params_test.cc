@@ -91,7 +91,6 @@ TEST(EngineParamKeys, DocsShowTheDefaultsTheEngineUses) {
   EXPECT_EQ(defaults.at("rabit_tracker_port"), "9091");
   EXPECT_EQ(defaults.at("rabit_timeout"), "300");
   EXPECT_EQ(defaults.at("rabit_world_size"), "-1");
-  EXPECT_EQ(defaults.at("rabit_pinned"), "0");
   EXPECT_EQ(defaults.at("rabit_num_trial"), "0");  // the alias row
   for (const auto& [env, key] : EnvironmentNames()) EXPECT_EQ(defaults.count(key), 1u) << env;
 }

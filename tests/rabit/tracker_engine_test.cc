@@ -133,23 +133,16 @@ TEST(EngineParams, EnvironmentThenArgumentsLaterWins) {
   EXPECT_DOUBLE_EQ(p->timeout_seconds, 2.5);
 }
 
-// treering-submit pins workers and says so (TREERING_PINNED=1, a fact); the algorithms come
-// from the link model, which pinning does not change. The removed world-size keys (pair, pair
+// The launcher's placement is no engine parameter (the link model picks the algorithms; a
+// parsed-but-never-read rabit_pinned was removed), and the removed world-size keys (pair, pair
 // halving, halving) are typos now, with the nearest key named.
-TEST(EngineParams, PinnedIsAFactAndTheOldWorldSizeKeysAreGone) {
+TEST(EngineParams, NoPinnedKeyAndTheOldWorldSizeKeysAreGone) {
   auto defaults = ReadEngineParams({});
   ASSERT_TRUE(defaults.ok());
-  EXPECT_FALSE(defaults->pinned);
   EXPECT_FALSE(defaults->allreduce.has_value());
   EXPECT_FALSE(defaults->ring_min_bytes.has_value());
-  setenv("TREERING_PINNED", "1", 1);
-  auto pinned = ReadEngineParams({});
-  unsetenv("TREERING_PINNED");
-  ASSERT_TRUE(pinned.ok());
-  EXPECT_TRUE(pinned->pinned);
-  EXPECT_EQ(CollectiveOptionsFor(pinned.value()).allreduce.link.latency_seconds,
-            CollectiveOptionsFor(defaults.value()).allreduce.link.latency_seconds);
-  EXPECT_EQ(ReadEngineParams({{"rabit_pinned", "2"}}).status().key(), "rabit_pinned");
+  EXPECT_EQ(ReadEngineParams({{"rabit_pinned", "1"}}).status().code(),
+            treering::StatusCode::kInvalidInput);
   for (const char* old : {"rabit_reduce_pair_maxcount", "rabit_reduce_pair_halving_mincount",
                           "rabit_reduce_halving_mincount"}) {
     const auto gone = ReadEngineParams({{old, "1M"}});
