@@ -219,7 +219,8 @@ int main(int argc, char** argv) {
   for (std::uint32_t r = 0; r < n; ++r) all[r] = r;
   const RowOrderedColumns ref = alternatives ? RowOrderedColumns(dm, cuts) : RowOrderedColumns();
   const BinRuns runs = alternatives ? BinRuns(dm, m, cuts.TotalBins()) : BinRuns();
-  HistogramBuilder builder(&m, cuts.TotalBins(), nthread);
+  const Context ctx{.nthread = nthread};
+  HistogramBuilder builder(&m, cuts.TotalBins(), ctx);
   Histogram root, root_ref, root_runs;
   std::vector<Histogram> level_hists(levels.back().size()), alt_hists(levels.back().size());
   Stats root_ms, ref_ms, runs_ms, level_ms, alt_ms;

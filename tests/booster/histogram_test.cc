@@ -59,7 +59,8 @@ void ExpectBuilderMatches(const data::DMatrix& dm, std::uint32_t features,
     if (rng() % 7 == 0) sparse_subset.push_back(r);
   }
   for (int nthread : {1, 2, 3}) {  // 3: a node cut twice
-    HistogramBuilder builder(&m, cuts.TotalBins(), nthread);
+    const Context ctx{.nthread = nthread};
+    HistogramBuilder builder(&m, cuts.TotalBins(), ctx);
     // Every output holds stale values (recycled buffers do): each must be overwritten, a node
     // without rows with zeros.
     const Histogram stale(cuts.TotalBins(), GradientPairInt{3, 4});
@@ -143,7 +144,8 @@ TEST(Histogram, SparseSharesHoldEqualEntries) {
   const std::vector<RowSpan> rows = {{evens.data(), evens.data() + evens.size()},
                                      {odds.data(), odds.data() + odds.size()}};
   const std::vector<std::size_t> prefix = {0, 2000, 4000};
-  HistogramBuilder builder(&m, cuts.TotalBins(), 2);
+  const Context ctx{.nthread = 2};
+  HistogramBuilder builder(&m, cuts.TotalBins(), ctx);
   for (int threads : {2, 3}) {
     const std::vector<std::size_t> b = builder.ShareBounds(rows, prefix, threads);
     ASSERT_EQ(b.size(), std::size_t(threads) + 1);

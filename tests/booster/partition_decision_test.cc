@@ -47,8 +47,9 @@ void ExpectPartitionMatchesLeaves(const Case& c) {
   const BinnedMatrix binned = BinnedMatrix::Build(dm, cuts, 1);
   ASSERT_EQ(binned.layout(), BinnedMatrix::Layout::kSparse);
   ColumnSampler sampler(spec.features, 1.0f, 1.0f, 1.0f, 3);
-  LocalSync sync(c.nthread);
-  TreeGrower grower(param, cuts, binned, &sampler, c.nthread, &sync);
+  const Context ctx{.nthread = c.nthread};
+  LocalSync sync(ctx);
+  TreeGrower grower(param, cuts, binned, &sampler, ctx, &sync);
   std::mt19937 rng(11);
   std::normal_distribution<float> noise(0.0f, 0.3f);
   std::vector<GradientPair> gpair(dm.NumRows());

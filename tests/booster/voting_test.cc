@@ -137,7 +137,8 @@ TEST(VotingSplitSearch, SiblingsDerivedFromParentEqualDirectSums) {
     for (std::uint32_t f = 0; f < kFeatures; ++f) features[f] = f;
     const SplitEvaluator global(param, cuts, q);
     for (bool split : {true, false}) {
-      VotingSplitSearch search(param, cuts, comm, 1);
+      const Context one_thread{.nthread = 1};
+      VotingSplitSearch search(param, cuts, comm, one_thread);
       search.EvaluateNodes({0}, {{&hists[0], sums[0], features}}, {span(all)}, rows.gpair, global);
       if (split) search.Split(0, 1, 2);
       (split ? derived : direct)[rank] = search.EvaluateNodes(

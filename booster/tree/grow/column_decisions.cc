@@ -74,7 +74,7 @@ bool TreeGrower::BuildBinColumns() {
     return false;
   }
   bin_columns_.resize(rows * features);
-  ParallelFor(features, ThreadsFor(rows * features, nthread_), [&](std::size_t f) {
+  ParallelFor(features, ThreadsFor(rows * features, ctx_.Threads()), [&](std::size_t f) {
     std::uint16_t* out = bin_columns_.data() + f * rows;
     std::fill(out, out + rows, std::uint16_t{0});
     const BinnedMatrix::Column col = matrix_.FeatureColumn(static_cast<std::uint32_t>(f));
@@ -103,7 +103,7 @@ void TreeGrower::PartitionByBinColumns(const std::vector<RowPartition::SplitTask
         return BinColumnGoesLeft{bin_columns_.data() + applied[k].split.feature * rows,
                                  t.flat.data() + t.offset[k]};
       },
-      nthread_);
+      ctx_.Threads());
 }
 
 void TreeGrower::DecideByColumns(const Batch& applied,
@@ -127,7 +127,7 @@ void TreeGrower::DecideByColumns(const Batch& applied,
   std::size_t work = 0;
   for (const std::uint32_t f : features) work += matrix_.FeatureColumn(f).size;
   const DecisionTables t = MakeTables(cuts_, applied, tables, false);
-  const int slices = ThreadsFor(work, nthread_);
+  const int slices = ThreadsFor(work, ctx_.Threads());
   ParallelFor(slices, slices, [&](int slice) {
     const auto lo = static_cast<std::uint32_t>(num_rows * slice / slices);
     const auto hi = static_cast<std::uint32_t>(num_rows * (slice + 1) / slices);

@@ -222,8 +222,9 @@ void Reposition(const data::DMatrix& dm, const RegTree& tree, int nthread,
 }  // namespace
 
 ExactGrower::ExactGrower(const TreeParam& param, const data::DMatrix& dm, std::uint32_t num_feature,
-                         int nthread)
-    : param_(param), dm_(dm), nthread_(nthread), col_ptr_(num_feature + 1, 0) {
+                         const Context& ctx)
+    : param_(param), dm_(dm), ctx_(ctx), col_ptr_(num_feature + 1, 0) {
+  const int nthread = ctx.Threads();
   for (std::uint32_t f : dm.index) ++col_ptr_[f + 1];
   for (std::uint32_t f = 0; f < num_feature; ++f) col_ptr_[f + 1] += col_ptr_[f];
   entries_.resize(dm.index.size());
@@ -271,7 +272,7 @@ RegTree ExactGrower::Grow(const std::vector<GradientPair>& gpair) const {
     }
     const Level lv{&gpair, &position, &node_slot, &nodes};
     std::vector<std::vector<Split>> per_feature(num_feature, std::vector<Split>(nodes.size()));
-    ParallelFor(num_feature, nthread_, [&](std::uint32_t f) {
+    ParallelFor(num_feature, ctx_.Threads(), [&](std::uint32_t f) {
       const ColumnEntry* b = entries_.data() + col_ptr_[f];
       const ColumnEntry* e = entries_.data() + col_ptr_[f + 1];
       if (forward_[f]) Enumerate(b, e, true, f, lv, gain, param_.min_child_weight, &per_feature[f]);
@@ -282,7 +283,7 @@ RegTree ExactGrower::Grow(const std::vector<GradientPair>& gpair) const {
       for (std::uint32_t f = 0; f < num_feature; ++f) nodes[s]->best.Offer(per_feature[f][s]);
     }
     std::vector<int> children = ApplySplits(expand, state, gain, param_.eta, &tree);
-    Reposition(dm_, tree, nthread_, &position);
+    Reposition(dm_, tree, ctx_.Threads(), &position);
     InitNodes(children, gpair, position, gain, tree.NumNodes(), &state);
     expand.swap(children);
   }

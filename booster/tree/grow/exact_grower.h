@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/context.h"
 #include "booster/objective.h"
 #include "booster/tree_model.h"
 #include "booster/tree_param.h"
@@ -19,7 +20,7 @@ class ExactGrower {
  public:
   // Sorts the columns of `dm` (which must outlive the grower).
   ExactGrower(const TreeParam& param, const data::DMatrix& dm, std::uint32_t num_feature,
-              int nthread);
+              const Context& ctx);
 
   // Grows and prunes one tree; rows with a negative hessian are left out, as in colmaker.
   RegTree Grow(const std::vector<GradientPair>& gpair) const;
@@ -34,7 +35,7 @@ class ExactGrower {
   };
   const TreeParam& param_;
   const data::DMatrix& dm_;
-  int nthread_;
+  const Context& ctx_;
   std::vector<std::uint64_t> col_ptr_;  // feature f owns entries [col_ptr_[f], col_ptr_[f+1])
   std::vector<ColumnEntry> entries_;    // ascending value within a column
   std::vector<std::uint8_t> forward_;   // colmaker's NeedForwardSearch per feature

@@ -32,15 +32,15 @@ bool ExpandEntry::IsValid(const TreeParam& param, int num_leaves) const {
 }
 
 TreeGrower::TreeGrower(const TreeParam& param, const HistogramCuts& cuts,
-                       const BinnedMatrix& matrix, ColumnSampler* sampler, int nthread,
+                       const BinnedMatrix& matrix, ColumnSampler* sampler, const Context& ctx,
                        HistogramSync* sync)
     : param_(param),
       cuts_(cuts),
       matrix_(matrix),
       sampler_(sampler),
-      nthread_(nthread),
+      ctx_(ctx),
       sync_(sync),
-      builder_(&matrix, cuts.TotalBins(), nthread) {}
+      builder_(&matrix, cuts.TotalBins(), ctx) {}
 
 // Everything one Grow call knows of its tree. It lives for that call only, so nothing of a
 // tree, nor of a tree that ended in an exception (a collective's failure, bad_alloc), reaches
@@ -203,7 +203,7 @@ void TreeGrower::PartitionRows(const Batch& applied, const RegTree& tree) {
         [goes_left](std::size_t) {
           return [goes_left](std::uint32_t row) { return goes_left[row] != 0; };
         },
-        nthread_);
+        ctx_.Threads());
     return;
   }
   if (!tables.empty()) {  // a categorical split: decide by table (dense rows have no missing)
@@ -219,7 +219,7 @@ void TreeGrower::PartitionRows(const Batch& applied, const RegTree& tree) {
             return bin < 0 ? default_left : table[bin] != 0;
           };
         },
-        nthread_);
+        ctx_.Threads());
     return;
   }
   if (matrix_.layout() == BinnedMatrix::Layout::kDense8) {
@@ -235,7 +235,7 @@ void TreeGrower::PartitionRows(const Batch& applied, const RegTree& tree) {
           return ColumnGoesLeft{matrix_.Dense8Column(applied[k].split.feature),
                                 applied[k].split.split_bin};
         },
-        nthread_);
+        ctx_.Threads());
     return;
   }
   partition_.Split(
@@ -248,7 +248,7 @@ void TreeGrower::PartitionRows(const Batch& applied, const RegTree& tree) {
           return matrix->LocalBin(row, feature) <= split_bin;
         };
       },
-      nthread_);
+      ctx_.Threads());
 }
 
 // Builds this rank's histogram of the smaller child of every parent (by hessian, a global

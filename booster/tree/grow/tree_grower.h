@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "base/context.h"
 #include "booster/tree/grow/row_partition.h"
 #include "booster/tree/hist/gradient_quantiser.h"
 #include "booster/tree/hist/histogram.h"
@@ -38,7 +39,7 @@ class TreeGrower {
   // (booster/tree/sync/histogram_sync.h); the grower builds this rank's histograms and hands
   // every level and every evaluation to it. Everything given must outlive the grower.
   TreeGrower(const TreeParam& param, const HistogramCuts& cuts, const BinnedMatrix& matrix,
-             ColumnSampler* sampler, int nthread, HistogramSync* sync);
+             ColumnSampler* sampler, const Context& ctx, HistogramSync* sync);
 
   // gpair: this rank's gradients, quantised by `quantiser` (scales from the global maxima)
   // as histograms read them; the root's statistics are their sum over all ranks.
@@ -71,7 +72,7 @@ class TreeGrower {
   const HistogramCuts& cuts_;
   const BinnedMatrix& matrix_;
   ColumnSampler* sampler_;
-  int nthread_;
+  const Context& ctx_;
   HistogramSync* sync_;
   HistogramBuilder builder_;
   RowPartition partition_;

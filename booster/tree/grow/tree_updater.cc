@@ -7,17 +7,17 @@ namespace treering::booster {
 Result<std::unique_ptr<TreeUpdater>> TreeUpdater::Create(const TreeParam& param,
                                                          const data::DMatrix& train,
                                                          std::uint32_t num_feature, bool exact,
-                                                         std::uint64_t seed, int nthread,
+                                                         std::uint64_t seed, const Context& ctx,
                                                          rabit::Comm* comm) {
-  std::unique_ptr<TreeUpdater> u(new TreeUpdater(param, nthread, comm));
-  if (exact) u->exact_.emplace(param, train, num_feature, nthread);
-  u->cuts_ = BuildCuts(train, num_feature, param.max_bin, nthread, *comm);
+  std::unique_ptr<TreeUpdater> u(new TreeUpdater(param, ctx, comm));
+  if (exact) u->exact_.emplace(param, train, num_feature, ctx);
+  u->cuts_ = BuildCuts(train, num_feature, param.max_bin, ctx.Threads(), *comm);
   if (Status s = SetCategoricalCuts(train, param, *comm, &u->cuts_); !s.ok()) return s;
-  u->binned_.emplace(BinnedMatrix::Build(train, u->cuts_, nthread));
+  u->binned_.emplace(BinnedMatrix::Build(train, u->cuts_, ctx.Threads()));
   u->sampler_.emplace(num_feature, param.colsample_bytree, param.colsample_bylevel,
                       param.colsample_bynode, seed);
-  u->sync_ = MakeHistogramSync(param, u->cuts_, comm, nthread);
-  u->grower_.emplace(param, u->cuts_, *u->binned_, &*u->sampler_, nthread, u->sync_.get());
+  u->sync_ = MakeHistogramSync(param, u->cuts_, comm, ctx);
+  u->grower_.emplace(param, u->cuts_, *u->binned_, &*u->sampler_, ctx, u->sync_.get());
   return u;
 }
 
@@ -27,7 +27,7 @@ RegTree TreeUpdater::Grow(const std::vector<GradientPair>& gpair, const Gradient
   sampler_->Reseed(tree_index);
   const GradientQuantiser quantiser =
       maxima != nullptr ? GradientQuantiser::FromLocalMaxima(*maxima, gpair.size(), *comm_)
-                        : GradientQuantiser::ForGradients(gpair, nthread_, *comm_);
+                        : GradientQuantiser::ForGradients(gpair, ctx_.Threads(), *comm_);
   return grower_->Grow(gpair, quantiser);
 }
 

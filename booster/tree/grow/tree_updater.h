@@ -11,6 +11,7 @@
 #include <optional>
 #include <vector>
 
+#include "base/context.h"
 #include "base/status.h"
 #include "booster/objective.h"
 #include "booster/tree/grow/exact_grower.h"
@@ -31,11 +32,11 @@ class TreeUpdater {
  public:
   // A collective (the sketch is merged over the ranks). exact: tree_method=exact as resolved
   // by the learner (the cuts are made anyway: they fix the model's feature count the same way).
-  // param, train and comm must outlive the updater.
+  // param, train, ctx and comm must outlive the updater.
   static Result<std::unique_ptr<TreeUpdater>> Create(const TreeParam& param,
                                                      const data::DMatrix& train,
                                                      std::uint32_t num_feature, bool exact,
-                                                     std::uint64_t seed, int nthread,
+                                                     std::uint64_t seed, const Context& ctx,
                                                      rabit::Comm* comm);
 
   bool Exact() const { return exact_.has_value(); }
@@ -49,11 +50,11 @@ class TreeUpdater {
   const RowPartition& Partition() const { return grower_->Partition(); }
 
  private:
-  TreeUpdater(const TreeParam& param, int nthread, rabit::Comm* comm)
-      : param_(param), nthread_(nthread), comm_(comm) {}
+  TreeUpdater(const TreeParam& param, const Context& ctx, rabit::Comm* comm)
+      : param_(param), ctx_(ctx), comm_(comm) {}
 
   const TreeParam& param_;
-  int nthread_;
+  const Context& ctx_;
   rabit::Comm* comm_;
   std::optional<ExactGrower> exact_;
   HistogramCuts cuts_;

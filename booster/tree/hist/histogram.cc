@@ -206,7 +206,7 @@ GradientPairInt HistogramBuilder::Build(const std::vector<GradientPair>& gpair,
   for (std::size_t i = 0; i < rows.size(); ++i) prefix[i + 1] = prefix[i] + rows[i].size();
   const std::size_t total = prefix.back();
   const std::size_t per_row = std::max<std::size_t>(1, matrix_->EntriesPerRow());
-  const int threads = ResolveThreads(ThreadsFor(total * per_row, nthread_));
+  const int threads = ResolveThreads(ThreadsFor(total * per_row, ctx_.Threads()));
   std::vector<std::vector<Partial>> partials(threads);
   std::vector<GradientPairInt> sums(threads);
   if (partial_buffers_.size() < static_cast<std::size_t>(threads)) partial_buffers_.resize(threads);
@@ -225,7 +225,7 @@ GradientPairInt HistogramBuilder::Build(const std::vector<GradientPair>& gpair,
     }
   }
   if (!adds.empty()) {
-    ParallelForBlocks(total_bins_, ThreadsFor(adds.size() * total_bins_, nthread_),
+    ParallelForBlocks(total_bins_, ThreadsFor(adds.size() * total_bins_, ctx_.Threads()),
                       [&](int, std::int64_t begin, std::int64_t end) {
                         for (const auto& [out, part] : adds) {
                           for (std::int64_t b = begin; b < end; ++b) out[b] += part[b];
@@ -260,7 +260,7 @@ GradientPairInt HistogramBuilder::BuildRootByColumns(const std::vector<GradientP
   const BinnedMatrix& m = *matrix_;
   const std::size_t rows = m.NumRows();
   quantised_.resize(rows);
-  const int threads = ResolveThreads(ThreadsFor(rows * m.EntriesPerRow(), nthread_));
+  const int threads = ResolveThreads(ThreadsFor(rows * m.EntriesPerRow(), ctx_.Threads()));
   std::vector<GradientPairInt> sums(threads);
   ParallelForBlocks(static_cast<std::int64_t>(rows), threads,
                     [&](int t, std::int64_t begin, std::int64_t end) {
@@ -305,7 +305,7 @@ void HistogramBuilder::Subtract(const std::vector<const Histogram*>& parents,
                                 const std::vector<const Histogram*>& children,
                                 const std::vector<Histogram*>& outs) const {
   for (Histogram* out : outs) out->resize(total_bins_);
-  ParallelFor(outs.size(), ThreadsFor(outs.size() * std::size_t(total_bins_), nthread_),
+  ParallelFor(outs.size(), ThreadsFor(outs.size() * std::size_t(total_bins_), ctx_.Threads()),
               [&](std::size_t i) {
                 const Histogram &parent = *parents[i], &child = *children[i];
                 Histogram& out = *outs[i];

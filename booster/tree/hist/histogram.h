@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/context.h"
 #include "booster/tree/hist/gradient_quantiser.h"
 #include "booster/tree/sketch/binned_matrix.h"
 
@@ -24,8 +25,9 @@ struct RowSpan {
 
 class HistogramBuilder {
  public:
-  HistogramBuilder(const BinnedMatrix* matrix, std::uint32_t total_bins, int nthread)
-      : matrix_(matrix), total_bins_(total_bins), nthread_(nthread) {}
+  // ctx must outlive the builder.
+  HistogramBuilder(const BinnedMatrix* matrix, std::uint32_t total_bins, const Context& ctx)
+      : matrix_(matrix), total_bins_(total_bins), ctx_(ctx) {}
 
   // Fills outs[i] (resized to total_bins) with the local histogram of rows[i] (each row's
   // pair quantised on the way). Returns this rank's sum of the quantised pairs of all rows
@@ -73,7 +75,7 @@ class HistogramBuilder {
 
   const BinnedMatrix* matrix_;
   std::uint32_t total_bins_;
-  int nthread_;
+  const Context& ctx_;
   std::vector<std::vector<Histogram>> partial_buffers_;  // per thread, kept between levels
   std::vector<GradientPairInt> quantised_;  // every row's pair, for the column-wise root
 };

@@ -222,7 +222,7 @@ Status GBTreeLearner::SetTrainData(data::DMatrix* train) {
   auto method = ResolveTreeMethod(*train);
   if (!method.ok()) return method.status();
   auto updater = TreeUpdater::Create(tparam_, *train, static_cast<std::uint32_t>(num_feature),
-                                     method.value() == "exact", seed_, ctx_.Threads(), comm_);
+                                     method.value() == "exact", seed_, ctx_, comm_);
   if (!updater.ok()) return updater.status();
   updater_ = std::move(updater).value();
   train_ = train;

@@ -106,7 +106,7 @@ class GBTreeLearner : public Learner {
   LearnerParam lparam_;
   TreeParam tparam_;
   std::unique_ptr<Objective> objective_;
-  Context ctx_;  // threads (handed to the internals as ctx_.Threads()) and the seed
+  Context ctx_;  // threads and the seed; the tree updater and its parts keep a reference
   rabit::Comm* comm_;
   std::vector<std::unique_ptr<Metric>> metrics_;
   GBTreeModel model_;

@@ -14,7 +14,7 @@ namespace treering::booster {
 // derived while its features are scanned.
 class LocalSync final : public HistogramSync {
  public:
-  explicit LocalSync(int nthread) : nthread_(nthread) {}
+  explicit LocalSync(const Context& ctx) : ctx_(ctx) {}
   GradientPairInt SumRoot(GradientPairInt local) override { return local; }
   void SumCounts(std::vector<std::uint64_t>*) override {}
   void SumLevel(const std::vector<Histogram*>&) override {}
@@ -26,7 +26,7 @@ class LocalSync final : public HistogramSync {
                                             const SplitEvaluator& evaluator) override;
 
  private:
-  int nthread_;
+  const Context& ctx_;
 };
 
 // tree_learner=allreduce: each level's histograms are allreduced in ONE call over one
@@ -34,8 +34,8 @@ class LocalSync final : public HistogramSync {
 // round-robin and BestOverRanks combines them.
 class AllreduceSync : public HistogramSync {
  public:
-  AllreduceSync(rabit::Comm* comm, std::uint32_t total_bins, int nthread)
-      : comm_(comm), total_bins_(total_bins), nthread_(nthread) {}
+  AllreduceSync(rabit::Comm* comm, std::uint32_t total_bins, const Context& ctx)
+      : comm_(comm), total_bins_(total_bins), ctx_(ctx) {}
   GradientPairInt SumRoot(GradientPairInt local) override { return GlobalSum(local, *comm_); }
   void SumCounts(std::vector<std::uint64_t>* counts) override;
   void SumLevel(const std::vector<Histogram*>& built) override;
@@ -49,7 +49,7 @@ class AllreduceSync : public HistogramSync {
  protected:
   rabit::Comm* comm_;
   std::uint32_t total_bins_;
-  int nthread_;
+  const Context& ctx_;
   // The level's histograms back to back for the one collective; kept between levels and trees
   // (a fresh buffer per level is a level's worth of page faults, each level).
   std::vector<GradientPairInt> level_buffer_;
@@ -60,8 +60,8 @@ class AllreduceSync : public HistogramSync {
 // only, scans only those, and derives only their slices of a sibling while scanning.
 class FeatureOwnerSync final : public AllreduceSync {
  public:
-  FeatureOwnerSync(const HistogramCuts& cuts, rabit::Comm* comm, int nthread)
-      : AllreduceSync(comm, cuts.TotalBins(), nthread),
+  FeatureOwnerSync(const HistogramCuts& cuts, rabit::Comm* comm, const Context& ctx)
+      : AllreduceSync(comm, cuts.TotalBins(), ctx),
         owners_(cuts.ptrs, comm->WorldSize(), comm->Rank()) {}
   void SumLevel(const std::vector<Histogram*>& built) override;
   bool DerivesWhileScanning() const override { return true; }

@@ -62,7 +62,7 @@ std::vector<SplitCandidate> FeatureOwnerSync::EvaluateNodes(
     const std::vector<RowSpan>&, const std::vector<GradientPair>&,
     const SplitEvaluator& evaluator) {
   const ScanShare by_owner{owners_.World(), owners_.Rank(), &owners_.OwnerOfFeature()};
-  return BestOverRanks(evaluator.EvaluateNodes(nodes, nthread_, by_owner), *comm_);
+  return BestOverRanks(evaluator.EvaluateNodes(nodes, ctx_.Threads(), by_owner), *comm_);
 }
 
 }  // namespace treering::booster

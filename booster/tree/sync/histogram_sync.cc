@@ -9,18 +9,18 @@
 namespace treering::booster {
 
 std::unique_ptr<HistogramSync> MakeHistogramSync(const TreeParam& param, const HistogramCuts& cuts,
-                                                 rabit::Comm* comm, int nthread) {
-  if (!comm->IsDistributed()) return std::make_unique<LocalSync>(nthread);
+                                                 rabit::Comm* comm, const Context& ctx) {
+  if (!comm->IsDistributed()) return std::make_unique<LocalSync>(ctx);
   switch (param.tree_learner) {
     case TreeLearner::kVoting:
-      return std::make_unique<VotingSplitSearch>(param, cuts, comm, nthread);
+      return std::make_unique<VotingSplitSearch>(param, cuts, comm, ctx);
     case TreeLearner::kData:
-      if (!param.HasCategorical()) return std::make_unique<FeatureOwnerSync>(cuts, comm, nthread);
+      if (!param.HasCategorical()) return std::make_unique<FeatureOwnerSync>(cuts, comm, ctx);
       break;
     case TreeLearner::kAllreduce:
       break;
   }
-  return std::make_unique<AllreduceSync>(comm, cuts.TotalBins(), nthread);
+  return std::make_unique<AllreduceSync>(comm, cuts.TotalBins(), ctx);
 }
 
 std::vector<SplitCandidate> BestOverRanks(const std::vector<SplitCandidate>& mine,
@@ -35,7 +35,7 @@ std::vector<SplitCandidate> LocalSync::EvaluateNodes(
     const std::vector<int>&, const std::vector<SplitEvaluator::NodeInput>& nodes,
     const std::vector<RowSpan>&, const std::vector<GradientPair>&,
     const SplitEvaluator& evaluator) {
-  return evaluator.EvaluateNodes(nodes, nthread_);
+  return evaluator.EvaluateNodes(nodes, ctx_.Threads());
 }
 
 void AllreduceSync::SumCounts(std::vector<std::uint64_t>* counts) {
@@ -61,7 +61,7 @@ std::vector<SplitCandidate> AllreduceSync::EvaluateNodes(
     const std::vector<RowSpan>&, const std::vector<GradientPair>&,
     const SplitEvaluator& evaluator) {
   const ScanShare round_robin{comm_->WorldSize(), comm_->Rank(), nullptr};
-  return BestOverRanks(evaluator.EvaluateNodes(nodes, nthread_, round_robin), *comm_);
+  return BestOverRanks(evaluator.EvaluateNodes(nodes, ctx_.Threads(), round_robin), *comm_);
 }
 
 }  // namespace treering::booster

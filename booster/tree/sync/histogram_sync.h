@@ -21,6 +21,7 @@
 #include <memory>
 #include <vector>
 
+#include "base/context.h"
 #include "booster/tree/hist/gradient_quantiser.h"
 #include "booster/tree/hist/histogram.h"
 #include "booster/tree/sketch/hist_cuts.h"
@@ -60,10 +61,10 @@ class HistogramSync {
 
 // The strategy for this world and tree_learner: one process (LocalSync) whatever
 // tree_learner says; voting; data unless a feature is categorical (a categorical split reads
-// the whole histogram of its feature on every rank); allreduce otherwise. param, cuts and comm
-// must outlive it.
+// the whole histogram of its feature on every rank); allreduce otherwise. param, cuts, comm and
+// ctx must outlive it.
 std::unique_ptr<HistogramSync> MakeHistogramSync(const TreeParam& param, const HistogramCuts& cuts,
-                                                 rabit::Comm* comm, int nthread);
+                                                 rabit::Comm* comm, const Context& ctx);
 
 // Each rank's best split per node combined into the best over all ranks (one AllgatherV of
 // the per-node winners). NeedReplace is an order-independent preference (higher gain, then

@@ -5,12 +5,12 @@
 
 namespace treering::booster {
 VotingSplitSearch::VotingSplitSearch(const TreeParam& param, const HistogramCuts& cuts,
-                                     rabit::Comm* comm, int nthread)
+                                     rabit::Comm* comm, const Context& ctx)
     : param_(param),
       local_param_(param),
       cuts_(cuts),
       comm_(comm),
-      nthread_(nthread),
+      ctx_(ctx),
       owners_(cuts.ptrs, comm->WorldSize(), comm->Rank()) {
   // A rank sees ~1/world of a node's rows: a child it finds too light may be heavy enough
   // globally (LightGBM divides its leaf minima by the number of machines the same way).
@@ -38,7 +38,7 @@ std::vector<Ballot> VotingSplitSearch::LocalBallots(
     }
   }
   const SplitEvaluator local(local_param_, cuts_, quantiser);
-  std::vector<SplitCandidate> best = local.EvaluateNodes(inputs, nthread_);  // every pair
+  std::vector<SplitCandidate> best = local.EvaluateNodes(inputs, ctx_.Threads());  // every pair
   std::vector<Ballot> ballots;
   std::size_t k = 0;
   for (std::size_t n = 0; n < nodes.size(); ++n) {
@@ -219,7 +219,7 @@ std::vector<SplitCandidate> VotingSplitSearch::EvaluateNodes(
   // Each rank searches the elected features it owns (the only summed bins it holds).
   const SplitEvaluator summed(param_, cuts_, global.Quantiser());
   const ScanShare by_owner{owners_.World(), owners_.Rank(), &owners_.OwnerOfFeature()};
-  return BestOverRanks(summed.EvaluateNodes(inputs, nthread_, by_owner), *comm_);
+  return BestOverRanks(summed.EvaluateNodes(inputs, ctx_.Threads(), by_owner), *comm_);
 }
 
 }  // namespace treering::booster

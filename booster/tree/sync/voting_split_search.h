@@ -39,9 +39,9 @@ namespace treering::booster {
 
 class VotingSplitSearch final : public HistogramSync {
  public:
-  // param, cuts and comm must outlive this; comm is the world that votes.
+  // param, cuts, comm and ctx must outlive this; comm is the world that votes.
   VotingSplitSearch(const TreeParam& param, const HistogramCuts& cuts, rabit::Comm* comm,
-                    int nthread);
+                    const Context& ctx);
   ~VotingSplitSearch() override;
 
   // The root's sum and the nodes' row counts are global; the histograms stay local, and a
@@ -94,7 +94,7 @@ class VotingSplitSearch final : public HistogramSync {
   TreeParam local_param_;
   const HistogramCuts& cuts_;
   rabit::Comm* comm_;
-  int nthread_;
+  const Context& ctx_;
   FeatureOwners owners_;
   std::vector<Histogram> summed_;      // per node of the batch; kept between batches
   std::vector<GradientPairInt> wire_;  // the batch's summed bins, rank-major
