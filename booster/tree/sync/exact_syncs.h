@@ -31,7 +31,7 @@ class LocalSync final : public HistogramSync {
 
 // tree_learner=allreduce: each level's histograms are allreduced in ONE call over one
 // contiguous buffer, so every rank holds every sum; the (node, feature) scans are dealt
-// round-robin and BestOverRanks combines them.
+// round-robin (Share) and BestOverRanks combines them.
 class AllreduceSync : public HistogramSync {
  public:
   AllreduceSync(rabit::Comm* comm, std::uint32_t total_bins, const Context& ctx)
@@ -47,6 +47,9 @@ class AllreduceSync : public HistogramSync {
                                             const SplitEvaluator& evaluator) override;
 
  protected:
+  // The (node, feature) pairs this rank scans.
+  virtual ScanShare Share() const { return {comm_->WorldSize(), comm_->Rank(), nullptr}; }
+
   rabit::Comm* comm_;
   std::uint32_t total_bins_;
   const Context& ctx_;
@@ -57,7 +60,7 @@ class AllreduceSync : public HistogramSync {
 
 // tree_learner=data (LightGBM's data-parallel learner): each level is reduce-scattered by
 // feature owner (feature_owners.h), so each rank holds the sums of its own features' bins
-// only, scans only those, and derives only their slices of a sibling while scanning.
+// only, scans only those (Share), and derives only their slices of a sibling while scanning.
 class FeatureOwnerSync final : public AllreduceSync {
  public:
   FeatureOwnerSync(const HistogramCuts& cuts, rabit::Comm* comm, const Context& ctx)
@@ -65,13 +68,12 @@ class FeatureOwnerSync final : public AllreduceSync {
         owners_(cuts.ptrs, comm->WorldSize(), comm->Rank()) {}
   void SumLevel(const std::vector<Histogram*>& built) override;
   bool DerivesWhileScanning() const override { return true; }
-  std::vector<SplitCandidate> EvaluateNodes(const std::vector<int>& ids,
-                                            const std::vector<SplitEvaluator::NodeInput>& nodes,
-                                            const std::vector<RowSpan>& rows,
-                                            const std::vector<GradientPair>& gpair,
-                                            const SplitEvaluator& evaluator) override;
 
  private:
+  ScanShare Share() const override {
+    return {owners_.World(), owners_.Rank(), &owners_.OwnerOfFeature()};
+  }
+
   FeatureOwners owners_;
 };
 

@@ -56,13 +56,4 @@ void FeatureOwnerSync::SumLevel(const std::vector<Histogram*>& outs) {
   }
 }
 
-// Each rank scans the features it owns, the only ones whose bins hold sums here.
-std::vector<SplitCandidate> FeatureOwnerSync::EvaluateNodes(
-    const std::vector<int>&, const std::vector<SplitEvaluator::NodeInput>& nodes,
-    const std::vector<RowSpan>&, const std::vector<GradientPair>&,
-    const SplitEvaluator& evaluator) {
-  const ScanShare by_owner{owners_.World(), owners_.Rank(), &owners_.OwnerOfFeature()};
-  return BestOverRanks(evaluator.EvaluateNodes(nodes, ctx_.Threads(), by_owner), *comm_);
-}
-
 }  // namespace treering::booster

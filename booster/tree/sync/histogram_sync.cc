@@ -60,8 +60,7 @@ std::vector<SplitCandidate> AllreduceSync::EvaluateNodes(
     const std::vector<int>&, const std::vector<SplitEvaluator::NodeInput>& nodes,
     const std::vector<RowSpan>&, const std::vector<GradientPair>&,
     const SplitEvaluator& evaluator) {
-  const ScanShare round_robin{comm_->WorldSize(), comm_->Rank(), nullptr};
-  return BestOverRanks(evaluator.EvaluateNodes(nodes, ctx_.Threads(), round_robin), *comm_);
+  return BestOverRanks(evaluator.EvaluateNodes(nodes, ctx_.Threads(), Share()), *comm_);
 }
 
 }  // namespace treering::booster
