@@ -8,8 +8,8 @@
 #include "base/parallel_for.h"
 #include "booster/number_format.h"
 #include "booster/tree/grow/leaf_refresh.h"
+#include "booster/tree/learner/feature_budget.h"
 #include "booster/tree/predict/predictor.h"
-#include "booster/tree/split/feature_budget.h"
 #include "booster/work_split.h"
 
 namespace treering::booster {

@@ -1,4 +1,4 @@
-#include "booster/tree/split/feature_budget.h"
+#include "booster/tree/learner/feature_budget.h"
 
 #include <string>
 
