@@ -1,9 +1,10 @@
 #include "bootstrap/message_links.h"
 
-#include <cstring>
+#include <algorithm>
 
 #include "bootstrap/peer_acceptor.h"
 #include "bootstrap/peer_handshake.h"
+#include "transport/wire_format.h"
 
 namespace rabit::bootstrap {
 
@@ -12,35 +13,28 @@ using treering::Status;
 
 namespace {
 
-// One rank's listening address in the Allgather: NUL-padded host, then the port (LE).
-constexpr std::size_t kHostBytes = 64;
-constexpr std::size_t kSlotBytes = kHostBytes + 2;
-
-struct Address {
-  std::string host;
-  std::uint16_t port;
-};
+// One rank's listening address in the Allgather: a fixed-size slot (transport/wire_format.h).
+using transport::AddressSlot;
+using Address = AddressSlot;
 
 Result<std::vector<Address>> ExchangeAddresses(collective::Communicator& comm, std::uint64_t seq,
                                                const std::string& host, std::uint16_t port) {
+  constexpr std::size_t kHostBytes = AddressSlot::kHostBytes, kSlot = AddressSlot::kBytes;
   if (host.size() >= kHostBytes) {
     return Status::InvalidInput("peer links: host name '" + host + "' is longer than " +
                                 std::to_string(kHostBytes - 1) + " bytes");
   }
   const int world = comm.world();
-  std::vector<std::uint8_t> slots(kSlotBytes * world, 0);
-  std::uint8_t* mine = slots.data() + kSlotBytes * comm.rank();
-  std::memcpy(mine, host.data(), host.size());
-  mine[kHostBytes] = static_cast<std::uint8_t>(port & 0xff);
-  mine[kHostBytes + 1] = static_cast<std::uint8_t>(port >> 8);
-  Status gathered = comm.Allgather(seq, slots.data(), std::vector<std::size_t>(world, kSlotBytes));
+  std::vector<std::uint8_t> slots(kSlot * world, 0);
+  const auto mine = AddressSlot{host, port}.Encode();
+  std::copy(mine.begin(), mine.end(), slots.begin() + kSlot * comm.rank());
+  Status gathered = comm.Allgather(seq, slots.data(), std::vector<std::size_t>(world, kSlot));
   if (!gathered.ok()) return gathered.WithContext("exchanging peer-link addresses");
-  std::vector<Address> out(world);
+  std::vector<Address> out;
   for (int r = 0; r < world; ++r) {
-    const auto* slot = reinterpret_cast<const char*>(slots.data() + kSlotBytes * r);
-    out[r].host.assign(slot, strnlen(slot, kHostBytes - 1));
-    out[r].port = static_cast<std::uint16_t>(slots[kSlotBytes * r + kHostBytes] |
-                                             (slots[kSlotBytes * r + kHostBytes + 1] << 8));
+    auto slot = AddressSlot::Decode({slots.data() + kSlot * r, kSlot});
+    if (!slot.ok()) return slot.status().WithContext("rank " + std::to_string(r));
+    out.push_back(std::move(slot.value()));
   }
   return out;
 }

@@ -1,5 +1,7 @@
 #include "collective/communicator.h"
 
+#include <algorithm>
+
 #include "collective/rank_placement.h"
 #include "collective/recursive_layout.h"
 
@@ -33,21 +35,28 @@ treering::Result<std::unique_ptr<Communicator>> Communicator::Create(LinkSet lin
 // Each rank's parent and machine (rank_placement.h) in one Allgather: the whole tree for
 // Broadcast, and the placement for the cost model, the same on every rank.
 treering::Status Communicator::LearnTree() {
-  std::vector<RankPlacement> ranks(world());
-  ranks[rank()] = LocalPlacement(links_.topology().parent);
-  std::vector<std::size_t> slices(world(), sizeof(RankPlacement));
-  treering::Status gathered = Allgather(0, ranks.data(), slices);
+  constexpr std::size_t kSlot = RankPlacement::kBytes;
+  std::vector<std::uint8_t> slots(kSlot * world());
+  const auto mine = LocalPlacement(links_.topology().parent).Encode();
+  std::copy(mine.begin(), mine.end(), slots.begin() + kSlot * rank());
+  treering::Status gathered = Allgather(0, slots.data(), std::vector<std::size_t>(world(), kSlot));
   if (!gathered.ok()) return gathered;
+  std::vector<RankPlacement> ranks;
+  for (int r = 0; r < world(); ++r) {
+    auto placement = RankPlacement::Decode({slots.data() + kSlot * r, kSlot});
+    if (!placement.ok()) return placement.status().WithContext("rank " + std::to_string(r));
+    if (placement->parent >= world()) {
+      return treering::Status::Protocol("rank " + std::to_string(r) + " reports tree parent " +
+                                        std::to_string(placement->parent) + " and " +
+                                        std::to_string(placement->cores) + " cores");
+    }
+    ranks.push_back(placement.value());
+  }
   parent_of_.clear();
   machine_of_.clear();
-  for (int r = 0; r < world(); ++r) {
-    if (ranks[r].parent < -1 || ranks[r].parent >= world() || ranks[r].cores < 1) {
-      return treering::Status::Protocol("rank " + std::to_string(r) + " reports tree parent " +
-                                        std::to_string(ranks[r].parent) + " and " +
-                                        std::to_string(ranks[r].cores) + " cores");
-    }
-    parent_of_.push_back(ranks[r].parent);
-    machine_of_.push_back(ranks[r].machine);
+  for (const RankPlacement& r : ranks) {
+    parent_of_.push_back(r.parent);
+    machine_of_.push_back(r.machine);
   }
   options_.allreduce.link.ranks_beyond_cores = RanksBeyondCores(ranks);
   // Kept rather than asked per call: the address test reads both ends of the link's socket.

@@ -20,11 +20,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
 
 #include "collective/algorithms.h"
 #include "transport/cross_memory.h"
+#include "transport/wire_format.h"
 
 namespace rabit::collective {
 
@@ -38,16 +40,10 @@ using transport::WriteToProcess;
 
 namespace {
 
-// What each rank sends first: where its buffer is, and the probes (used on the first call): a
-// value to read back, and a word the partner may write (the allreduce writes).
-struct Announce {
-  std::uint64_t pid = 0;
-  std::uint64_t buffer = 0;
-  std::uint64_t probe_address = 0;
-  std::uint64_t probe_value = 0;
-  std::uint64_t sink_address = 0;
-};
-static_assert(sizeof(Announce) == 40, "Announce is sent as 40 raw bytes");
+// What each rank sends first (transport/wire_format.h): where its buffer is, and the probes
+// (used on the first call): a value to read back, and a word the partner may write (the
+// allreduce writes).
+using transport::LocalPairAnnounce;
 
 // The word partners write on the first call to learn that the kernel lets them write here.
 std::uint64_t write_probe_sink = 0;
@@ -78,12 +74,17 @@ treering::Status LocalPairReduce(Exchange& ex, const Topology& topo, std::uint8_
   Channel* ch = ex.To(partner);
   if (ch == nullptr) return treering::Status::Internal("no link to the partner rank");
   const std::uint64_t& probe = ProcessProbe();
-  Announce mine{static_cast<std::uint64_t>(getpid()), reinterpret_cast<std::uint64_t>(buf),
-                reinterpret_cast<std::uint64_t>(&probe), probe,
-                reinterpret_cast<std::uint64_t>(&write_probe_sink)};
-  Announce theirs;
-  treering::Status swapped = Swap(ex, ch, &mine, &theirs, sizeof mine);
+  const LocalPairAnnounce announce{static_cast<std::uint64_t>(getpid()),
+                                   reinterpret_cast<std::uint64_t>(buf),
+                                   reinterpret_cast<std::uint64_t>(&probe), probe,
+                                   reinterpret_cast<std::uint64_t>(&write_probe_sink)};
+  const auto mine = announce.Encode();
+  std::array<std::uint8_t, LocalPairAnnounce::kBytes> received{};
+  treering::Status swapped = Swap(ex, ch, mine.data(), received.data(), mine.size());
   if (!swapped.ok()) return swapped;
+  auto decoded = LocalPairAnnounce::Decode(received);
+  if (!decoded.ok()) return decoded.status().WithContext(ex.OpName());
+  const LocalPairAnnounce& theirs = decoded.value();
   using Mode = LocalReadState::Mode;
   const auto pid = static_cast<pid_t>(theirs.pid);
   if (state->mode == Mode::kUntried) {

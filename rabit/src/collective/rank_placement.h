@@ -12,15 +12,13 @@
 #include <cstdint>
 #include <vector>
 
+#include "transport/wire_format.h"
+
 namespace rabit::collective {
 
-// One rank's entry of the op #0 Allgather: 16 bytes, host byte order (all ranks run one build).
-struct RankPlacement {
-  std::int32_t parent = -1;   // tree parent (-1 for the root)
-  std::int32_t cores = 1;     // online cores of its machine, >= 1
-  std::uint64_t machine = 0;  // hash of the kernel's boot id (the host name when unreadable)
-};
-static_assert(sizeof(RankPlacement) == 16, "RankPlacement is sent as 16 raw bytes");
+// One rank's entry of the op #0 Allgather: its tree parent, its machine and that machine's
+// cores (16 bytes on the wire, transport/wire_format.h).
+using transport::RankPlacement;
 
 // This process's entry.
 RankPlacement LocalPlacement(int parent);

@@ -3,19 +3,10 @@
 #include <cstdint>
 
 #include "transport/op_header.h"
+#include "transport/wire_format.h"
 
 namespace rabit::transport {
 namespace {
-
-void PutLe(std::uint8_t* out, std::uint64_t value, std::size_t bytes) {
-  for (std::size_t i = 0; i < bytes; ++i) out[i] = static_cast<std::uint8_t>(value >> (8 * i));
-}
-
-std::uint64_t GetLe(const std::uint8_t* in, std::size_t bytes) {
-  std::uint64_t value = 0;
-  for (std::size_t i = 0; i < bytes; ++i) value |= std::uint64_t{in[i]} << (8 * i);
-  return value;
-}
 
 std::uint32_t MagicOf(MessageHeader::Kind kind) {
   switch (kind) {
@@ -98,19 +89,13 @@ void MessageHeader::Place(const void* payload) {
 
 std::array<std::uint8_t, PutGrant::kBytes> PutGrant::Encode() const {
   std::array<std::uint8_t, kBytes> out{};
-  const std::uint64_t fields[] = {offer, pid, address, probe_address, probe_value};
-  for (std::size_t i = 0; i < 5; ++i) PutLe(&out[8 * i], fields[i], 8);
+  PutLeWords(out.data(), {offer, pid, address, probe_address, probe_value});
   return out;
 }
 
 PutGrant PutGrant::Decode(const std::uint8_t* in) {
-  PutGrant g;
-  g.offer = GetLe(&in[0], 8);
-  g.pid = GetLe(&in[8], 8);
-  g.address = GetLe(&in[16], 8);
-  g.probe_address = GetLe(&in[24], 8);
-  g.probe_value = GetLe(&in[32], 8);
-  return g;
+  const auto f = GetLeWords<5>(in);
+  return PutGrant{f[0], f[1], f[2], f[3], f[4]};
 }
 
 std::string MessageHeader::Describe() const {

@@ -11,7 +11,7 @@
 //          the receiver's memory (no body; mailbox.h, "Local puts");
 //   "RBPG" a grant, the answer to an offer: a body of PutGrant::kBytes follows (count = that);
 //   "RBPP" a put: the offered message has been written where the grant said (no body).
-// Message links carry nothing else.
+// Message links carry nothing else. All rank-to-rank formats are listed in transport/wire_format.h.
 //
 // Why the filler: the kernel copies a payload between a user buffer and socket memory with
 // `rep movsb`, which on the project VM's AMD EPYC runs ~10x slower when (destination - source)

@@ -1,21 +1,9 @@
 #include "transport/op_header.h"
 
+#include "transport/wire_format.h"
+
 namespace rabit::transport {
 namespace {
-
-template <typename T>
-void Put(std::uint8_t* out, T value) {
-  for (std::size_t i = 0; i < sizeof(T); ++i) {
-    out[i] = static_cast<std::uint8_t>(static_cast<std::uint64_t>(value) >> (8 * i));
-  }
-}
-
-template <typename T>
-T Get(const std::uint8_t* in) {
-  std::uint64_t value = 0;
-  for (std::size_t i = 0; i < sizeof(T); ++i) value |= std::uint64_t{in[i]} << (8 * i);
-  return static_cast<T>(value);
-}
 
 // FNV-1a over the slice sizes: ranks that disagree on the Allgather layout differ here.
 std::uint32_t ShapeHash(const std::vector<std::size_t>& slice_bytes) {
@@ -110,27 +98,27 @@ OpHeader OpHeader::ForReduceScatter(std::uint64_t seq, DataType dtype, OpKind op
 
 std::array<std::uint8_t, OpHeader::kBytes> OpHeader::Encode() const {
   std::array<std::uint8_t, kBytes> out{};
-  Put<std::uint32_t>(&out[0], kMagic);
+  PutLe(&out[0], kMagic, 4);
   out[4] = static_cast<std::uint8_t>(kind);
   out[5] = static_cast<std::uint8_t>(dtype);
   out[6] = static_cast<std::uint8_t>(op);
-  Put<std::uint32_t>(&out[8], static_cast<std::uint32_t>(root));
-  Put<std::uint32_t>(&out[12], shape);
-  Put<std::uint64_t>(&out[16], sequence);
-  Put<std::uint64_t>(&out[24], bytes);
+  PutLe(&out[8], static_cast<std::uint32_t>(root), 4);
+  PutLe(&out[12], shape, 4);
+  PutLe(&out[16], sequence, 8);
+  PutLe(&out[24], bytes, 8);
   return out;
 }
 
 std::optional<OpHeader> OpHeader::Decode(const std::uint8_t* in) {
-  if (Get<std::uint32_t>(in) != kMagic) return std::nullopt;
+  if (GetLe(in, 4) != kMagic) return std::nullopt;
   OpHeader h;
   h.kind = static_cast<CollectiveKind>(in[4]);
   h.dtype = static_cast<DataType>(in[5]);
   h.op = static_cast<OpKind>(in[6]);
-  h.root = static_cast<std::int32_t>(Get<std::uint32_t>(&in[8]));
-  h.shape = Get<std::uint32_t>(&in[12]);
-  h.sequence = Get<std::uint64_t>(&in[16]);
-  h.bytes = Get<std::uint64_t>(&in[24]);
+  h.root = static_cast<std::int32_t>(static_cast<std::uint32_t>(GetLe(&in[8], 4)));
+  h.shape = static_cast<std::uint32_t>(GetLe(&in[12], 4));
+  h.sequence = GetLe(&in[16], 8);
+  h.bytes = GetLe(&in[24], 8);
   return h;
 }
 

@@ -4,6 +4,7 @@
 //
 // Wire layout (little-endian): u32 magic "RBOP" | u8 kind | u8 dtype | u8 op | u8 zero |
 //   i32 root | u32 shape (hash of Allgather slice sizes) | u64 sequence | u64 bytes
+// (one of the rank-to-rank formats listed in transport/wire_format.h).
 #pragma once
 
 #include <array>

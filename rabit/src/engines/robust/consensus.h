@@ -13,25 +13,14 @@
 #include <string>
 #include <vector>
 
+#include "transport/wire_format.h"
+
 namespace rabit::engine {
 
-enum class Phase : std::uint32_t {
-  kBootstrap = 0,  // pending a setup collective (seq = its index among setup collectives)
-  kLoad = 1,       // inside LoadCheckPoint, holding no checkpoint
-  kOp = 2,         // pending collective `seq` of `version`
-  kCommit = 3,     // pending the checkpoint barrier (collective `seq` of `version`)
-};
-
-// 32 bytes, the same layout on every rank (little-endian hosts only, as the op header).
-struct RankState {
-  Phase phase = Phase::kBootstrap;
-  std::uint32_t version = 0;         // checkpoints committed
-  std::uint64_t seq = 0;             // pending collective within the phase / version
-  std::uint64_t bootstrap_done = 0;  // setup collectives whose results this rank caches
-  std::uint32_t local_replicas = 0;  // ranks before this one whose local state it holds
-  std::uint32_t has_local = 0;       // 1: the committed checkpoint includes local state
-};
-static_assert(sizeof(RankState) == 32);
+// Where each rank stands: Phase and the 32-byte RankState are rank-to-rank formats, so they live
+// with the others in transport/wire_format.h.
+using transport::Phase;
+using transport::RankState;
 
 enum class ActionKind {
   kRun,              // everyone is at the same collective: run it for real

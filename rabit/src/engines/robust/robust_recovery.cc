@@ -1,5 +1,6 @@
 // RobustEngine, the recovery half: running one collective with retry, re-linking, the
 // consensus round and serving what the laggards need.
+#include <algorithm>
 #include <array>
 #include <cstring>
 
@@ -13,7 +14,7 @@ bool IsLinkFailure(const Status& s) {
 }
 
 constexpr int kMaxRelinks = 50;  // each bounded by the tracker's recovery timeout
-constexpr std::size_t kMetaBytes = transport::OpHeader::kBytes + sizeof(std::uint64_t);
+using transport::RecoveryMeta;
 
 }  // namespace
 
@@ -102,11 +103,18 @@ Status RobustEngine::Collective(Call& call, Phase phase) {
 }
 
 Result<Action> RobustEngine::Agree(const RankState& mine, std::vector<RankState>* states) {
-  states->assign(world_, RankState{});
-  (*states)[rank_] = mine;
-  const std::vector<std::size_t> slices(world_, sizeof(RankState));
-  Status st = comm_->Allgather(++wire_seq_, states->data(), slices);
+  constexpr std::size_t kSlot = RankState::kBytes;
+  std::vector<std::uint8_t> slots(kSlot * world_);
+  const auto encoded = mine.Encode();
+  std::copy(encoded.begin(), encoded.end(), slots.begin() + kSlot * rank_);
+  Status st = comm_->Allgather(++wire_seq_, slots.data(), std::vector<std::size_t>(world_, kSlot));
   if (!st.ok()) return st;
+  states->clear();
+  for (int r = 0; r < world_; ++r) {
+    auto state = RankState::Decode({slots.data() + kSlot * r, kSlot});
+    if (!state.ok()) return state.status().WithContext("consensus: rank " + std::to_string(r));
+    states->push_back(state.value());
+  }
   return Decide(*states);
 }
 
@@ -120,35 +128,33 @@ Status RobustEngine::Serve(const Action& action, const std::vector<RankState>& s
     return Status::Internal("consensus: unexpected action for a collective");
   }
   ResultCache& source = action.kind == ActionKind::kServeBootstrap ? setup_ : results_;
-  std::array<std::uint8_t, kMetaBytes> meta{};
+  std::array<std::uint8_t, RecoveryMeta::kBytes> wire{};
   std::uint8_t* payload = nullptr;
   if (rank_ == action.holder) {
     const ResultCache::View view = source.Get(action.seq);
-    const auto header = view.signature->Encode();
-    std::memcpy(meta.data(), header.data(), header.size());
-    const std::uint64_t bytes = view.bytes;
-    std::memcpy(meta.data() + header.size(), &bytes, sizeof(bytes));
+    wire = RecoveryMeta{*view.signature, view.bytes}.Encode();
     payload = view.data;
   }
-  Status st = comm_->Broadcast(++wire_seq_, meta.data(), meta.size(), action.holder);
+  Status st = comm_->Broadcast(++wire_seq_, wire.data(), wire.size(), action.holder);
   if (!st.ok()) return st;
-  const auto signature = transport::OpHeader::Decode(meta.data());
-  std::uint64_t bytes = 0;
-  std::memcpy(&bytes, meta.data() + transport::OpHeader::kBytes, sizeof(bytes));
-  if (!signature)
-    return Status::Protocol("recovery: rank " + std::to_string(action.holder) +
-                            " sent a bad result header");
+  const auto meta = RecoveryMeta::Decode(wire);
+  if (!meta.ok()) {
+    return meta.status().WithContext("recovery: rank " + std::to_string(action.holder) +
+                                     " sent a bad result header");
+  }
+  const transport::OpHeader& signature = meta->signature;
+  const std::uint64_t bytes = meta->bytes;
   if (rank_ != action.holder) {
     scratch_.resize(bytes);
     payload = scratch_.data();
   }
   st = comm_->Broadcast(++wire_seq_, payload, bytes, action.holder);
   if (!st.ok() || call == nullptr) return st;
-  if (!(*signature == call->signature) || bytes != call->bytes) {
+  if (!(signature == call->signature) || bytes != call->bytes) {
     return Status::Protocol(
         "recovery: rank " + std::to_string(rank_) + " replays " + call->signature.Describe() +
         " as collective #" + std::to_string(action.seq) + " but rank " +
-        std::to_string(action.holder) + " recorded " + signature->Describe() +
+        std::to_string(action.holder) + " recorded " + signature.Describe() +
         " there: the program's collectives differ between runs (they must be deterministic)");
   }
   if (bytes != 0) std::memcpy(call->buf, payload, bytes);
@@ -157,11 +163,13 @@ Status RobustEngine::Serve(const Action& action, const std::vector<RankState>& s
 }
 
 Status RobustEngine::BroadcastBlob(std::string* blob, int root) {
-  std::uint64_t n = blob->size();
-  Status st = comm_->Broadcast(++wire_seq_, &n, sizeof(n), root);
+  // Its size first, as a u64 little-endian (docs/protocol.md, "Rank-to-rank formats").
+  std::array<std::uint8_t, 8> size{};
+  transport::PutLe(size.data(), blob->size(), size.size());
+  Status st = comm_->Broadcast(++wire_seq_, size.data(), size.size(), root);
   if (!st.ok()) return st;
-  blob->resize(n);
-  return comm_->Broadcast(++wire_seq_, blob->data(), n, root);
+  blob->resize(transport::GetLe(size.data(), size.size()));
+  return comm_->Broadcast(++wire_seq_, blob->data(), blob->size(), root);
 }
 
 Status RobustEngine::ServeCheckpoint(const Action& action, const std::vector<RankState>& states) {
