@@ -4,6 +4,8 @@
 
 #include <chrono>
 
+#include "transport/wire_format.h"
+
 namespace rabit {
 namespace {
 
@@ -46,9 +48,15 @@ class Timer {
 
 }  // namespace
 
+std::uint64_t Comm::BroadcastSize(std::uint64_t n, int root) {
+  std::uint8_t wire[8];
+  transport::PutLe(wire, n, sizeof(wire));
+  BroadcastBytes(wire, sizeof(wire), root);
+  return transport::GetLe(wire, sizeof(wire));
+}
+
 void Comm::Broadcast(std::string* data, int root) {
-  std::uint64_t n = data->size();
-  BroadcastBytes(&n, sizeof(n), root);
+  const std::uint64_t n = BroadcastSize(data->size(), root);
   data->resize(n);
   if (n != 0) BroadcastBytes(data->data(), n, root);
 }

@@ -105,8 +105,7 @@ class Comm {
   template <typename T>
   void Broadcast(std::vector<T>* data, int root) {
     static_assert(std::is_trivially_copyable_v<T>, "Broadcast needs trivially copyable T");
-    std::uint64_t n = data->size();
-    BroadcastBytes(&n, sizeof(n), root);
+    const std::uint64_t n = BroadcastSize(data->size(), root);
     data->resize(n);
     if (n != 0) BroadcastBytes(data->data(), n * sizeof(T), root);
   }
@@ -220,6 +219,9 @@ class Comm {
   int TestRequest(Ticket ticket);
 
  private:
+  // Root's `n` on every rank, sent as 8 little-endian bytes (the length prefix of the string
+  // and vector broadcasts: a rank-to-rank format, docs/protocol.md).
+  std::uint64_t BroadcastSize(std::uint64_t n, int root);
   friend struct detail::ProcessEngine;  // rabit.cc: Init/Finalize swap DefaultComm's engine
 
   static void CheckTag(int tag);
