@@ -9,7 +9,7 @@ Result<std::unique_ptr<TreeUpdater>> TreeUpdater::Create(const TreeParam& param,
                                                          std::uint32_t num_feature, bool exact,
                                                          std::uint64_t seed, const Context& ctx,
                                                          rabit::Comm* comm) {
-  std::unique_ptr<TreeUpdater> u(new TreeUpdater(param, ctx, comm));
+  std::unique_ptr<TreeUpdater> u(new TreeUpdater(ctx, comm));
   if (exact) u->exact_.emplace(param, train, num_feature, ctx);
   u->cuts_ = BuildCuts(train, num_feature, param.max_bin, ctx.Threads(), *comm);
   if (Status s = SetCategoricalCuts(train, param, *comm, &u->cuts_); !s.ok()) return s;

@@ -50,10 +50,8 @@ class TreeUpdater {
   const RowPartition& Partition() const { return grower_->Partition(); }
 
  private:
-  TreeUpdater(const TreeParam& param, const Context& ctx, rabit::Comm* comm)
-      : param_(param), ctx_(ctx), comm_(comm) {}
+  TreeUpdater(const Context& ctx, rabit::Comm* comm) : ctx_(ctx), comm_(comm) {}
 
-  const TreeParam& param_;
   const Context& ctx_;
   rabit::Comm* comm_;
   std::optional<ExactGrower> exact_;
