@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace treering::data {
@@ -31,6 +32,14 @@ struct DMatrix {
   // on a global count with an allreduce(max) before training.
   std::uint64_t num_col = 0;
 
+  // XGBoost's MetaInfo beyond labels, weights and groups: set through the C API (files carry
+  // none of them). Each is empty when unset.
+  std::vector<float> base_margin;  // rows x output groups, row-major: the starting margin
+  std::vector<float> label_lower_bound, label_upper_bound;  // one per row (survival:aft)
+  std::vector<float> feature_weights;  // one per feature: column sampling's probabilities
+  std::vector<std::string> feature_names;  // one per feature
+  std::vector<std::string> feature_types;  // one per feature: q, c, int, float or i
+
   std::size_t NumRows() const { return row_ptr.size() - 1; }
   std::size_t NumNonZero() const { return index.size(); }
   float Weight(std::size_t row) const { return weight.empty() ? 1.0f : weight[row]; }
@@ -38,7 +47,10 @@ struct DMatrix {
   std::size_t Bytes() const {
     return row_ptr.size() * sizeof(std::uint64_t) + index.size() * sizeof(std::uint32_t) +
            value.size() * sizeof(float) + label.size() * sizeof(float) +
-           weight.size() * sizeof(float) + qid.size() * sizeof(std::uint64_t);
+           weight.size() * sizeof(float) + qid.size() * sizeof(std::uint64_t) +
+           (base_margin.size() + label_lower_bound.size() + label_upper_bound.size() +
+            feature_weights.size()) *
+               sizeof(float);
   }
 };
 
