@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 status=0
-dirs=(base net rabit tracker data booster demo bench tests)
+dirs=(base net rabit tracker data booster capi demo bench tests)
 omp=$(grep -rln --include='*.cc' --include='*.h' '#pragma omp' "${dirs[@]}" 2>/dev/null \
       | grep -v '^base/include/base/parallel_for.h$' || true)
 if [ -n "$omp" ]; then

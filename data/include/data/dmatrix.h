@@ -36,7 +36,7 @@ struct DMatrix {
   // none of them). Each is empty when unset.
   std::vector<float> base_margin;  // rows x output groups, row-major: the starting margin
   std::vector<float> label_lower_bound, label_upper_bound;  // one per row (survival:aft)
-  std::vector<float> feature_weights;  // one per feature: column sampling's probabilities
+  std::vector<float> feature_weights;      // one per feature: column sampling's probabilities
   std::vector<std::string> feature_names;  // one per feature
   std::vector<std::string> feature_types;  // one per feature: q, c, int, float or i
 
