@@ -8,7 +8,7 @@ treering_add_test(capi_library_test
 # C driver starts in its own process with XGTrackerCreate / Run / WaitFor.
 add_executable(capi_collective_worker outoftree/collective_worker.c)
 target_link_libraries(capi_collective_worker PRIVATE treering_shared)
-add_executable(capi_tracker_driver tracker_driver.c)
+add_executable(capi_tracker_driver outoftree/tracker_driver.c)
 target_link_libraries(capi_tracker_driver PRIVATE treering_shared)
 set_target_properties(capi_collective_worker capi_tracker_driver PROPERTIES
   RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
