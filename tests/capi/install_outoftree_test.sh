@@ -89,6 +89,17 @@ if [ ${#programs[@]} -gt 0 ]; then
         rabit_user) run cmake_rabit_user "$b" ./rabit_user ;;
       esac
     done
+    # A C-only project links the static target too (its C programs only).
+    if cmake -S "$src" -B "$work/cmake_c" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" -DC_ONLY=ON \
+         -DCMAKE_BUILD_TYPE=Release "-DPROGRAMS=$list" > "$work/configure_c.log" 2>&1 &&
+       cmake --build "$work/cmake_c" > "$work/build_c.log" 2>&1; then
+      [ -x "$work/cmake_c/basic_static" ] && run cmake_c_only_basic_static "$work/cmake_c" ./basic_static
+      [ -x "$work/cmake_c/collective_worker_static" ] &&
+        run cmake_c_only_static_workers "$work/cmake_c" ./tracker_driver 3 ./collective_worker_static
+    else
+      cat "$work/configure_c.log" "$work/build_c.log" 2>/dev/null | tail -40
+      fail "find_package build of a C-only project"
+    fi
     # The static programs carry no libtreering.so dependency.
     for s in basic_static collective_worker_static rabit_user; do
       [ -x "$b/$s" ] || continue
