@@ -155,7 +155,14 @@ void TrackerObject::Run() {
   if (running_) throw ApiError("the tracker is already running (XGTrackerRun called before)");
   running_ = true;
   thread_ = std::thread([this] {
-    Status s = server_->Wait();
+    Status s;
+    try {  // nothing may escape a thread: it would terminate the user's process
+      s = server_->Wait();
+    } catch (const std::exception& e) {
+      s = Status::Internal(std::string("tracker: ") + e.what());
+    } catch (...) {
+      s = Status::Internal("tracker: unknown error");
+    }
     std::lock_guard done_lock(mutex_);
     result_ = std::move(s);
     finished_ = true;
