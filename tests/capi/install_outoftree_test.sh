@@ -130,6 +130,17 @@ build_pc() {  # build_pc <name> <compiler> <flags> <sources...>
     return 1
   fi
 }
+# Whatever links, every C program must compile cleanly against the installed header (through
+# the compat header where it includes <xgboost/c_api.h>).
+for f in basic.c inference.c tracker_driver.c collective_worker.c; do
+  if cc -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -c -o "$pc/${f%.c}.o" \
+       -I"$compat" $(pkg-config --cflags treering) "$src/$f" > "$work/cc_$f.log" 2>&1; then
+    passed+=("compile_$f")
+  else
+    cat "$work/cc_$f.log"
+    fail "compile_$f"
+  fi
+done
 for p in "${programs[@]}"; do
   case $p in
     basic)
@@ -159,6 +170,15 @@ if git -C "$xgb_src" rev-parse -q --verify v1.7.4 > /dev/null 2>&1; then
   done
   for d in basic/c-api-demo inference/inference; do
     name=xgboost_$(basename "$d")
+    # XGBoost's own source must compile against treering's header as it is.
+    if cc -c -o "$demo/c-api/$d.o" "$demo/c-api/$d.c" -I"$compat" $(pkg-config --cflags treering) \
+         > "$work/$name.cc.log" 2>&1; then
+      passed+=("compile_$name")
+    else
+      cat "$work/$name.cc.log"
+      fail "compile_$name"
+      continue
+    fi
     m=$(missing_for "$demo/c-api/$d.c")
     if [ -n "$m" ]; then
       echo "SKIP $name: libtreering.so lacks $m"
