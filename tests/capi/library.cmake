@@ -17,6 +17,13 @@ add_test(NAME capi_tracker_workers
 set_tests_properties(capi_tracker_workers PROPERTIES TIMEOUT 120 LABELS "unit;capi")
 add_dependencies(unit-tests capi_collective_worker capi_tracker_driver)
 
+# Version, build info, global configuration and a world-of-one communicator against Debian's
+# libxgboost.so.0 loaded side by side (exit 77 without the peer).
+add_test(NAME capi_library_peer COMMAND /usr/bin/python3
+  ${CMAKE_CURRENT_SOURCE_DIR}/library_peer_test.py ${CMAKE_BINARY_DIR})
+set_tests_properties(capi_library_peer PROPERTIES LABELS "integration;capi" TIMEOUT 60
+  SKIP_RETURN_CODE 77)
+
 # Every XGB_DLL name of c_api.h is defined in libtreering.so and nothing else is exported.
 # Fails (listing what is missing) until every part of the C API has landed.
 add_test(NAME capi_exported_symbols
