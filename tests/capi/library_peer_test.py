@@ -109,6 +109,34 @@ def main():
             check(results[0] == results[1], f"allreduce type {data_type} op {op}: {results[0]}")
     for lib in (ours, peer):
         assert lib.XGCommunicatorFinalize() == 0
+    # XGBoost 1.7's own worker (the peer's rabit, dmlc protocol) joins treering's in-process
+    # tracker when it is created with "legacy": true; its print reaches our log callback.
+    lines = []
+    callback = ctypes.CFUNCTYPE(None, ctypes.c_char_p)(lambda line: lines.append(line.decode()))
+    assert ours.XGBRegisterLogCallback(callback) == 0
+    tracker = ctypes.c_void_p()
+    rc = ours.XGTrackerCreate(b'{"n_workers": 1, "host": "127.0.0.1", "legacy": true, '
+                              b'"timeout": 30}', ctypes.byref(tracker))
+    check(rc == 0, "XGTrackerCreate legacy" + ("" if rc == 0 else f": {ours.XGBGetLastError()}"))
+    args = ctypes.c_char_p()
+    assert ours.XGTrackerWorkerArgs(tracker, ctypes.byref(args)) == 0
+    args = json.loads(args.value)
+    assert ours.XGTrackerRun(tracker, None) == 0
+    # As XGBoost 1.7's Python passes its tracker's worker environment: upper case, numbers.
+    env = {"DMLC_TRACKER_URI": args["dmlc_tracker_uri"], "DMLC_TRACKER_PORT":
+           args["dmlc_tracker_port"], "DMLC_NUM_WORKER": 1, "DMLC_TASK_ID": "0"}
+    rc = peer.XGCommunicatorInit(json.dumps(env).encode())
+    check(rc == 0, "libxgboost worker joins" + ("" if rc == 0 else f": {peer.XGBGetLastError()}"))
+    buf = (ctypes.c_double * 2)(1.5, 2)
+    check(peer.XGCommunicatorAllreduce(buf, 2, 7, 2) == 0 and list(buf) == [1.5, 2.0],
+          "libxgboost worker allreduce under treering's tracker")
+    peer.XGCommunicatorPrint(b"hello from xgboost")
+    check(peer.XGCommunicatorFinalize() == 0, "libxgboost worker finalizes")
+    rc = ours.XGTrackerWaitFor(tracker, b'{"timeout": 30}')
+    check(rc == 0, "XGTrackerWaitFor" + ("" if rc == 0 else f": {ours.XGBGetLastError()}"))
+    assert ours.XGTrackerFree(tracker) == 0
+    assert ours.XGBRegisterLogCallback(None) == 0
+    check("hello from xgboost" in lines, f"the worker's print reached the callback: {lines}")
     print(f"{len(failures)} failure(s)")
     return 1 if failures else 0
 
