@@ -97,10 +97,10 @@ CommunicatorParams ReadCommunicatorConfig(std::string_view json) {
       out.notes.push_back(key + " ignored (an XGBoost engine setting treering has no use for)");
       continue;
     }
-    if (key == "rabit_timeout_sec") {  // XGBoost's seconds are treering's rabit_timeout
-      out.rabit.emplace_back("rabit_timeout", text);
-      continue;
-    }
+    // XGBoost 1.7's rabit_timeout_sec and XGBoost 2's dmlc_timeout are seconds a collective
+    // may wait: treering's rabit_timeout.
+    const bool timeout_seconds =
+        key == "rabit_timeout_sec" || key == "dmlc_timeout" || key == "DMLC_TIMEOUT";
     // XGBoost's rabit_timeout is a switch; treering always has a timeout (rabit_timeout_sec or
     // its default). A value other than a boolean is treering's seconds.
     if (key == "rabit_timeout" &&
@@ -109,8 +109,8 @@ CommunicatorParams ReadCommunicatorConfig(std::string_view json) {
                           " ignored (treering always times out; set rabit_timeout_sec)");
       continue;
     }
-    std::string rabit_key = key;
-    if (StartsWith(key, "dmlc_")) rabit_key = Upper(key);  // rabit's environment names
+    std::string rabit_key = timeout_seconds ? "rabit_timeout" : key;
+    if (StartsWith(rabit_key, "dmlc_")) rabit_key = Upper(key);  // rabit's environment names
     if (!StartsWith(rabit_key, "DMLC_") && !StartsWith(rabit_key, "rabit_") &&
         !StartsWith(rabit_key, "TREERING_") && rabit_key != "mock") {
       throw ApiError("config: unknown key '" + key +
@@ -118,7 +118,10 @@ CommunicatorParams ReadCommunicatorConfig(std::string_view json) {
     }
     // A bad value or a misspelt rabit_* key fails here, naming the key, before any connection.
     const Status checked = rabit::CheckParam(rabit_key, text);
-    if (!checked.ok()) throw ApiError("config: " + checked.message());
+    if (!checked.ok()) {
+      throw ApiError("config: " + (rabit_key == key ? "" : key + " (as " + rabit_key + "): ") +
+                     checked.message());
+    }
     out.rabit.emplace_back(rabit_key, text);
   }
   return out;

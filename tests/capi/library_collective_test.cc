@@ -102,7 +102,11 @@ TEST(CapiCommunicatorInit, RefusesBadConfigsNamingTheKey) {
   for (const Case& c : {
            Case{R"({"nthread": 4})", "config: unknown key 'nthread'"},
            Case{R"({"rabit_timout": 5})", "did you mean 'rabit_timeout'"},
-           Case{R"({"rabit_timeout_sec": "soon"})", "rabit_timeout: expected seconds > 0"},
+           Case{R"({"rabit_timeout_sec": "soon"})",
+                "config: rabit_timeout_sec (as rabit_timeout): rabit_timeout: expected seconds"},
+           Case{R"({"dmlc_timeout": -3})",
+                "config: dmlc_timeout (as rabit_timeout): rabit_timeout"},
+           Case{R"({"dmlc_tracker_port": 0})", "config: dmlc_tracker_port (as DMLC_TRACKER_PORT)"},
            Case{R"({"DMLC_TRACKER_PORT": 70000})", "a port 1..65535"},
            Case{R"({"federated_server_address": "h:1"})", "federated learning is not supported"},
            Case{R"({"xgboost_communicator": "federated"})", "federated learning"},
