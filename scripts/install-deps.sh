@@ -15,6 +15,8 @@ packages=(
   libgtest-dev googletest                   # tests
   clang libclang-rt-14-dev                  # libFuzzer build of the parser fuzz target
   xgboost python3-xgboost python3-numpy     # reference peer for tests and benchmarks
+  libxgboost-dev                            # XGBoost 1.7's c_api.h: the C API's reference header,
+                                            # and libxgboost.so the C API tests' peer
   dataset-fashion-mnist                     # demo and benchmark data
   time procps                               # /usr/bin/time -v for peak memory in benchmarks
   curl                                      # bench/data/http_load.sh: the HTTP transfer ceiling

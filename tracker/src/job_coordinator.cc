@@ -27,6 +27,7 @@ JobCoordinator::JobCoordinator(asio::io_context& io, const TrackerOptions& optio
       started_(std::chrono::steady_clock::now()) {}
 
 void JobCoordinator::Log(const std::string& line) const {
+  if (options_.log) return options_.log(line);
   std::fprintf(stderr, "[tracker] %s\n", line.c_str());
   std::fflush(stderr);
 }

@@ -53,9 +53,13 @@ XGB_DLL void XGBoostVersion(int *major, int *minor, int *patch);
 XGB_DLL int XGBuildInfo(char const **out);
 /* This thread's message for the last failed call ("" if none). */
 XGB_DLL const char *XGBGetLastError(void);
-/* Log lines (warnings, verbose output) go to `callback` instead of stderr; null restores it. */
+/* Log lines (warnings, verbose output, the in-process tracker's lines and its workers' prints)
+ * go to `callback` instead of stderr; null restores stderr. One callback for the process. */
 XGB_DLL int XGBRegisterLogCallback(void (*callback)(const char *));
-/* Process-wide settings as a JSON object: {"verbosity": 0..3, "use_rmm": false}. */
+/* Settings as a JSON object {"verbosity": 0..3, "use_rmm": bool}, per thread as in XGBoost (a
+ * new thread starts from {"verbosity": 1, "use_rmm": false}). Set changes only the keys given;
+ * an unknown key or a bad value is an error naming it and changes nothing. Boosters take the
+ * verbosity as their default. use_rmm has no effect (no GPU). */
 XGB_DLL int XGBSetGlobalConfig(char const *config);
 XGB_DLL int XGBGetGlobalConfig(char const **out_config);
 
@@ -322,8 +326,11 @@ XGB_DLL int XGBoosterFeatureScore(BoosterHandle handle, const char *config,
 /* Collective (the process's rabit engine, as the CLI's workers use it)                      */
 /* ---------------------------------------------------------------------------------------- */
 
-/* config: JSON object of DMLC_* / dmlc_* / rabit_* keys (strings or numbers), read together
- * with the DMLC_* environment; "{}" or null with no tracker gives a world of one. */
+/* config: JSON object of DMLC_* / dmlc_* / rabit_* keys (strings, numbers or booleans; dmlc_x
+ * means DMLC_X) and xgboost_communicator / dmlc_communicator ("rabit", "mpi"), over the DMLC_*
+ * environment; "{}" or null with no tracker gives a world of one. XGTrackerWorkerArgs' JSON is
+ * a complete config. Federated learning and unknown keys are refused; a second Init without
+ * Finalize is refused. */
 XGB_DLL int XGCommunicatorInit(char const *config);
 XGB_DLL int XGCommunicatorFinalize(void);
 /* Rank, world size and is-distributed return the value itself (never -1). */
@@ -335,7 +342,8 @@ XGB_DLL int XGCommunicatorPrint(char const *message);
 XGB_DLL int XGCommunicatorGetProcessorName(const char **name_str);
 XGB_DLL int XGCommunicatorBroadcast(void *send_receive_buffer, size_t size, int root);
 /* data_type: 0 int8, 1 uint8, 2 int32, 3 uint32, 4 int64, 5 uint64, 6 float, 7 double;
- * op: 0 max, 1 min, 2 sum, 3 bitwise or (integers only). */
+ * op: 0 max, 1 min, 2 sum (XGBoost 1.7), and XGBoost 2.0's 3 bitwise and, 4 bitwise or,
+ * 5 bitwise xor (integer types only). Other numbers are refused. */
 XGB_DLL int XGCommunicatorAllreduce(void *send_receive_buffer, size_t count, int data_type,
                                     int op);
 
@@ -343,10 +351,12 @@ XGB_DLL int XGCommunicatorAllreduce(void *send_receive_buffer, size_t count, int
 /* Tracker in this process (XGBoost 2.0's names; no Python needed)                           */
 /* ---------------------------------------------------------------------------------------- */
 
-/* config: {"n_workers": int, "host_ip": "auto" | address, "port": 0 | int, "timeout": s,
- * "token": "" (generated) | hex}. The tracker listens once created. */
+/* config: {"n_workers": int, "host" (or "host_ip"): "auto" | address, "port": 0 | int,
+ * "timeout": bootstrap seconds (0 = none), "token": "" (generated) | text, "legacy": bool (also
+ * accept XGBoost 1.7's own workers)}. The tracker listens once created. */
 XGB_DLL int XGTrackerCreate(char const *config, TrackerHandle *handle);
-/* The JSON object of DMLC_* keys a worker passes to XGCommunicatorInit. */
+/* {"dmlc_tracker_uri", "dmlc_tracker_port", "dmlc_num_worker", "rabit_job_token"}: the JSON a
+ * worker passes to XGCommunicatorInit (add "dmlc_task_id" for a stable rank). */
 XGB_DLL int XGTrackerWorkerArgs(TrackerHandle handle, char const **args);
 /* Starts serving the job in a background thread. */
 XGB_DLL int XGTrackerRun(TrackerHandle handle, char const *config);

@@ -39,6 +39,9 @@ struct TrackerOptions {
   double recovery_timeout_s = 60;
   // Where Print messages go (one message per call, trailing newlines removed); default stdout.
   std::function<void(const std::string&)> print;
+  // Where the tracker's own lines go (arrivals, failures); default stderr as "[tracker] line".
+  // The C API's in-process tracker sends them to the binding's log callback.
+  std::function<void(const std::string&)> log;
 };
 
 class TrackerServer {
