@@ -4,3 +4,9 @@
 treering_add_test(capi_json_reader_test SOURCES json_reader_test.cc
   LIBS treering_capi_impl)
 target_include_directories(capi_json_reader_test PRIVATE ${PROJECT_SOURCE_DIR}/capi/src)
+
+# The same matrices in libtreering.so and Debian's libxgboost.so.0 (XGBoost 1.7), via ctypes.
+add_test(NAME capi_dmatrix_peer
+  COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/dmatrix_peer_test.py ${CMAKE_BINARY_DIR})
+set_tests_properties(capi_dmatrix_peer PROPERTIES LABELS integration SKIP_RETURN_CODE 77
+  TIMEOUT 120)
