@@ -34,8 +34,7 @@ data::DMatrix LoadFile(const std::string& uri) {
     options.nparts = rabit::GetWorldSize();
   }
   data::DMatrix m = ValueOrThrow(data::Load(uri, options));
-  capi::ThrowIfError(
-      data::AttachQueryGroups("fname", uri, sharded, rabit::DefaultComm(), &m));
+  capi::ThrowIfError(data::AttachQueryGroups("fname", uri, sharded, rabit::DefaultComm(), &m));
   return m;
 }
 

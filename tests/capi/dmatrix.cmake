@@ -10,3 +10,9 @@ add_test(NAME capi_dmatrix_peer
   COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/dmatrix_peer_test.py ${CMAKE_BINARY_DIR})
 set_tests_properties(capi_dmatrix_peer PROPERTIES LABELS integration SKIP_RETURN_CODE 77
   TIMEOUT 120)
+
+# The DMatrix calls through the C API only. Linked from the object library (not
+# libtreering.so) so the test also runs on a branch where XGBGetLastError is not yet defined.
+treering_add_test(capi_dmatrix_test
+  SOURCES dmatrix_create_test.cc dmatrix_info_test.cc
+  LIBS treering_capi_impl treering_test_files)
