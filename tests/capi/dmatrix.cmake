@@ -16,3 +16,7 @@ set_tests_properties(capi_dmatrix_peer PROPERTIES LABELS integration SKIP_RETURN
 treering_add_test(capi_dmatrix_test
   SOURCES dmatrix_create_test.cc dmatrix_info_test.cc
   LIBS treering_capi_impl treering_test_files)
+
+# Random and mutated JSON / array interfaces / configs: no crash (ASan runs it: `unit` label).
+treering_add_test(capi_dmatrix_fuzz_test SOURCES dmatrix_fuzz_test.cc LIBS treering_capi_impl)
+target_include_directories(capi_dmatrix_fuzz_test PRIVATE ${PROJECT_SOURCE_DIR}/capi/src)
