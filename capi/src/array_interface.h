@@ -35,5 +35,8 @@ struct ArrayInterface {
 // `argument` names the C argument in errors ("data: typestr '>f4': big-endian arrays are not
 // supported"). A null data address with a non-empty shape is an error.
 Result<ArrayInterface> ParseArrayInterface(std::string_view text, const char* argument);
+// The same through the general JSON reader only, skipping the allocation-free scanner that
+// ParseArrayInterface tries first (tests check that both accept exactly the same texts).
+Result<ArrayInterface> ParseArrayInterfaceFull(std::string_view text, const char* argument);
 
 }  // namespace treering::capi

@@ -142,21 +142,38 @@ TEST(Fuzz, ParseJsonAnswersEverything) {
     const std::string text = i % 3 == 0 ? m.Random() : m.Mutate(seeds[m.Int(int(seeds.size()))]);
     Result<JsonValue> r = ParseJson(text, "fuzz");
     ok += r.ok();
-    if (!r.ok()) EXPECT_NE(r.status().message().find("at byte"), std::string::npos) << text;
+    if (!r.ok()) {
+      EXPECT_NE(r.status().message().find("at byte"), std::string::npos) << text;
+    }
   }
   EXPECT_GT(ok, 50);  // the mutations must not all be rejected, or they test nothing
 }
 
 TEST(Fuzz, ParseArrayInterfaceAnswersEverything) {
   Mutator m(2);
-  const std::string seed =
+  const std::vector<std::string> seeds = {
       R"({"data": [4096, false], "shape": [3, 4], "strides": [16, 4], "typestr": "<f4", )"
-      R"("version": 3, "mask": null})";
+      R"("version": 3, "mask": null})",
+      R"({"data": [4096, true], "strides": null, "descr": [["", "<f8"]], "typestr": "<f8", )"
+      R"("shape": [7], "version": 3})",
+      R"({"version":3,"typestr":"|u1","shape":[0,5],"data":[0,false],"strides":[-5,1]})"};
   int ok = 0;
   for (int i = 0; i < kRounds * 3; ++i) {
-    const std::string text = i % 4 == 0 ? m.Random() : m.Mutate(seed);
+    const std::string text = i % 4 == 0 ? m.Random() : m.Mutate(seeds[m.Int(int(seeds.size()))]);
     Result<ArrayInterface> r = ParseArrayInterface(text, "data");
+    Result<ArrayInterface> full = ParseArrayInterfaceFull(text, "data");
     ok += r.ok();
+    // The fast scanner and the full parser agree on every text, fields and messages alike.
+    ASSERT_EQ(r.ok(), full.ok()) << text;
+    if (!r.ok()) {
+      EXPECT_EQ(r.status().message(), full.status().message()) << text;
+    } else {
+      EXPECT_TRUE(r->data == full->data && r->rows == full->rows && r->cols == full->cols &&
+                  r->dims == full->dims && r->row_stride == full->row_stride &&
+                  r->col_stride == full->col_stride && r->type == full->type &&
+                  r->item_bytes == full->item_bytes)
+          << text;
+    }
     if (r.ok()) {
       EXPECT_LE(r->dims, 2);
       EXPECT_TRUE(r->type == 'f' || r->type == 'i' || r->type == 'u' || r->type == 'b');
