@@ -23,7 +23,7 @@ u64 = ctypes.c_uint64
 # XGBoost's iterator DMatrix writes cache pages into the working directory: use a scratch one.
 SCRATCH = tempfile.TemporaryDirectory()
 os.chdir(SCRATCH.name)
-ours = ctypes.CDLL(os.path.join(sys.argv[1], 'lib', 'libtreering.so'))
+ours = ctypes.CDLL(os.path.join(os.path.abspath(sys.argv[1]), 'lib', 'libtreering.so'))
 peer = ctypes.CDLL(PEER)
 LIBS = {'treering': ours, 'xgboost': peer}
 failures = []
