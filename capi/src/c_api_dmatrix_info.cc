@@ -129,6 +129,11 @@ void SetInfo(DMatrixObject& m, const std::string& field, const ArrayInterface& a
     d.label = ReadFloats(a, field, true, false);
   } else if (field == "weight") {
     RequireColumn(a, field);
+    if (n != rows && n != 0 && d.group_ptr.size() == n + 1) {
+      throw ApiError("weight: " + std::to_string(n) +
+                     " values, one per query group: treering's weights are per row (give each "
+                     "row its group's weight)");
+    }
     if (n != rows && n != 0) WrongLength(field, n, rows, "rows");
     d.weight = ReadFloats(a, field, true, true);
   } else if (field == "base_margin") {

@@ -92,6 +92,9 @@ TEST_F(Info, GroupsFromSizesOrSortedQid) {
   const unsigned sizes[2] = {1, 2};
   ASSERT_EQ(XGDMatrixSetGroup(h(), sizes, 2), 0) << Error();
   EXPECT_EQ(GroupPtr(h()), (std::vector<unsigned>{0, 1, 3}));
+  const float group_weights[2] = {1, 2};
+  EXPECT_EQ(XGDMatrixSetFloatInfo(h(), "weight", group_weights, 2), -1);
+  EXPECT_TRUE(Mentions("weight: 2 values, one per query group")) << Error();
   const unsigned short_sizes[2] = {1, 1};
   EXPECT_EQ(XGDMatrixSetGroup(h(), short_sizes, 2), -1);
   EXPECT_TRUE(Mentions("group: sizes add up to 2, not the 3 rows")) << Error();
