@@ -9,15 +9,6 @@
 #include "dmatrix_test_util.h"
 #include "temp_dir.h"
 
-// On a branch without the library part, the message comes from the implementation directly;
-// the library part's XGBGetLastError (a strong symbol) replaces this one when both are linked.
-namespace treering::capi {
-const char* LastError();
-}
-extern "C" __attribute__((weak)) const char* XGBGetLastError() {
-  return treering::capi::LastError();
-}
-
 namespace treering::capi_test {
 namespace {
 
