@@ -7,6 +7,7 @@
 #include "data/load.h"
 #include "data/query_group_shards.h"
 #include "dmatrix_build.h"
+#include "global_config.h"
 #include "rabit/rabit.h"
 #include "treering/c_api.h"
 
@@ -67,8 +68,9 @@ XGB_DLL int XGDMatrixCreateFromFile(const char* fname, int silent, DMatrixHandle
     NotNull(out, "out");
     data::DMatrix m = LoadFile(fname);
     if (silent == 0) {
-      std::fprintf(stderr, "%zux%llu matrix with %zu entries loaded from %s\n", m.NumRows(),
-                   static_cast<unsigned long long>(m.num_col), m.NumNonZero(), fname);
+      capi::Log(capi::kLogConsole, std::to_string(m.NumRows()) + "x" + std::to_string(m.num_col) +
+                                       " matrix with " + std::to_string(m.NumNonZero()) +
+                                       " entries loaded from " + fname);
     }
     *out = capi::NewDMatrixHandle(std::move(m));
   });

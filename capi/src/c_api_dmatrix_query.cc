@@ -4,7 +4,9 @@
 #include <string>
 
 #include "api_error.h"
+#include "booster/atomic_file.h"
 #include "dmatrix_build.h"
+#include "global_config.h"
 #include "handle_table.h"
 #include "treering/c_api.h"
 
@@ -67,7 +69,11 @@ void SliceInto(DMatrixHandle handle, const int* idxset, bst_ulong len, DMatrixHa
 }
 
 // A float that reads back as the same float.
-void PrintFloat(std::FILE* f, float v) { std::fprintf(f, "%.9g", double(v)); }
+void AppendFloat(std::string* out, float v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9g", double(v));
+  out->append(buf);
+}
 
 }  // namespace
 
@@ -146,32 +152,36 @@ XGB_DLL int XGDMatrixSaveBinary(DMatrixHandle handle, const char* fname, int sil
                      " cannot be written: XGDMatrixSaveBinary writes LibSVM text, which holds "
                      "labels, weights, query groups and entries only");
     }
-    std::FILE* f = std::fopen(fname, "w");
-    if (f == nullptr) throw ApiError(std::string("fname: cannot open '") + fname + "' for writing");
+    // Built in memory, then written atomically: a failed save never leaves half a file.
+    std::string text;
+    char buf[48];
     std::size_t group = 0;
     for (std::size_t r = 0; r < d.NumRows(); ++r) {
-      PrintFloat(f, d.label.empty() ? 0.0f : d.label[r]);
+      AppendFloat(&text, d.label.empty() ? 0.0f : d.label[r]);
       if (!d.weight.empty()) {
-        std::fputc(':', f);
-        PrintFloat(f, d.weight[r]);
+        text.push_back(':');
+        AppendFloat(&text, d.weight[r]);
       }
       if (!d.qid.empty()) {
-        std::fprintf(f, " qid:%llu", static_cast<unsigned long long>(d.qid[r]));
+        std::snprintf(buf, sizeof buf, " qid:%llu", static_cast<unsigned long long>(d.qid[r]));
+        text.append(buf);
       } else if (!d.group_ptr.empty()) {
         while (group + 1 < d.group_ptr.size() && d.group_ptr[group + 1] <= r) ++group;
-        std::fprintf(f, " qid:%zu", group);
+        std::snprintf(buf, sizeof buf, " qid:%zu", group);
+        text.append(buf);
       }
       for (std::uint64_t k = d.row_ptr[r]; k < d.row_ptr[r + 1]; ++k) {
-        std::fprintf(f, " %u:", d.index[k]);
-        PrintFloat(f, d.value[k]);
+        std::snprintf(buf, sizeof buf, " %u:", d.index[k]);
+        text.append(buf);
+        AppendFloat(&text, d.value[k]);
       }
-      std::fputc('\n', f);
+      text.push_back('\n');
     }
-    const bool ok = std::ferror(f) == 0;
-    if (std::fclose(f) != 0 || !ok)
-      throw ApiError(std::string("fname: writing '") + fname + "' failed");
+    treering::Status written = treering::booster::WriteFileAtomic(fname, text);
+    if (!written.ok()) throw ApiError("fname: " + written.message());
     if (silent == 0) {
-      std::fprintf(stderr, "%zu rows saved to %s as LibSVM text\n", d.NumRows(), fname);
+      capi::Log(capi::kLogConsole,
+                std::to_string(d.NumRows()) + " rows saved to " + fname + " as LibSVM text");
     }
   });
 }

@@ -10,7 +10,9 @@
 namespace treering::capi {
 
 // XGBoost's levels: 0 silent, 1 warning, 2 info, 3 debug.
-enum LogLevel : int { kLogWarning = 1, kLogInfo = 2, kLogDebug = 3 };
+// kLogConsole is XGBoost's LOG(CONSOLE): shown whatever the verbosity (0 included), through the
+// callback; the others print when verbosity is at least their level.
+enum LogLevel : int { kLogConsole = 0, kLogWarning = 1, kLogInfo = 2, kLogDebug = 3 };
 
 struct GlobalConfig {
   int verbosity = 1;
