@@ -156,7 +156,8 @@ ParamList ParamsFromConfig(std::string_view json, const char* what,
       }
     }
   }
-  std::erase_if(out, [&](const auto& kv) { return !known(kv.first); });
+  // XGBoost lists every parameter; an empty value (interaction_constraints) means unset.
+  std::erase_if(out, [&](const auto& kv) { return kv.second.empty() || !known(kv.first); });
   return out;
 }
 

@@ -13,6 +13,8 @@
 #include "api_error.h"
 #include "base/context.h"
 #include "booster/atomic_file.h"
+#include "booster/model_formats.h"
+#include "booster/model_io.h"
 #include "booster_config.h"
 #include "booster_object.h"
 #include "learner_factory.h"  // booster/cli: which keys each booster takes
@@ -68,6 +70,26 @@ void LoadConfigLocked(BoosterObject* b, std::string_view json, const char* what)
   b->params = treering::capi::ParamsFromConfig(
       json, what, [&](const std::string& key) { return KnownKey(key, booster); });
   b->needs_configure = true;
+}
+
+// A snapshot's config and model: on failure the booster keeps its params and model.
+void LoadSnapshotLocked(BoosterObject* b, std::string_view config, std::string_view model) {
+  const auto saved_params = b->params;
+  const bool saved_configure = b->needs_configure;
+  try {
+    LoadConfigLocked(b, config, "buf: Config");
+    b->LoadModelLocked(model, "buf: Model");
+  } catch (...) {
+    b->params = saved_params;
+    b->needs_configure = saved_configure;
+    throw;
+  }
+}
+
+// XGBoost 1.7's pickles are UBJSON objects: '{' then a key's length type.
+bool IsUbjsonObject(std::string_view bytes) {
+  return bytes.size() > 2 && bytes[0] == '{' &&
+         std::string_view("iUIlL").find(bytes[1]) != std::string_view::npos;
 }
 
 }  // namespace
@@ -157,21 +179,24 @@ XGB_DLL int XGBoosterUnserializeFromBuffer(BoosterHandle handle, const void* buf
     std::string_view config, model;
     std::unique_lock lock(b->mutex);
     if (!treering::capi::SplitSnapshot(bytes, &config, &model)) {
+      if (IsUbjsonObject(bytes)) {
+        std::string xgb_config;
+        auto snapshot = treering::booster::ModelFromUbjsonSnapshot(bytes, "buf", &xgb_config);
+        if (snapshot.ok()) {
+          const std::string json =
+              treering::capi::ValueOrThrow(treering::booster::ModelToJson(snapshot.value()));
+          LoadSnapshotLocked(b.get(), xgb_config, json);
+          return;
+        }
+      }
       // Not a snapshot: a bare model in any format (older pickles held the model alone).
       b->LoadModelLocked(bytes, "buf");
       return;
     }
-    // Both parts are checked before anything changes.
-    const auto saved_params = b->params;
-    LoadConfigLocked(b.get(), config, "buf: Config");
-    try {
-      b->LoadModelLocked(model, "buf: Model");
-    } catch (...) {
-      b->params = saved_params;
-      throw;
-    }
+    LoadSnapshotLocked(b.get(), config, model);
   });
 }
+
 
 XGB_DLL int XGBoosterSaveJsonConfig(BoosterHandle handle, bst_ulong* out_len,
                                     char const** out_str) {

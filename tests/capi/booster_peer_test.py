@@ -129,6 +129,22 @@ def test_serialize_round_trip_continues_identically():
             assert lib.eval(b, 4, [("test", e)]) == lib.eval(copy, 4, [("test", e)])
 
 
+def test_peer_pickle_unserializes_here():
+    """XGBoost 1.7 pickles a booster as a UBJSON snapshot; ours reads its model and the
+    parameters treering knows, and continues training as the peer does."""
+    ours, peer = libs()
+    bp, dp, ep, _ = train(peer, rounds=3)
+    raw = peer.serialize(bp)
+    d = ours.dmatrix(TRAIN)
+    e = ours.dmatrix(TEST)
+    b = ours.booster([d], [])
+    ours.unserialize(b, raw)
+    assert_close(ours.predict(b, e), peer.predict(bp, ep), "predictions after unserialize")
+    ours.update(b, 3, d)
+    peer.update(bp, 3, dp)
+    assert_close(ours.predict(b, e), peer.predict(bp, ep), "a round after unserialize")
+
+
 def test_custom_gradients():
     ours, peer = libs()
     labels = [float(l.split()[0]) for l in open(TRAIN)]
@@ -172,7 +188,8 @@ def main():
         print("SKIP: the peer %s is not installed" % t.PEER)
         sys.exit(t.SKIP)
     t.run_tests([test_eval_lines_and_predictions, test_models_cross_load,
-                 test_serialize_round_trip_continues_identically, test_custom_gradients,
+                 test_serialize_round_trip_continues_identically,
+                 test_peer_pickle_unserializes_here, test_custom_gradients,
                  test_base_margin, test_config_round_trip])
 
 
