@@ -136,6 +136,38 @@ TEST_F(BoosterBadInput, SliceOutOfRangeIsMinusTwo) {
   XGBoosterFree(sliced);
 }
 
+TEST_F(BoosterBadInput, FeatureWeightsWithColumnSamplingAreRefused) {
+  const std::vector<float> weights = {1.0f, 2.0f, 3.0f};
+  ASSERT_EQ(XGDMatrixSetFloatInfo(dtrain_, "feature_weights", weights.data(), 3), 0);
+  EXPECT_EQ(XGBoosterUpdateOneIter(booster_, 3, dtrain_), 0) << LastError();  // no sampling
+  ASSERT_EQ(XGBoosterSetParam(booster_, "colsample_bynode", "0.5"), 0);
+  EXPECT_EQ(XGBoosterUpdateOneIter(booster_, 4, dtrain_), -1);
+  EXPECT_NE(LastError().find("feature_weights"), std::string::npos) << LastError();
+}
+
+// An eval set whose base_margin changed is evaluated afresh, not from stale cached margins:
+// the line equals a new booster's with the same model. Then training goes on from the new
+// margins.
+TEST_F(BoosterBadInput, EvalSeesChangedBaseMargin) {
+  const char* name = "train";
+  const char* line = nullptr;
+  ASSERT_EQ(XGBoosterEvalOneIter(booster_, 2, &dtrain_, &name, 1, &line), 0) << LastError();
+  const std::string before = line;
+  const std::vector<float> margins(200, 1.5f);
+  ASSERT_EQ(XGDMatrixSetFloatInfo(dtrain_, "base_margin", margins.data(), margins.size()), 0);
+  ASSERT_EQ(XGBoosterEvalOneIter(booster_, 2, &dtrain_, &name, 1, &line), 0) << LastError();
+  const std::string after = line;
+  EXPECT_NE(before, after);
+  const std::string model = Save(booster_, "json");
+  BoosterHandle fresh = nullptr;
+  ASSERT_EQ(XGBoosterCreate(nullptr, 0, &fresh), 0);
+  ASSERT_EQ(XGBoosterLoadModelFromBuffer(fresh, model.data(), model.size()), 0);
+  ASSERT_EQ(XGBoosterEvalOneIter(fresh, 2, &dtrain_, &name, 1, &line), 0) << LastError();
+  EXPECT_EQ(after, std::string(line));
+  EXPECT_EQ(after.rfind("[2]\ttrain-logloss:", 0), 0u) << after;
+  XGBoosterFree(fresh);
+}
+
 // Random mutations (bytes flipped, truncations, insertions) of real model and snapshot bytes:
 // every load returns 0 or -1, and a failed one leaves the booster's model unchanged.
 TEST_F(BoosterBadInput, MutatedModelBuffersNeverCrashOrHalfLoad) {
