@@ -86,6 +86,55 @@ void LoadSnapshotLocked(BoosterObject* b, std::string_view config, std::string_v
   }
 }
 
+// XGBoost 1.7's pickle layout, {"Config": ..., "Model": ...} in UBJSON: the model part is
+// the UBJSON model file (float32 values, exact), the config nlohmann's UBJSON of the JSON.
+std::string UbjsonKey(std::string_view key) {
+  std::string out(1, 'L');
+  for (int shift = 56; shift >= 0; shift -= 8) {
+    out.push_back(static_cast<char>((std::uint64_t{key.size()} >> shift) & 0xff));
+  }
+  out.append(key);
+  return out;
+}
+
+// XGBoost's reader takes every length as 'L' (int64), so the config is encoded here rather
+// than by nlohmann::json::to_ubjson (which picks the smallest integer type).
+void AppendUbjson(const nlohmann::json& j, std::string* out) {
+  if (j.is_object()) {
+    out->push_back('{');
+    for (const auto& [key, value] : j.items()) {
+      out->append(UbjsonKey(key));
+      AppendUbjson(value, out);
+    }
+    out->push_back('}');
+  } else if (j.is_array()) {
+    out->push_back('[');
+    for (const auto& value : j) AppendUbjson(value, out);
+    out->push_back(']');
+  } else if (j.is_string()) {
+    out->push_back('S');
+    out->append(UbjsonKey(j.get<std::string>()));
+  } else if (j.is_boolean()) {
+    out->push_back(j.get<bool>() ? 'T' : 'F');
+  } else if (j.is_number_integer()) {
+    out->append(UbjsonKey(""));  // 'L' + the value as int64, big-endian
+    const auto v = static_cast<std::uint64_t>(j.get<std::int64_t>());
+    for (int i = 0; i < 8; ++i) (*out)[out->size() - 8 + i] = static_cast<char>(v >> (56 - 8 * i));
+  } else {
+    out->push_back('Z');  // the config holds no floats
+  }
+}
+
+std::string UbjsonSnapshot(const std::string& config_json, const std::string& model_ubj) {
+  std::string out("{");  // appends only: GCC 12 warns falsely on "literal" + string
+  out.append(UbjsonKey("Config"));
+  AppendUbjson(nlohmann::json::parse(config_json), &out);
+  out += UbjsonKey("Model");
+  out += model_ubj;
+  out.push_back('}');
+  return out;
+}
+
 // XGBoost 1.7's pickles are UBJSON objects: '{' then a key's length type.
 bool IsUbjsonObject(std::string_view bytes) {
   return bytes.size() > 2 && bytes[0] == '{' &&
@@ -165,9 +214,10 @@ XGB_DLL int XGBoosterSerializeToBuffer(BoosterHandle handle, bst_ulong* out_len,
     NotNull(out_len, "out_len");
     NotNull(out_dptr, "out_dptr");
     std::unique_lock lock(b->mutex);
-    const std::string model = b->SaveModelLocked("model.json");
-    ReturnBytes(b.get(), treering::capi::SnapshotJson(treering::capi::ConfigJson(b->params), model),
-                out_len, out_dptr);
+    const std::string config =
+        treering::capi::ConfigJson(b->params, b->SaveModelLocked("model.json"));
+    ReturnBytes(b.get(), UbjsonSnapshot(config, b->SaveModelLocked("model.ubj")), out_len,
+                out_dptr);
   });
 }
 
@@ -197,7 +247,6 @@ XGB_DLL int XGBoosterUnserializeFromBuffer(BoosterHandle handle, const void* buf
   });
 }
 
-
 XGB_DLL int XGBoosterSaveJsonConfig(BoosterHandle handle, bst_ulong* out_len,
                                     char const** out_str) {
   return ApiCall("XGBoosterSaveJsonConfig", [&] {
@@ -205,7 +254,8 @@ XGB_DLL int XGBoosterSaveJsonConfig(BoosterHandle handle, bst_ulong* out_len,
     NotNull(out_len, "out_len");
     NotNull(out_str, "out_str");
     std::unique_lock lock(b->mutex);
-    ReturnBytes(b.get(), treering::capi::ConfigJson(b->params), out_len, out_str);
+    const std::string model = b->SaveModelLocked("model.json");
+    ReturnBytes(b.get(), treering::capi::ConfigJson(b->params, model), out_len, out_str);
   });
 }
 

@@ -87,6 +87,12 @@ std::vector<std::pair<std::string, std::string>> BoosterObject::LearnerParams() 
 
 std::unique_ptr<booster::Learner> BoosterObject::NewLearner() const {
   const std::string name = BoosterName(params);
+  // The MLP standardises the matrices it is given in place (booster/learner.h): through the C
+  // API that would rewrite the caller's data under concurrent predictions.
+  if (name == "mlp") {
+    throw ApiError("parameter booster: mlp is available in the treering CLI only; the C API "
+                   "serves gbtree and dart");
+  }
   std::set<std::string> known;
   for (const booster::ParamDoc& d : cli::LearnerParamDocs(name)) known.insert(d.key);
   for (const auto& [key, value] : params) {

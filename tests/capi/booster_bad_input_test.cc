@@ -91,6 +91,10 @@ TEST_F(BoosterBadInput, UnknownOrBadParameterNamesTheKey) {
   ASSERT_EQ(XGBoosterSetParam(b, "max_depth", "-4"), 0);
   EXPECT_EQ(XGBoosterUpdateOneIter(b, 0, dtrain_), -1);
   EXPECT_NE(LastError().find("max_depth"), std::string::npos) << LastError();
+  ASSERT_EQ(XGBoosterSetParam(b, "booster", "mlp"), 0);
+  EXPECT_EQ(XGBoosterUpdateOneIter(b, 0, dtrain_), -1);
+  EXPECT_NE(LastError().find("booster: mlp"), std::string::npos) << LastError();
+  ASSERT_EQ(XGBoosterSetParam(b, "booster", "gbtree"), 0);
   // Fixing the value makes the booster usable again.
   ASSERT_EQ(XGBoosterSetParam(b, "max_depth", "2"), 0);
   EXPECT_EQ(XGBoosterUpdateOneIter(b, 0, dtrain_), 0) << LastError();
