@@ -85,6 +85,7 @@ TEST_F(BoosterBadInput, UnknownOrBadParameterNamesTheKey) {
   ASSERT_EQ(XGBoosterSetParam(booster_, "max_dpeth", "3"), 0);  // recorded; checked when used
   EXPECT_EQ(XGBoosterUpdateOneIter(booster_, 3, dtrain_), -1);
   EXPECT_NE(LastError().find("max_dpeth"), std::string::npos) << LastError();
+  EXPECT_NE(LastError().find("did you mean 'max_depth'"), std::string::npos) << LastError();
 
   BoosterHandle b = nullptr;
   ASSERT_EQ(XGBoosterCreate(&dtrain_, 1, &b), 0);
