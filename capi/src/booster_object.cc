@@ -50,8 +50,12 @@ void CheckMetaInfo(const data::DMatrix& dm, const char* what) {
   CheckFinite(dm.base_margin, what, "base_margin");
 }
 
-// The matrix's feature types as the feature_types param takes them ("" when it has none).
+// The matrix's feature types as the feature_types param takes them, when one is categorical
+// ("" otherwise: numeric types change no split, and the model stays the CLI's).
 std::string FeatureTypesValue(const data::DMatrix& dm) {
+  if (std::find(dm.feature_types.begin(), dm.feature_types.end(), "c") == dm.feature_types.end()) {
+    return "";
+  }
   std::string out;
   for (const std::string& t : dm.feature_types) out += (out.empty() ? "" : ",") + t;
   return out;
