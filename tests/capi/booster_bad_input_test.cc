@@ -2,11 +2,13 @@
 // parameters, NaN labels, wrong gradient lengths, and garbage or truncated model buffers
 // (random mutations of real models: never a crash, and a failed load leaves the booster as it
 // was). Calls only the C API (libtreering.so).
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -171,6 +173,36 @@ TEST_F(BoosterBadInput, EvalSeesChangedBaseMargin) {
   EXPECT_EQ(after, std::string(line));
   EXPECT_EQ(after.rfind("[2]\ttrain-logloss:", 0), 0u) << after;
   XGBoosterFree(fresh);
+}
+
+// Predictions from 8 threads while the booster trains and its params change (eta in place,
+// max_depth by rebuild): each sees a whole model (a multiple of 200 outputs, finite), none
+// crashes (run under ASan by the sanitizer build).
+TEST_F(BoosterBadInput, PredictionsRaceTrainingSafely) {
+  std::atomic<bool> stop{false};
+  std::atomic<int> predictions{0}, bad{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&] {
+      while (!stop.load()) {
+        bst_ulong len = 0;
+        const float* out = nullptr;
+        if (XGBoosterPredict(booster_, dtrain_, 0, 0, 0, &len, &out) != 0 || len != 200 ||
+            !std::isfinite(out[0])) {
+          bad.fetch_add(1);
+        }
+        predictions.fetch_add(1);
+      }
+    });
+  }
+  for (int i = 3; i < 9; ++i) {
+    ASSERT_EQ(XGBoosterSetParam(booster_, i % 2 ? "eta" : "max_depth", i % 2 ? "0.2" : "2"), 0);
+    ASSERT_EQ(XGBoosterUpdateOneIter(booster_, i, dtrain_), 0) << LastError();
+  }
+  stop = true;
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(bad.load(), 0);
+  EXPECT_GT(predictions.load(), 8);
 }
 
 // Random mutations (bytes flipped, truncations, insertions) of real model and snapshot bytes:
