@@ -150,7 +150,9 @@ std::string ObjectiveUbjson(const GBTreeModel& model) {
 
 std::string LearnerUbjson(const GBTreeModel& model) {
   return Object({{"attributes", StringObject(model.attributes)},
-                 {"feature_names", IntegerArray({})},
+                 // XGBoost writes an empty list of names as an empty typed array.
+                 {"feature_names", model.feature_names.empty() ? IntegerArray({})
+                                                               : StringArray(model.feature_names)},
                  {"feature_types", StringArray(model.feature_types)},
                  {"gradient_booster", GradientBoosterUbjson(model)},
                  {"learner_model_param", StringObject(LearnerModelParams(model))},
@@ -168,6 +170,21 @@ Result<GBTreeModel> ModelFromUbjson(std::string_view bytes, const std::string& s
   auto doc = ubjson::Decode(bytes, source);
   if (!doc.ok()) return doc.status();
   return ModelFromDocument(doc.value(), source);
+}
+
+// XGBoost 1.7's pickle: {"Config": {...}, "Model": {...}} in UBJSON (Learner::Save).
+Result<GBTreeModel> ModelFromUbjsonSnapshot(std::string_view bytes, const std::string& source,
+                                            std::string* config_json) {
+  auto doc = ubjson::Decode(bytes, source);
+  if (!doc.ok()) return doc.status();
+  const nlohmann::json& root = doc.value();
+  if (!root.is_object() || !root.contains("Config") || !root.contains("Model")) {
+    return Status::InvalidInput(source + ": not a booster snapshot ({\"Config\", \"Model\"})");
+  }
+  auto model = ModelFromDocument(root["Model"], source + ": Model");
+  if (!model.ok()) return model.status();
+  *config_json = root["Config"].dump();
+  return model;
 }
 
 }  // namespace treering::booster
