@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "base/nearest_key.h"
+#include "global_config.h"
 #include "learner_factory.h"  // booster/cli: the CLI's one learner factory
 #include "rabit/rabit.h"
 
@@ -13,7 +14,16 @@ namespace {
 
 // Keys XGBoost's Python package sets on every booster that mean nothing to treering, which
 // validates every parameter anyway.
-bool IgnoredKey(const std::string& key) { return key == "validate_parameters"; }
+// gpu_id = -1 (the CPU) is what XGBoost's C demos and older Python code set; any device is
+// refused, naming the key, as treering has no GPU code.
+bool IgnoredKey(const std::string& key, const std::string& value) {
+  if (key == "gpu_id") {
+    if (value == "-1") return true;
+    throw ApiError("gpu_id = " + value +
+                   ": treering has no GPU support; set gpu_id to -1 or leave it unset");
+  }
+  return key == "validate_parameters";
+}
 
 std::string BoosterName(const std::vector<std::pair<std::string, std::string>>& params) {
   std::string name = cli::kDefaultBooster;
@@ -82,7 +92,9 @@ void CheckFeatureWeights(const data::DMatrix& dm,
 std::vector<std::pair<std::string, std::string>> BoosterObject::LearnerParams() const {
   std::vector<std::pair<std::string, std::string>> out;
   for (const auto& [key, value] : params) {
-    if (Context::Table().Find(key) == nullptr && !IgnoredKey(key)) out.emplace_back(key, value);
+    if (Context::Table().Find(key) == nullptr && !IgnoredKey(key, value)) {
+      out.emplace_back(key, value);
+    }
   }
   if (!train_feature_types_.empty() && !HasKey(out, "feature_types")) {
     out.emplace_back("feature_types", train_feature_types_);
@@ -92,6 +104,7 @@ std::vector<std::pair<std::string, std::string>> BoosterObject::LearnerParams() 
 
 Context BoosterObject::ContextFromParams() const {
   Context out;
+  out.verbosity = GlobalVerbosity();  // XGBSetGlobalConfig's, unless the booster sets its own
   for (const auto& [key, value] : params) {
     if (Context::Table().Find(key) != nullptr) ThrowIfError(Context::Table().Set(&out, key, value));
   }
@@ -110,7 +123,7 @@ std::unique_ptr<booster::Learner> BoosterObject::NewLearner(const Context& conte
   std::vector<std::string> known = Context::Table().Keys();
   for (const booster::ParamDoc& d : cli::LearnerParamDocs(name)) known.push_back(d.key);
   for (const auto& [key, value] : params) {
-    if (!IgnoredKey(key) && std::find(known.begin(), known.end(), key) == known.end()) {
+    if (!IgnoredKey(key, value) && std::find(known.begin(), known.end(), key) == known.end()) {
       throw ApiError("unknown parameter '" + key + "' (booster " + name + ")" +
                      DidYouMean(key, known));
     }

@@ -264,3 +264,19 @@ TEST_F(BoosterBadInput, BadSaveConfigAndMissingFile) {
 }
 
 }  // namespace
+
+// XGBoost's C demo sets gpu_id = -1 (the CPU): accepted as a no-op; a device is refused.
+TEST_F(BoosterBadInput, GpuIdMinusOneIsTheCpuAndADeviceIsRefused) {
+  BoosterHandle cpu = nullptr;
+  ASSERT_EQ(XGBoosterCreate(&dtrain_, 1, &cpu), 0);
+  ASSERT_EQ(XGBoosterSetParam(cpu, "objective", "binary:logistic"), 0);
+  ASSERT_EQ(XGBoosterSetParam(cpu, "max_depth", "3"), 0);
+  ASSERT_EQ(XGBoosterSetParam(cpu, "gpu_id", "-1"), 0);
+  for (int i = 0; i < 3; ++i) ASSERT_EQ(XGBoosterUpdateOneIter(cpu, i, dtrain_), 0) << LastError();
+  EXPECT_EQ(Save(cpu, "json"), Save(booster_, "json"));  // the same model as without the key
+  ASSERT_EQ(XGBoosterSetParam(cpu, "gpu_id", "0"), 0);
+  EXPECT_EQ(XGBoosterUpdateOneIter(cpu, 3, dtrain_), -1);
+  EXPECT_NE(LastError().find("gpu_id = 0: treering has no GPU support"), std::string::npos)
+      << LastError();
+  XGBoosterFree(cpu);
+}
