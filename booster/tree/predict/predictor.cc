@@ -43,6 +43,9 @@ namespace {
 // comments").
 constexpr int kLanes = 8;
 constexpr std::size_t kMaxLaneFeatures = 1 << 16;  // 8 lanes x 64 Ki floats = 2 MiB per thread
+// Fewer rows take the checked walk of the trees as they are (same sums, bit for bit: both walks
+// reach the same leaf and add split_cond x weight in tree order).
+constexpr std::size_t kMinRowsToFlatten = 64;
 
 // Lane k's feature f is values[k][f] for f < limit, missing beyond.
 struct Lanes {
@@ -194,16 +197,20 @@ void AddTreeOutputs(const GBTreeModel& model, const data::DMatrix& dm, int tree_
   const float nan = std::numeric_limits<float>::quiet_NaN();
   // Flat copies of the trees whose split features all lie inside the rows (every tree grown
   // on this data); others (a loaded model splitting beyond num_col) take the checked walk.
+  // A few rows (serving one request) are walked faster than the trees are copied: flattening
+  // writes every node once per call, a row reads only its depth's worth of them.
   const int num_trees = tree_end - tree_begin;
-  std::vector<FlatTree> flat(num_trees);
-  std::vector<std::uint8_t> use_flat(num_trees);
-  ParallelFor(num_trees, ThreadsFor(std::size_t(num_trees) * 256, nthread), [&](int i) {
-    const RegTree& tree = model.trees[tree_begin + i];
-    flat[i] = Flatten(tree, weight(tree_begin + i));
-    // Categorical splits take the checked walk: the flat record has room for a threshold only.
-    use_flat[i] = tree.NumNodes() > 0 && flat[i].max_feature < width && flat[i].Balanced() &&
-                  tree.categories.empty();
-  });
+  const bool flatten = dm.NumRows() >= kMinRowsToFlatten;
+  std::vector<FlatTree> flat(flatten ? num_trees : 0);
+  std::vector<std::uint8_t> use_flat(num_trees);  // 0: the checked walk
+  if (flatten)
+    ParallelFor(num_trees, ThreadsFor(std::size_t(num_trees) * 256, nthread), [&](int i) {
+      const RegTree& tree = model.trees[tree_begin + i];
+      flat[i] = Flatten(tree, weight(tree_begin + i));
+      // Categorical splits take the checked walk: the flat record has room for a threshold only.
+      use_flat[i] = tree.NumNodes() > 0 && flat[i].max_feature < width && flat[i].Balanced() &&
+                    tree.categories.empty();
+    });
   ParallelForBlocks(
       static_cast<std::int64_t>(dm.NumRows()),
       ThreadsFor(dm.NumRows() * std::size_t(tree_end - tree_begin), nthread),
