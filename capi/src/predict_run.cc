@@ -28,6 +28,13 @@ void RunPrediction(const BoosterObject::ReadView& view, const data::DMatrix& dm,
     throw ApiError(std::string(data_arg) +
                    ": base_margin with contributions or interactions is not supported");
   }
+  const std::uint64_t margins = dm.NumRows() * static_cast<std::uint64_t>(facts.groups);
+  if (!dm.base_margin.empty() && dm.base_margin.size() != margins) {
+    throw ApiError(std::string(data_arg) + ": base_margin has " +
+                   std::to_string(dm.base_margin.size()) + " values for " +
+                   std::to_string(dm.NumRows()) + " rows x " + std::to_string(facts.groups) +
+                   " output groups");
+  }
   // Trees never write to the matrix (GBTreeLearner::Predict reads it only), so one matrix may
   // serve several threads' predictions at once.
   ThrowIfError(

@@ -418,17 +418,7 @@ Status GBTreeLearner::Predict(data::DMatrix* dm, const PredictOptions& options,
   }
   if (options.output != PredictOutput::kValue) return Explain(*dm, options, end, out);
   const int per_round = model_.NumGroups();
-  // A matrix's own base_margin (rows x groups, set through the C API) replaces base_score, as
-  // in XGBoost's PredictRaw.
-  if (dm->base_margin.empty()) {
-    *out = BaseMargins(dm->NumRows());
-  } else if (dm->base_margin.size() == dm->NumRows() * std::size_t(per_round)) {
-    *out = dm->base_margin;
-  } else {
-    return Status::InvalidInput("base_margin: " + std::to_string(dm->base_margin.size()) +
-                                " values for " + std::to_string(dm->NumRows()) + " rows x " +
-                                std::to_string(per_round) + " groups");
-  }
+  *out = BaseMargins(dm->NumRows());
   AddTreeOutputs(model_, *dm, options.iteration_begin * per_round, end * per_round, ctx_.Threads(),
                  out);
   if (!options.output_margin) objective_->PredTransform(out, ctx_);
