@@ -24,8 +24,11 @@ class JsonValue {
   bool IsNumber() const { return kind_ == Kind::kInteger || kind_ == Kind::kNumber; }
   bool IsInteger() const { return kind_ == Kind::kInteger; }
   bool Bool() const { return bool_; }
-  double Number() const { return kind_ == Kind::kInteger ? double(integer_) : number_; }
-  std::int64_t Integer() const { return integer_; }  // kInteger only (value of a uint64 cast)
+  double Number() const {
+    if (kind_ != Kind::kInteger) return number_;
+    return unsigned_ ? double(std::uint64_t(integer_)) : double(integer_);
+  }
+  std::int64_t Integer() const { return integer_; }     // kInteger only (value of a uint64 cast)
   bool IntegerIsUnsigned() const { return unsigned_; }  // > INT64_MAX: read as uint64
   const std::string& String() const { return string_; }
   const std::vector<JsonValue>& Array() const { return array_; }
@@ -59,8 +62,7 @@ Result<JsonValue> ParseJson(std::string_view text, const char* what);
 // Typed members of a configuration object; ApiError-free: each returns a Status naming
 // "<what>: <key>" when the member has the wrong type or range. Absent members keep *out.
 Status ReadBool(const JsonValue& object, std::string_view key, const char* what, bool* out);
-Status ReadInt(const JsonValue& object, std::string_view key, const char* what,
-               std::int64_t* out);
+Status ReadInt(const JsonValue& object, std::string_view key, const char* what, std::int64_t* out);
 Status ReadFloat(const JsonValue& object, std::string_view key, const char* what, float* out);
 Status ReadString(const JsonValue& object, std::string_view key, const char* what,
                   std::string* out);
