@@ -3,17 +3,23 @@
 // XGBoost's Learner::Configure is: SetParam only records, the next training or prediction call
 // (re)builds the learner, keeping the model it has.
 //
+// The learner comes from cli::CreateLearner, the factory the `treering` CLI uses, with the
+// same key/value params and the Context built from nthread / seed / verbosity by the same
+// table: a model trained here is byte-identical to the CLI's (tests/capi/booster_identity).
+//
 // Locking: calls that change the booster (SetParam, UpdateOneIter, BoostOneIter, LoadModel,
 // LoadJsonConfig, SetAttr, SetStrFeatureInfo, ...) hold `mutex` exclusively; predictions and
 // other reads share it (ForPrediction), so predictions from many threads run at once, as
 // XGBoost promises for XGBoosterPredictFromDMatrix and inplace prediction.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -33,16 +39,35 @@ class BoosterObject {
       : cache(std::move(cache)) {}
 
   // Builds (or rebuilds) the learner if a parameter changed since; caller holds `mutex`
-  // exclusively. Errors name the parameter.
+  // exclusively. Errors name the parameter. A rebuilt learner keeps the model (it is carried
+  // over as JSON, which round-trips exactly), attributes and feature names.
   void ConfigureLocked();
 
-  // A configured learner, read-locked: concurrent predictions share it.
+  // A configured learner, read-locked: concurrent predictions share it. Configuring needs the
+  // exclusive lock, so a booster whose params changed is configured first, then read-locked.
   struct ReadView {
     std::shared_lock<std::shared_mutex> lock;
     const booster::Learner* learner;
     const BoosterObject* booster;
   };
   ReadView ForPrediction();
+
+  // --- training (caller holds `mutex` exclusively) ----------------------------------------
+  // Configures, and hands dtrain to the learner when it is new or its data changed since
+  // (DMatrixObject::version); checks labels and the meta information first. `what` names the
+  // C argument in errors.
+  void PrepareTraining(const std::shared_ptr<DMatrixObject>& dtrain, const char* what);
+  // The learner's metrics on `sets` (their margins cached by the learner).
+  std::vector<booster::EvalResult> Evaluate(
+      const std::vector<std::pair<std::string, std::shared_ptr<DMatrixObject>>>& sets);
+  // Replaces the model with the one in `bytes` (any format): on failure the booster is as it
+  // was. `source` names the bytes in errors.
+  void LoadModelLocked(std::string_view bytes, const std::string& source);
+  // The learner's model file bytes in the format of `path`'s extension, with this booster's
+  // attributes and feature info. Configures first.
+  std::string SaveModelLocked(const std::string& path);
+  // Params, attributes and feature info from another booster (XGBoosterSlice).
+  void CopySettingsFrom(const BoosterObject& other);
 
   std::shared_mutex mutex;
   std::vector<std::pair<std::string, std::string>> params;  // in SetParam order
@@ -53,6 +78,27 @@ class BoosterObject {
   std::vector<std::string> feature_names, feature_types;
   Context ctx;  // nthread, seed, verbosity from params
   ReturnSlots returns;
+
+ private:
+  // The learner's params: `params` without the Context's keys, plus the training matrix's
+  // categorical feature types unless feature_types was set.
+  std::vector<std::pair<std::string, std::string>> LearnerParams() const;
+  std::unique_ptr<booster::Learner> NewLearner() const;
+  booster::ModelInfo Info() const;
+  void TakeInfo(const booster::Learner& from);
+
+  // The matrix the learner trains on and the version it had when handed over; kept alive.
+  std::shared_ptr<DMatrixObject> train_;
+  std::uint64_t train_version_ = 0;
+  std::string train_feature_types_;  // dtrain's feature types as a feature_types value
+  // Eval matrices and the versions the learner's cached margins belong to. Weak: a freed
+  // matrix is forgotten by the learner before another may take its address.
+  struct Evaluated {
+    std::weak_ptr<DMatrixObject> object;
+    std::uint64_t version;
+  };
+  std::map<const data::DMatrix*, Evaluated> evaluated_;
+  bool has_model_ = false;  // trained or loaded: a rebuilt learner must carry the model
 };
 
 }  // namespace treering::capi

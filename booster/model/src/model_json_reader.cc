@@ -187,18 +187,26 @@ std::string_view WithoutNaN(std::string_view text, std::string* storage) {
   return *storage;
 }
 
-Status ReadFeatureTypes(const JsonCursor& learner, GBTreeModel* model) {
-  if (!learner.Has("feature_types")) return Status::Ok();
-  auto types = learner.Member("feature_types");
-  if (!types.ok()) return types.status();
-  auto elements = types->Elements();
+Status ReadStringList(const JsonCursor& learner, std::string_view key,
+                      std::vector<std::string>* out) {
+  if (!learner.Has(key)) return Status::Ok();
+  auto list = learner.Member(key);
+  if (!list.ok()) return list.status();
+  auto elements = list->Elements();
   if (!elements.ok()) return elements.status();
   for (const JsonCursor& e : elements.value()) {
     auto name = e.String();
     if (!name.ok()) return name.status();
-    model->feature_types.push_back(name.value());
+    out->push_back(name.value());
   }
   return Status::Ok();
+}
+
+Status ReadFeatureTypes(const JsonCursor& learner, GBTreeModel* model) {
+  if (Status s = ReadStringList(learner, "feature_names", &model->feature_names); !s.ok()) {
+    return s;
+  }
+  return ReadStringList(learner, "feature_types", &model->feature_types);
 }
 
 Status ReadGradientBooster(const JsonCursor& learner, GBTreeModel* model) {

@@ -214,7 +214,7 @@ Status CheckLearnerFields(const GBTreeModel& model) {
 
 std::string LearnerJson(const GBTreeModel& model, const std::string& trees) {
   return Object({{"attributes", StringObject(model.attributes)},
-                 {"feature_names", "[]"},
+                 {"feature_names", StringArray(model.feature_names)},
                  {"feature_types", StringArray(model.feature_types)},
                  {"gradient_booster", GradientBoosterJson(model, trees)},
                  {"learner_model_param", StringObject(LearnerModelParams(model))},

@@ -150,7 +150,9 @@ std::string ObjectiveUbjson(const GBTreeModel& model) {
 
 std::string LearnerUbjson(const GBTreeModel& model) {
   return Object({{"attributes", StringObject(model.attributes)},
-                 {"feature_names", IntegerArray({})},
+                 // XGBoost writes an empty list of names as an empty typed array.
+                 {"feature_names", model.feature_names.empty() ? IntegerArray({})
+                                                               : StringArray(model.feature_names)},
                  {"feature_types", StringArray(model.feature_types)},
                  {"gradient_booster", GradientBoosterUbjson(model)},
                  {"learner_model_param", StringObject(LearnerModelParams(model))},

@@ -161,6 +161,7 @@ Status GBTreeLearner::LoadModel(GBTreeModel model) {
     set.trees_applied = 0;
     set.margins.clear();
   }
+  eval_cache_.clear();
   return ResolveMetrics();
 }
 
@@ -171,6 +172,12 @@ Status GBTreeLearner::CheckData(const data::DMatrix& dm, const std::string& what
   }
   if (!dm.weight.empty() && dm.weight.size() != dm.NumRows()) {
     return Status::InvalidInput(what + ": weights do not match the rows");
+  }
+  const std::size_t margins = dm.NumRows() * static_cast<std::size_t>(objective_->NumGroups());
+  if (!dm.base_margin.empty() && dm.base_margin.size() != margins) {
+    return Status::InvalidInput(what + ": base_margin has " +
+                                std::to_string(dm.base_margin.size()) + " values for " +
+                                std::to_string(margins) + " (rows x output groups)");
   }
   return objective_->CheckLabels(Labels(dm)).WithContext(what);
 }
@@ -239,15 +246,18 @@ Status GBTreeLearner::AddEvalSet(const std::string& name, data::DMatrix* dm) {
   return Status::Ok();
 }
 
-std::vector<float> GBTreeLearner::BaseMargins(std::size_t rows) const {
-  return std::vector<float>(rows * objective_->NumGroups(), base_margin_);
+// XGBoost's rule: a matrix's own base_margin replaces base_score's margin for its rows.
+std::vector<float> GBTreeLearner::BaseMargins(const data::DMatrix& dm) const {
+  const std::size_t n = dm.NumRows() * static_cast<std::size_t>(objective_->NumGroups());
+  if (dm.base_margin.size() == n) return dm.base_margin;
+  return std::vector<float>(n, base_margin_);
 }
 
 void GBTreeLearner::CatchUp(const data::DMatrix& dm, std::vector<float>* margins,
                             int* trees_applied) const {
   if (model_.dart) margins->clear();  // every round changes earlier trees' weights
   if (margins->empty()) {
-    *margins = BaseMargins(dm.NumRows());
+    *margins = BaseMargins(dm);
     *trees_applied = 0;
   }
   const int total = static_cast<int>(model_.trees.size());
@@ -345,21 +355,33 @@ void GBTreeLearner::BoostGroup(int group, const std::vector<GradientPair>& all_g
   model_.tree_info.push_back(group);
 }
 
-Status GBTreeLearner::UpdateOneIter(int /*iter*/) {
-  if (train_ == nullptr) return Status::InvalidInput("UpdateOneIter: no training data set");
-  Stopwatch watch;
-  const CostMeter meter(*comm_);
+void GBTreeLearner::BeginRound() {
   round_cost_ = RoundCost{};
   round_first_tree_ = static_cast<int>(model_.trees.size());
   if (dart_) {  // training margins without the dropped trees
     const std::vector<float> weights = dart_->DropTrees(model_.weight_drop);
-    train_margins_ = BaseMargins(train_->NumRows());
+    train_margins_ = BaseMargins(*train_);
     train_trees_applied_ = static_cast<int>(model_.trees.size());
     AddTreeOutputs(model_, *train_, 0, train_trees_applied_, ctx_.Threads(), &train_margins_,
                    &weights);
   } else {
     CatchUp(*train_, &train_margins_, &train_trees_applied_);
   }
+}
+
+void GBTreeLearner::EndRound() {
+  train_trees_applied_ = static_cast<int>(model_.trees.size());
+  if (dart_) {
+    dart_->CommitRound(model_.trees.size() - round_first_tree_, tparam_.eta, &model_.weight_drop);
+    train_margins_.clear();  // the weights changed: CatchUp recomputes them
+  }
+}
+
+Status GBTreeLearner::UpdateOneIter(int /*iter*/) {
+  if (train_ == nullptr) return Status::InvalidInput("UpdateOneIter: no training data set");
+  Stopwatch watch;
+  const CostMeter meter(*comm_);
+  BeginRound();
   // One output group and every row kept: the objective's maxima are the tree's (one pass
   // over the gradients fewer); otherwise each group's gradients are scanned for their own.
   // XGBoost passes the round number to the objective (rank:* seeds its pair sampler with it).
@@ -374,11 +396,7 @@ Status GBTreeLearner::UpdateOneIter(int /*iter*/) {
       BoostGroup(group, gpair_, nullptr);
     }
   }
-  train_trees_applied_ = static_cast<int>(model_.trees.size());
-  if (dart_) {
-    dart_->CommitRound(model_.trees.size() - round_first_tree_, tparam_.eta, &model_.weight_drop);
-    train_margins_.clear();  // the weights changed: CatchUp recomputes them
-  }
+  EndRound();
   timing_.boost_s += watch.Seconds();
   meter.AddTo(&round_cost_);
   return Status::Ok();
@@ -418,7 +436,13 @@ Status GBTreeLearner::Predict(data::DMatrix* dm, const PredictOptions& options,
   }
   if (options.output != PredictOutput::kValue) return Explain(*dm, options, end, out);
   const int per_round = model_.NumGroups();
-  *out = BaseMargins(dm->NumRows());
+  if (!dm->base_margin.empty() &&
+      dm->base_margin.size() != dm->NumRows() * static_cast<std::size_t>(per_round)) {
+    return Status::InvalidInput("base_margin has " + std::to_string(dm->base_margin.size()) +
+                                " values for " + std::to_string(dm->NumRows()) + " rows x " +
+                                std::to_string(per_round) + " output groups");
+  }
+  *out = BaseMargins(*dm);
   AddTreeOutputs(model_, *dm, options.iteration_begin * per_round, end * per_round, ctx_.Threads(),
                  out);
   if (!options.output_margin) objective_->PredTransform(out, ctx_);

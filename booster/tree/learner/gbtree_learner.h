@@ -74,6 +74,18 @@ class GBTreeLearner : public Learner {
   void SaveCheckpoint(std::string* out) const override;
   Status RestoreCheckpoint(std::string_view bytes) override;
 
+  // Learner: what the C API adds (gbtree_library.cc).
+  Status LoadModelBytes(std::string_view bytes, const std::string& source) override;
+  Result<std::string> SliceModel(int begin, int end, int step) const override;
+  std::uint64_t NumFeatures() const override { return model_.num_feature; }
+  ModelInfo GetModelInfo() const override;
+  void SetModelInfo(const ModelInfo& info) override;
+  Status BoostFromGradients(const std::vector<float>& grad,
+                            const std::vector<float>& hess) override;
+  Result<std::vector<EvalResult>> EvalOn(const std::vector<NamedMatrix>& sets) override;
+  void ForgetMatrix(const data::DMatrix* dm) override { eval_cache_.erase(dm); }
+  Result<bool> TuneInPlace(const std::string& key, const std::string& value) override;
+
   // Learner: the driver's round loop (gbtree_progress.cc).
   RoundPlan PlanRounds(int num_round, int save_period) const override;
   Status CheckRanksAgree(int iter, bool requested) override;
@@ -89,7 +101,11 @@ class GBTreeLearner : public Learner {
 
   Status CheckData(const data::DMatrix& dm, const std::string& what) const;
   Status ResolveMetrics();
-  std::vector<float> BaseMargins(std::size_t rows) const;
+  // The starting margins of dm's rows: its base_margin, else base_score's margin.
+  std::vector<float> BaseMargins(const data::DMatrix& dm) const;
+  // A round's start (training margins up to date, dart's drops) and end (dart's weights).
+  void BeginRound();
+  void EndRound();
   // Brings cached margins up to date with the model's trees.
   void CatchUp(const data::DMatrix& dm, std::vector<float>* margins, int* trees_applied) const;
   void SampleRows(int iter, int group, std::vector<GradientPair>* gpair) const;
@@ -130,6 +146,8 @@ class GBTreeLearner : public Learner {
   std::vector<GradientPair> group_gpair_;
   int train_trees_applied_ = 0;
   std::vector<EvalSet> eval_sets_;
+  // EvalOn's margins per matrix (the C API's eval sets, given per call).
+  std::map<const data::DMatrix*, EvalSet> eval_cache_;
   TimingReport timing_;
   RoundCost round_cost_;
   int round_first_tree_ = 0;  // trees before this round's UpdateOneIter (CheckRanksAgree)

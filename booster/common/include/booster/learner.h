@@ -85,6 +85,19 @@ struct FeatureScore {
 // checks its architecture); prediction takes the model as it is.
 enum class ModelUse { kContinueTraining, kPredict };
 
+// What a model file carries beside the trees that a library user reads and sets: the C API's
+// attributes (XGBoosterSetAttr) and feature names and types (XGBoosterSetStrFeatureInfo).
+struct ModelInfo {
+  std::map<std::string, std::string> attributes;
+  std::vector<std::string> feature_names;
+  std::vector<std::string> feature_types;
+};
+// A matrix to evaluate, as the C API hands them over per call (XGBoosterEvalOneIter).
+struct NamedMatrix {
+  std::string name;
+  const data::DMatrix* dm;
+};
+
 // Points of a training job at which a learner prints its own lines (Learner::Lines).
 enum class TrainStage {
   kDataLoaded,          // the driver has read the data sets
@@ -180,6 +193,51 @@ class Learner {
   virtual Result<std::vector<FeatureScore>> FeatureImportance(const std::string& type) const {
     (void)type;
     return Status::InvalidInput("task=importance needs a tree model (booster=gbtree)");
+  }
+
+  // --- library use (capi/: XGBoost's C API) -----------------------------------------------
+  // The C API drives a learner one call at a time: the training matrix may change between
+  // rounds, eval sets come with each call, and models arrive as bytes. A learner that has no
+  // such support refuses (the defaults below).
+  //
+  // A model file's bytes in any format the learner reads, recognised by content; `source`
+  // names them in errors. On failure the learner is unchanged.
+  virtual Status LoadModelBytes(std::string_view bytes, const std::string& source) {
+    (void)bytes;
+    return Status::InvalidInput(source + ": this booster cannot load a model from memory");
+  }
+  // The model's rounds [begin, end) taking every step-th (XGBoost's Slice; end 0 = the last
+  // round), as JSON model bytes. A range outside the model is kInvalidInput.
+  virtual Result<std::string> SliceModel(int begin, int end, int step) const {
+    (void)begin, (void)end, (void)step;
+    return Status::InvalidInput("this booster cannot be sliced");
+  }
+  // Features of the model (0 before any training or loading).
+  virtual std::uint64_t NumFeatures() const { return 0; }
+  // Attributes, feature names and types of the model; Set replaces them (empty feature_types
+  // keep the learner's own, which training takes from the params).
+  virtual ModelInfo GetModelInfo() const { return {}; }
+  virtual void SetModelInfo(const ModelInfo& info) { (void)info; }
+  // One round from the caller's gradients (XGBoosterBoostOneIter): grad and hess hold
+  // rows x output groups values, row-major, for the matrix SetTrainData gave.
+  virtual Status BoostFromGradients(const std::vector<float>& grad,
+                                    const std::vector<float>& hess) {
+    (void)grad, (void)hess;
+    return Status::InvalidInput("this booster cannot train from custom gradients");
+  }
+  // The metrics on each set (in order), margins cached per matrix between calls; a matrix
+  // whose data changed must be forgotten first (ForgetMatrix).
+  virtual Result<std::vector<EvalResult>> EvalOn(const std::vector<NamedMatrix>& sets) {
+    (void)sets;
+    return Status::InvalidInput("this booster cannot evaluate sets given per call");
+  }
+  virtual void ForgetMatrix(const data::DMatrix* dm) { (void)dm; }
+  // Changes one parameter of a learner that is training, where that needs nothing rebuilt
+  // (a learning-rate schedule changes eta every round): true when applied, false when the
+  // learner must be rebuilt for it, an error naming the key for a bad value.
+  virtual Result<bool> TuneInPlace(const std::string& key, const std::string& value) {
+    (void)key, (void)value;
+    return false;
   }
 };
 

@@ -80,6 +80,9 @@ struct GBTreeModel {
   std::map<std::string, std::string> attributes;  // e.g. best_iteration, best_score
   // The learner's feature_types ("q", "c", ...; empty unless the model was trained with them).
   std::vector<std::string> feature_types;
+  // The learner's feature_names (XGBoosterSetStrFeatureInfo; empty unless a library user set
+  // them): kept so that names round-trip through every model format that has a place for them.
+  std::vector<std::string> feature_names;
   // XGBoost's learner_model_param.boost_from_average ("1" unless the user set base_score).
   bool boost_from_average = true;
   // The objective's parameter block beyond the typed fields above, kept so a model loaded from

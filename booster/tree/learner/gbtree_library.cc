@@ -1,0 +1,127 @@
+// GBTreeLearner's part for library users (the C API, capi/): models from memory, slices, model
+// info, rounds from the caller's gradients and eval sets given per call.
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "booster/model_formats.h"
+#include "booster/tree/learner/gbtree_learner.h"
+
+namespace treering::booster {
+
+Status GBTreeLearner::LoadModelBytes(std::string_view bytes, const std::string& source) {
+  auto model = ParseModel(bytes, source);
+  if (!model.ok()) return model.status();
+  return LoadModel(std::move(model.value()));
+}
+
+// XGBoost's GBTree::Slice: rounds begin, begin + step, ... below end, with their trees' dart
+// weights; attributes, names and types go along.
+Result<std::string> GBTreeLearner::SliceModel(int begin, int end, int step) const {
+  const int rounds = model_.NumRounds();
+  if (end == 0) end = rounds;
+  if (begin < 0 || step < 1 || end > rounds || begin >= end) {
+    return Status::InvalidInput("slice [" + std::to_string(begin) + ", " + std::to_string(end) +
+                                ") step " + std::to_string(step) + " is out of the model's " +
+                                std::to_string(rounds) + " rounds");
+  }
+  GBTreeModel out = model_;
+  out.trees.clear();
+  out.tree_info.clear();
+  out.weight_drop.clear();
+  const int per_round = model_.NumGroups();
+  for (int r = begin; r < end; r += step) {
+    for (int t = r * per_round; t < (r + 1) * per_round; ++t) {
+      out.trees.push_back(model_.trees[t]);
+      out.tree_info.push_back(model_.tree_info[t]);
+      if (model_.dart) out.weight_drop.push_back(model_.weight_drop[t]);
+    }
+  }
+  for (const auto& [key, value] : attributes_) out.attributes[key] = value;
+  return ModelToJson(out);
+}
+
+ModelInfo GBTreeLearner::GetModelInfo() const {
+  ModelInfo info{model_.attributes, model_.feature_names, model_.feature_types};
+  for (const auto& [key, value] : attributes_) info.attributes[key] = value;
+  return info;
+}
+
+void GBTreeLearner::SetModelInfo(const ModelInfo& info) {
+  attributes_.clear();
+  model_.attributes = info.attributes;
+  model_.feature_names = info.feature_names;
+  if (!info.feature_types.empty()) model_.feature_types = info.feature_types;
+}
+
+// As UpdateOneIter with the objective's gradients replaced by the caller's: XGBoost's
+// BoostOneIter does no more than hand them to the booster.
+Status GBTreeLearner::BoostFromGradients(const std::vector<float>& grad,
+                                         const std::vector<float>& hess) {
+  if (train_ == nullptr) return Status::InvalidInput("no training data set");
+  const std::size_t n = train_->NumRows() * static_cast<std::size_t>(objective_->NumGroups());
+  if (grad.size() != n || hess.size() != n) {
+    return Status::InvalidInput("gradients: " + std::to_string(grad.size()) + " values for " +
+                                std::to_string(train_->NumRows()) + " rows x " +
+                                std::to_string(objective_->NumGroups()) + " output groups");
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!std::isfinite(grad[i]) || !std::isfinite(hess[i])) {
+      return Status::InvalidInput("gradients: grad[" + std::to_string(i) + "] or hess[" +
+                                  std::to_string(i) + "] is not finite");
+    }
+  }
+  BeginRound();
+  gpair_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) gpair_[i] = GradientPair{grad[i], hess[i]};
+  for (int group = 0; group < objective_->NumGroups(); ++group) BoostGroup(group, gpair_, nullptr);
+  EndRound();
+  return Status::Ok();
+}
+
+Result<std::vector<EvalResult>> GBTreeLearner::EvalOn(const std::vector<NamedMatrix>& sets) {
+  std::vector<EvalResult> results;
+  if (metrics_.empty()) {
+    if (Status s = ResolveMetrics(); !s.ok()) return s;
+  }
+  for (const NamedMatrix& set : sets) {
+    std::vector<float>* margins = &train_margins_;
+    int* applied = &train_trees_applied_;
+    if (set.dm != train_) {
+      auto [it, added] = eval_cache_.try_emplace(set.dm, EvalSet{set.name, set.dm, {}, 0});
+      if (added) {
+        if (Status s = CheckData(*set.dm, "eval set " + set.name); !s.ok()) {
+          eval_cache_.erase(it);
+          return s;
+        }
+      }
+      margins = &it->second.margins;
+      applied = &it->second.trees_applied;
+    }
+    CatchUp(*set.dm, margins, applied);
+    std::vector<float> preds = *margins;
+    objective_->EvalTransform(&preds, ctx_);
+    for (const auto& metric : metrics_) {
+      auto value =
+          metric->Evaluate(preds, objective_->NumGroups(),
+                           {&set.dm->label, &set.dm->weight, &set.dm->group_ptr, 0}, ctx_, *comm_);
+      if (!value.ok()) return value.status();
+      results.push_back({set.name + "-" + metric->Name(), value.value()});
+    }
+  }
+  return results;
+}
+
+// eta only: the growers read it from tparam_ (by reference) for each new tree and dart's
+// weights for each round; nothing computed earlier depends on it.
+Result<bool> GBTreeLearner::TuneInPlace(const std::string& key, const std::string& value) {
+  if (key != "eta" && key != "learning_rate") return false;
+  TreeParam next = tparam_;
+  if (Status s = TreeParam::Table().Set(&next, key, value); !s.ok()) return s;
+  if (Status s = next.Validate(); !s.ok()) return s;
+  tparam_.eta = next.eta;
+  return true;
+}
+
+}  // namespace treering::booster

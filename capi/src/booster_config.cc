@@ -1,0 +1,188 @@
+#include "booster_config.h"
+
+#include <cctype>
+
+#include <nlohmann/json.hpp>
+
+#include "api_error.h"
+#include "base/context.h"
+#include "booster/tree/dart/dart_param.h"
+
+namespace treering::capi {
+namespace {
+
+using nlohmann::ordered_json;
+
+bool IsLearnerTrainKey(const std::string& key) {
+  return key == "booster" || key == "objective" || key == "disable_default_eval_metric";
+}
+
+// Skips one JSON value starting at text[*pos] (after whitespace); false on malformed text.
+bool SkipValue(std::string_view text, std::size_t* pos) {
+  int depth = 0;
+  bool in_string = false;
+  for (std::size_t i = *pos; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+        if (depth == 0) {
+          *pos = i + 1;
+          return true;
+        }
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+    } else if (c == '}' || c == ']') {
+      if (--depth < 0) return false;
+      if (depth == 0) {
+        *pos = i + 1;
+        return true;
+      }
+    } else if (depth == 0 && (c == ',' || c == '}')) {
+      *pos = i;
+      return true;
+    }
+  }
+  return false;
+}
+
+void SkipSpace(std::string_view text, std::size_t* pos) {
+  while (*pos < text.size() && std::isspace(static_cast<unsigned char>(text[*pos]))) ++*pos;
+}
+
+// Reads `"key"` then ':' at *pos.
+bool ReadKey(std::string_view text, std::size_t* pos, std::string_view* key) {
+  SkipSpace(text, pos);
+  if (*pos >= text.size() || text[*pos] != '"') return false;
+  const std::size_t end = text.find('"', *pos + 1);
+  if (end == std::string_view::npos) return false;
+  *key = text.substr(*pos + 1, end - *pos - 1);
+  *pos = end + 1;
+  SkipSpace(text, pos);
+  if (*pos >= text.size() || text[*pos] != ':') return false;
+  ++*pos;
+  SkipSpace(text, pos);
+  return true;
+}
+
+// Every string member of an object tree, by its key (the last one wins).
+void CollectStrings(const ordered_json& node, ParamList* out) {
+  if (!node.is_object()) return;
+  for (const auto& [key, value] : node.items()) {
+    if (value.is_string()) out->emplace_back(key, value.get<std::string>());
+    if (value.is_object()) CollectStrings(value, out);
+  }
+}
+
+}  // namespace
+
+std::string ConfigJson(const ParamList& params) {
+  ordered_json generic = ordered_json::object(), train = ordered_json::object(),
+               tree = ordered_json::object(), dart = ordered_json::object();
+  ordered_json metrics = ordered_json::array(), ordered = ordered_json::array();
+  std::string booster = "gbtree", objective = "reg:squarederror";
+  for (const auto& [key, value] : params) {
+    ordered.push_back({key, value});
+    if (key == "eval_metric") {
+      metrics.push_back({{"name", value}});
+    } else if (Context::Table().Find(key) != nullptr) {
+      generic[key] = value;
+    } else if (IsLearnerTrainKey(key)) {
+      train[key] = value;
+      if (key == "booster") booster = value;
+      if (key == "objective") objective = value;
+    } else if (booster::DartParam::Table().Find(key) != nullptr) {
+      dart[key] = value;
+    } else {
+      tree[key] = value;
+    }
+  }
+  train["booster"] = booster;
+  train["objective"] = objective;
+  ordered_json gradient = {{"name", booster},
+                           {"gbtree_train_param", {{"tree_method", "hist"}}},
+                           {"updater", {{"grow_quantile_histmaker", {{"train_param", tree}}}}}};
+  if (booster == "dart") gradient["dart_train_param"] = dart;
+  ordered_json doc = {{"learner",
+                       {{"generic_param", generic},
+                        {"gradient_booster", gradient},
+                        {"learner_train_param", train},
+                        {"metrics", metrics},
+                        {"objective", {{"name", objective}}}}},
+                      {"version", {1, 7, 4}},
+                      {"treering_params", ordered}};
+  return doc.dump();
+}
+
+ParamList ParamsFromConfig(std::string_view json, const char* what,
+                           const std::function<bool(const std::string&)>& known) {
+  const ordered_json doc = ordered_json::parse(json, nullptr, false);
+  if (doc.is_discarded() || !doc.is_object() || !doc.contains("learner") ||
+      !doc["learner"].is_object()) {
+    throw ApiError(std::string(what) + ": not a booster configuration ({\"learner\": {...}})");
+  }
+  ParamList out;
+  if (const auto it = doc.find("treering_params"); it != doc.end() && it->is_array()) {
+    for (const auto& kv : *it) {
+      if (!kv.is_array() || kv.size() != 2 || !kv[0].is_string() || !kv[1].is_string()) {
+        throw ApiError(std::string(what) + ": treering_params: expected [key, value] strings");
+      }
+      out.emplace_back(kv[0].get<std::string>(), kv[1].get<std::string>());
+    }
+    return out;
+  }
+  // XGBoost's own config: the sections that hold training parameters.
+  const ordered_json& learner = doc["learner"];
+  for (const char* section : {"generic_param", "learner_train_param", "gradient_booster"}) {
+    if (learner.contains(section)) CollectStrings(learner[section], &out);
+  }
+  if (learner.contains("objective")) CollectStrings(learner["objective"], &out);
+  if (const auto m = learner.find("learner_model_param"); m != learner.end() && m->is_object()) {
+    if (m->contains("num_class") && (*m)["num_class"] != "0") {
+      out.emplace_back("num_class", (*m)["num_class"].get<std::string>());
+    }
+  }
+  if (const auto metrics = learner.find("metrics"); metrics != learner.end()) {
+    for (const auto& m : *metrics) {
+      if (m.is_object() && m.contains("name") && m["name"].is_string()) {
+        out.emplace_back("eval_metric", m["name"].get<std::string>());
+      }
+    }
+  }
+  std::erase_if(out, [&](const auto& kv) { return !known(kv.first); });
+  return out;
+}
+
+std::string SnapshotJson(const std::string& config, const std::string& model) {
+  return "{\"Config\":" + config + ",\"Model\":" + model + "}";
+}
+
+bool SplitSnapshot(std::string_view bytes, std::string_view* config, std::string_view* model) {
+  std::size_t pos = 0;
+  SkipSpace(bytes, &pos);
+  if (pos >= bytes.size() || bytes[pos] != '{') return false;
+  ++pos;
+  bool have_config = false, have_model = false;
+  for (int member = 0; member < 2; ++member) {
+    std::string_view key;
+    if (!ReadKey(bytes, &pos, &key)) return false;
+    const std::size_t begin = pos;
+    if (!SkipValue(bytes, &pos)) return false;
+    const std::string_view value = bytes.substr(begin, pos - begin);
+    if (key == "Config") *config = value, have_config = true;
+    if (key == "Model") *model = value, have_model = true;
+    SkipSpace(bytes, &pos);
+    if (pos < bytes.size() && bytes[pos] == ',') ++pos;
+  }
+  SkipSpace(bytes, &pos);
+  return have_config && have_model && pos < bytes.size() && bytes[pos] == '}';
+}
+
+}  // namespace treering::capi

@@ -1,0 +1,231 @@
+// XGBoost's C API, models and configuration: load / save (files and buffers, JSON, UBJSON and
+// the legacy binary format), pickling's serialize / unserialize, JSON configs and rabit
+// checkpoints.
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "api_error.h"
+#include "base/context.h"
+#include "booster/atomic_file.h"
+#include "booster_config.h"
+#include "booster_object.h"
+#include "learner_factory.h"  // booster/cli: which keys each booster takes
+#include "rabit/rabit.h"
+#include "treering/c_api.h"
+
+using treering::capi::ApiCall;
+using treering::capi::ApiError;
+using treering::capi::BoosterObject;
+using treering::capi::GetHandle;
+using treering::capi::NotNull;
+
+namespace {
+
+std::shared_ptr<BoosterObject> Booster(BoosterHandle handle) {
+  return GetHandle<BoosterObject>(handle, "handle");
+}
+
+std::string ReadWholeFile(const char* path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ApiError(std::string("fname: cannot open '") + path + "'");
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) throw ApiError(std::string("fname: cannot read '") + path + "'");
+  return bytes;
+}
+
+// Hands `bytes` out through the booster's per-thread slot.
+void ReturnBytes(BoosterObject* b, std::string bytes, bst_ulong* out_len, const char** out) {
+  treering::capi::ReturnSlot& slot = b->returns.ForThisThread();
+  slot.text = std::move(bytes);
+  *out_len = slot.text.size();
+  *out = slot.text.data();
+}
+
+// Keys a config written by XGBoost may set here: the Context's and the booster's.
+bool KnownKey(const std::string& key, const std::string& booster) {
+  if (treering::Context::Table().Find(key) != nullptr) return true;
+  for (const auto& d : treering::cli::LearnerParamDocs(booster)) {
+    if (d.key == key) return true;
+  }
+  return false;
+}
+
+void LoadConfigLocked(BoosterObject* b, std::string_view json, const char* what) {
+  // The booster is chosen first so the other keys are checked against its table.
+  std::string booster = "gbtree";
+  const auto doc = nlohmann::json::parse(json, nullptr, false);
+  if (!doc.is_discarded()) {
+    const auto name =
+        doc.value(nlohmann::json::json_pointer("/learner/gradient_booster/name"), std::string());
+    if (name == "gbtree" || name == "dart" || name == "mlp") booster = name;
+  }
+  b->params = treering::capi::ParamsFromConfig(
+      json, what, [&](const std::string& key) { return KnownKey(key, booster); });
+  b->needs_configure = true;
+}
+
+}  // namespace
+
+XGB_DLL int XGBoosterLoadModel(BoosterHandle handle, const char* fname) {
+  return ApiCall("XGBoosterLoadModel", [&] {
+    const auto b = Booster(handle);
+    NotNull(fname, "fname");
+    const std::string bytes = ReadWholeFile(fname);
+    std::unique_lock lock(b->mutex);
+    b->LoadModelLocked(bytes, fname);
+  });
+}
+
+XGB_DLL int XGBoosterSaveModel(BoosterHandle handle, const char* fname) {
+  return ApiCall("XGBoosterSaveModel", [&] {
+    const auto b = Booster(handle);
+    NotNull(fname, "fname");
+    std::unique_lock lock(b->mutex);
+    const std::string bytes = b->SaveModelLocked(fname);
+    treering::capi::ThrowIfError(treering::booster::WriteFileAtomic(fname, bytes));
+  });
+}
+
+XGB_DLL int XGBoosterLoadModelFromBuffer(BoosterHandle handle, const void* buf, bst_ulong len) {
+  return ApiCall("XGBoosterLoadModelFromBuffer", [&] {
+    const auto b = Booster(handle);
+    NotNull(buf, "buf");
+    std::unique_lock lock(b->mutex);
+    b->LoadModelLocked(std::string_view(static_cast<const char*>(buf), len), "buf");
+  });
+}
+
+XGB_DLL int XGBoosterSaveModelToBuffer(BoosterHandle handle, char const* config, bst_ulong* out_len,
+                                       char const** out_dptr) {
+  return ApiCall("XGBoosterSaveModelToBuffer", [&] {
+    const auto b = Booster(handle);
+    NotNull(config, "config");
+    NotNull(out_len, "out_len");
+    NotNull(out_dptr, "out_dptr");
+    const auto doc = nlohmann::json::parse(config, nullptr, false);
+    if (doc.is_discarded() || !doc.is_object() || !doc.contains("format") ||
+        !doc["format"].is_string()) {
+      throw ApiError("config: expected {\"format\": \"json\" | \"ubj\" | \"deprecated\"}");
+    }
+    const std::string format = doc["format"];
+    const char* path = format == "json"         ? "model.json"
+                       : format == "ubj"        ? "model.ubj"
+                       : format == "deprecated" ? "model.deprecated"
+                                                : nullptr;
+    if (path == nullptr) {
+      throw ApiError("config: format '" + format + "' is not json, ubj or deprecated");
+    }
+    std::unique_lock lock(b->mutex);
+    ReturnBytes(b.get(), b->SaveModelLocked(path), out_len, out_dptr);
+  });
+}
+
+XGB_DLL int XGBoosterGetModelRaw(BoosterHandle handle, bst_ulong* out_len, const char** out_dptr) {
+  return ApiCall("XGBoosterGetModelRaw", [&] {
+    const auto b = Booster(handle);
+    NotNull(out_len, "out_len");
+    NotNull(out_dptr, "out_dptr");
+    std::unique_lock lock(b->mutex);
+    ReturnBytes(b.get(), b->SaveModelLocked("model.deprecated"), out_len, out_dptr);
+  });
+}
+
+XGB_DLL int XGBoosterSerializeToBuffer(BoosterHandle handle, bst_ulong* out_len,
+                                       const char** out_dptr) {
+  return ApiCall("XGBoosterSerializeToBuffer", [&] {
+    const auto b = Booster(handle);
+    NotNull(out_len, "out_len");
+    NotNull(out_dptr, "out_dptr");
+    std::unique_lock lock(b->mutex);
+    const std::string model = b->SaveModelLocked("model.json");
+    ReturnBytes(b.get(), treering::capi::SnapshotJson(treering::capi::ConfigJson(b->params), model),
+                out_len, out_dptr);
+  });
+}
+
+XGB_DLL int XGBoosterUnserializeFromBuffer(BoosterHandle handle, const void* buf, bst_ulong len) {
+  return ApiCall("XGBoosterUnserializeFromBuffer", [&] {
+    const auto b = Booster(handle);
+    NotNull(buf, "buf");
+    const std::string_view bytes(static_cast<const char*>(buf), len);
+    std::string_view config, model;
+    std::unique_lock lock(b->mutex);
+    if (!treering::capi::SplitSnapshot(bytes, &config, &model)) {
+      // Not a snapshot: a bare model in any format (older pickles held the model alone).
+      b->LoadModelLocked(bytes, "buf");
+      return;
+    }
+    // Both parts are checked before anything changes.
+    const auto saved_params = b->params;
+    LoadConfigLocked(b.get(), config, "buf: Config");
+    try {
+      b->LoadModelLocked(model, "buf: Model");
+    } catch (...) {
+      b->params = saved_params;
+      throw;
+    }
+  });
+}
+
+XGB_DLL int XGBoosterSaveJsonConfig(BoosterHandle handle, bst_ulong* out_len,
+                                    char const** out_str) {
+  return ApiCall("XGBoosterSaveJsonConfig", [&] {
+    const auto b = Booster(handle);
+    NotNull(out_len, "out_len");
+    NotNull(out_str, "out_str");
+    std::unique_lock lock(b->mutex);
+    ReturnBytes(b.get(), treering::capi::ConfigJson(b->params), out_len, out_str);
+  });
+}
+
+XGB_DLL int XGBoosterLoadJsonConfig(BoosterHandle handle, char const* config) {
+  return ApiCall("XGBoosterLoadJsonConfig", [&] {
+    const auto b = Booster(handle);
+    NotNull(config, "config");
+    std::unique_lock lock(b->mutex);
+    LoadConfigLocked(b.get(), config, "config");
+  });
+}
+
+// XGBoost 1.7's rabit checkpoint of the booster: the model as JSON (exact) through rabit's
+// LoadCheckPoint / CheckPoint, so a restarted worker of a fault-tolerant job resumes with the
+// survivors' model. Without a checkpoint (or a robust engine) the version is 0 and the booster
+// is left as it is.
+namespace {
+
+class ModelCheckpoint : public ::rabit::Serializable {
+ public:
+  explicit ModelCheckpoint(BoosterObject* b) : b_(b) {}
+  void Save(std::string* out) const override { *out = b_->SaveModelLocked("checkpoint.json"); }
+  void Load(const std::string& in) override { b_->LoadModelLocked(in, "the rabit checkpoint"); }
+
+ private:
+  BoosterObject* b_;
+};
+
+}  // namespace
+
+XGB_DLL int XGBoosterLoadRabitCheckpoint(BoosterHandle handle, int* version) {
+  return ApiCall("XGBoosterLoadRabitCheckpoint", [&] {
+    const auto b = Booster(handle);
+    NotNull(version, "version");
+    std::unique_lock lock(b->mutex);
+    ModelCheckpoint checkpoint(b.get());
+    *version = ::rabit::LoadCheckPoint(&checkpoint);
+  });
+}
+
+XGB_DLL int XGBoosterSaveRabitCheckpoint(BoosterHandle handle) {
+  return ApiCall("XGBoosterSaveRabitCheckpoint", [&] {
+    const auto b = Booster(handle);
+    std::unique_lock lock(b->mutex);
+    ModelCheckpoint checkpoint(b.get());
+    ::rabit::CheckPoint(&checkpoint);
+  });
+}

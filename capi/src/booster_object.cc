@@ -1,0 +1,245 @@
+#include "booster_object.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <set>
+
+#include "learner_factory.h"  // booster/cli: the CLI's one learner factory
+#include "rabit/rabit.h"
+
+namespace treering::capi {
+namespace {
+
+// Keys XGBoost's Python package sets on every booster that mean nothing to treering, which
+// validates every parameter anyway.
+bool IgnoredKey(const std::string& key) { return key == "validate_parameters"; }
+
+std::string BoosterName(const std::vector<std::pair<std::string, std::string>>& params) {
+  std::string name = cli::kDefaultBooster;
+  for (const auto& [key, value] : params) {
+    if (key == "booster") name = value;
+  }
+  return name;
+}
+
+bool HasKey(const std::vector<std::pair<std::string, std::string>>& params, const char* key) {
+  for (const auto& p : params) {
+    if (p.first == key) return true;
+  }
+  return false;
+}
+
+// XGBoost refuses NaN and infinite labels (and weights) before training on them.
+void CheckFinite(const std::vector<float>& values, const char* what, const char* field) {
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (!std::isfinite(values[i])) {
+      throw ApiError(std::string(what) + ": " + field + "[" + std::to_string(i) + "] is " +
+                     (std::isnan(values[i]) ? "NaN" : "infinite"));
+    }
+  }
+}
+
+void CheckMetaInfo(const data::DMatrix& dm, const char* what) {
+  if (dm.label.size() != dm.NumRows()) {
+    throw ApiError(std::string(what) + ": label: " + std::to_string(dm.label.size()) +
+                   " values for " + std::to_string(dm.NumRows()) + " rows");
+  }
+  CheckFinite(dm.label, what, "label");
+  CheckFinite(dm.weight, what, "weight");
+  CheckFinite(dm.base_margin, what, "base_margin");
+}
+
+// The matrix's feature types as the feature_types param takes them ("" when it has none).
+std::string FeatureTypesValue(const data::DMatrix& dm) {
+  std::string out;
+  for (const std::string& t : dm.feature_types) out += (out.empty() ? "" : ",") + t;
+  return out;
+}
+
+// XGBoost 1.7 draws colsample_by* features with these weights; treering's column sampler
+// draws uniformly, so weights are refused where they would change the draw.
+void CheckFeatureWeights(const data::DMatrix& dm,
+                         const std::vector<std::pair<std::string, std::string>>& params,
+                         const char* what) {
+  if (dm.feature_weights.empty()) return;
+  for (const auto& [key, value] : params) {
+    if (key.rfind("colsample_by", 0) == 0 && std::strtod(value.c_str(), nullptr) < 1.0) {
+      throw ApiError(std::string(what) +
+                     ": feature_weights: weighted column sampling is not "
+                     "supported (" +
+                     key + " = " + value + "); unset the weights or the key");
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> BoosterObject::LearnerParams() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& [key, value] : params) {
+    if (Context::Table().Find(key) == nullptr && !IgnoredKey(key)) out.emplace_back(key, value);
+  }
+  if (!train_feature_types_.empty() && !HasKey(out, "feature_types")) {
+    out.emplace_back("feature_types", train_feature_types_);
+  }
+  return out;
+}
+
+std::unique_ptr<booster::Learner> BoosterObject::NewLearner() const {
+  const std::string name = BoosterName(params);
+  std::set<std::string> known;
+  for (const booster::ParamDoc& d : cli::LearnerParamDocs(name)) known.insert(d.key);
+  for (const auto& [key, value] : params) {
+    if (Context::Table().Find(key) == nullptr && !IgnoredKey(key) && known.count(key) == 0) {
+      throw ApiError("unknown parameter '" + key + "' (booster " + name + ")");
+    }
+  }
+  auto learner = cli::CreateLearner(name, LearnerParams(), ctx, &rabit::DefaultComm());
+  if (!learner.ok()) throw ApiError(learner.status().message());
+  return std::move(learner.value());
+}
+
+booster::ModelInfo BoosterObject::Info() const {
+  return {attributes, feature_names, feature_types};
+}
+
+void BoosterObject::TakeInfo(const booster::Learner& from) {
+  booster::ModelInfo info = from.GetModelInfo();
+  attributes = std::move(info.attributes);
+  feature_names = std::move(info.feature_names);
+  feature_types = std::move(info.feature_types);
+}
+
+// XGBoost re-configures its learner whenever a parameter changed; here the learner is rebuilt
+// from the params with the model carried over in JSON. Cost per rebuild: one model
+// serialisation and parse plus, at the next round, the training matrix's quantile cuts
+// (docs/c-api/booster.md has the measurement).
+void BoosterObject::ConfigureLocked() {
+  if (learner && !needs_configure) return;
+  Context fresh;
+  for (const auto& [key, value] : params) {
+    if (Context::Table().Find(key) != nullptr) {
+      ThrowIfError(Context::Table().Set(&fresh, key, value));
+    }
+  }
+  std::string model;
+  if (learner && has_model_) {
+    learner->SetModelInfo(Info());
+    model = ValueOrThrow(learner->SerializeModelFile("booster.json"));
+  }
+  const Context before = ctx;
+  ctx = fresh;
+  std::unique_ptr<booster::Learner> rebuilt;
+  try {
+    rebuilt = NewLearner();
+    if (!model.empty()) ThrowIfError(rebuilt->LoadModelBytes(model, "the booster's model"));
+  } catch (...) {
+    ctx = before;
+    throw;
+  }
+  rebuilt->SetModelInfo(Info());
+  learner = std::move(rebuilt);
+  train_.reset();
+  evaluated_.clear();
+  needs_configure = false;
+}
+
+BoosterObject::ReadView BoosterObject::ForPrediction() {
+  for (;;) {
+    {
+      std::shared_lock lock(mutex);
+      if (learner && !needs_configure) return ReadView{std::move(lock), learner.get(), this};
+    }
+    std::unique_lock lock(mutex);
+    ConfigureLocked();
+  }
+}
+
+void BoosterObject::PrepareTraining(const std::shared_ptr<DMatrixObject>& dtrain,
+                                    const char* what) {
+  if (dtrain->is_proxy) throw ApiError(std::string(what) + ": a proxy DMatrix holds no data");
+  const std::uint64_t version = dtrain->version.load();
+  const bool same = train_ == dtrain && train_version_ == version;
+  if (same && learner && !needs_configure) return;
+  CheckMetaInfo(dtrain->data, what);
+  CheckFeatureWeights(dtrain->data, params, what);
+  const std::string types = FeatureTypesValue(dtrain->data);
+  if (types != train_feature_types_) {
+    train_feature_types_ = types;
+    needs_configure = true;
+  }
+  ConfigureLocked();
+  Status st = learner->SetTrainData(&dtrain->data);
+  if (!st.ok()) throw ApiError(std::string(what) + ": " + st.message());
+  learner->ForgetMatrix(&dtrain->data);
+  train_ = dtrain;
+  train_version_ = version;
+  has_model_ = true;  // the model now depends on the data (base_score, feature count)
+}
+
+std::vector<booster::EvalResult> BoosterObject::Evaluate(
+    const std::vector<std::pair<std::string, std::shared_ptr<DMatrixObject>>>& sets) {
+  ConfigureLocked();
+  for (auto it = evaluated_.begin(); it != evaluated_.end();) {
+    if (it->second.object.expired()) {
+      learner->ForgetMatrix(it->first);
+      it = evaluated_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  std::vector<booster::NamedMatrix> named;
+  for (const auto& [name, dm] : sets) {
+    const std::uint64_t version = dm->version.load();
+    auto found = evaluated_.find(&dm->data);
+    if (found == evaluated_.end() || found->second.version != version) {
+      CheckMetaInfo(dm->data, ("evals[" + name + "]").c_str());
+      learner->ForgetMatrix(&dm->data);
+      evaluated_[&dm->data] = Evaluated{dm, version};
+    }
+    named.push_back({name, &dm->data});
+  }
+  return ValueOrThrow(learner->EvalOn(named));
+}
+
+void BoosterObject::LoadModelLocked(std::string_view bytes, const std::string& source) {
+  // A fresh learner takes the model; only when that worked does it replace the current one.
+  Context fresh;
+  for (const auto& [key, value] : params) {
+    if (Context::Table().Find(key) != nullptr) {
+      ThrowIfError(Context::Table().Set(&fresh, key, value));
+    }
+  }
+  const Context before = ctx;
+  ctx = fresh;
+  std::unique_ptr<booster::Learner> loaded;
+  try {
+    loaded = NewLearner();
+    ThrowIfError(loaded->LoadModelBytes(bytes, source));
+  } catch (...) {
+    ctx = before;
+    throw;
+  }
+  learner = std::move(loaded);
+  TakeInfo(*learner);
+  train_.reset();
+  evaluated_.clear();
+  needs_configure = false;
+  has_model_ = true;
+}
+
+std::string BoosterObject::SaveModelLocked(const std::string& path) {
+  if (!learner || needs_configure) ConfigureLocked();
+  learner->SetModelInfo(Info());
+  return ValueOrThrow(learner->SerializeModelFile(path));
+}
+
+void BoosterObject::CopySettingsFrom(const BoosterObject& other) {
+  params = other.params;
+  attributes = other.attributes;
+  feature_names = other.feature_names;
+  feature_types = other.feature_types;
+  needs_configure = true;
+}
+
+}  // namespace treering::capi

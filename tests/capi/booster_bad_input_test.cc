@@ -1,0 +1,193 @@
+// Bad input to the booster's C functions: null and freed handles, null pointers, unknown
+// parameters, NaN labels, wrong gradient lengths, and garbage or truncated model buffers
+// (random mutations of real models: never a crash, and a failed load leaves the booster as it
+// was). Calls only the C API (libtreering.so).
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "treering/c_api.h"
+
+namespace {
+
+std::string LastError() { return XGBGetLastError(); }
+
+class BoosterBadInput : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    path_ = ::testing::TempDir() + "booster_bad_input.libsvm";
+    std::ofstream out(path_);
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<float> u(0, 1);
+    for (int r = 0; r < 200; ++r) {
+      const float x0 = u(rng), x1 = u(rng), x2 = u(rng);
+      out << (x0 + x1 > 1.0f ? 1 : 0) << " 0:" << x0 << " 1:" << x1 << " 2:" << x2 << "\n";
+    }
+    out.close();
+    ASSERT_EQ(XGDMatrixCreateFromFile(path_.c_str(), 1, &dtrain_), 0) << LastError();
+    ASSERT_EQ(XGBoosterCreate(&dtrain_, 1, &booster_), 0) << LastError();
+    ASSERT_EQ(XGBoosterSetParam(booster_, "objective", "binary:logistic"), 0);
+    ASSERT_EQ(XGBoosterSetParam(booster_, "max_depth", "3"), 0);
+    for (int i = 0; i < 3; ++i) ASSERT_EQ(XGBoosterUpdateOneIter(booster_, i, dtrain_), 0);
+  }
+  void TearDown() override {
+    XGBoosterFree(booster_);
+    XGDMatrixFree(dtrain_);
+    std::remove(path_.c_str());
+  }
+  std::string Save(BoosterHandle b, const char* format) {
+    bst_ulong len = 0;
+    const char* data = nullptr;
+    const std::string config = std::string("{\"format\": \"") + format + "\"}";
+    EXPECT_EQ(XGBoosterSaveModelToBuffer(b, config.c_str(), &len, &data), 0) << LastError();
+    return std::string(data, len);
+  }
+  std::string Serialized(BoosterHandle b) {
+    bst_ulong len = 0;
+    const char* data = nullptr;
+    EXPECT_EQ(XGBoosterSerializeToBuffer(b, &len, &data), 0) << LastError();
+    return std::string(data, len);
+  }
+
+  std::string path_;
+  DMatrixHandle dtrain_ = nullptr;
+  BoosterHandle booster_ = nullptr;
+};
+
+TEST_F(BoosterBadInput, NullAndFreedHandlesAreErrors) {
+  int rounds = 0;
+  EXPECT_EQ(XGBoosterBoostedRounds(nullptr, &rounds), -1);
+  EXPECT_NE(LastError().find("handle"), std::string::npos) << LastError();
+  EXPECT_EQ(XGBoosterBoostedRounds(booster_, nullptr), -1);
+  EXPECT_NE(LastError().find("out"), std::string::npos) << LastError();
+  EXPECT_EQ(XGBoosterUpdateOneIter(booster_, 0, nullptr), -1);
+  EXPECT_NE(LastError().find("dtrain"), std::string::npos) << LastError();
+  EXPECT_EQ(XGBoosterCreate(nullptr, 1, &booster_), -1);
+
+  BoosterHandle b = nullptr;
+  ASSERT_EQ(XGBoosterCreate(&dtrain_, 1, &b), 0);
+  ASSERT_EQ(XGBoosterFree(b), 0);
+  EXPECT_EQ(XGBoosterSetParam(b, "eta", "0.1"), -1);
+  EXPECT_NE(LastError().find("handle"), std::string::npos) << LastError();
+  EXPECT_EQ(XGBoosterFree(b), -1);
+  // A DMatrix handle is not a booster.
+  EXPECT_EQ(XGBoosterBoostedRounds(dtrain_, &rounds), -1);
+  EXPECT_EQ(XGBoosterSetParam(booster_, nullptr, "1"), -1);
+  EXPECT_NE(LastError().find("name"), std::string::npos) << LastError();
+}
+
+TEST_F(BoosterBadInput, UnknownOrBadParameterNamesTheKey) {
+  ASSERT_EQ(XGBoosterSetParam(booster_, "max_dpeth", "3"), 0);  // recorded; checked when used
+  EXPECT_EQ(XGBoosterUpdateOneIter(booster_, 3, dtrain_), -1);
+  EXPECT_NE(LastError().find("max_dpeth"), std::string::npos) << LastError();
+
+  BoosterHandle b = nullptr;
+  ASSERT_EQ(XGBoosterCreate(&dtrain_, 1, &b), 0);
+  ASSERT_EQ(XGBoosterSetParam(b, "max_depth", "-4"), 0);
+  EXPECT_EQ(XGBoosterUpdateOneIter(b, 0, dtrain_), -1);
+  EXPECT_NE(LastError().find("max_depth"), std::string::npos) << LastError();
+  // Fixing the value makes the booster usable again.
+  ASSERT_EQ(XGBoosterSetParam(b, "max_depth", "2"), 0);
+  EXPECT_EQ(XGBoosterUpdateOneIter(b, 0, dtrain_), 0) << LastError();
+  XGBoosterFree(b);
+}
+
+TEST_F(BoosterBadInput, NanLabelsAndBadGradientsAreRefused) {
+  std::vector<float> labels(200, 0.0f);
+  labels[7] = std::nanf("");
+  ASSERT_EQ(XGDMatrixSetFloatInfo(dtrain_, "label", labels.data(), labels.size()), 0);
+  EXPECT_EQ(XGBoosterUpdateOneIter(booster_, 3, dtrain_), -1);
+  EXPECT_NE(LastError().find("label[7]"), std::string::npos) << LastError();
+  labels[7] = INFINITY;
+  ASSERT_EQ(XGDMatrixSetFloatInfo(dtrain_, "label", labels.data(), labels.size()), 0);
+  EXPECT_EQ(XGBoosterUpdateOneIter(booster_, 3, dtrain_), -1);
+  EXPECT_NE(LastError().find("label[7] is infinite"), std::string::npos) << LastError();
+  labels[7] = 1.0f;
+  ASSERT_EQ(XGDMatrixSetFloatInfo(dtrain_, "label", labels.data(), labels.size()), 0);
+
+  std::vector<float> grad(199, 0.1f), hess(199, 1.0f);
+  EXPECT_EQ(XGBoosterBoostOneIter(booster_, dtrain_, grad.data(), hess.data(), grad.size()), -1);
+  EXPECT_NE(LastError().find("len"), std::string::npos) << LastError();
+  EXPECT_EQ(XGBoosterBoostOneIter(booster_, dtrain_, nullptr, hess.data(), 200), -1);
+  EXPECT_NE(LastError().find("grad"), std::string::npos) << LastError();
+  grad.assign(200, 0.1f);
+  hess.assign(200, 1.0f);
+  EXPECT_EQ(XGBoosterBoostOneIter(booster_, dtrain_, grad.data(), hess.data(), 200), 0)
+      << LastError();
+  int rounds = 0;
+  ASSERT_EQ(XGBoosterBoostedRounds(booster_, &rounds), 0);
+  EXPECT_EQ(rounds, 4);
+}
+
+TEST_F(BoosterBadInput, SliceOutOfRangeIsMinusTwo) {
+  BoosterHandle sliced = nullptr;
+  EXPECT_EQ(XGBoosterSlice(booster_, 0, 5, 1, &sliced), -2);
+  EXPECT_EQ(XGBoosterSlice(booster_, 2, 1, 1, &sliced), -1);
+  EXPECT_EQ(XGBoosterSlice(booster_, 0, 3, 0, &sliced), -1);
+  ASSERT_EQ(XGBoosterSlice(booster_, 0, 3, 2, &sliced), 0) << LastError();
+  int rounds = 0;
+  ASSERT_EQ(XGBoosterBoostedRounds(sliced, &rounds), 0);
+  EXPECT_EQ(rounds, 2);
+  XGBoosterFree(sliced);
+}
+
+// Random mutations (bytes flipped, truncations, insertions) of real model and snapshot bytes:
+// every load returns 0 or -1, and a failed one leaves the booster's model unchanged.
+TEST_F(BoosterBadInput, MutatedModelBuffersNeverCrashOrHalfLoad) {
+  const std::string before = Save(booster_, "json");
+  std::vector<std::string> seeds = {before, Save(booster_, "ubj"), Save(booster_, "deprecated"),
+                                    Serialized(booster_)};
+  std::mt19937 rng(17);
+  int failed_loads = 0;
+  for (const std::string& seed : seeds) {
+    for (int trial = 0; trial < 300; ++trial) {
+      std::string bytes = seed;
+      switch (trial % 3) {
+        case 0:
+          bytes.resize(rng() % bytes.size());
+          break;
+        case 1:
+          for (int k = 0; k < 1 + static_cast<int>(rng() % 4); ++k) {
+            bytes[rng() % bytes.size()] = static_cast<char>(rng());
+          }
+          break;
+        default:
+          bytes.insert(rng() % bytes.size(), std::string(1 + rng() % 8, static_cast<char>(rng())));
+      }
+      for (int use_unserialize = 0; use_unserialize < 2; ++use_unserialize) {
+        const int rc = use_unserialize
+                           ? XGBoosterUnserializeFromBuffer(booster_, bytes.data(), bytes.size())
+                           : XGBoosterLoadModelFromBuffer(booster_, bytes.data(), bytes.size());
+        ASSERT_TRUE(rc == 0 || rc == -1);
+        if (rc == -1) {
+          ++failed_loads;
+          ASSERT_FALSE(LastError().empty());
+          ASSERT_EQ(Save(booster_, "json"), before) << "a failed load changed the booster";
+        } else {
+          // A mutation that still parses (a changed digit): back to the real model.
+          ASSERT_EQ(XGBoosterLoadModelFromBuffer(booster_, before.data(), before.size()), 0);
+        }
+      }
+    }
+  }
+  EXPECT_GT(failed_loads, 1000);
+}
+
+TEST_F(BoosterBadInput, BadSaveConfigAndMissingFile) {
+  bst_ulong len = 0;
+  const char* data = nullptr;
+  EXPECT_EQ(XGBoosterSaveModelToBuffer(booster_, "{\"format\": \"xml\"}", &len, &data), -1);
+  EXPECT_NE(LastError().find("config"), std::string::npos) << LastError();
+  EXPECT_EQ(XGBoosterSaveModelToBuffer(booster_, "not json", &len, &data), -1);
+  EXPECT_EQ(XGBoosterLoadModel(booster_, "/nonexistent/model.json"), -1);
+  EXPECT_NE(LastError().find("fname"), std::string::npos) << LastError();
+  EXPECT_EQ(XGBoosterLoadJsonConfig(booster_, "{\"nope\": 1}"), -1);
+  EXPECT_NE(LastError().find("config"), std::string::npos) << LastError();
+}
+
+}  // namespace
