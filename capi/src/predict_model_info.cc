@@ -1,7 +1,8 @@
 // What a booster says about its model besides predictions: attributes (XGBoosterGet/SetAttr,
 // GetAttrNames), feature names and types (XGBoosterSet/GetStrFeatureInfo) and feature
-// importance (XGBoosterFeatureScore). Attributes and feature info live on the BoosterObject;
-// attributes also go to the learner (SetAttributes), which writes them into saved models.
+// importance (XGBoosterFeatureScore). Attributes and feature info live on the BoosterObject,
+// which hands them to the learner (Learner::SetModelInfo) whenever the model is saved or the
+// learner rebuilt, so saved models carry them; loading a model takes the model's.
 #include <cstring>
 #include <mutex>
 #include <set>
@@ -88,7 +89,6 @@ XGB_DLL int XGBoosterSetAttr(BoosterHandle handle, const char* key, const char* 
     } else {
       booster->attributes[key] = value;
     }
-    if (booster->learner) booster->learner->SetAttributes(booster->attributes);
   });
 }
 
