@@ -43,8 +43,8 @@ namespace {
 // comments").
 constexpr int kLanes = 8;
 constexpr std::size_t kMaxLaneFeatures = 1 << 16;  // 8 lanes x 64 Ki floats = 2 MiB per thread
-// Fewer rows take the checked walk of the trees as they are (same sums, bit for bit: both walks
-// reach the same leaf and add split_cond x weight in tree order).
+// Fewer rows walk the trees as they are (AddTreesToRow; same sums, bit for bit: every walk
+// reaches the same leaf and adds split_cond x weight in tree order).
 constexpr std::size_t kMinRowsToFlatten = 64;
 
 // Lane k's feature f is values[k][f] for f < limit, missing beyond.
@@ -172,6 +172,45 @@ void AddTreeLanes(const RegTree& tree, float weight, const Lanes& lanes, float* 
   }
 }
 
+// A few rows: each row walks kLanes trees at once (one tree's walk is a chain of dependent
+// loads; independent trees interleaved keep the core busy, as lanes of rows do for many rows),
+// then adds their leaves in tree order, so the sums are those of the other walks bit for bit.
+// Features at or beyond `limit` read as missing.
+template <typename Weight>
+void AddTreesToRow(const GBTreeModel& model, int tree_begin, int tree_end, const Weight& weight,
+                   const float* row, std::size_t limit, float* out) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (int first = tree_begin; first < tree_end; first += kLanes) {
+    const int count = std::min(kLanes, tree_end - first);
+    const RegTree* trees[kLanes];
+    bool numerical[kLanes];
+    std::int32_t node[kLanes] = {};
+    for (int k = 0; k < count; ++k) {
+      trees[k] = &model.trees[first + k];
+      numerical[k] = trees[k]->categories.empty();
+    }
+    for (bool walking = true; walking;) {
+      walking = false;
+      for (int k = 0; k < count; ++k) {
+        const RegTree& tree = *trees[k];
+        const std::int32_t n = node[k];
+        const std::int32_t left = tree.left[n];
+        if (left < 0) continue;
+        walking = true;
+        const std::uint32_t f = tree.split_index[n];
+        const float v = f < limit ? row[f] : nan;
+        const bool go_left =
+            numerical[k] ? (v < tree.split_cond[n]) | (std::isnan(v) & (tree.default_left[n] != 0))
+                         : GoesLeft(tree, n, v);
+        node[k] = go_left ? left : tree.right[n];
+      }
+    }
+    for (int k = 0; k < count; ++k) {
+      out[model.tree_info[first + k]] += trees[k]->split_cond[node[k]] * weight(first + k);
+    }
+  }
+}
+
 }  // namespace
 
 void AddTreeOutputs(const GBTreeModel& model, const data::DMatrix& dm, int tree_begin, int tree_end,
@@ -233,7 +272,11 @@ void AddTreeOutputs(const GBTreeModel& model, const data::DMatrix& dm, int tree_
             lanes.values[k] = row_features;
           }
           float* out = margins->data() + first * groups;
-          for (int t = tree_begin; t < tree_end; ++t) {
+          for (int k = 0; !flatten && k < lanes.count; ++k) {
+            AddTreesToRow(model, tree_begin, tree_end, weight, lanes.values[k], lanes.limit,
+                          out + k * groups);
+          }
+          for (int t = tree_begin; flatten && t < tree_end; ++t) {
             if (use_flat[t - tree_begin]) {
               AddFlatTreeLanes(flat[t - tree_begin], lanes, out, groups, model.tree_info[t]);
             } else {
