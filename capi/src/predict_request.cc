@@ -6,6 +6,7 @@
 
 #include "api_error.h"
 #include "json_reader.h"
+#include "request_scan.h"
 
 namespace treering::capi {
 
@@ -67,6 +68,8 @@ booster::PredictOptions PredictRequest::Options() const {
 
 PredictRequest ParsePredictConfig(const char* config, bool inplace) {
   NotNull(config, "config");
+  PredictRequest scanned;
+  if (ScanPredictConfig(config, inplace, &scanned)) return scanned;
   const JsonValue root = ValueOrThrow(ParseJson(config, "config"));
   if (root.kind() != JsonValue::Kind::kObject) throw ApiError("config: not a JSON object");
   PredictRequest request;

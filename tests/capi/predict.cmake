@@ -9,3 +9,8 @@ treering_add_test(capi_predict_threads_test
   SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/predict_threads_test.cc LIBS treering_shared)
 treering_add_test(capi_predict_errors_test
   SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/predict_errors_test.cc LIBS treering_shared)
+
+# The request fast path is internal: linked from the object library.
+treering_add_test(capi_request_scan_test SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/request_scan_test.cc
+  LIBS treering_capi_impl)
+target_include_directories(capi_request_scan_test PRIVATE ${PROJECT_SOURCE_DIR}/capi/src)
