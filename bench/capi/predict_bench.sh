@@ -3,7 +3,8 @@
 # once against treering's c_api.h and linked twice (build/lib/libtreering.so and
 # /usr/lib/x86_64-linux-gnu/libxgboost.so.0, the same ABI). On higgs1m (../shared/bench) with
 # a depth-8, 100-tree model trained once by XGBoost it prints:
-#   predict on the 1M training rows (XGBoosterPredictFromDMatrix, median of REPEATS),
+#   predict on the 1M training rows (XGBoosterPredictFromDMatrix, median of REPEATS; each the
+#   first prediction of a fresh booster, as XGBoost caches a matrix's predictions),
 #   single-row inplace latency (XGBoosterPredictFromDense, p50 / p99 of CALLS calls),
 #   training through the C API (higgs1m.conf's params) vs the `treering` CLI, wall time.
 #
@@ -51,7 +52,7 @@ fi
 
 value() { awk -v k="$1" '$1 == k {print $2}' "$2"; }
 for who in treering xgboost; do
-  "$scratch/bench_$who" predict "$model" "$train" "$repeats" > "$scratch/$who.predict"
+  "$scratch/bench_$who" predict "$model" "$train" "$test" "$repeats" > "$scratch/$who.predict"
   "$scratch/bench_$who" latency "$model" "$test" "$calls" > "$scratch/$who.latency"
 done
 # Same predictions from both libraries on the same floats: the inplace rows (parsed by the
@@ -64,7 +65,7 @@ sum_t=$(value checksum "$scratch/treering.latency"); sum_x=$(value checksum "$sc
 "$scratch/bench_treering" train "$train" "$test" "$rounds" "$scratch/capi.json" > "$scratch/train"
 start=$(date +%s.%N)
 "$bin/treering" "$conf" data="$train?format=libsvm" eval[test]="$test?format=libsvm" \
-  num_round="$rounds" model_out="$scratch/cli.json" 2> "$scratch/cli.log"
+  num_round="$rounds" model_out="$scratch/cli.json" > "$scratch/cli.log" 2>&1
 cli_s=$(echo "$(date +%s.%N) - $start" | bc -l)
 same_model=no
 cmp -s "$scratch/capi.json" "$scratch/cli.json" && same_model=yes

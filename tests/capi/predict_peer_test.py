@@ -181,6 +181,14 @@ def compare_predictions(libs, models, x):
                            "iteration_end": end, "strict_shape": strict}
                     res = [lib.predict(b, m, cfg) for lib, b, m in zip(libs, boosters, mats)]
                     same(res[0], res[1], f"{kind} {cfg}", exact=ptype in (0, 1, 6))
+        # Rows without a missing value take the predictor's one-compare walk.
+        full = np.nan_to_num(x, nan=0.25)
+        full_mats = [lib.dmatrix(full) for lib in libs]
+        for ptype in (0, 1, 6):
+            cfg = {"type": ptype, "training": False, "iteration_begin": 0, "iteration_end": 0,
+                   "strict_shape": False}
+            res = [lib.predict(b, m, cfg) for lib, b, m in zip(libs, boosters, full_mats)]
+            same(res[0], res[1], f"{kind} rows without missing values {cfg}")
         for mask in (0, 1, 2, 4, 4 | 8, 16):
             for limit in (0, 2):
                 res = [lib.predict_legacy(b, m, mask, limit)
@@ -233,7 +241,7 @@ def compare_model_info(libs, models, tmp):
         f.write("0 a q\n1 b q\n2 c int\n3 d q\n4 e i\n5 f float\n")
     for kind, path in models.items():
         boosters = [lib.booster(path) for lib in libs]
-        for fmt in ("text", "json"):
+        for fmt in ("text", "json", "dot"):
             for stats in (0, 1):
                 for fm in ("", fmap):
                     dumps = [lib.strings("XGBoosterDumpModelEx", b, fm.encode(), ctypes.c_int(stats),
