@@ -64,15 +64,20 @@ struct Lanes {
 // number of steps (the tree's depth) and nothing depends on a compare's outcome but a load
 // address. The branchy walk mispredicted about every other step (left or right is a coin
 // flip).
+// Nodes are renumbered breadth-first with each node's children side by side (right = left + 1),
+// so a row with no missing value steps with next = left + !(value < cond) and never waits on a
+// load of the child it picked. A leaf's cond is NaN (no value is below it) and its left is
+// itself - 1, so both step rules keep a row on its leaf.
 struct FlatNode {
   std::uint32_t feature;  // split feature; 0 for a leaf (read, never used)
-  float cond;             // go left iff value < cond; a leaf's output value
-  std::int32_t child[2];  // [0] right, [1] left; a leaf: itself twice
+  float cond;             // go left iff value < cond; NaN for a leaf
+  std::int32_t child[2];  // [0] right, [1] left (= right - 1); a leaf: itself, itself - 1
 };
 
 struct FlatTree {
   std::vector<FlatNode> nodes;
   std::vector<std::uint8_t> default_left;
+  std::vector<float> leaf_value;  // by node: a leaf's output x the tree's weight
   int depth = 0;
   std::uint32_t max_feature = 0;  // largest split feature (0 without splits)
   std::int64_t leaf_depth_sum = 0;
@@ -86,40 +91,45 @@ struct FlatTree {
 
 FlatTree Flatten(const RegTree& tree, float weight) {
   FlatTree flat;
-  const int n = tree.NumNodes();
+  if (tree.NumNodes() == 0) return flat;
+  // Breadth-first from the root (loaded trees are checked to be trees, see
+  // tree_json_reader.cc; node ids need not grow with depth): order[i] is new node i's old id.
+  std::vector<int> order{0}, depth_of{0};
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const int old = order[i];
+    if (tree.IsLeaf(old)) continue;
+    order.push_back(tree.left[old]);
+    order.push_back(tree.right[old]);
+    depth_of.push_back(depth_of[i] + 1);
+    depth_of.push_back(depth_of[i] + 1);
+  }
+  const int n = static_cast<int>(order.size());
   flat.nodes.resize(n);
   flat.default_left.resize(n);
+  flat.leaf_value.resize(n);
+  int next_child = 1;  // children are numbered in the order the loop above appended them
   for (int i = 0; i < n; ++i) {
+    const int old = order[i];
     FlatNode& node = flat.nodes[i];
-    node.cond = tree.split_cond[i];
-    if (tree.IsLeaf(i)) {
-      node.cond *= weight;
+    flat.depth = std::max(flat.depth, depth_of[i]);
+    if (tree.IsLeaf(old)) {
       node.feature = 0;
-      node.child[0] = node.child[1] = i;
+      node.cond = std::numeric_limits<float>::quiet_NaN();
+      node.child[0] = i;
+      node.child[1] = i - 1;
       flat.default_left[i] = 0;
+      flat.leaf_value[i] = tree.split_cond[old] * weight;
+      flat.leaf_depth_sum += depth_of[i];
+      ++flat.leaves;
       continue;
     }
-    node.feature = tree.split_index[i];
-    node.child[0] = tree.right[i];
-    node.child[1] = tree.left[i];
-    flat.default_left[i] = tree.default_left[i] != 0;
+    node.feature = tree.split_index[old];
+    node.cond = tree.split_cond[old];
+    node.child[1] = next_child;
+    node.child[0] = next_child + 1;
+    next_child += 2;
+    flat.default_left[i] = tree.default_left[old] != 0;
     flat.max_feature = std::max(flat.max_feature, node.feature);
-  }
-  // Depth by a walk from the root (loaded trees are checked to be trees, see
-  // tree_json_reader.cc; node ids need not grow with depth).
-  std::vector<std::pair<int, int>> stack;
-  if (n > 0) stack.push_back({0, 0});
-  while (!stack.empty()) {
-    const auto [node, depth] = stack.back();
-    stack.pop_back();
-    flat.depth = std::max(flat.depth, depth);
-    if (tree.IsLeaf(node)) {
-      flat.leaf_depth_sum += depth;
-      ++flat.leaves;
-    } else {
-      stack.push_back({tree.left[node], depth + 1});
-      stack.push_back({tree.right[node], depth + 1});
-    }
   }
   return flat;
 }
@@ -141,12 +151,14 @@ void WalkFlatLanes(const FlatTree& flat, const Lanes& lanes, float* out, int gro
     for (int k = 0; k < count; ++k) {
       const FlatNode& nd = nodes[node[k]];
       const float v = lanes.values[k][nd.feature];
-      const int go_left =
-          kComplete ? int(v < nd.cond) : (v < nd.cond) | (int(v != v) & int(default_left[node[k]]));
-      node[k] = nd.child[go_left];
+      if (kComplete) {
+        node[k] = nd.child[1] + int(!(v < nd.cond));
+      } else {
+        node[k] = nd.child[(v < nd.cond) | (int(v != v) & int(default_left[node[k]]))];
+      }
     }
   }
-  for (int k = 0; k < count; ++k) out[k * groups + group] += nodes[node[k]].cond;
+  for (int k = 0; k < count; ++k) out[k * groups + group] += flat.leaf_value[node[k]];
 }
 
 void AddFlatTreeLanes(const FlatTree& flat, const Lanes& lanes, float* out, int groups, int group) {
