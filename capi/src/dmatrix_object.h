@@ -19,9 +19,9 @@ namespace treering::capi {
 
 struct ProxyBatch {
   enum class Kind { kNone, kDense, kCsr } kind = Kind::kNone;
-  ArrayInterface dense;                   // kDense
+  ArrayInterface dense;                    // kDense
   ArrayInterface indptr, indices, values;  // kCsr
-  std::uint64_t num_col = 0;              // kCsr
+  std::uint64_t num_col = 0;               // kCsr
 };
 
 struct DMatrixObject {
@@ -30,6 +30,9 @@ struct DMatrixObject {
   data::DMatrix data;
   bool is_proxy = false;
   ProxyBatch batch;  // a proxy's current batch (its meta information is in `data`)
+  // XGQuantileDMatrixCreateFromCallback's "max_bin" (0 for other matrices): training on this
+  // matrix uses it as the booster's max_bin unless the booster's own parameters set one.
+  int max_bin = 0;
   // Bumped by every change of data or meta information after creation.
   std::atomic<std::uint64_t> version{0};
   ReturnSlots returns;

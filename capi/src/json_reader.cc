@@ -92,6 +92,7 @@ class Reader {
   Status ReadObject(int depth, JsonValue* out) {
     ++pos_;  // '{'
     std::vector<std::pair<std::string, JsonValue>> members;
+    members.reserve(8);  // one allocation for a typical config (growth would move members)
     SkipSpace();
     if (Peek() == '}') {
       ++pos_;
@@ -127,6 +128,7 @@ class Reader {
   Status ReadArray(int depth, JsonValue* out) {
     ++pos_;  // '['
     std::vector<JsonValue> items;
+    items.reserve(4);
     SkipSpace();
     if (Peek() == ']') {
       ++pos_;

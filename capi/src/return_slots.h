@@ -15,12 +15,12 @@
 namespace treering::capi {
 
 struct ReturnSlot {
-  std::string text;                       // one string (JSON, eval line, model bytes)
-  std::vector<std::string> strings;       // string arrays (names, dumps)
-  std::vector<const char*> string_ptrs;   // ... and the char* array handed out
-  std::vector<float> floats;              // predictions, scores, float info
-  std::vector<std::uint64_t> shape;       // bst_ulong shapes, indptr
-  std::vector<unsigned> uints;            // uint info
+  std::string text;                      // one string (JSON, eval line, model bytes)
+  std::vector<std::string> strings;      // string arrays (names, dumps)
+  std::vector<const char*> string_ptrs;  // ... and the char* array handed out
+  std::vector<float> floats;             // predictions, scores, float info
+  std::vector<std::uint64_t> shape;      // bst_ulong shapes, indptr
+  std::vector<unsigned> uints;           // uint info
 
   // Fills string_ptrs from strings and returns its data.
   const char** PointStrings() {

@@ -63,18 +63,23 @@ XGB_DLL int XGBGetGlobalConfig(char const **out_config);
 /* DMatrix: creation                                                                        */
 /* ---------------------------------------------------------------------------------------- */
 
-/* LibSVM or CSV: `path`, `path?format=libsvm|csv` (CSV's `label_column=N` too), a list or a
- * glob. An external-memory cache suffix (`#cacheprefix`) is refused. In a distributed job
- * each rank loads its own part, as the CLI does. */
+/* LibSVM or CSV: `path`, `path?format=libsvm|csv` (CSV's `label_column=N` too; treering's CSV
+ * label is column 0 by default, XGBoost's CSV has none), a list or a glob; qid:N or FILE.group
+ * give query groups. An external-memory cache suffix (`#cacheprefix`) is refused. In a
+ * distributed job each rank loads its own part, as the CLI does. silent=0 reports the load on
+ * stderr. */
 XGB_DLL int XGDMatrixCreateFromFile(const char *fname, int silent, DMatrixHandle *out);
-/* CSR from raw arrays: nindptr = rows + 1, nelem entries, num_col 0 = infer. */
+/* CSR from raw arrays: nindptr = rows + 1, nelem entries, num_col 0 = infer (XGBoost: 0
+ * columns); a num_col below the largest index + 1 or an index repeated in a row is an error.
+ * NaN values are absent. */
 XGB_DLL int XGDMatrixCreateFromCSREx(const size_t *indptr, const unsigned *indices,
                                      const float *data, size_t nindptr, size_t nelem,
                                      size_t num_col, DMatrixHandle *out);
-/* CSR from array-interface strings; config: {"missing": float, "nthread": int}. */
+/* CSR from array-interface strings; config: {"missing": float (required), "nthread": int}. */
 XGB_DLL int XGDMatrixCreateFromCSR(char const *indptr, char const *indices, char const *data,
                                    bst_ulong ncol, char const *config, DMatrixHandle *out);
-/* Dense 2-D array interface (any float or int typestr, C or strided order); config as above. */
+/* Dense 1-D or 2-D array interface (any float, int or bool typestr, any strides); config as
+ * above. NaN and `missing` are absent; an infinite value is an error unless missing is. */
 XGB_DLL int XGDMatrixCreateFromDense(char const *data, char const *config, DMatrixHandle *out);
 /* CSC from raw arrays: nindptr = columns + 1; num_row 0 = infer. */
 XGB_DLL int XGDMatrixCreateFromCSCEx(const size_t *col_ptr, const unsigned *indices,
