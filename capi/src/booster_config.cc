@@ -83,7 +83,7 @@ void CollectStrings(const ordered_json& node, ParamList* out) {
 
 }  // namespace
 
-std::string ConfigJson(const ParamList& params) {
+std::string ConfigJson(const ParamList& params, std::string_view model_json) {
   ordered_json generic = ordered_json::object(), train = ordered_json::object(),
                tree = ordered_json::object(), dart = ordered_json::object();
   ordered_json metrics = ordered_json::array(), ordered = ordered_json::array();
@@ -106,16 +106,42 @@ std::string ConfigJson(const ParamList& params) {
   }
   train["booster"] = booster;
   train["objective"] = objective;
-  ordered_json gradient = {{"name", booster},
-                           {"gbtree_train_param", {{"tree_method", "hist"}}},
-                           {"updater", {{"grow_quantile_histmaker", {{"train_param", tree}}}}}};
-  if (booster == "dart") gradient["dart_train_param"] = dart;
+  // What the model knows: the objective with its parameter block and learner_model_param,
+  // which XGBoost's LoadConfig needs (it reads them from the config, not the model).
+  ordered_json objective_json = {{"name", objective}}, model_param = ordered_json::object();
+  std::size_t trees = 0;
+  const ordered_json model = ordered_json::parse(model_json, nullptr, false);
+  if (!model.is_discarded()) {
+    const auto learner = model.value("learner", ordered_json::object());
+    objective_json = learner.value("objective", objective_json);
+    model_param = learner.value("learner_model_param", model_param);
+    const auto gb = learner.value("gradient_booster", ordered_json::object());
+    const auto gbtree = gb.contains("gbtree") ? gb["gbtree"] : gb;
+    trees =
+        gbtree.value("model", ordered_json::object()).value("trees", ordered_json::array()).size();
+  }
+  ordered_json gbtree = {{"gbtree_model_param",
+                          {{"num_parallel_tree", "1"},
+                           {"num_trees", std::to_string(trees)},
+                           {"size_leaf_vector", "0"}}},
+                         {"gbtree_train_param",
+                          {{"process_type", "default"},
+                           {"tree_method", "hist"},
+                           {"updater", "grow_quantile_histmaker"}}},
+                         {"name", "gbtree"},
+                         {"specified_updater", false},
+                         {"updater", {{"grow_quantile_histmaker", {{"train_param", tree}}}}}};
+  ordered_json gradient = gbtree;
+  if (booster == "dart") {
+    gradient = {{"dart_train_param", dart}, {"gbtree", gbtree}, {"name", "dart"}};
+  }
   ordered_json doc = {{"learner",
                        {{"generic_param", generic},
                         {"gradient_booster", gradient},
+                        {"learner_model_param", model_param},
                         {"learner_train_param", train},
                         {"metrics", metrics},
-                        {"objective", {{"name", objective}}}}},
+                        {"objective", objective_json}}},
                       {"version", {1, 7, 4}},
                       {"treering_params", ordered}};
   return doc.dump();
@@ -156,12 +182,9 @@ ParamList ParamsFromConfig(std::string_view json, const char* what,
       }
     }
   }
-  std::erase_if(out, [&](const auto& kv) { return !known(kv.first); });
+  // XGBoost lists every parameter; an empty value (interaction_constraints) means unset.
+  std::erase_if(out, [&](const auto& kv) { return kv.second.empty() || !known(kv.first); });
   return out;
-}
-
-std::string SnapshotJson(const std::string& config, const std::string& model) {
-  return "{\"Config\":" + config + ",\"Model\":" + model + "}";
 }
 
 bool SplitSnapshot(std::string_view bytes, std::string_view* config, std::string_view* model) {

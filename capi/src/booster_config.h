@@ -17,16 +17,17 @@ namespace treering::capi {
 
 using ParamList = std::vector<std::pair<std::string, std::string>>;
 
-std::string ConfigJson(const ParamList& params);
+// model_json: the booster's model as JSON, whose objective block and learner_model_param
+// the config repeats (XGBoost's LoadConfig reads them there).
+std::string ConfigJson(const ParamList& params, std::string_view model_json);
 // The parameters of a config (ApiError naming `what` when it is not such JSON). Of a config
 // XGBoost wrote, only the keys `known` accepts are taken.
 ParamList ParamsFromConfig(std::string_view json, const char* what,
                            const std::function<bool(const std::string&)>& known);
 
-// XGBoost's pickling snapshot: {"Config": <ConfigJson>, "Model": <model JSON>}. Split finds
-// the two members' texts without re-parsing the model's numbers (floats stay exact); false
-// when `bytes` is not such an object.
-std::string SnapshotJson(const std::string& config, const std::string& model);
+// A pickling snapshot as JSON text, {"Config": ..., "Model": ...} (older XGBoost wrote these;
+// 1.7 and treering write UBJSON): Split finds the two members' texts without re-parsing the
+// model's numbers (floats stay exact); false when `bytes` is not such an object.
 bool SplitSnapshot(std::string_view bytes, std::string_view* config, std::string_view* model);
 
 }  // namespace treering::capi

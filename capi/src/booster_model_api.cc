@@ -13,6 +13,8 @@
 #include "api_error.h"
 #include "base/context.h"
 #include "booster/atomic_file.h"
+#include "booster/model_formats.h"
+#include "booster/model_io.h"
 #include "booster_config.h"
 #include "booster_object.h"
 #include "learner_factory.h"  // booster/cli: which keys each booster takes
@@ -68,6 +70,75 @@ void LoadConfigLocked(BoosterObject* b, std::string_view json, const char* what)
   b->params = treering::capi::ParamsFromConfig(
       json, what, [&](const std::string& key) { return KnownKey(key, booster); });
   b->needs_configure = true;
+}
+
+// A snapshot's config and model: on failure the booster keeps its params and model.
+void LoadSnapshotLocked(BoosterObject* b, std::string_view config, std::string_view model) {
+  const auto saved_params = b->params;
+  const bool saved_configure = b->needs_configure;
+  try {
+    LoadConfigLocked(b, config, "buf: Config");
+    b->LoadModelLocked(model, "buf: Model");
+  } catch (...) {
+    b->params = saved_params;
+    b->needs_configure = saved_configure;
+    throw;
+  }
+}
+
+// XGBoost 1.7's pickle layout, {"Config": ..., "Model": ...} in UBJSON: the model part is
+// the UBJSON model file (float32 values, exact), the config nlohmann's UBJSON of the JSON.
+std::string UbjsonKey(std::string_view key) {
+  std::string out(1, 'L');
+  for (int shift = 56; shift >= 0; shift -= 8) {
+    out.push_back(static_cast<char>((std::uint64_t{key.size()} >> shift) & 0xff));
+  }
+  out.append(key);
+  return out;
+}
+
+// XGBoost's reader takes every length as 'L' (int64), so the config is encoded here rather
+// than by nlohmann::json::to_ubjson (which picks the smallest integer type).
+void AppendUbjson(const nlohmann::json& j, std::string* out) {
+  if (j.is_object()) {
+    out->push_back('{');
+    for (const auto& [key, value] : j.items()) {
+      out->append(UbjsonKey(key));
+      AppendUbjson(value, out);
+    }
+    out->push_back('}');
+  } else if (j.is_array()) {
+    out->push_back('[');
+    for (const auto& value : j) AppendUbjson(value, out);
+    out->push_back(']');
+  } else if (j.is_string()) {
+    out->push_back('S');
+    out->append(UbjsonKey(j.get<std::string>()));
+  } else if (j.is_boolean()) {
+    out->push_back(j.get<bool>() ? 'T' : 'F');
+  } else if (j.is_number_integer()) {
+    out->append(UbjsonKey(""));  // 'L' + the value as int64, big-endian
+    const auto v = static_cast<std::uint64_t>(j.get<std::int64_t>());
+    for (int i = 0; i < 8; ++i) (*out)[out->size() - 8 + i] = static_cast<char>(v >> (56 - 8 * i));
+  } else {
+    out->push_back('Z');  // the config holds no floats
+  }
+}
+
+std::string UbjsonSnapshot(const std::string& config_json, const std::string& model_ubj) {
+  std::string out("{");  // appends only: GCC 12 warns falsely on "literal" + string
+  out.append(UbjsonKey("Config"));
+  AppendUbjson(nlohmann::json::parse(config_json), &out);
+  out += UbjsonKey("Model");
+  out += model_ubj;
+  out.push_back('}');
+  return out;
+}
+
+// XGBoost 1.7's pickles are UBJSON objects: '{' then a key's length type.
+bool IsUbjsonObject(std::string_view bytes) {
+  return bytes.size() > 2 && bytes[0] == '{' &&
+         std::string_view("iUIlL").find(bytes[1]) != std::string_view::npos;
 }
 
 }  // namespace
@@ -143,9 +214,10 @@ XGB_DLL int XGBoosterSerializeToBuffer(BoosterHandle handle, bst_ulong* out_len,
     NotNull(out_len, "out_len");
     NotNull(out_dptr, "out_dptr");
     std::unique_lock lock(b->mutex);
-    const std::string model = b->SaveModelLocked("model.json");
-    ReturnBytes(b.get(), treering::capi::SnapshotJson(treering::capi::ConfigJson(b->params), model),
-                out_len, out_dptr);
+    const std::string config =
+        treering::capi::ConfigJson(b->params, b->SaveModelLocked("model.json"));
+    ReturnBytes(b.get(), UbjsonSnapshot(config, b->SaveModelLocked("model.ubj")), out_len,
+                out_dptr);
   });
 }
 
@@ -157,19 +229,21 @@ XGB_DLL int XGBoosterUnserializeFromBuffer(BoosterHandle handle, const void* buf
     std::string_view config, model;
     std::unique_lock lock(b->mutex);
     if (!treering::capi::SplitSnapshot(bytes, &config, &model)) {
+      if (IsUbjsonObject(bytes)) {
+        std::string xgb_config;
+        auto snapshot = treering::booster::ModelFromUbjsonSnapshot(bytes, "buf", &xgb_config);
+        if (snapshot.ok()) {
+          const std::string json =
+              treering::capi::ValueOrThrow(treering::booster::ModelToJson(snapshot.value()));
+          LoadSnapshotLocked(b.get(), xgb_config, json);
+          return;
+        }
+      }
       // Not a snapshot: a bare model in any format (older pickles held the model alone).
       b->LoadModelLocked(bytes, "buf");
       return;
     }
-    // Both parts are checked before anything changes.
-    const auto saved_params = b->params;
-    LoadConfigLocked(b.get(), config, "buf: Config");
-    try {
-      b->LoadModelLocked(model, "buf: Model");
-    } catch (...) {
-      b->params = saved_params;
-      throw;
-    }
+    LoadSnapshotLocked(b.get(), config, model);
   });
 }
 
@@ -180,7 +254,8 @@ XGB_DLL int XGBoosterSaveJsonConfig(BoosterHandle handle, bst_ulong* out_len,
     NotNull(out_len, "out_len");
     NotNull(out_str, "out_str");
     std::unique_lock lock(b->mutex);
-    ReturnBytes(b.get(), treering::capi::ConfigJson(b->params), out_len, out_str);
+    const std::string model = b->SaveModelLocked("model.json");
+    ReturnBytes(b.get(), treering::capi::ConfigJson(b->params, model), out_len, out_str);
   });
 }
 

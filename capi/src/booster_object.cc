@@ -1,9 +1,10 @@
 #include "booster_object.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <set>
 
+#include "base/nearest_key.h"
 #include "learner_factory.h"  // booster/cli: the CLI's one learner factory
 #include "rabit/rabit.h"
 
@@ -49,8 +50,12 @@ void CheckMetaInfo(const data::DMatrix& dm, const char* what) {
   CheckFinite(dm.base_margin, what, "base_margin");
 }
 
-// The matrix's feature types as the feature_types param takes them ("" when it has none).
+// The matrix's feature types as the feature_types param takes them, when one is categorical
+// ("" otherwise: numeric types change no split, and the model stays the CLI's).
 std::string FeatureTypesValue(const data::DMatrix& dm) {
+  if (std::find(dm.feature_types.begin(), dm.feature_types.end(), "c") == dm.feature_types.end()) {
+    return "";
+  }
   std::string out;
   for (const std::string& t : dm.feature_types) out += (out.empty() ? "" : ",") + t;
   return out;
@@ -85,16 +90,32 @@ std::vector<std::pair<std::string, std::string>> BoosterObject::LearnerParams() 
   return out;
 }
 
-std::unique_ptr<booster::Learner> BoosterObject::NewLearner() const {
-  const std::string name = BoosterName(params);
-  std::set<std::string> known;
-  for (const booster::ParamDoc& d : cli::LearnerParamDocs(name)) known.insert(d.key);
+Context BoosterObject::ContextFromParams() const {
+  Context out;
   for (const auto& [key, value] : params) {
-    if (Context::Table().Find(key) == nullptr && !IgnoredKey(key) && known.count(key) == 0) {
-      throw ApiError("unknown parameter '" + key + "' (booster " + name + ")");
+    if (Context::Table().Find(key) != nullptr) ThrowIfError(Context::Table().Set(&out, key, value));
+  }
+  return out;
+}
+
+std::unique_ptr<booster::Learner> BoosterObject::NewLearner(const Context& context) const {
+  const std::string name = BoosterName(params);
+  // The MLP standardises the matrices it is given in place (booster/learner.h): through the C
+  // API that would rewrite the caller's data under concurrent predictions.
+  if (name == "mlp") {
+    throw ApiError(
+        "parameter booster: mlp is available in the treering CLI only; the C API "
+        "serves gbtree and dart");
+  }
+  std::vector<std::string> known = Context::Table().Keys();
+  for (const booster::ParamDoc& d : cli::LearnerParamDocs(name)) known.push_back(d.key);
+  for (const auto& [key, value] : params) {
+    if (!IgnoredKey(key) && std::find(known.begin(), known.end(), key) == known.end()) {
+      throw ApiError("unknown parameter '" + key + "' (booster " + name + ")" +
+                     DidYouMean(key, known));
     }
   }
-  auto learner = cli::CreateLearner(name, LearnerParams(), ctx, &rabit::DefaultComm());
+  auto learner = cli::CreateLearner(name, LearnerParams(), context, &rabit::DefaultComm());
   if (!learner.ok()) throw ApiError(learner.status().message());
   return std::move(learner.value());
 }
@@ -116,27 +137,15 @@ void BoosterObject::TakeInfo(const booster::Learner& from) {
 // (docs/c-api/booster.md has the measurement).
 void BoosterObject::ConfigureLocked() {
   if (learner && !needs_configure) return;
-  Context fresh;
-  for (const auto& [key, value] : params) {
-    if (Context::Table().Find(key) != nullptr) {
-      ThrowIfError(Context::Table().Set(&fresh, key, value));
-    }
-  }
+  const Context fresh = ContextFromParams();
   std::string model;
   if (learner && has_model_) {
     learner->SetModelInfo(Info());
     model = ValueOrThrow(learner->SerializeModelFile("booster.json"));
   }
-  const Context before = ctx;
+  std::unique_ptr<booster::Learner> rebuilt = NewLearner(fresh);
+  if (!model.empty()) ThrowIfError(rebuilt->LoadModelBytes(model, "the booster's model"));
   ctx = fresh;
-  std::unique_ptr<booster::Learner> rebuilt;
-  try {
-    rebuilt = NewLearner();
-    if (!model.empty()) ThrowIfError(rebuilt->LoadModelBytes(model, "the booster's model"));
-  } catch (...) {
-    ctx = before;
-    throw;
-  }
   rebuilt->SetModelInfo(Info());
   learner = std::move(rebuilt);
   train_.reset();
@@ -204,22 +213,10 @@ std::vector<booster::EvalResult> BoosterObject::Evaluate(
 
 void BoosterObject::LoadModelLocked(std::string_view bytes, const std::string& source) {
   // A fresh learner takes the model; only when that worked does it replace the current one.
-  Context fresh;
-  for (const auto& [key, value] : params) {
-    if (Context::Table().Find(key) != nullptr) {
-      ThrowIfError(Context::Table().Set(&fresh, key, value));
-    }
-  }
-  const Context before = ctx;
+  const Context fresh = ContextFromParams();
+  std::unique_ptr<booster::Learner> loaded = NewLearner(fresh);
+  ThrowIfError(loaded->LoadModelBytes(bytes, source));
   ctx = fresh;
-  std::unique_ptr<booster::Learner> loaded;
-  try {
-    loaded = NewLearner();
-    ThrowIfError(loaded->LoadModelBytes(bytes, source));
-  } catch (...) {
-    ctx = before;
-    throw;
-  }
   learner = std::move(loaded);
   TakeInfo(*learner);
   train_.reset();

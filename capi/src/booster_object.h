@@ -83,7 +83,10 @@ class BoosterObject {
   // The learner's params: `params` without the Context's keys, plus the training matrix's
   // categorical feature types unless feature_types was set.
   std::vector<std::pair<std::string, std::string>> LearnerParams() const;
-  std::unique_ptr<booster::Learner> NewLearner() const;
+  // nthread, seed, verbosity of `params` (errors name the key).
+  Context ContextFromParams() const;
+  // A learner for `params`; unknown keys fail here, naming the key (and a near one).
+  std::unique_ptr<booster::Learner> NewLearner(const Context& context) const;
   booster::ModelInfo Info() const;
   void TakeInfo(const booster::Learner& from);
 

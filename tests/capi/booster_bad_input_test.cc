@@ -85,12 +85,17 @@ TEST_F(BoosterBadInput, UnknownOrBadParameterNamesTheKey) {
   ASSERT_EQ(XGBoosterSetParam(booster_, "max_dpeth", "3"), 0);  // recorded; checked when used
   EXPECT_EQ(XGBoosterUpdateOneIter(booster_, 3, dtrain_), -1);
   EXPECT_NE(LastError().find("max_dpeth"), std::string::npos) << LastError();
+  EXPECT_NE(LastError().find("did you mean 'max_depth'"), std::string::npos) << LastError();
 
   BoosterHandle b = nullptr;
   ASSERT_EQ(XGBoosterCreate(&dtrain_, 1, &b), 0);
   ASSERT_EQ(XGBoosterSetParam(b, "max_depth", "-4"), 0);
   EXPECT_EQ(XGBoosterUpdateOneIter(b, 0, dtrain_), -1);
   EXPECT_NE(LastError().find("max_depth"), std::string::npos) << LastError();
+  ASSERT_EQ(XGBoosterSetParam(b, "booster", "mlp"), 0);
+  EXPECT_EQ(XGBoosterUpdateOneIter(b, 0, dtrain_), -1);
+  EXPECT_NE(LastError().find("booster: mlp"), std::string::npos) << LastError();
+  ASSERT_EQ(XGBoosterSetParam(b, "booster", "gbtree"), 0);
   // Fixing the value makes the booster usable again.
   ASSERT_EQ(XGBoosterSetParam(b, "max_depth", "2"), 0);
   EXPECT_EQ(XGBoosterUpdateOneIter(b, 0, dtrain_), 0) << LastError();
@@ -134,6 +139,38 @@ TEST_F(BoosterBadInput, SliceOutOfRangeIsMinusTwo) {
   ASSERT_EQ(XGBoosterBoostedRounds(sliced, &rounds), 0);
   EXPECT_EQ(rounds, 2);
   XGBoosterFree(sliced);
+}
+
+TEST_F(BoosterBadInput, FeatureWeightsWithColumnSamplingAreRefused) {
+  const std::vector<float> weights = {1.0f, 2.0f, 3.0f};
+  ASSERT_EQ(XGDMatrixSetFloatInfo(dtrain_, "feature_weights", weights.data(), 3), 0);
+  EXPECT_EQ(XGBoosterUpdateOneIter(booster_, 3, dtrain_), 0) << LastError();  // no sampling
+  ASSERT_EQ(XGBoosterSetParam(booster_, "colsample_bynode", "0.5"), 0);
+  EXPECT_EQ(XGBoosterUpdateOneIter(booster_, 4, dtrain_), -1);
+  EXPECT_NE(LastError().find("feature_weights"), std::string::npos) << LastError();
+}
+
+// An eval set whose base_margin changed is evaluated afresh, not from stale cached margins:
+// the line equals a new booster's with the same model. Then training goes on from the new
+// margins.
+TEST_F(BoosterBadInput, EvalSeesChangedBaseMargin) {
+  const char* name = "train";
+  const char* line = nullptr;
+  ASSERT_EQ(XGBoosterEvalOneIter(booster_, 2, &dtrain_, &name, 1, &line), 0) << LastError();
+  const std::string before = line;
+  const std::vector<float> margins(200, 1.5f);
+  ASSERT_EQ(XGDMatrixSetFloatInfo(dtrain_, "base_margin", margins.data(), margins.size()), 0);
+  ASSERT_EQ(XGBoosterEvalOneIter(booster_, 2, &dtrain_, &name, 1, &line), 0) << LastError();
+  const std::string after = line;
+  EXPECT_NE(before, after);
+  const std::string model = Save(booster_, "json");
+  BoosterHandle fresh = nullptr;
+  ASSERT_EQ(XGBoosterCreate(nullptr, 0, &fresh), 0);
+  ASSERT_EQ(XGBoosterLoadModelFromBuffer(fresh, model.data(), model.size()), 0);
+  ASSERT_EQ(XGBoosterEvalOneIter(fresh, 2, &dtrain_, &name, 1, &line), 0) << LastError();
+  EXPECT_EQ(after, std::string(line));
+  EXPECT_EQ(after.rfind("[2]\ttrain-logloss:", 0), 0u) << after;
+  XGBoosterFree(fresh);
 }
 
 // Random mutations (bytes flipped, truncations, insertions) of real model and snapshot bytes:

@@ -104,6 +104,44 @@ def both_refuse_legacy_binary(lib, case, data, tmp):
         return ok
 
 
+# Parameters changed between rounds: eta (taken in place) after 3 rounds, max_depth (the
+# learner is rebuilt around its model) after 5. The CLI does the same in three jobs, each
+# continuing from the last one's model (model_in).
+STAGES = [(3, [("eta", "0.3")]), (2, [("eta", "0.1")]), (2, [("max_depth", "2")])]
+BASE = [("objective", "binary:logistic"), ("max_depth", "4"), ("subsample", "0.7")] + COMMON
+
+
+def changed_params_match_cli(lib, data, tmp):
+    cli = os.path.join(t.build_dir(), "bin", "treering")
+    model_in = []
+    params = list(BASE)
+    for n, (rounds, change) in enumerate(STAGES):
+        params += change
+        out = os.path.join(tmp, "stage%d.json" % n)
+        subprocess.run([cli, "/dev/null", "data=" + data, "num_round=%d" % rounds,
+                        "model_out=" + out, "verbosity=0"] + model_in +
+                       ["%s=%s" % kv for kv in params], check=True, capture_output=True)
+        model_in = ["model_in=" + out]
+    with open(out, "rb") as f:
+        want = f.read()
+    d = lib.dmatrix(data)
+    b = lib.booster([d], BASE)
+    i = 0
+    for rounds, change in STAGES:
+        for k, v in change:
+            lib.call("XGBoosterSetParam", b, k.encode(), v.encode())
+        for _ in range(rounds):
+            lib.update(b, i, d)
+            i += 1
+    got = os.path.join(tmp, "changed.json")
+    lib.save(b, got)
+    with open(got, "rb") as f:
+        ok = f.read() == want
+    print("%s params changed between rounds (eta in place, max_depth rebuilt) = the CLI's "
+          "model_in chain" % ("PASS" if ok else "FAIL"))
+    return ok
+
+
 def main():
     lib = t.Lib(t.treering_lib_path())
     failed = 0
@@ -125,6 +163,7 @@ def main():
                     print("%s %s.%s (feature types from %s): %d bytes" %
                           ("PASS" if ok else "FAIL", case, ext, v, len(ours)))
                     failed += not ok
+        failed += not changed_params_match_cli(lib, os.path.join(tmp, "binary.libsvm"), tmp)
     sys.exit(1 if failed else 0)
 
 

@@ -3,6 +3,7 @@ same params and data through both libraries give the same eval lines and predict
 CLI tests' 1e-5), models saved by one load in the other (JSON, UBJSON, legacy binary),
 serialize / unserialize round-trips, custom-gradient rounds and base_margin agree.
 usage: booster_peer_test.py BUILD_DIR (exit 77 when the peer is missing)"""
+import json
 import math
 import os
 import random
@@ -99,7 +100,13 @@ def test_models_cross_load():
                 assert_close(dst.predict(b, d), want, "%s model %s -> %s" % (fmt, src.path,
                                                                               dst.path))
                 dst.free(b)
-    # Our model saved in each format is what the peer writes for the same model.
+    # Our model saved in each format is what the peer writes for the same model, feature
+    # names and types included (learner.feature_names / feature_types).
+    names = ["f_%d" % i for i in range(6)]
+    for field, values in (("feature_name", names), ("feature_type", ["q"] * 6)):
+        arr = (t.ctypes.c_char_p * 6)(*[v.encode() for v in values])
+        peer.call("XGBoosterSetStrFeatureInfo", bp, field.encode(), arr, t.ctypes.c_uint64(6))
+    assert b'"feature_names":["f_0","f_1"' in peer.save_buffer(bp, "json")
     for fmt in ("json", "ubj", "deprecated"):
         raw = peer.save_buffer(bp, fmt)
         b = ours.booster([], [])
@@ -119,7 +126,24 @@ def test_serialize_round_trip_continues_identically():
             lib.update(b, i, d)
             lib.update(copy, i, d)
         assert lib.save_buffer(b, "json") == lib.save_buffer(copy, "json"), lib.path
-        assert lib.eval(b, 4, [("test", e)]) == lib.eval(copy, 4, [("test", e)])
+        if lib is ours:  # the peer's unserialized booster lists each eval_metric twice
+            assert lib.eval(b, 4, [("test", e)]) == lib.eval(copy, 4, [("test", e)])
+
+
+def test_peer_pickle_unserializes_here():
+    """XGBoost 1.7 pickles a booster as a UBJSON snapshot; ours reads its model and the
+    parameters treering knows, and continues training as the peer does."""
+    ours, peer = libs()
+    bp, dp, ep, _ = train(peer, rounds=3)
+    raw = peer.serialize(bp)
+    d = ours.dmatrix(TRAIN)
+    e = ours.dmatrix(TEST)
+    b = ours.booster([d], [])
+    ours.unserialize(b, raw)
+    assert_close(ours.predict(b, e), peer.predict(bp, ep), "predictions after unserialize")
+    ours.update(b, 3, d)
+    peer.update(bp, 3, dp)
+    assert_close(ours.predict(b, e), peer.predict(bp, ep), "a round after unserialize")
 
 
 def test_custom_gradients():
@@ -157,7 +181,31 @@ def test_config_round_trip():
     assert '"learner"' in cfg and '"version":[1,7,4]' in cfg, cfg
     other = ours.booster([d], [])
     ours.load_config(other, cfg)
-    assert ours.config(other) == cfg
+    got, want = json.loads(ours.config(other)), json.loads(cfg)
+    assert got["treering_params"] == want["treering_params"] == [list(p) for p in PARAMS]
+    for section in ("generic_param", "learner_train_param", "metrics", "objective"):
+        assert got["learner"][section] == want["learner"][section], section
+    # XGBoost loads it (its LoadConfig needs the objective's parameter block and
+    # learner_model_param, which come from the model).
+    peer = t.Lib(t.PEER)
+    dp = peer.dmatrix(uri(peer, TRAIN))
+    pb = peer.booster([dp], [])
+    peer.load_config(pb, cfg)
+    peer.update(pb, 0, dp)
+    line = peer.eval(pb, 0, [("train", dp)])
+    assert "train-logloss" in line and "train-auc" in line, line
+
+
+def test_our_pickle_unserializes_in_the_peer():
+    """treering pickles as XGBoost 1.7 does (UBJSON {Config, Model}): libxgboost reads it."""
+    ours, peer = libs()
+    b, _, e, _ = train(ours, rounds=3)
+    raw = ours.serialize(b)
+    assert raw.startswith(b"{L\x00\x00\x00\x00\x00\x00\x00\x06Config"), raw[:20]
+    pb = peer.booster([], [])
+    peer.unserialize(pb, raw)
+    assert_close(peer.predict(pb, peer.dmatrix(uri(peer, TEST))), ours.predict(b, e),
+                 "the peer's predictions from our pickle")
 
 
 def main():
@@ -165,7 +213,9 @@ def main():
         print("SKIP: the peer %s is not installed" % t.PEER)
         sys.exit(t.SKIP)
     t.run_tests([test_eval_lines_and_predictions, test_models_cross_load,
-                 test_serialize_round_trip_continues_identically, test_custom_gradients,
+                 test_serialize_round_trip_continues_identically,
+                 test_peer_pickle_unserializes_here, test_our_pickle_unserializes_in_the_peer,
+                 test_custom_gradients,
                  test_base_margin, test_config_round_trip])
 
 

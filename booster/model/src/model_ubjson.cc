@@ -172,4 +172,19 @@ Result<GBTreeModel> ModelFromUbjson(std::string_view bytes, const std::string& s
   return ModelFromDocument(doc.value(), source);
 }
 
+// XGBoost 1.7's pickle: {"Config": {...}, "Model": {...}} in UBJSON (Learner::Save).
+Result<GBTreeModel> ModelFromUbjsonSnapshot(std::string_view bytes, const std::string& source,
+                                            std::string* config_json) {
+  auto doc = ubjson::Decode(bytes, source);
+  if (!doc.ok()) return doc.status();
+  const nlohmann::json& root = doc.value();
+  if (!root.is_object() || !root.contains("Config") || !root.contains("Model")) {
+    return Status::InvalidInput(source + ": not a booster snapshot ({\"Config\", \"Model\"})");
+  }
+  auto model = ModelFromDocument(root["Model"], source + ": Model");
+  if (!model.ok()) return model.status();
+  *config_json = root["Config"].dump();
+  return model;
+}
+
 }  // namespace treering::booster

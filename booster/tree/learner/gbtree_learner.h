@@ -83,7 +83,7 @@ class GBTreeLearner : public Learner {
   Status BoostFromGradients(const std::vector<float>& grad,
                             const std::vector<float>& hess) override;
   Result<std::vector<EvalResult>> EvalOn(const std::vector<NamedMatrix>& sets) override;
-  void ForgetMatrix(const data::DMatrix* dm) override { eval_cache_.erase(dm); }
+  void ForgetMatrix(const data::DMatrix* dm) override;
   Result<bool> TuneInPlace(const std::string& key, const std::string& value) override;
 
   // Learner: the driver's round loop (gbtree_progress.cc).

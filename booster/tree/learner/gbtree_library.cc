@@ -113,6 +113,16 @@ Result<std::vector<EvalResult>> GBTreeLearner::EvalOn(const std::vector<NamedMat
   return results;
 }
 
+// The training matrix's margins are recomputed from the trees too (same sums in the same
+// order as the rounds' additions, so training goes on identically).
+void GBTreeLearner::ForgetMatrix(const data::DMatrix* dm) {
+  eval_cache_.erase(dm);
+  if (dm == train_) {
+    train_margins_.clear();
+    train_trees_applied_ = 0;
+  }
+}
+
 // eta only: the growers read it from tparam_ (by reference) for each new tree and dart's
 // weights for each round; nothing computed earlier depends on it.
 Result<bool> GBTreeLearner::TuneInPlace(const std::string& key, const std::string& value) {

@@ -213,7 +213,8 @@ XGB_DLL int XGDMatrixGetDataAsCSR(DMatrixHandle const handle, char const *config
 /* A booster that will train on (and cache predictions for) dmats[0..len). */
 XGB_DLL int XGBoosterCreate(const DMatrixHandle dmats[], bst_ulong len, BoosterHandle *out);
 XGB_DLL int XGBoosterFree(BoosterHandle handle);
-/* Rounds [begin_layer, end_layer) with `step` as a new booster (end 0: to the last round). */
+/* Rounds [begin_layer, end_layer) with `step` as a new booster (end 0: to the last round);
+ * -2 when end_layer is beyond the model's rounds, as XGBoost (Python's IndexError). */
 XGB_DLL int XGBoosterSlice(BoosterHandle handle, int begin_layer, int end_layer, int step,
                            BoosterHandle *out);
 XGB_DLL int XGBoosterBoostedRounds(BoosterHandle handle, int *out);
@@ -281,7 +282,8 @@ XGB_DLL int XGBoosterSaveModelToBuffer(BoosterHandle handle, char const *config,
 /* The legacy binary model (deprecated in XGBoost too). */
 XGB_DLL int XGBoosterGetModelRaw(BoosterHandle handle, bst_ulong *out_len,
                                  const char **out_dptr);
-/* Model and configuration together (what pickling keeps). */
+/* Model and configuration together (what pickling keeps); Unserialize also reads XGBoost
+ * 1.7's UBJSON pickles. A failed load leaves the booster as it was. */
 XGB_DLL int XGBoosterSerializeToBuffer(BoosterHandle handle, bst_ulong *out_len,
                                        const char **out_dptr);
 XGB_DLL int XGBoosterUnserializeFromBuffer(BoosterHandle handle, const void *buf,

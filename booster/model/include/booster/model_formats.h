@@ -28,6 +28,10 @@ const char* ModelFormatName(ModelFormat format);
 // UBJSON: the bytes python3-xgboost 1.7.4 writes for Booster.save_model("m.ubj").
 Result<std::string> ModelToUbjson(const GBTreeModel& model);
 Result<GBTreeModel> ModelFromUbjson(std::string_view bytes, const std::string& source);
+// XGBoost 1.7's pickling snapshot (XGBoosterSerializeToBuffer): the UBJSON document
+// {"Config": ..., "Model": ...}; the model, and the config as JSON text in *config_json.
+Result<GBTreeModel> ModelFromUbjsonSnapshot(std::string_view bytes, const std::string& source,
+                                            std::string* config_json);
 
 // Legacy binary: the bytes XGBoost 1.7.4 writes for Booster.save_model("m.model"). Fields
 // the tree model does not keep are written as XGBoost writes them for a freshly loaded model
