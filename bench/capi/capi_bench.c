@@ -15,12 +15,12 @@
 
 #include "treering/c_api.h"
 
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    if ((call) != 0) {                                                         \
+#define CHECK(call)                                                                     \
+  do {                                                                                  \
+    if ((call) != 0) {                                                                  \
       fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, XGBGetLastError()); \
-      exit(1);                                                                 \
-    }                                                                          \
+      exit(1);                                                                          \
+    }                                                                                   \
   } while (0)
 
 static double Now(void) {
@@ -122,7 +122,7 @@ static int Latency(const char* model, const char* data, int calls) {
   const char* config =
       "{\"type\": 0, \"training\": false, \"iteration_begin\": 0, \"iteration_end\": 0, "
       "\"strict_shape\": false, \"missing\": NaN, \"cache_id\": 0}";
-  char (*interfaces)[256] = malloc(sizeof(*interfaces) * kRows);
+  char(*interfaces)[256] = malloc(sizeof(*interfaces) * kRows);
   double* us = malloc(sizeof(double) * (size_t)calls);
   double checksum = 0;
   for (int r = 0; r < kRows; ++r) {
@@ -137,8 +137,7 @@ static int Latency(const char* model, const char* data, int calls) {
     const float* result;
     const int r = (i + 1000) % kRows;
     const double start = Now();
-    CHECK(XGBoosterPredictFromDense(booster, interfaces[r], config, NULL, &shape, &dim,
-                                    &result));
+    CHECK(XGBoosterPredictFromDense(booster, interfaces[r], config, NULL, &shape, &dim, &result));
     const double elapsed = Now() - start;
     if (i >= 0) {
       us[i] = 1e6 * elapsed;
@@ -158,14 +157,17 @@ static int Latency(const char* model, const char* data, int calls) {
 /* ../shared/bench/xgb/higgs1m.conf through the C API: the same params, eval on test. */
 static int Train(const char* train, const char* test, int rounds, const char* out) {
   static const char* const kParams[][2] = {
-      {"booster", "gbtree"}, {"objective", "binary:logistic"}, {"tree_method", "hist"},
-      {"max_bin", "256"},    {"max_depth", "8"},               {"eta", "0.1"},
-      {"nthread", "2"},      {"eval_metric", "auc"},           {"eval_metric", "logloss"}};
+      {"booster", "gbtree"},     {"objective", "binary:logistic"},
+      {"tree_method", "hist"},   {"max_bin", "256"},
+      {"max_depth", "8"},        {"eta", "0.1"},
+      {"nthread", "2"},          {"eval_metric", "auc"},
+      {"eval_metric", "logloss"}};
   const double start = Now();
   DMatrixHandle sets[2] = {LoadLibsvm(train), LoadLibsvm(test)};
   const char* names[2] = {"train", "test"};
   BoosterHandle booster;
   const char* line = "";
+  const double loaded = Now();
   CHECK(XGBoosterCreate(sets, 2, &booster));
   for (size_t i = 0; i < sizeof kParams / sizeof kParams[0]; ++i) {
     CHECK(XGBoosterSetParam(booster, kParams[i][0], kParams[i][1]));
@@ -175,7 +177,7 @@ static int Train(const char* train, const char* test, int rounds, const char* ou
     CHECK(XGBoosterEvalOneIter(booster, i, sets + 1, names + 1, 1, &line));
   }
   CHECK(XGBoosterSaveModel(booster, out));
-  printf("train_s %.3f\nlast_eval %s\n", Now() - start, line);
+  printf("train_s %.3f\nload_s %.3f\nlast_eval %s\n", Now() - start, loaded - start, line);
   XGBoosterFree(booster);
   XGDMatrixFree(sets[0]);
   XGDMatrixFree(sets[1]);

@@ -27,9 +27,18 @@ constexpr std::uint64_t kParallelCopyValues = 1 << 16;
 
 bool IsMissing(float v, float missing) { return std::isnan(v) || v == missing; }
 
+// Values a thread's scratch matrix keeps between calls (4 MiB): serving batches reuse it, a
+// one-off large batch does not pin its memory to the thread.
+constexpr std::size_t kKeptScratchValues = std::size_t{1} << 20;
+
+data::DMatrix& ThreadScratch() {
+  thread_local data::DMatrix scratch;
+  return scratch;
+}
+
 // Matrix rows for one call on this thread; cleared, not freed, between calls.
 data::DMatrix& Scratch() {
-  thread_local data::DMatrix scratch;
+  data::DMatrix& scratch = ThreadScratch();
   scratch.row_ptr.assign(1, 0);
   scratch.index.clear();
   scratch.value.clear();
@@ -131,6 +140,9 @@ void PredictRows(BoosterObject& booster, const BoosterObject::ReadView& view, DM
     dm->base_margin = proxy->data.base_margin;
   }
   RunPrediction(view, *dm, request, data_arg, &booster.returns.ForThisThread(), out);
+  if (dm->value.capacity() > kKeptScratchValues || dm->row_ptr.capacity() > kKeptScratchValues) {
+    *dm = data::DMatrix();
+  }
 }
 
 PredictOutputs CheckOutputs(bst_ulong const** out_shape, bst_ulong* out_dim,
