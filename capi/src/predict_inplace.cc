@@ -16,7 +16,6 @@
 #include "json_reader.h"
 #include "predict_request.h"
 #include "predict_run.h"
-#include "request_scan.h"
 #include "treering/c_api.h"
 
 namespace treering::capi {
@@ -169,10 +168,8 @@ XGB_DLL int XGBoosterPredictFromDense(BoosterHandle handle, char const* values, 
   return ApiCall("XGBoosterPredictFromDense", [&] {
     const PredictOutputs out = CheckOutputs(out_shape, out_dim, out_result);
     std::shared_ptr<BoosterObject> booster = GetHandle<BoosterObject>(handle, "handle");
-    ArrayInterface array;
-    if (!ScanDenseInterface(NotNull(values, "values"), &array)) {
-      array = ValueOrThrow(ParseArrayInterface(values, "values"));
-    }
+    const ArrayInterface array =
+        ValueOrThrow(ParseArrayInterface(NotNull(values, "values"), "values"));
     const PredictRequest request = ParsePredictConfig(config, /*inplace=*/true);
     BoosterObject::ReadView view = booster->ForPrediction();
     treering::data::DMatrix& dm = Scratch();

@@ -36,10 +36,6 @@ class Scanner {
     }
     return false;
   }
-  bool Peek(char c) {
-    SkipSpace();
-    return i_ < s_.size() && s_[i_] == c;
-  }
   bool AtEnd() {
     SkipSpace();
     return i_ == s_.size();
@@ -172,62 +168,6 @@ bool ScanPredictConfig(std::string_view text, bool inplace, PredictRequest* out)
   request.strict_shape = strict;
   if (inplace) request.training = false;
   *out = request;
-  return true;
-}
-
-bool ScanDenseInterface(std::string_view text, ArrayInterface* out) {
-  std::uint64_t address = 0, dims[2] = {0, 1};
-  int ndim = 0, item_bytes = 0;
-  bool has_data = false, has_version = false;
-  const bool ok = ScanObject(text, [&](std::string_view key, Scanner& scan) {
-    if (key == "data" || key == "shape") {
-      if (!scan.Eat('[')) return false;
-      Scalar v;
-      int n = 0;
-      if (!scan.Peek(']')) {
-        do {
-          if (!scan.Value(&v)) return false;
-          if (key == "data") {
-            if (n == 0 && !v.is_integer) return false;
-            if (n == 0) address = v.integer;
-          } else {
-            if (n >= 2 || !v.is_integer) return false;
-            dims[n] = v.integer;
-          }
-          ++n;
-        } while (scan.Eat(','));
-      }
-      if (!scan.Eat(']')) return false;
-      if (key == "data") return has_data = n == 2;
-      return (ndim = n) >= 1;
-    }
-    Scalar v;
-    if (!scan.Value(&v)) return false;
-    if (key == "strides") return v.kind == Scalar::Kind::kNull;
-    if (key == "version") return has_version = v.is_integer;
-    if (key == "typestr") {
-      if (v.text == "<f4") return (item_bytes = 4), true;
-      if (v.text == "<f8") return (item_bytes = 8), true;
-      return false;
-    }
-    return false;  // "mask" or anything else: the full parser decides
-  });
-  if (!ok || !has_data || !has_version || ndim == 0 || item_bytes == 0 || address == 0) {
-    return false;
-  }
-  // Sizes whose byte count could overflow are left to the full parser's check.
-  const unsigned __int128 bytes = (unsigned __int128)dims[0] * dims[1] * unsigned(item_bytes);
-  if (bytes > (unsigned __int128)INT64_MAX) return false;
-  ArrayInterface a;
-  a.data = reinterpret_cast<const std::uint8_t*>(static_cast<std::uintptr_t>(address));
-  a.rows = dims[0];
-  a.cols = ndim == 2 ? dims[1] : 1;
-  a.dims = ndim;
-  a.type = 'f';
-  a.item_bytes = item_bytes;
-  a.col_stride = item_bytes;
-  a.row_stride = ndim == 2 ? std::int64_t(a.cols) * item_bytes : item_bytes;
-  *out = a;
   return true;
 }
 

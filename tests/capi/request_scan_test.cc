@@ -1,5 +1,5 @@
-// The fast scan of prediction configs and dense array interfaces (request_scan.h) must read
-// every string it accepts exactly as the full parsers do, and give up on the rest.
+// The fast scan of prediction configs (request_scan.h) must read every string it accepts
+// exactly as the full parser does, and give up on the rest.
 #include "request_scan.h"
 
 #include <cmath>
@@ -9,7 +9,6 @@
 #include <gtest/gtest.h>
 
 #include "api_error.h"
-#include "array_interface.h"
 #include "predict_request.h"
 
 namespace treering::capi {
@@ -89,42 +88,6 @@ TEST(RequestScan, GivesUpOnWhatItDoesNotDecide) {
   for (const auto& [config, inplace] : configs) {
     PredictRequest scanned;
     EXPECT_FALSE(ScanPredictConfig(config, inplace, &scanned)) << config;
-  }
-}
-
-TEST(RequestScan, DenseInterfacesReadAsTheFullParserReadsThem) {
-  const std::vector<std::string> interfaces = {
-      R"({"data": [140000000000, true], "shape": [1, 28], "strides": null, "typestr": "<f4", "version": 3})",
-      R"({"version": 3, "typestr": "<f8", "shape": [5, 3], "data": [4096, false]})",
-      R"({"data": [4096, true], "shape": [7], "typestr": "<f4", "version": 3})",
-      R"({"data": [4096, true], "shape": [0, 4], "strides": null, "typestr": "<f4", "version": 3})",
-  };
-  for (const std::string& text : interfaces) {
-    SCOPED_TRACE(text);
-    ArrayInterface scanned;
-    ASSERT_TRUE(ScanDenseInterface(text, &scanned));
-    const ArrayInterface full = ParseArrayInterface(text, "values").value();
-    EXPECT_EQ(scanned.data, full.data);
-    EXPECT_EQ(scanned.rows, full.rows);
-    EXPECT_EQ(scanned.cols, full.cols);
-    EXPECT_EQ(scanned.dims, full.dims);
-    EXPECT_EQ(scanned.row_stride, full.row_stride);
-    EXPECT_EQ(scanned.col_stride, full.col_stride);
-    EXPECT_EQ(scanned.type, full.type);
-    EXPECT_EQ(scanned.item_bytes, full.item_bytes);
-  }
-  const std::vector<std::string> others = {
-      R"({"data": [4096, true], "shape": [2, 3], "strides": [4, 8], "typestr": "<f4", "version": 3})",
-      R"({"data": [4096, true], "shape": [2, 3], "typestr": "<i4", "version": 3})",
-      R"({"data": [4096, true], "shape": [2, 3], "typestr": ">f4", "version": 3})",
-      R"({"data": [0, true], "shape": [2, 3], "typestr": "<f4", "version": 3})",
-      R"({"data": [4096, true], "shape": [2, 3, 4], "typestr": "<f4", "version": 3})",
-      R"({"data": [4096, true], "shape": [2, 3], "typestr": "<f4", "version": 3, "mask": null})",
-      R"({"data": [4096, true], "shape": [4611686018427387904, 4], "typestr": "<f4", "version": 3})",
-  };
-  for (const std::string& text : others) {
-    ArrayInterface scanned;
-    EXPECT_FALSE(ScanDenseInterface(text, &scanned)) << text;
   }
 }
 
