@@ -23,6 +23,20 @@ void Softmax(float* v, int k) {
   for (int j = 0; j < k; ++j) v[j] /= wsum;
 }
 
+// Probabilities as XGBoost 1.7's prediction and metrics compute them (common::Softmax): the
+// sum in double, each exp divided by it rounded to float. (Its gradient sums differently;
+// GetGradient keeps Softmax above, which the trained models depend on.)
+void SoftmaxForOutput(float* v, int k) {
+  float wmax = v[0];
+  for (int j = 1; j < k; ++j) wmax = std::fmax(v[j], wmax);
+  double wsum = 0.0;
+  for (int j = 0; j < k; ++j) {
+    v[j] = std::exp(v[j] - wmax);
+    wsum += v[j];
+  }
+  for (int j = 0; j < k; ++j) v[j] /= static_cast<float>(wsum);
+}
+
 class SoftmaxObjective : public Objective {
  public:
   SoftmaxObjective(std::string name, int num_class) : name_(std::move(name)), k_(num_class) {}
@@ -83,7 +97,7 @@ class SoftmaxObjective : public Objective {
 
   void EvalTransform(std::vector<float>* values, const Context& ctx) const override {
     ParallelFor(values->size() / k_, ctx.ThreadsFor(values->size(), kBoosterGrain),
-                [&](std::size_t row) { Softmax(values->data() + row * k_, k_); });
+                [&](std::size_t row) { SoftmaxForOutput(values->data() + row * k_, k_); });
   }
 
   std::string DefaultMetric() const override {

@@ -1,0 +1,58 @@
+#include "predict_run.h"
+
+#include <string>
+
+#include "api_error.h"
+#include "booster/tree/learner/gbtree_learner.h"
+
+namespace treering::capi {
+
+ModelFacts FactsOf(const booster::Learner& learner) {
+  ModelFacts facts;
+  facts.rounds = learner.RoundsInModel();
+  if (const auto* tree = dynamic_cast<const booster::GBTreeLearner*>(&learner)) {
+    facts.trees = &tree->Model();
+    facts.groups = facts.trees->NumGroups();
+    facts.num_feature = facts.trees->num_feature;
+  }
+  return facts;
+}
+
+void RunPrediction(const BoosterObject::ReadView& view, const data::DMatrix& dm,
+                   const PredictRequest& request, const char* data_arg, ReturnSlot* slot,
+                   const PredictOutputs& out) {
+  const ModelFacts facts = FactsOf(*view.learner);
+  const bool explains = request.type != PredictType::kValue &&
+                        request.type != PredictType::kMargin && request.type != PredictType::kLeaf;
+  if (explains && !dm.base_margin.empty()) {
+    throw ApiError(std::string(data_arg) +
+                   ": base_margin with contributions or interactions is not supported");
+  }
+  const std::uint64_t margins = dm.NumRows() * static_cast<std::uint64_t>(facts.groups);
+  if (!dm.base_margin.empty() && dm.base_margin.size() != margins) {
+    throw ApiError(std::string(data_arg) + ": base_margin has " +
+                   std::to_string(dm.base_margin.size()) + " values for " +
+                   std::to_string(dm.NumRows()) + " rows x " + std::to_string(facts.groups) +
+                   " output groups");
+  }
+  // Trees never write to the matrix (GBTreeLearner::Predict reads it only), so one matrix may
+  // serve several threads' predictions at once.
+  ThrowIfError(
+      view.learner->Predict(const_cast<data::DMatrix*>(&dm), request.Options(), &slot->floats));
+  *out.result = slot->floats.data();
+  if (out.length != nullptr) {
+    *out.length = slot->floats.size();
+    return;
+  }
+  int rounds = request.iteration_end - request.iteration_begin;
+  if (rounds <= 0) rounds = facts.rounds - request.iteration_begin;
+  const PredictDims dims{dm.NumRows(), dm.num_col, slot->floats.size(),
+                         static_cast<std::uint64_t>(facts.groups),
+                         static_cast<std::uint64_t>(rounds)};
+  std::vector<std::uint64_t> shape = PredictShape(request, dims);
+  slot->shape.assign(shape.begin(), shape.end());
+  *out.shape = reinterpret_cast<const bst_ulong*>(slot->shape.data());
+  *out.dim = shape.size();
+}
+
+}  // namespace treering::capi
