@@ -1,5 +1,5 @@
 # The booster part of the C API: life cycle, parameters, training, models and configuration
-# (docs/c-api/booster.md).
+# (docs/c-api.md, "Booster").
 target_sources(treering_capi_impl PRIVATE
   src/booster_object.cc
   src/booster_api.cc

@@ -1,4 +1,4 @@
-"""What a parameter change between rounds costs through the C API (docs/c-api/booster.md):
+"""What a parameter change between rounds costs through the C API (docs/c-api.md, "Booster"):
 rounds with no change, with eta set before every round (taken in place, as a learning-rate
 schedule does) and with reg_lambda set before every round (the learner is rebuilt from its
 model and the next round re-makes the quantile cuts). usage: param_change_cost.py BUILD_DIR

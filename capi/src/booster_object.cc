@@ -147,7 +147,7 @@ void BoosterObject::TakeInfo(const booster::Learner& from) {
 // XGBoost re-configures its learner whenever a parameter changed; here the learner is rebuilt
 // from the params with the model carried over in JSON. Cost per rebuild: one model
 // serialisation and parse plus, at the next round, the training matrix's quantile cuts
-// (docs/c-api/booster.md has the measurement).
+// (docs/c-api.md, "Booster" has the measurement).
 void BoosterObject::ConfigureLocked() {
   if (learner && !needs_configure) return;
   const Context fresh = ContextFromParams();

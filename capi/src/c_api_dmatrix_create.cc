@@ -1,4 +1,4 @@
-// DMatrix creation from files, raw arrays and array interfaces (docs/c-api/dmatrix.md).
+// DMatrix creation from files, raw arrays and array interfaces (docs/c-api.md, "DMatrix").
 #include <cmath>
 #include <cstdio>
 #include <string>

@@ -119,8 +119,23 @@ void SetQid(DMatrixObject& m, const ArrayInterface& a, std::uint64_t rows) {
   m.data.qid = std::move(qid);
 }
 
+// The rows a per-row field must fit. A proxy that holds no batch yet has none to check
+// against: XGBoost's Python sets base_margin on an empty proxy for inplace_predict, whose
+// rows come with the call. The field then sizes itself, and where the proxy is used
+// (inplace prediction, an iterator's batch) its length is checked against the real rows.
+std::uint64_t RowsToFit(const DMatrixObject& m, const std::string& field, const ArrayInterface& a) {
+  if (!(m.is_proxy && m.batch.kind == capi::ProxyBatch::Kind::kNone)) return RowsOf(m);
+  if (field == "group") {
+    std::uint64_t sum = 0;
+    for (std::uint64_t g = 0; g < a.rows; ++g) sum += a.GetUInt(g);
+    return sum;
+  }
+  if (field == "base_margin" && a.dims == 2) return a.rows;
+  return a.rows * a.cols;
+}
+
 void SetInfo(DMatrixObject& m, const std::string& field, const ArrayInterface& a) {
-  const std::uint64_t rows = RowsOf(m);
+  const std::uint64_t rows = RowsToFit(m, field, a);
   const std::uint64_t n = a.rows * a.cols;
   treering::data::DMatrix& d = m.data;
   if (field == "label") {

@@ -24,7 +24,12 @@ namespace {
 // Rows of a per-row field are concatenated; a field present in some batches only is an error
 // (its rows in the other batches would have no value).
 void AppendRows(std::vector<float>* all, const std::vector<float>& batch, bool first,
-                std::size_t batch_index, const char* field) {
+                std::size_t batch_index, const char* field, std::size_t rows) {
+  // Set before the batch's data (an unsized proxy takes any length): checked here.
+  if (!batch.empty() && batch.size() != rows) {
+    throw ApiError(std::string(field) + ": batch " + std::to_string(batch_index) + " has " +
+                   std::to_string(batch.size()) + " values for " + std::to_string(rows) + " rows");
+  }
   if (!first && all->empty() != batch.empty()) {
     throw ApiError(std::string(field) + ": set in some batches but not in batch " +
                    std::to_string(batch_index));
@@ -41,17 +46,30 @@ void Append(data::DMatrix* all, data::DMatrix&& b, std::size_t batch_index) {
   all->index.insert(all->index.end(), b.index.begin(), b.index.end());
   all->value.insert(all->value.end(), b.value.begin(), b.value.end());
   all->num_col = std::max(all->num_col, b.num_col);
-  AppendRows(&all->label, b.label, first, batch_index, "label");
-  AppendRows(&all->weight, b.weight, first, batch_index, "weight");
+  AppendRows(&all->label, b.label, first, batch_index, "label", b.NumRows());
+  AppendRows(&all->weight, b.weight, first, batch_index, "weight", b.NumRows());
   if (!first && !all->base_margin.empty() && !b.base_margin.empty() &&
       all->base_margin.size() / row_base !=
           b.base_margin.size() / std::max<std::size_t>(1, b.NumRows())) {
     throw ApiError("base_margin: batch " + std::to_string(batch_index) +
                    " has another number of output groups");
   }
-  AppendRows(&all->base_margin, b.base_margin, first, batch_index, "base_margin");
-  AppendRows(&all->label_lower_bound, b.label_lower_bound, first, batch_index, "label_lower_bound");
-  AppendRows(&all->label_upper_bound, b.label_upper_bound, first, batch_index, "label_upper_bound");
+  if (!b.base_margin.empty() && (b.NumRows() == 0 || b.base_margin.size() % b.NumRows() != 0)) {
+    throw ApiError("base_margin: batch " + std::to_string(batch_index) + " has " +
+                   std::to_string(b.base_margin.size()) + " values, not a multiple of its " +
+                   std::to_string(b.NumRows()) + " rows");
+  }
+  AppendRows(&all->base_margin, b.base_margin, first, batch_index, "base_margin",
+             b.base_margin.size());
+  AppendRows(&all->label_lower_bound, b.label_lower_bound, first, batch_index, "label_lower_bound",
+             b.NumRows());
+  AppendRows(&all->label_upper_bound, b.label_upper_bound, first, batch_index, "label_upper_bound",
+             b.NumRows());
+  if ((!b.group_ptr.empty() && b.group_ptr.back() != b.NumRows()) ||
+      (!b.qid.empty() && b.qid.size() != b.NumRows())) {
+    throw ApiError("group: batch " + std::to_string(batch_index) +
+                   "'s query groups do not cover its " + std::to_string(b.NumRows()) + " rows");
+  }
   if (!first && all->group_ptr.empty() != b.group_ptr.empty()) {
     throw ApiError("group: set in some batches but not in batch " + std::to_string(batch_index));
   }

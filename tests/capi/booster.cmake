@@ -1,4 +1,4 @@
-# Tests of the booster part of the C API (docs/c-api/booster.md).
+# Tests of the booster part of the C API (docs/c-api.md, "Booster").
 treering_add_test(capi_booster_bad_input_test SOURCES booster_bad_input_test.cc
   LIBS treering_shared)
 # The CLI and the C API are one code path: byte-identical models.

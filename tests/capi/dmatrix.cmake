@@ -1,4 +1,4 @@
-# Tests of the DMatrix part of the C API (docs/c-api/dmatrix.md).
+# Tests of the DMatrix part of the C API (docs/c-api.md, "DMatrix").
 
 # The JSON reader and array-interface parser are internal: linked from the object library.
 treering_add_test(capi_json_reader_test SOURCES json_reader_test.cc dmatrix_version_test.cc

@@ -133,7 +133,7 @@ def same(name, hs):
 
 
 def ours_only(name, want_rc, make):
-    """A documented difference from XGBoost (docs/c-api/dmatrix.md): treering's result only."""
+    """A documented difference from XGBoost (docs/c-api.md, "DMatrix"): treering's result only."""
     h = ctypes.c_void_p()
     rc = make(ours, ctypes.byref(h))
     check(rc == want_rc, '%s: treering returned %d (%s)' % (name, rc, message(ours)))

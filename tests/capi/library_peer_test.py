@@ -66,7 +66,7 @@ def main():
         check(get_config(ours) == get_config(peer), f"after {config}: {get_config(ours)}")
     # Both refuse; treering then leaves the configuration as it was, where XGBoost 1.7 keeps
     # what it parsed before failing (verbosity 4, or the known keys next to an unknown one):
-    # a documented difference (docs/c-api/library.md).
+    # a documented difference (docs/c-api.md, "Library").
     before = get_config(ours)
     for config in ('{"verbosity": 4}', '{"verbosity": 0, "nthread": 2}', '{"verbosity": -1}',
                    '[1]'):

@@ -195,3 +195,56 @@ TEST_F(PredictErrors, ModelInfoCalls) {
 }
 
 }  // namespace
+
+namespace {
+// One batch whose label was set before its data (on a proxy that held no rows yet).
+struct LabelFirst {
+  DMatrixHandle proxy;
+  std::vector<float> data, label;
+  int calls = 0;
+};
+int LabelFirstNext(DataIterHandle handle) {
+  auto* it = static_cast<LabelFirst*>(handle);
+  if (it->calls++ > 0) return 0;
+  XGDMatrixSetFloatInfo(it->proxy, "label", it->label.data(), it->label.size());
+  const std::string values = DenseInterface(it->data.data(), 2, kCols);
+  XGProxyDMatrixSetDataDense(it->proxy, values.c_str());
+  return 1;
+}
+void LabelFirstReset(DataIterHandle handle) { static_cast<LabelFirst*>(handle)->calls = 0; }
+}  // namespace
+
+// XGBoost's Python inplace_predict sets base_margin on a proxy that holds no rows: the rows
+// come with the call, and base_margin is checked against them there.
+TEST_F(PredictErrors, BaseMarginOnAnEmptyProxyIsCheckedAgainstTheCallsRows) {
+  DMatrixHandle proxy = nullptr;
+  ASSERT_EQ(XGProxyDMatrixCreate(&proxy), 0);
+  const std::vector<float> margin{0.5f, -1.0f};
+  ASSERT_EQ(XGDMatrixSetFloatInfo(proxy, "base_margin", margin.data(), 2), 0) << XGBGetLastError();
+  const char* margins =
+      "{\"type\": 1, \"training\": false, \"iteration_begin\": 0, \"iteration_end\": 0, "
+      "\"strict_shape\": false, \"missing\": NaN, \"cache_id\": 0}";
+  const std::string two = DenseInterface(data_.data(), 2, kCols);
+  ASSERT_EQ(
+      XGBoosterPredictFromDense(booster_, two.c_str(), margins, nullptr, &shape_, &dim_, &result_),
+      0);
+  const std::vector<float> plain(result_, result_ + 2);
+  ASSERT_EQ(
+      XGBoosterPredictFromDense(booster_, two.c_str(), margins, proxy, &shape_, &dim_, &result_), 0)
+      << XGBGetLastError();
+  // base_margin replaces base_score's margin (0 for base_score 0.5 under binary:logistic).
+  EXPECT_FLOAT_EQ(result_[0], plain[0] + margin[0]);
+  EXPECT_FLOAT_EQ(result_[1], plain[1] + margin[1]);
+  const std::string three = DenseInterface(data_.data(), 3, kCols);
+  EXPECT_FAILS_NAMING(
+      XGBoosterPredictFromDense(booster_, three.c_str(), margins, proxy, &shape_, &dim_, &result_),
+      "base_margin");
+
+  // In an iterator, a label set before its batch's data is checked against the batch's rows.
+  LabelFirst it{proxy, std::vector<float>(data_.begin(), data_.begin() + 2 * kCols), {1, 0, 1}};
+  DMatrixHandle all = nullptr;
+  EXPECT_FAILS_NAMING(XGDMatrixCreateFromCallback(&it, proxy, LabelFirstReset, LabelFirstNext,
+                                                  "{\"missing\": NaN}", &all),
+                      "label: batch 0 has 3 values for 2 rows");
+  XGDMatrixFree(proxy);
+}

@@ -223,9 +223,7 @@ def compare_predictions(libs, models, x):
         res = []
         for lib, b in zip(libs, boosters):
             p = lib.proxy()
-            # The rows first: treering's proxy checks base_margin against them (XGBoost's Python
-            # sets base_margin on an empty proxy; see docs/c-api/predict.md).
-            lib.call("XGProxyDMatrixSetDataDense", p, interface(x[:20]))
+            # XGBoost's Python inplace_predict: base_margin on an empty proxy, rows in the call.
             lib.call("XGDMatrixSetInfoFromInterface", p, b"base_margin", interface(margin))
             res.append(lib.inplace_dense(b, x[:20], dict(cfg, type=1), p))
         same(res[0], res[1], f"{kind} inplace with base_margin")
