@@ -1,5 +1,6 @@
 // XGBoost's C API, booster life cycle, parameters and training: XGBoosterCreate ...
 // XGBoosterEvalOneIter, XGBoosterSlice.
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <utility>
@@ -91,7 +92,13 @@ XGB_DLL int XGBoosterGetNumFeature(BoosterHandle handle, bst_ulong* out) {
     const auto b = Booster(handle);
     NotNull(out, "out");
     std::shared_lock lock(b->mutex);
-    *out = b->learner ? b->learner->NumFeatures() : 0;
+    bst_ulong features = b->learner ? b->learner->NumFeatures() : 0;
+    // Before any training or loaded model, XGBoost's configured width: the widest matrix given
+    // to XGBoosterCreate.
+    if (features == 0) {
+      for (const auto& m : b->cache) features = std::max<bst_ulong>(features, m->data.num_col);
+    }
+    *out = features;
   });
 }
 

@@ -2,6 +2,8 @@
 // parameters, NaN labels, wrong gradient lengths, and garbage or truncated model buffers
 // (random mutations of real models: never a crash, and a failed load leaves the booster as it
 // was). Calls only the C API (libtreering.so).
+#include <unistd.h>
+
 #include <atomic>
 #include <cmath>
 #include <cstdio>
@@ -22,7 +24,11 @@ std::string LastError() { return XGBGetLastError(); }
 class BoosterBadInput : public ::testing::Test {
  protected:
   void SetUp() override {
-    path_ = ::testing::TempDir() + "booster_bad_input.libsvm";
+    // One file per test process: ctest runs this fixture's tests in parallel, and one's
+    // TearDown must not remove the file another is reading.
+    path_ = ::testing::TempDir() + "booster_bad_input_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_" +
+            std::to_string(getpid()) + ".libsvm";
     std::ofstream out(path_);
     std::mt19937 rng(3);
     std::uniform_real_distribution<float> u(0, 1);
@@ -279,4 +285,21 @@ TEST_F(BoosterBadInput, GpuIdMinusOneIsTheCpuAndADeviceIsRefused) {
   EXPECT_NE(LastError().find("gpu_id = 0: treering has no GPU support"), std::string::npos)
       << LastError();
   XGBoosterFree(cpu);
+}
+
+// Before training, XGBoost reports the width of the matrices the booster was created with.
+TEST_F(BoosterBadInput, NumFeatureBeforeTrainingIsTheCachedMatricesWidth) {
+  BoosterHandle fresh = nullptr;
+  ASSERT_EQ(XGBoosterCreate(&dtrain_, 1, &fresh), 0);
+  bst_ulong features = 0;
+  ASSERT_EQ(XGBoosterGetNumFeature(fresh, &features), 0) << LastError();
+  EXPECT_EQ(features, 3u);
+  ASSERT_EQ(XGBoosterGetNumFeature(booster_, &features), 0) << LastError();
+  EXPECT_EQ(features, 3u);  // trained: the model's
+  XGBoosterFree(fresh);
+  BoosterHandle empty = nullptr;
+  ASSERT_EQ(XGBoosterCreate(nullptr, 0, &empty), 0) << LastError();
+  ASSERT_EQ(XGBoosterGetNumFeature(empty, &features), 0) << LastError();
+  EXPECT_EQ(features, 0u);
+  XGBoosterFree(empty);
 }
