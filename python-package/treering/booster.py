@@ -106,7 +106,7 @@ class Booster:
         if isinstance(val, int):
             val = slice(val, val + 1)
         if isinstance(val, tuple):
-            raise NotImplementedError("Only supports slicing through 1 dimension.")
+            raise ValueError("Only supports slicing through 1 dimension.")
         if not isinstance(val, slice):
             raise TypeError(f"Expecting <class 'int'> or <class 'slice'>, got {type(val)}")
         start = 0 if val.start is None or val.start is Ellipsis else val.start

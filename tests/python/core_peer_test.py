@@ -1,0 +1,246 @@
+"""DMatrix and Booster of treering's Python package against python3-xgboost 1.7.4."""
+import json
+import os
+import pickle
+import tempfile
+
+import numpy as np
+import scipy.sparse as sp
+
+from peer_common import assert_close, load_modules, make_data, run_cases
+
+tr, xg = load_modules()
+PARAMS = {"objective": "binary:logistic", "max_depth": 3, "eta": 0.3, "nthread": 1,
+          "tree_method": "hist", "seed": 0}
+
+
+def both(fn):
+    return fn(tr), fn(xg)
+
+
+def train_pair(params=PARAMS, rounds=6, **dkw):
+    x, y = make_data(**dkw)
+
+    def run(xgb):
+        d = xgb.DMatrix(x, label=y)
+        return xgb.train(params, d, rounds, verbose_eval=False), d
+    return run(tr), run(xg), x, y
+
+
+def test_dmatrix_shapes():
+    x, y = make_data()
+    for data in (x, np.asfortranarray(x), x.astype(np.float32), sp.csr_matrix(np.nan_to_num(x)),
+                 sp.csc_matrix(np.nan_to_num(x)), np.nan_to_num(x).tolist()):
+        a, b = both(lambda m: m.DMatrix(data, label=y))
+        assert (a.num_row(), a.num_col()) == (b.num_row(), b.num_col())
+        assert a.num_nonmissing() == b.num_nonmissing(), (a.num_nonmissing(),
+                                                          b.num_nonmissing())
+        assert_close(a.get_label(), b.get_label(), "label")
+    a, b = both(lambda m: m.DMatrix(np.nan_to_num(x), missing=0.0))
+    assert a.num_nonmissing() == b.num_nonmissing()
+
+
+def test_meta_info():
+    x, y = make_data(rows=40)
+    w = np.linspace(0.5, 1.5, 40)
+    fw = np.arange(1, 7, dtype=np.float64)
+
+    def run(m):
+        d = m.DMatrix(x, label=y, weight=w, base_margin=np.full(40, 0.1),
+                      feature_names=[f"c{i}" for i in range(6)], feature_types=["q"] * 6,
+                      feature_weights=fw)
+        s = d.slice([3, 1, 2])
+        return d, s
+    (a, sa), (b, sb) = run(tr), run(xg)
+    for field in ("label", "weight", "base_margin", "feature_weights"):
+        assert_close(a.get_float_info(field), b.get_float_info(field), field)
+    assert a.feature_names == b.feature_names and a.feature_types == b.feature_types
+    assert_close(sa.get_label(), sb.get_label(), "slice label")
+    assert_close(sa.get_weight(), sb.get_weight(), "slice weight")
+    assert sa.num_row() == 3 and sa.feature_names == sb.feature_names
+    ga, gb = both(lambda m: m.DMatrix(x, label=y, group=[10, 30]))
+    assert_close(ga.get_uint_info("group_ptr"), gb.get_uint_info("group_ptr"), "group_ptr")
+    qa, qb = both(lambda m: m.DMatrix(x, label=y, qid=np.repeat([1, 2, 3, 4], 10)))
+    assert_close(qa.get_uint_info("group_ptr"), qb.get_uint_info("group_ptr"), "qid")
+
+
+def test_predict_kinds():
+    (ba, da), (bb, db), _, _ = train_pair()
+    kinds = [{}, {"output_margin": True}, {"pred_leaf": True}, {"pred_contribs": True},
+             {"pred_contribs": True, "approx_contribs": True}, {"pred_interactions": True},
+             {"iteration_range": (1, 4)}, {"strict_shape": True},
+             {"pred_leaf": True, "strict_shape": True},
+             {"pred_contribs": True, "strict_shape": True}]
+    for kw in kinds:
+        assert_close(ba.predict(da, **kw), bb.predict(db, **kw), f"predict {kw}", rtol=1e-5,
+                     atol=1e-5)
+
+
+def test_multiclass_and_regression():
+    for params, kind in ((dict(PARAMS, objective="multi:softprob", num_class=3), "multi"),
+                         (dict(PARAMS, objective="reg:squarederror"), "reg")):
+        (ba, da), (bb, db), x, _ = train_pair(params, kind=kind)
+        assert_close(ba.predict(da), bb.predict(db), params["objective"])
+        assert_close(ba.predict(da, output_margin=True, strict_shape=True),
+                     bb.predict(db, output_margin=True, strict_shape=True), "strict margin")
+        assert_close(ba.inplace_predict(x), bb.inplace_predict(x), "inplace")
+
+
+def test_inplace_predict():
+    (ba, da), (bb, db), x, _ = train_pair()
+    assert_close(ba.inplace_predict(x), ba.predict(da), "inplace vs DMatrix")
+    assert_close(ba.inplace_predict(x), bb.inplace_predict(x), "inplace")
+    assert_close(ba.inplace_predict(x, predict_type="margin", iteration_range=(0, 3)),
+                 bb.inplace_predict(x, predict_type="margin", iteration_range=(0, 3)),
+                 "inplace margin range")
+    csr = sp.csr_matrix(np.nan_to_num(x, nan=0.0))
+    assert_close(ba.inplace_predict(csr), bb.inplace_predict(csr), "inplace csr")
+    bm = np.full(x.shape[0], 0.5)
+    assert_close(ba.inplace_predict(x, base_margin=bm), bb.inplace_predict(x, base_margin=bm),
+                 "inplace base_margin")
+
+
+def test_custom_objective():
+    x, y = make_data()
+
+    def logregobj(preds, dtrain):
+        labels = dtrain.get_label()
+        p = 1.0 / (1.0 + np.exp(-preds))
+        return p - labels, p * (1.0 - p)
+
+    def run(m):
+        d = m.DMatrix(x, label=y)
+        res = {}
+        b = m.train({"max_depth": 2, "nthread": 1, "eval_metric": "rmse"}, d, 5, obj=logregobj,
+                    evals=[(d, "train")], evals_result=res, verbose_eval=False)
+        return b.predict(d, output_margin=True), res
+    (pa, ra), (pb, rb) = run(tr), run(xg)
+    assert_close(pa, pb, "custom objective margins")
+    assert_close(ra["train"]["rmse"], rb["train"]["rmse"], "custom objective history")
+
+
+def test_model_files_cross_load():
+    (ba, da), (bb, db), _, _ = train_pair()
+    with tempfile.TemporaryDirectory() as tmp:
+        for ext in ("json", "ubj", "model"):
+            fa, fb = os.path.join(tmp, "a." + ext), os.path.join(tmp, "b." + ext)
+            ba.save_model(fa)
+            bb.save_model(fb)
+            ours = tr.Booster(model_file=fb)
+            theirs = xg.Booster(model_file=fa)
+            assert_close(ours.predict(da), bb.predict(db), f"treering loads xgboost .{ext}")
+            assert_close(theirs.predict(db), ba.predict(da), f"xgboost loads treering .{ext}")
+    for fmt in ("json", "ubj", "deprecated"):
+        raw = ba.save_raw(fmt)
+        assert isinstance(raw, bytearray)
+        assert_close(xg.Booster(model_file=raw).predict(db), bb.predict(db), f"save_raw {fmt}")
+        assert_close(tr.Booster(model_file=bb.save_raw(fmt)).predict(da), ba.predict(da),
+                     f"load raw {fmt}")
+
+
+def test_pickle_copy_slice():
+    (ba, da), (bb, db), _, _ = train_pair()
+    ba.set_attr(note="kept")
+    back = pickle.loads(pickle.dumps(ba))
+    assert_close(back.predict(da), ba.predict(da), "pickle")
+    assert back.attr("note") == "kept" and back.best_iteration == ba.best_iteration
+    assert_close(ba.copy().predict(da), ba.predict(da), "copy")
+    assert_close(ba[1:4].predict(da), bb[1:4].predict(db), "slice 1:4")
+    assert_close(ba[2].predict(da), bb[2].predict(db), "slice [2]")
+    assert_close(ba[::2].predict(da), bb[::2].predict(db), "slice ::2")
+    assert len(list(ba)) == 6 and ba[1:4].num_boosted_rounds() == 3
+    for bad in (slice(4, 2), (1, 2), "x"):
+        names = set()
+        for b in (ba, bb):
+            try:
+                b[bad]
+            except (ValueError, TypeError, NotImplementedError, IndexError) as err:
+                names.add(type(err).__name__)
+        assert len(names) == 1, (bad, names)
+
+
+def same_trees(ours, theirs):
+    def walk(a, b, where):
+        if isinstance(a, dict):
+            assert isinstance(b, dict) and a.keys() == b.keys(), where
+            for key in a:
+                walk(a[key], b[key], where + "/" + key)
+        elif isinstance(a, list):
+            assert isinstance(b, list) and len(a) == len(b), where
+            for i, (x, y) in enumerate(zip(a, b)):
+                walk(x, y, f"{where}[{i}]")
+        elif isinstance(a, float):
+            assert_close(a, b, where, rtol=1e-4, atol=1e-6)
+        else:
+            assert a == b, (where, a, b)
+    walk([json.loads(t) for t in ours], [json.loads(t) for t in theirs], "dump")
+
+
+def test_introspection():
+    (ba, da), (bb, db), _, _ = train_pair()
+    assert ba.num_boosted_rounds() == bb.num_boosted_rounds() == 6
+    assert ba.num_features() == bb.num_features() == 6
+    assert ba.get_dump() == bb.get_dump()
+    assert ba.get_dump(dump_format="json") == bb.get_dump(dump_format="json")
+    # Gains are sums of float32 statistics: the last digits depend on summation order.
+    same_trees(ba.get_dump(with_stats=True, dump_format="json"),
+               bb.get_dump(with_stats=True, dump_format="json"))
+    for kind in ("weight", "gain", "cover", "total_gain", "total_cover"):
+        sa, sb = ba.get_score(importance_type=kind), bb.get_score(importance_type=kind)
+        assert sa.keys() == sb.keys(), kind
+        assert_close([sa[k] for k in sa], [sb[k] for k in sa], kind, rtol=1e-4)
+    assert ba.get_fscore() == bb.get_fscore()
+    assert ba.attributes() == bb.attributes(), (ba.attributes(), bb.attributes())
+    ba.set_param({"eta": 0.1})
+    ba.set_attr(a="1", b="2")
+    ba.set_attr(a=None)
+    assert ba.attributes().get("b") == "2" and ba.attr("a") is None
+
+
+def test_feature_names_validation():
+    x, y = make_data()
+    names = [f"f_{i}" for i in range(6)]
+
+    def run(m):
+        d = m.DMatrix(x, label=y, feature_names=names)
+        b = m.train(PARAMS, d, 2, verbose_eval=False)
+        other = m.DMatrix(x, feature_names=[f"g_{i}" for i in range(6)])
+        errs = []
+        for data in (other, m.DMatrix(x)):
+            try:
+                b.predict(data)
+            except ValueError as err:
+                errs.append(str(err).splitlines()[0])
+        b.predict(other, validate_features=False)
+        return b.feature_names, errs, b.get_dump()[0]
+    ours, theirs = run(tr), run(xg)
+    assert ours == theirs, (ours, theirs)
+
+
+def test_errors():
+    x, y = make_data(rows=20)
+    for m in (tr, xg):
+        d = m.DMatrix(x, label=y)
+        for bad in (lambda: d.set_label(np.ones(7)),
+                    lambda: m.train({"objective": "no:such"}, d, 1, verbose_eval=False),
+                    lambda: m.Booster(model_file=bytearray(b"not a model"))):
+            try:
+                bad()
+            except m.core.XGBoostError as err:
+                assert str(err), "an empty message"
+            else:
+                raise AssertionError(f"{m.__name__}: no XGBoostError")
+    try:
+        tr.DMatrix(x, label=np.ones(7))
+    except tr.core.XGBoostError as err:
+        assert "label" in str(err), str(err)
+    b = tr.train(PARAMS, tr.DMatrix(x, label=y), 1, verbose_eval=False)
+    for m_b in (b, xg.train(PARAMS, xg.DMatrix(x, label=y), 1, verbose_eval=False)):
+        try:
+            m_b.inplace_predict(x[:, :3])
+        except ValueError as err:
+            assert "Feature shape mismatch" in str(err)
+
+
+run_cases([(name, fn) for name, fn in sorted(globals().items())
+           if name.startswith("test_") and callable(fn)])
