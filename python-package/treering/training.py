@@ -13,7 +13,7 @@ def _configure_custom_metric(feval, custom_metric):
     if feval is not None:
         warnings.warn("`feval` is deprecated, use `custom_metric` instead.  They have "
                       "different behavior when custom objective is also used.",
-                      FutureWarning)
+                      UserWarning)
         return feval
     return custom_metric
 
