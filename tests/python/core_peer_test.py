@@ -242,5 +242,76 @@ def test_errors():
             assert "Feature shape mismatch" in str(err)
 
 
+def test_file_uri():
+    x, y = make_data(rows=50, nan_fraction=0.3)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "train.libsvm")
+        with open(path, "w", encoding="utf-8") as out:
+            for row, label in zip(x, y):
+                cells = " ".join(f"{j}:{v:.6g}" for j, v in enumerate(row) if not np.isnan(v))
+                out.write(f"{label:g} {cells}\n")
+        for uri in (path, path + "?format=libsvm"):
+            a, b = both(lambda m: m.DMatrix(uri, silent=True))
+            assert (a.num_row(), a.num_col(), a.num_nonmissing()) == \
+                (b.num_row(), b.num_col(), b.num_nonmissing())
+            assert_close(a.get_label(), b.get_label(), "libsvm labels")
+            ba = tr.train(PARAMS, a, 3, verbose_eval=False)
+            bb = xg.train(PARAMS, b, 3, verbose_eval=False)
+            assert_close(ba.predict(a), bb.predict(b), "trained from a libsvm file")
+        # CSV: treering's CSV rows always carry a label (column 0 unless label_column).
+        csv = os.path.join(tmp, "train.csv")
+        np.savetxt(csv, np.column_stack([y, np.nan_to_num(x)]), delimiter=",", fmt="%.6g")
+        a = tr.DMatrix(csv + "?format=csv&label_column=0")
+        b = xg.DMatrix(csv + "?format=csv&label_column=0")
+        assert (a.num_row(), a.num_col()) == (b.num_row(), b.num_col())
+        assert_close(a.get_label(), b.get_label(), "csv labels")
+
+
+def test_weights_margin_ranking():
+    x, y = make_data()
+    w = np.linspace(0.2, 2.0, len(y))
+    margin = np.linspace(-1, 1, len(y))
+
+    def run(m):
+        d = m.DMatrix(x, label=y, weight=w, base_margin=margin)
+        b = m.train(PARAMS, d, 4, verbose_eval=False)
+        plain = m.DMatrix(x)
+        return b.predict(d), b.predict(plain), b.predict(d, output_margin=True)
+    for ours, theirs in zip(run(tr), run(xg)):
+        assert_close(ours, theirs, "weights + base_margin", rtol=1e-5)
+    yr = np.floor(np.abs(np.nan_to_num(x[:, 0])) * 2).clip(0, 3)
+
+    def rank(m):
+        d = m.DMatrix(x, label=yr, qid=np.repeat(np.arange(10), 30))
+        res = {}
+        b = m.train({"objective": "rank:pairwise", "eval_metric": "ndcg@5", "nthread": 1,
+                     "max_depth": 3}, d, 4, evals=[(d, "train")], evals_result=res,
+                    verbose_eval=False)
+        return b.predict(d), res["train"]["ndcg@5"]
+    for ours, theirs in zip(rank(tr), rank(xg)):
+        assert_close(ours, theirs, "rank:pairwise with qid", rtol=1e-5)
+
+
+def test_error_messages_come_from_the_library():
+    x, y = make_data(rows=20)
+    d = tr.DMatrix(x)
+    try:
+        d.set_float_info("label", np.ones(7))
+    except tr.XGBoostError as err:
+        msg = str(err)
+    else:
+        raise AssertionError("no error")
+    assert msg == tr.core._LIB.XGBGetLastError().decode(), msg
+    assert "label" in msg and "7" in msg, msg
+    assert isinstance(tr.XGBoostError("x"), ValueError)  # as XGBoost's, a ValueError
+    try:
+        tr.Booster({"no_such_param": 1}, [tr.DMatrix(x, label=y)]).update(
+            tr.DMatrix(x, label=y), 0)
+    except tr.XGBoostError as err:
+        assert "no_such_param" in str(err), str(err)
+    else:
+        raise AssertionError("unknown parameter accepted")
+
+
 run_cases([(name, fn) for name, fn in sorted(globals().items())
            if name.startswith("test_") and callable(fn)])
