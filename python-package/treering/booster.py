@@ -41,14 +41,7 @@ class Booster:
         _check_call(_LIB.XGBoosterCreate(handles, c_bst_ulong(len(cache)),
                                          ctypes.byref(self.handle)))
         for dmat in cache:
-            self._validate_features(dmat)
-        params = _configure_metrics(dict(params) if isinstance(params, dict)
-                                    else list(params or []))
-        if isinstance(params, list):
-            params.append(("validate_parameters", True))
-        else:
-            params["validate_parameters"] = True
-        self.set_param(params)
+            self._validate_dmatrix_features(dmat)
         if isinstance(model_file, Booster):
             state = model_file.__getstate__()
             raw = state.pop("handle")
@@ -58,6 +51,37 @@ class Booster:
             self.load_model(model_file)
         elif model_file is not None:
             raise TypeError("Unknown type:", model_file)
+        # Parameters come after the model so that they override what it was trained with.
+        params = _configure_metrics(dict(params) if isinstance(params, dict)
+                                    else list(params or []))
+        params = self._configure_constraints(params)
+        if isinstance(params, list):
+            params.append(("validate_parameters", True))
+        else:
+            params["validate_parameters"] = True
+        self.set_param(params)
+
+    def _configure_constraints(self, params):
+        # Constraints given by feature name become XGBoost's index forms.
+        items = params.items() if isinstance(params, dict) else list(params)
+        out = []
+        for name, value in items:
+            if value and name == "monotone_constraints" and isinstance(value, dict):
+                names = self.feature_names or []
+                if not set(value).issubset(names):
+                    raise ValueError("Constrained features are not a subset of training data "
+                                     "feature names")
+                value = tuple(value.get(n, 0) for n in names)
+            elif value and name == "interaction_constraints" and not isinstance(value, str):
+                index = {n: i for i, n in enumerate(self.feature_names or [])}
+                try:
+                    value = [[index[f] if isinstance(f, str) else f for f in group]
+                             for group in value]
+                except KeyError as err:
+                    raise ValueError("Constrained features are not a subset of training "
+                                     "data feature names") from err
+            out.append((name, value))
+        return dict(out) if isinstance(params, dict) else out
 
     def __del__(self):
         if getattr(self, "handle", None) is not None:
@@ -217,30 +241,40 @@ class Booster:
     def feature_types(self, types):
         self._set_str_info("feature_type", types)
 
-    def _validate_features(self, data):
+    def _validate_dmatrix_features(self, data):
+        if data.num_row() == 0:
+            return
+        names, types = data.feature_names, data.feature_types
+        # As XGBoost 1.7: validation adopts the first matrix's names and types.
         if self.feature_names is None:
-            self.feature_names = data.feature_names
-            self.feature_types = data.feature_types
-        if data.feature_names is None and self.feature_names is not None:
+            self.feature_names = names
+        if self.feature_types is None:
+            self.feature_types = types
+        self._validate_features(names)
+
+    def _validate_features(self, names):
+        if self.feature_names is None:
+            return
+        if names is None:
             raise ValueError("training data did not have the following fields: "
                              + ", ".join(self.feature_names))
-        if self.feature_names != data.feature_names:
-            mine = set(self.feature_names or [])
-            theirs = set(data.feature_names or [])
+        if self.feature_names != names:
+            dat_missing = set(self.feature_names) - set(names)
+            my_missing = set(names) - set(self.feature_names)
             msg = "feature_names mismatch: {0} {1}"
-            if mine - theirs:
-                msg += "\nexpected " + ", ".join(str(s) for s in mine - theirs)
+            if dat_missing:
+                msg += "\nexpected " + ", ".join(str(s) for s in dat_missing)
                 msg += " in input data"
-            if theirs - mine:
+            if my_missing:
                 msg += "\ntraining data did not have the following fields: "
-                msg += ", ".join(str(s) for s in theirs - mine)
-            raise ValueError(msg.format(self.feature_names, data.feature_names))
+                msg += ", ".join(str(s) for s in my_missing)
+            raise ValueError(msg.format(self.feature_names, names))
 
     # ---- training -----------------------------------------------------------------------
     def update(self, dtrain, iteration, fobj=None):
         if not isinstance(dtrain, DMatrix):
             raise TypeError(f"invalid training matrix: {type(dtrain).__name__}")
-        self._validate_features(dtrain)
+        self._validate_dmatrix_features(dtrain)
         if fobj is None:
             _check_call(_LIB.XGBoosterUpdateOneIter(self.handle, ctypes.c_int(iteration),
                                                     dtrain.handle))
@@ -254,7 +288,7 @@ class Booster:
         hess = np.ascontiguousarray(hess, dtype=np.float32).reshape(-1)
         if grad.size != hess.size:
             raise ValueError(f"grad / hess length mismatch: {grad.size} / {hess.size}")
-        self._validate_features(dtrain)
+        self._validate_dmatrix_features(dtrain)
         fptr = ctypes.POINTER(ctypes.c_float)
         _check_call(_LIB.XGBoosterBoostOneIter(self.handle, dtrain.handle,
                                                grad.ctypes.data_as(fptr),
@@ -267,7 +301,7 @@ class Booster:
                 raise TypeError(f"expected DMatrix, got {type(dmat).__name__}")
             if not isinstance(name, str):
                 raise TypeError(f"expected string, got {type(name).__name__}")
-            self._validate_features(dmat)
+            self._validate_dmatrix_features(dmat)
         handles = _c_array(ctypes.c_void_p, [d[0].handle for d in evals])
         names = _str_array([d[1] for d in evals])
         msg = ctypes.c_char_p()
@@ -284,7 +318,7 @@ class Booster:
         return res
 
     def eval(self, data, name="eval", iteration=0):
-        self._validate_features(data)
+        self._validate_dmatrix_features(data)
         return self.eval_set([(data, name)], iteration)
 
     # ---- prediction ---------------------------------------------------------------------
@@ -295,7 +329,7 @@ class Booster:
         if not isinstance(data, DMatrix):
             raise TypeError("Expecting data to be a DMatrix object, got: ", type(data))
         if validate_features:
-            self._validate_features(data)
+            self._validate_dmatrix_features(data)
         iteration_range = self._iteration_range(ntree_limit, iteration_range)
         args = {"type": 0, "training": training, "iteration_begin": iteration_range[0],
                 "iteration_end": iteration_range[1], "strict_shape": strict_shape}

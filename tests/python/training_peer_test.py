@@ -115,6 +115,24 @@ def test_continue_training():
     assert_close(pa, pb, "continued training")
 
 
+def test_constraints_by_feature_name():
+    x, y = make_data(kind="reg")
+    names = [f"n{i}" for i in range(6)]
+    params = {"max_depth": 3, "nthread": 1, "monotone_constraints": {"n0": 1, "n1": -1},
+              "interaction_constraints": [["n0", "n1"], ["n2", "n3", "n4", "n5"]]}
+
+    def run(m):
+        d = m.DMatrix(x, label=y, feature_names=names)
+        b = m.train(params, d, 4, verbose_eval=False)
+        grid = np.zeros((5, 6))
+        grid[:, 0] = np.linspace(-2, 2, 5)
+        return b.predict(d), b.inplace_predict(grid)
+    (pa, ga), (pb, gb) = run(tr), run(xg)
+    assert_close(pa, pb, "constrained model")
+    assert_close(ga, gb, "constrained grid")
+    assert np.all(np.diff(ga) >= 0), "monotone in n0"
+
+
 def test_bad_arguments():
     (xt, yt), _ = split_data()
     for m in (tr, xg):
