@@ -3,6 +3,7 @@ import copy
 import ctypes
 import json
 import os
+import warnings
 
 import numpy as np
 
@@ -355,6 +356,8 @@ class Booster:
 
     def _iteration_range(self, ntree_limit, iteration_range):
         if ntree_limit is not None and ntree_limit != 0:
+            warnings.warn("ntree_limit is deprecated, use `iteration_range` or model slicing "
+                          "instead.", UserWarning)
             if iteration_range != (0, 0):
                 raise ValueError("Only one of `iteration_range` and `ntree_limit` can be "
                                  "non zero.")
@@ -438,6 +441,8 @@ class Booster:
             self.best_iteration = int(self.attr("best_iteration"))
         if self.attr("best_score") is not None:
             self.best_score = float(self.attr("best_score"))
+        if self.attr("best_ntree_limit") is not None:
+            self.best_ntree_limit = int(self.attr("best_ntree_limit"))
 
     # ---- dumps and importance -----------------------------------------------------------
     def get_dump(self, fmap="", with_stats=False, dump_format="text"):

@@ -3,6 +3,7 @@ import json
 import os
 import pickle
 import tempfile
+import warnings
 
 import numpy as np
 import scipy.sparse as sp
@@ -10,6 +11,7 @@ import scipy.sparse as sp
 from peer_common import assert_close, load_modules, make_data, run_cases
 
 tr, xg = load_modules()
+warnings.simplefilter("ignore", UserWarning)  # ntree_limit's deprecation, in both
 PARAMS = {"objective": "binary:logistic", "max_depth": 3, "eta": 0.3, "nthread": 1,
           "tree_method": "hist", "seed": 0}
 
@@ -148,8 +150,11 @@ def test_pickle_copy_slice():
     assert_close(ba[1:4].predict(da), bb[1:4].predict(db), "slice 1:4")
     assert_close(ba[2].predict(da), bb[2].predict(db), "slice [2]")
     assert_close(ba[::2].predict(da), bb[::2].predict(db), "slice ::2")
+    loaded = tr.Booster(model_file=ba.save_raw("json"))
+    assert (loaded.best_iteration, loaded.best_ntree_limit) == (5, 6)
+    assert_close(ba.predict(da, ntree_limit=3), bb.predict(db, ntree_limit=3), "ntree_limit")
     assert len(list(ba)) == 6 and ba[1:4].num_boosted_rounds() == 3
-    for bad in (slice(4, 2), (1, 2), "x"):
+    for bad in (slice(4, 2), (1, 2), "x", slice(10, 20)):
         names = set()
         for b in (ba, bb):
             try:
