@@ -1,8 +1,10 @@
 """DMatrix and Booster: XGBoost 1.7's Python core over treering's C API."""
-import copy
 import ctypes
+import functools
+import inspect
 import json
 import os
+import warnings
 
 import numpy as np
 
@@ -61,9 +63,39 @@ def build_info():
     return json.loads(out.value.decode())
 
 
+def _deprecate_positional_args(func):
+    """Accept keyword-only parameters positionally, with XGBoost 1.7's FutureWarning.
+
+    XGBoost 1.7 made most arguments keyword-only but still takes them positionally (its
+    demos call ``train(params, dtrain, rounds, watchlist)``), so treering does too.
+    """
+    params = inspect.signature(func).parameters
+    positional = [n for n, p in params.items()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    keyword_only = [n for n, p in params.items() if p.kind == p.KEYWORD_ONLY]
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        extra = len(args) - len(positional)
+        if extra <= 0:
+            return func(*args, **kwargs)
+        if extra > len(keyword_only):
+            raise TypeError(f"{func.__name__}() takes at most "
+                            f"{len(positional) + len(keyword_only)} positional arguments")
+        names = keyword_only[:extra]
+        warnings.warn(f"Pass `{', '.join(names)}` as keyword args.", FutureWarning)
+        for name, value in zip(names, args[len(positional):]):
+            if name in kwargs:
+                raise TypeError(f"{func.__name__}() got multiple values for '{name}'")
+            kwargs[name] = value
+        return func(*args[:len(positional)], **kwargs)
+    return wrapper
+
+
 class DMatrix:
     """Data and meta information for training and prediction (XGBoost's DMatrix)."""
 
+    @_deprecate_positional_args
     def __init__(self, data, label=None, *, weight=None, base_margin=None, missing=None,
                  silent=False, feature_names=None, feature_types=None, nthread=None,
                  group=None, qid=None, label_lower_bound=None, label_upper_bound=None,

@@ -79,7 +79,9 @@ def create_dmatrix_handle(lib, check_call, data, missing, nthread, silent):
     handle = ctypes.c_void_p()
     if is_uri(data):
         path = os.fspath(os.path.expanduser(data))
-        check_call(lib.XGDMatrixCreateFromFile(path.encode(), ctypes.c_int(silent),
+        # XGBoost 1.7 logs the "RxC matrix loaded" line at INFO, hidden at its default
+        # verbosity whatever `silent` says; treering's C API prints it unless silent.
+        check_call(lib.XGDMatrixCreateFromFile(path.encode(), ctypes.c_int(1),
                                                ctypes.byref(handle)))
         return handle, None
     if is_pandas(data):

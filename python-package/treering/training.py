@@ -3,7 +3,7 @@ import copy
 import warnings
 
 from .callback import CallbackContainer, EarlyStopping, EvaluationMonitor, TrainingCallback
-from .core import Booster, DMatrix, XGBoostError
+from .core import Booster, DMatrix, XGBoostError, _deprecate_positional_args
 
 
 def _configure_custom_metric(feval, custom_metric):
@@ -18,6 +18,7 @@ def _configure_custom_metric(feval, custom_metric):
     return custom_metric
 
 
+@_deprecate_positional_args
 def train(params, dtrain, num_boost_round=10, *, evals=None, obj=None, feval=None,
           maximize=None, early_stopping_rounds=None, evals_result=None, verbose_eval=True,
           xgb_model=None, callbacks=None, custom_metric=None):

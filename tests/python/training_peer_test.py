@@ -1,6 +1,7 @@
 """train() and its callbacks in treering's Python package against python3-xgboost 1.7.4."""
 import contextlib
 import io
+import warnings
 
 import numpy as np
 
@@ -132,6 +133,25 @@ def test_constraints_by_feature_name():
     # Off the training points the two differ where their histogram cut values do (a
     # library difference, docs/python.md); both must still be monotone in n0.
     assert np.all(np.diff(ga) >= 0) and np.all(np.diff(gb) >= 0), "monotone in n0"
+
+
+def test_positional_arguments_as_in_xgboost_demos():
+    # XGBoost 1.7's demos pass evals positionally: train(param, dtrain, rounds, watchlist).
+    (xt, yt), (xv, yv) = split_data()
+
+    def run(m):
+        dtrain, dtest = m.DMatrix(xt, yt), m.DMatrix(xv, yv)
+        out = io.StringIO()
+        with warnings.catch_warnings(record=True) as caught, contextlib.redirect_stdout(out):
+            warnings.simplefilter("always")
+            bst = m.train(PARAMS, dtrain, 3, [(dtest, "eval"), (dtrain, "train")])
+            m.DMatrix(xt, yt, np.ones(len(yt)))  # weight positionally
+        kinds = sorted({(w.category.__name__, str(w.message)) for w in caught})
+        return out.getvalue(), kinds, bst.predict(dtest)
+    (oa, wa, pa), (ob, wb, pb) = run(tr), run(xg)
+    assert oa == ob, (oa, ob)
+    assert wa == wb, (wa, wb)
+    assert_close(pa, pb, "positional train")
 
 
 def test_bad_arguments():
