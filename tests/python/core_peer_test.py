@@ -318,5 +318,45 @@ def test_error_messages_come_from_the_library():
         raise AssertionError("unknown parameter accepted")
 
 
+def test_names_fmap_multiclass_margin_dart():
+    x, y = make_data(kind="multi")
+    names = [f"feat{i}" for i in range(6)]
+
+    def run(m):
+        r = {}
+        d = m.DMatrix(x, label=y, feature_names=names,
+                      base_margin=np.tile([0.1, 0.2, 0.3], (len(y), 1)))
+        b = m.train({"objective": "multi:softprob", "num_class": 3, "max_depth": 3,
+                     "nthread": 1}, d, 3, verbose_eval=False)
+        r["pred"] = b.predict(d)
+        r["gain"] = b.get_score(importance_type="gain")
+        r["names"] = b.feature_names
+        r["pickled names"] = pickle.loads(pickle.dumps(b)).feature_names
+        with tempfile.TemporaryDirectory() as tmp:
+            fmap = os.path.join(tmp, "fmap.txt")
+            with open(fmap, "w", encoding="utf-8") as out:
+                out.write("".join(f"{i}\tq{i}\tq\n" for i in range(6)))
+            r["dump with fmap"] = b.get_dump(fmap=fmap)[0]
+            b.save_model(os.path.join(tmp, "m.json"))
+            r["loaded names"] = m.Booster(model_file=os.path.join(tmp, "m.json")).feature_names
+        d.feature_names = None
+        r["cleared names"] = d.feature_names
+        r["types"] = m.DMatrix(x, feature_types="q").feature_types
+        dd = m.DMatrix(x, label=(y > 0).astype(float))
+        r["dart"] = m.train({"booster": "dart", "rate_drop": 0.3, "max_depth": 2, "nthread": 1,
+                             "objective": "binary:logistic", "seed": 1}, dd, 4,
+                            verbose_eval=False).predict(dd)
+        return r
+    ours, theirs = run(tr), run(xg)
+    for key, value in ours.items():
+        if isinstance(value, np.ndarray):
+            assert_close(value, theirs[key], key, rtol=1e-5)
+        elif isinstance(value, dict):
+            assert value.keys() == theirs[key].keys(), key
+            assert_close(list(value.values()), list(theirs[key].values()), key, rtol=1e-4)
+        else:
+            assert value == theirs[key], (key, value, theirs[key])
+
+
 run_cases([(name, fn) for name, fn in sorted(globals().items())
            if name.startswith("test_") and callable(fn)])
