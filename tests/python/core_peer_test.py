@@ -42,6 +42,23 @@ def test_dmatrix_shapes():
     assert a.num_nonmissing() == b.num_nonmissing()
 
 
+def test_array_layouts():
+    x, y = make_data(rows=100, cols=8)
+    layouts = {"strided": x[::2, ::2], "reversed": x[::-1], "int32":
+               (np.nan_to_num(x) * 10).astype(np.int32), "float16": x.astype(np.float16)}
+    for name, data in layouts.items():
+        def run(m):
+            d = m.DMatrix(data, label=y[:data.shape[0]])
+            b = m.train({"max_depth": 2, "nthread": 1}, d, 2, verbose_eval=False)
+            return (d.num_row(), d.num_col(), d.num_nonmissing()), b.predict(d), \
+                b.inplace_predict(data)
+        (sa, pa, ia), (sb, pb, ib) = run(tr), run(xg)
+        assert sa == sb, (name, sa, sb)
+        assert_close(pa, pb, name)
+        assert_close(ia, ib, name + " inplace")
+        assert_close(ia, pa, name + " inplace vs DMatrix")
+
+
 def test_meta_info():
     x, y = make_data(rows=40)
     w = np.linspace(0.5, 1.5, 40)
