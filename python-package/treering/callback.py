@@ -1,5 +1,8 @@
 """Training callbacks with XGBoost 1.7's protocol: EarlyStopping, EvaluationMonitor."""
 import collections
+import collections.abc
+import os
+import pickle
 import sys
 
 import numpy as np
@@ -82,6 +85,48 @@ class CallbackContainer:
             self.history.setdefault(data_name, collections.OrderedDict()).setdefault(
                 metric_name, []).append(float(value))
         return any(cb.after_iteration(model, epoch, self.history) for cb in self.callbacks)
+
+
+class LearningRateScheduler(TrainingCallback):
+    """Set the learning rate after each round: `learning_rates(epoch)` or a sequence.
+
+    As in XGBoost 1.7 the rate is set after round `epoch`, so it applies from the next one.
+    """
+
+    def __init__(self, learning_rates):
+        assert callable(learning_rates) or isinstance(learning_rates, collections.abc.Sequence)
+        if callable(learning_rates):
+            self.learning_rates = learning_rates
+        else:
+            self.learning_rates = lambda epoch: learning_rates[epoch]
+
+    def after_iteration(self, model, epoch, evals_log):
+        model.set_param("learning_rate", self.learning_rates(epoch))
+        return False
+
+
+class TrainingCheckPoint(TrainingCallback):
+    """Save the model every `iterations` rounds as `name_<epoch>.json` (or `.pkl`)."""
+
+    def __init__(self, directory, name="model", as_pickle=False, iterations=100):
+        self._path = os.fspath(directory)
+        self._name = name
+        self._as_pickle = as_pickle
+        self._iterations = iterations
+        self._epoch = 0
+
+    def after_iteration(self, model, epoch, evals_log):
+        if self._epoch == self._iterations:
+            path = os.path.join(self._path, self._name + "_" + str(epoch)
+                                + (".pkl" if self._as_pickle else ".json"))
+            self._epoch = 0
+            if self._as_pickle:
+                with open(path, "wb") as out:
+                    pickle.dump(model, out)
+            else:
+                model.save_model(path)
+        self._epoch += 1
+        return False
 
 
 class EarlyStopping(TrainingCallback):
@@ -195,5 +240,5 @@ class EvaluationMonitor(TrainingCallback):
         return model
 
 
-__all__ = ["TrainingCallback", "CallbackContainer", "EarlyStopping", "EvaluationMonitor",
-           "Booster"]
+__all__ = ["TrainingCallback", "CallbackContainer", "LearningRateScheduler",
+           "TrainingCheckPoint", "EarlyStopping", "EvaluationMonitor", "Booster"]

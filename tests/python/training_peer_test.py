@@ -1,6 +1,9 @@
 """train() and its callbacks in treering's Python package against python3-xgboost 1.7.4."""
 import contextlib
 import io
+import os
+import pickle
+import tempfile
 import warnings
 
 import numpy as np
@@ -152,6 +155,35 @@ def test_positional_arguments_as_in_xgboost_demos():
     assert oa == ob, (oa, ob)
     assert wa == wb, (wa, wb)
     assert_close(pa, pb, "positional train")
+
+
+def test_scheduler_and_checkpoints():
+    (xt, yt), _ = split_data()
+    rates = [0.3, 0.1, 0.05, 0.02, 0.01]
+
+    def run(m, tmp):
+        d = m.DMatrix(xt, label=yt)
+        cbs = [m.callback.LearningRateScheduler(rates),
+               m.callback.LearningRateScheduler(lambda i: rates[i]),
+               m.callback.TrainingCheckPoint(tmp, name="ck", iterations=2),
+               m.callback.TrainingCheckPoint(tmp, name="pk", as_pickle=True, iterations=2)]
+        b = m.train(PARAMS, d, 5, callbacks=cbs, verbose_eval=False)
+        return b, d, sorted(os.listdir(tmp))
+    with tempfile.TemporaryDirectory() as ta, tempfile.TemporaryDirectory() as tb:
+        (ba, da, fa), (bb, db, fb) = run(tr, ta), run(xg, tb)
+        assert fa == fb, (fa, fb)
+        assert_close(ba.predict(da), bb.predict(db), "learning-rate schedule")
+        for name in fa:
+            if name.endswith(".json"):
+                ours = xg.Booster(model_file=os.path.join(ta, name)).predict(db)
+                theirs = xg.Booster(model_file=os.path.join(tb, name)).predict(db)
+                assert_close(ours, theirs, "checkpoint " + name)
+            else:
+                with open(os.path.join(ta, name), "rb") as src:
+                    assert_close(pickle.load(src).predict(da),
+                                 tr.Booster(model_file=os.path.join(ta, name.replace(
+                                     "pk_", "ck_").replace(".pkl", ".json"))).predict(da),
+                                 "pickled checkpoint " + name)
 
 
 def test_bad_arguments():
