@@ -2,7 +2,8 @@
 from . import callback
 from .core import Booster, DMatrix, XGBoostError, build_info
 from .training import train
+from .cv import cv
 
 __version__ = "1.7.4"
 
-__all__ = ["Booster", "DMatrix", "XGBoostError", "build_info", "train", "callback"]
+__all__ = ["Booster", "DMatrix", "XGBoostError", "build_info", "train", "cv", "callback"]

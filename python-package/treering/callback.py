@@ -37,10 +37,21 @@ def _parallel_trees(model):
         return 1
 
 
+def _aggcv(lines):
+    """Mean and standard deviation over folds of each `data-metric:value` column."""
+    columns = {}
+    for line in lines:
+        for index, item in enumerate(line.split()[1:]):
+            name, value = item.split(":")
+            columns.setdefault((index, name), []).append(float(value))
+    return [(name, np.mean(values), np.std(values))
+            for (_, name), values in sorted(columns.items(), key=lambda kv: kv[0][0])]
+
+
 class CallbackContainer:
     """Runs the callbacks and keeps the evaluation history (train's evals_result)."""
 
-    def __init__(self, callbacks, metric=None, output_margin=True):
+    def __init__(self, callbacks, metric=None, output_margin=True, is_cv=False):
         self.callbacks = list(callbacks)
         for cb in self.callbacks:
             if not isinstance(cb, TrainingCallback):
@@ -48,6 +59,8 @@ class CallbackContainer:
         self.metric = metric
         self.history = collections.OrderedDict()
         self._output_margin = output_margin
+        self.is_cv = is_cv
+        self.aggregated_cv = None
 
     def before_training(self, model):
         for cb in self.callbacks:
@@ -57,6 +70,8 @@ class CallbackContainer:
     def after_training(self, model):
         for cb in self.callbacks:
             model = cb.after_training(model=model)
+        if self.is_cv:
+            return model
         parallel = _parallel_trees(model)
         if model.attr("best_score") is not None:
             model.best_score = float(model.attr("best_score"))
@@ -75,15 +90,21 @@ class CallbackContainer:
         return any(cb.before_iteration(model, epoch, self.history) for cb in self.callbacks)
 
     def after_iteration(self, model, epoch, dtrain, evals):
-        evals = [] if evals is None else evals
-        for _, name in evals:
-            assert name.find("-") == -1, "Dataset name should not contain `-`"
-        score = model.eval_set(evals, epoch, self.metric, self._output_margin)
-        for item in score.split()[1:]:
-            name, value = item.split(":")
+        if self.is_cv:
+            scores = _aggcv(model.eval(epoch, self.metric, self._output_margin))
+            self.aggregated_cv = scores
+            scores = [(name, (mean, std)) for name, mean, std in scores]
+        else:
+            evals = [] if evals is None else evals
+            for _, name in evals:
+                assert name.find("-") == -1, "Dataset name should not contain `-`"
+            score = model.eval_set(evals, epoch, self.metric, self._output_margin)
+            scores = [(item.split(":")[0], float(item.split(":")[1]))
+                      for item in score.split()[1:]]
+        for name, value in scores:
             data_name, _, metric_name = name.partition("-")
             self.history.setdefault(data_name, collections.OrderedDict()).setdefault(
-                metric_name, []).append(float(value))
+                metric_name, []).append(value)
         return any(cb.after_iteration(model, epoch, self.history) for cb in self.callbacks)
 
 
@@ -157,12 +178,14 @@ class EarlyStopping(TrainingCallback):
                                 "ndcg@")
             self.maximize = metric != "mape" and any(
                 metric.startswith(x) for x in maximize_metrics)
+        def get_s(value):  # cv scores are (mean, std)
+            return value[0] if isinstance(value, tuple) else value
+
+        best = get_s(self.best_scores.get(name, {}).get(metric, [0])[-1])
         if self.maximize:
-            improved = bool(np.greater(score - self._min_delta,
-                                       self.best_scores.get(name, {}).get(metric, [0])[-1]))
+            improved = bool(np.greater(get_s(score) - self._min_delta, best))
         else:
-            improved = bool(np.greater(self.best_scores.get(name, {}).get(metric, [0])[-1]
-                                       - self._min_delta, score))
+            improved = bool(np.greater(best - self._min_delta, get_s(score)))
         if not self.stopping_history:
             self.current_rounds = 0
             self.stopping_history[name] = {metric: [score]}
