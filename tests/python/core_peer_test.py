@@ -239,6 +239,36 @@ def test_feature_names_validation():
     assert ours == theirs, (ours, theirs)
 
 
+def test_bad_input_names_the_argument():
+    x, y = make_data(rows=20)
+    cases = {
+        "ragged list": (lambda: tr.DMatrix([[1.0, 2.0], [3.0]]), ValueError, ""),
+        "strings": (lambda: tr.DMatrix(np.array([["a", "b"]])), ValueError, "data"),
+        "NaN label": (lambda: tr.DMatrix(x, label=np.full(20, np.nan)), tr.XGBoostError,
+                      "label"),
+        "label length": (lambda: tr.DMatrix(x, label=np.ones(3)), tr.XGBoostError, "label"),
+        "weight length": (lambda: tr.DMatrix(x, weight=np.ones(3)), tr.XGBoostError,
+                          "weight"),
+        "unknown parameter": (lambda: tr.train({"colour": "red"}, tr.DMatrix(x, label=y), 1,
+                                               verbose_eval=False), tr.XGBoostError,
+                              "colour"),
+        "data type": (lambda: tr.DMatrix(object()), TypeError, "data"),
+    }
+    booster = tr.train(PARAMS, tr.DMatrix(x, label=y), 1, verbose_eval=False)
+    wide = np.hstack([x, x])
+    cases["too many columns"] = (lambda: booster.predict(tr.DMatrix(wide)), tr.XGBoostError,
+                                 "")
+    cases["inplace columns"] = (lambda: booster.inplace_predict(wide), ValueError,
+                                "Feature shape mismatch")
+    for name, (call, exc, needle) in cases.items():
+        try:
+            call()
+        except exc as err:
+            assert needle in str(err), (name, str(err))
+        else:
+            raise AssertionError(f"{name}: no {exc.__name__}")
+
+
 def test_errors():
     x, y = make_data(rows=20)
     for m in (tr, xg):
