@@ -229,6 +229,19 @@ class DMatrix:
         _check_call(_LIB.XGDMatrixNumNonMissing(self.handle, ctypes.byref(out)))
         return out.value
 
+    def get_data(self):
+        """The matrix as a scipy CSR matrix (missing values absent)."""
+        import scipy.sparse  # only this method needs scipy
+        indptr = np.empty(self.num_row() + 1, dtype=np.uint64)
+        indices = np.empty(self.num_nonmissing(), dtype=np.uint32)
+        values = np.empty(self.num_nonmissing(), dtype=np.float32)
+        _check_call(_LIB.XGDMatrixGetDataAsCSR(
+            self.handle, _c_str("{}"), indptr.ctypes.data_as(ctypes.POINTER(c_bst_ulong)),
+            indices.ctypes.data_as(ctypes.POINTER(ctypes.c_uint32)),
+            values.ctypes.data_as(ctypes.POINTER(ctypes.c_float))))
+        return scipy.sparse.csr_matrix((values, indices, indptr),
+                                       shape=(self.num_row(), self.num_col()))
+
     def slice(self, rindex, allow_groups=False):
         """A new DMatrix of the rows `rindex` (with their meta information)."""
         rows = np.asarray(rindex, dtype=np.int32)

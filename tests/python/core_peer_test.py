@@ -40,6 +40,10 @@ def test_dmatrix_shapes():
         assert_close(a.get_label(), b.get_label(), "label")
     a, b = both(lambda m: m.DMatrix(np.nan_to_num(x), missing=0.0))
     assert a.num_nonmissing() == b.num_nonmissing()
+    a, b = both(lambda m: m.DMatrix(x))
+    ca, cb = a.get_data(), b.get_data()
+    assert ca.shape == cb.shape and (ca != cb).nnz == 0, "get_data"
+    assert_close(ca.indptr, cb.indptr, "get_data indptr")
 
 
 def test_array_layouts():
