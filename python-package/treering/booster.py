@@ -136,8 +136,8 @@ class Booster:
             raise TypeError(f"Expecting <class 'int'> or <class 'slice'>, got {type(val)}")
         start = 0 if val.start is None or val.start is Ellipsis else val.start
         stop = 0 if val.stop is None or val.stop is Ellipsis else val.stop
-        if stop < start:
-            raise ValueError("Invalid slice", val)
+        if val.stop is not None and val.stop is not Ellipsis and stop < start:
+            raise ValueError("Invalid slice", val)  # an open end (bst[2:]) is fine
         step = 1 if val.step is None else val.step
         sliced = ctypes.c_void_p()
         status = _LIB.XGBoosterSlice(self.handle, ctypes.c_int(start), ctypes.c_int(stop),

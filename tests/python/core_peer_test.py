@@ -171,6 +171,8 @@ def test_pickle_copy_slice():
     assert_close(ba[1:4].predict(da), bb[1:4].predict(db), "slice 1:4")
     assert_close(ba[2].predict(da), bb[2].predict(db), "slice [2]")
     assert_close(ba[::2].predict(da), bb[::2].predict(db), "slice ::2")
+    assert_close(ba[2:].predict(da), bb[2:].predict(db), "slice 2:")
+    assert_close(ba[:3].predict(da), bb[:3].predict(db), "slice :3")
     loaded = tr.Booster(model_file=ba.save_raw("json"))
     assert (loaded.best_iteration, loaded.best_ntree_limit) == (5, 6)
     assert_close(ba.predict(da, ntree_limit=3), bb.predict(db, ntree_limit=3), "ntree_limit")
