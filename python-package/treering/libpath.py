@@ -17,8 +17,9 @@ def find_lib_path():
     """Return the path of libtreering.so.
 
     Order: the TREERING_LIBRARY environment variable (a file, or a directory holding
-    libtreering.so), the build tree ``../../build/lib`` beside the package source, then
-    the system's search (``ctypes.util.find_library``). The error lists every place tried.
+    libtreering.so), the build tree ``../../build/lib`` beside the package source, the
+    prefix `cmake --install` put the package in, then the system's search
+    (``ctypes.util.find_library``). The error lists every place tried.
     """
     tried = []
     env = os.environ.get("TREERING_LIBRARY")
@@ -33,6 +34,15 @@ def find_lib_path():
     if os.path.isfile(build_lib):
         return build_lib
     tried.append(build_lib + " (build tree; not found)")
+    try:  # written by `cmake --install` into the installed package
+        from ._install_location import LIB_DIR
+    except ImportError:
+        LIB_DIR = None
+    if LIB_DIR:
+        installed = os.path.join(LIB_DIR, "libtreering.so")
+        if os.path.isfile(installed):
+            return installed
+        tried.append(installed + " (install prefix; not found)")
     found = ctypes.util.find_library("treering")
     if found:
         return found

@@ -1,5 +1,6 @@
 """treering.libpath: where the package looks for libtreering.so, and its error message."""
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -53,7 +54,23 @@ def main():
                        os.path.join(tmp, "build", "lib", "libtreering.so"),
                        "find_library('treering')", "TreeringLibraryNotFound"):
             assert needle in err, (needle, err)
-    print("libpath: 4/4 checks passed")
+    # `cmake --install --component python` into a prefix: the installed package finds the
+    # library in <prefix>/lib with no TREERING_LIBRARY and no build tree.
+    cmake = shutil.which("cmake")
+    if cmake and os.path.isfile(os.path.join(BUILD, "cmake_install.cmake")):
+        with tempfile.TemporaryDirectory() as prefix:
+            subprocess.run([cmake, "--install", BUILD, "--component", "python", "--prefix",
+                            prefix], check=True, capture_output=True, timeout=60)
+            site = os.path.join(prefix, "lib", "python3", "dist-packages")
+            assert os.path.isfile(os.path.join(site, "treering", "core.py")), "not installed"
+            shutil.copy(LIB, os.path.join(prefix, "lib", "libtreering.so"))
+            env = dict(os.environ, PYTHONPATH=site)
+            env.pop("TREERING_LIBRARY", None)
+            out = subprocess.run([sys.executable, "-c", show + "; import treering"], env=env,
+                                 capture_output=True, text=True, timeout=60, cwd=prefix)
+            assert out.returncode == 0, out.stderr
+            assert out.stdout.strip() == os.path.join(prefix, "lib", "libtreering.so"), out
+    print("libpath: 5/5 checks passed")
     return 0
 
 
