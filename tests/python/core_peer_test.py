@@ -275,6 +275,23 @@ def test_bad_input_names_the_argument():
             raise AssertionError(f"{name}: no {exc.__name__}")
 
 
+def test_categorical_feature_types():
+    rng = np.random.default_rng(1)
+    x = np.column_stack([rng.integers(0, 5, 300).astype(float), rng.normal(size=300)])
+    y = (np.isin(x[:, 0], [1, 3]) ^ (x[:, 1] > 0.5)).astype(float)
+
+    def run(m):
+        d = m.DMatrix(x, label=y, feature_types=["c", "q"], enable_categorical=True)
+        b = m.train({"max_depth": 3, "nthread": 1, "objective": "binary:logistic",
+                     "tree_method": "hist", "max_cat_to_onehot": 1}, d, 3, verbose_eval=False)
+        return b.predict(d), b.inplace_predict(x), b.get_dump(), b.feature_types
+    (pa, ia, da, ta), (pb, ib, db, tb) = run(tr), run(xg)
+    assert_close(pa, pb, "categorical")
+    assert_close(ia, ib, "categorical inplace")
+    assert da == db and ta == tb == ["c", "q"]
+    assert ":{" in da[0], "a categorical split"
+
+
 def test_errors():
     x, y = make_data(rows=20)
     for m in (tr, xg):
