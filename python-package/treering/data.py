@@ -1,0 +1,111 @@
+"""Turn Python data (numpy, scipy.sparse, lists, file URIs) into C API calls.
+
+Arrays reach the library as NumPy array-interface JSON strings, so C and Fortran layouts
+are read in place without a copy; the caller keeps the array alive during the call.
+"""
+import ctypes
+import json
+import os
+
+import numpy as np
+
+try:  # scipy is optional: without it sparse input is simply not recognised.
+    import scipy.sparse as _sparse
+except ImportError:  # pragma: no cover
+    _sparse = None
+
+_FLOAT_TYPES = (np.float32, np.float64)
+
+
+def array_interface(arr):
+    """JSON array interface of a numpy array (version 3, strides kept)."""
+    info = dict(arr.__array_interface__)
+    if "mask" in info:
+        info["mask"] = info["mask"].__array_interface__
+    info.pop("descr", None)
+    return json.dumps(info).encode()
+
+
+def ensure_numeric(arr):
+    """A float32/float64 view (or copy) of an array of numbers; refuse anything else."""
+    if arr.dtype.kind in "fiub":
+        if arr.dtype.type not in _FLOAT_TYPES or not arr.dtype.isnative:
+            arr = arr.astype(np.float32 if arr.dtype.itemsize <= 4 else np.float64)
+        return arr
+    raise ValueError(f"data: expected numbers, got an array of dtype {arr.dtype}")
+
+
+def missing_config(missing, nthread=None):
+    """Config JSON carrying `missing` (NaN by default) and nthread."""
+    value = np.nan if missing is None else float(missing)
+    cfg = {"missing": value, "nthread": int(nthread) if nthread else 0}
+    return json.dumps(cfg, allow_nan=True).encode()
+
+
+def is_scipy_csr(data):
+    return _sparse is not None and isinstance(data, (_sparse.csr_matrix, getattr(
+        _sparse, "csr_array", _sparse.csr_matrix)))
+
+
+def is_scipy_csc(data):
+    return _sparse is not None and isinstance(data, (_sparse.csc_matrix, getattr(
+        _sparse, "csc_array", _sparse.csc_matrix)))
+
+
+def is_scipy_coo(data):
+    return _sparse is not None and isinstance(data, (_sparse.coo_matrix, getattr(
+        _sparse, "coo_array", _sparse.coo_matrix)))
+
+
+def is_pandas(data):
+    mod = type(data).__module__
+    return mod.startswith("pandas.")
+
+
+def is_uri(data):
+    return isinstance(data, (str, os.PathLike))
+
+
+def csr_parts(csr):
+    """(indptr, indices, data) arrays of a CSR matrix, in types the C API reads."""
+    if csr.shape[0] + 1 != csr.indptr.shape[0]:
+        raise ValueError("data: CSR indptr length does not match the rows")
+    values = ensure_numeric(np.asarray(csr.data))
+    return np.asarray(csr.indptr), np.asarray(csr.indices), values
+
+
+def create_dmatrix_handle(lib, check_call, data, missing, nthread, silent):
+    """Create a DMatrix handle from `data`; returns (handle, feature_names)."""
+    handle = ctypes.c_void_p()
+    if is_uri(data):
+        path = os.fspath(os.path.expanduser(data))
+        # XGBoost 1.7 logs the "RxC matrix loaded" line at INFO, hidden at its default
+        # verbosity whatever `silent` says; treering's C API prints it unless silent.
+        check_call(lib.XGDMatrixCreateFromFile(path.encode(), ctypes.c_int(1),
+                                               ctypes.byref(handle)))
+        return handle, None
+    if is_pandas(data):
+        raise NotImplementedError("pandas input is not supported yet by treering's Python "
+                                  "package (see docs/python.md)")
+    if is_scipy_csc(data) or is_scipy_coo(data):
+        data = data.tocsr()
+    if is_scipy_csr(data):
+        indptr, indices, values = csr_parts(data)
+        check_call(lib.XGDMatrixCreateFromCSR(
+            array_interface(indptr), array_interface(indices), array_interface(values),
+            ctypes.c_uint64(data.shape[1]), missing_config(missing, nthread),
+            ctypes.byref(handle)))
+        return handle, None
+    if isinstance(data, (list, tuple)):
+        data = np.array(data)
+    if isinstance(data, np.ndarray):
+        if data.ndim == 1:
+            data = data.reshape(-1, 1)
+        if data.ndim != 2:
+            raise ValueError(f"data: expected a 2-D array, got {data.ndim} dimensions")
+        data = ensure_numeric(data)
+        check_call(lib.XGDMatrixCreateFromDense(array_interface(data),
+                                                missing_config(missing, nthread),
+                                                ctypes.byref(handle)))
+        return handle, None
+    raise TypeError(f"Not supported type for data.{type(data)}")
