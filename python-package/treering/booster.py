@@ -9,6 +9,7 @@ import numpy as np
 
 from . import data as _data
 from .core import (_LIB, DMatrix, XGBoostError, _c_array, _c_str, _check_call,
+                   _get_str_feature_info, _set_str_feature_info,
                    _from_cstr_list, _prediction_output, _str_array, c_bst_ulong)
 
 _PREDICT_OUT = (ctypes.POINTER(c_bst_ulong), c_bst_ulong, ctypes.POINTER(ctypes.c_float))
@@ -209,22 +210,10 @@ class Booster:
         return out.value
 
     def _get_str_info(self, field):
-        length = c_bst_ulong()
-        arr = ctypes.POINTER(ctypes.c_char_p)()
-        _check_call(_LIB.XGBoosterGetStrFeatureInfo(self.handle, _c_str(field),
-                                                    ctypes.byref(length), ctypes.byref(arr)))
-        values = _from_cstr_list(arr, length)
-        return values if values else None
+        return _get_str_feature_info(_LIB.XGBoosterGetStrFeatureInfo, self.handle, field)
 
     def _set_str_info(self, field, values):
-        if values is None:
-            _check_call(_LIB.XGBoosterSetStrFeatureInfo(self.handle, _c_str(field), None,
-                                                        c_bst_ulong(0)))
-        else:
-            values = list(values)
-            _check_call(_LIB.XGBoosterSetStrFeatureInfo(self.handle, _c_str(field),
-                                                        _str_array(values),
-                                                        c_bst_ulong(len(values))))
+        _set_str_feature_info(_LIB.XGBoosterSetStrFeatureInfo, self.handle, field, values)
 
     @property
     def feature_names(self):

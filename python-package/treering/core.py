@@ -92,6 +92,25 @@ def _deprecate_positional_args(func):
     return wrapper
 
 
+
+# DMatrix and Booster keep feature names and types through the same pair of C calls, each
+# with its own prefix (XGDMatrix*/XGBooster*StrFeatureInfo).
+def _get_str_feature_info(getter, handle, field):
+    length = c_bst_ulong()
+    arr = ctypes.POINTER(ctypes.c_char_p)()
+    _check_call(getter(handle, _c_str(field), ctypes.byref(length), ctypes.byref(arr)))
+    values = _from_cstr_list(arr, length)
+    return values if values else None
+
+
+def _set_str_feature_info(setter, handle, field, values):
+    if values is None:
+        _check_call(setter(handle, _c_str(field), None, c_bst_ulong(0)))
+        return
+    values = list(values)
+    _check_call(setter(handle, _c_str(field), _str_array(values), c_bst_ulong(len(values))))
+
+
 class DMatrix:
     """Data and meta information for training and prediction (XGBoost's DMatrix)."""
 
@@ -254,21 +273,10 @@ class DMatrix:
 
     # ---- feature information ------------------------------------------------------------
     def _get_str_info(self, field):
-        length = c_bst_ulong()
-        arr = ctypes.POINTER(ctypes.c_char_p)()
-        _check_call(_LIB.XGDMatrixGetStrFeatureInfo(self.handle, _c_str(field),
-                                                    ctypes.byref(length), ctypes.byref(arr)))
-        values = _from_cstr_list(arr, length)
-        return values if values else None
+        return _get_str_feature_info(_LIB.XGDMatrixGetStrFeatureInfo, self.handle, field)
 
     def _set_str_info(self, field, values):
-        if values is None:
-            _check_call(_LIB.XGDMatrixSetStrFeatureInfo(self.handle, _c_str(field), None,
-                                                        c_bst_ulong(0)))
-            return
-        _check_call(_LIB.XGDMatrixSetStrFeatureInfo(self.handle, _c_str(field),
-                                                    _str_array(values),
-                                                    c_bst_ulong(len(values))))
+        _set_str_feature_info(_LIB.XGDMatrixSetStrFeatureInfo, self.handle, field, values)
 
     @property
     def feature_names(self):
