@@ -15,6 +15,8 @@ packages=(
   libgtest-dev googletest                   # tests
   clang libclang-rt-14-dev                  # libFuzzer build of the parser fuzz target
   xgboost python3-xgboost python3-numpy     # reference peer for tests and benchmarks
+  python3-pytest python3-scipy python3-pandas python3-sklearn  # Python package tests (tests/python)
+  python3-dask python3-distributed          # treering.dask and its tests
   libxgboost-dev                            # XGBoost 1.7's c_api.h: the C API's reference header,
                                             # and libxgboost.so the C API tests' peer
   dataset-fashion-mnist                     # demo and benchmark data
