@@ -290,10 +290,12 @@ class XGBModel(XGBModelBase):
 
     def load_model(self, fname):
         """Load a model file or buffer (one saved by XGBoost 1.7's estimators too)."""
-        if not hasattr(self, "_Booster"):
-            self._Booster = Booster(_booster_params({"n_jobs": self.n_jobs}))
-        booster = self.get_booster()
+        # Always a fresh booster: treering's learner refuses to load a model whose
+        # objective disagrees with parameters already set on the booster (XGBoost 1.7
+        # reuses a fitted estimator's booster and lets the file replace them).
+        booster = Booster(_booster_params({"n_jobs": self.n_jobs}))
         booster.load_model(fname)
+        self._Booster = booster
         meta_str = booster.attr("scikit_learn")
         if meta_str is None:
             warnings.warn("Loading a native XGBoost model with Scikit-Learn interface.")

@@ -140,6 +140,7 @@ class XGBClassifier(XGBModel, XGBClassifierBase):
         return _cls_predict_proba(getattr(self, "n_classes_", 0), class_probs)
 
     def load_model(self, fname):
+        self.__dict__.pop("_fit_objective", None)  # the file's state replaces the old fit
         super().load_model(fname)
         # A model saved by XGBoost 1.7 carries the trained objective in `objective`.
         if not callable(self.objective) and not hasattr(self, "_fit_objective"):

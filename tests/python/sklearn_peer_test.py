@@ -270,3 +270,20 @@ def test_parameters_reach_the_booster():
         est.fit(x, y)
     assert ours.get_params()["eta"] == 0.05
     close(ours.predict(x), theirs.predict(x), "eta via set_params")
+
+
+def test_categorical_features_from_feature_types():
+    # 1.7's own test_categorical: numpy codes marked "c" with feature_types.
+    rng = np.random.default_rng(7)
+    x = rng.integers(0, 4, size=(200, 2)).astype(np.float64)
+    y = (x[:, 0] == 2) * 1.0 + (x[:, 1] == 1) * 0.5 + 0.1 * rng.normal(size=200)
+    fit_args = {"eval_set": [(x, y)], "verbose": False}
+    ours, theirs = fit_both("XGBRegressor", x, y, fit_args, n_estimators=6,
+                            feature_types=["c", "c"], max_cat_to_onehot=1,
+                            enable_categorical=True, **SAME)
+    assert ours.get_booster().feature_types == ["c", "c"]
+    close(ours.predict(x), theirs.predict(x), "categorical predict")
+    close(ours.evals_result()["validation_0"]["rmse"],
+          theirs.evals_result()["validation_0"]["rmse"], "categorical rmse")
+    with pytest.raises(ValueError, match="categorical data is not implemented"):
+        tr.XGBRegressor(enable_categorical=True, tree_method="exact").fit(x, y)
