@@ -3,7 +3,7 @@
 The concrete estimators (XGBClassifier, XGBRegressor, XGBRanker, XGBRF*) are in
 sklearn_models.py; `treering.sklearn` re-exports both modules under XGBoost's module name.
 """
-import copy
+import functools
 import inspect
 import json
 import warnings
@@ -91,6 +91,7 @@ def _convert_ntree_limit(booster, ntree_limit, iteration_range):
     return iteration_range
 
 
+@functools.lru_cache(maxsize=None)
 def _init_param_names(klass):
     """Named parameters of klass.__init__ (not **kwargs), as sklearn reads them."""
     init = getattr(klass.__init__, "__wrapped__", klass.__init__)
@@ -412,7 +413,10 @@ class XGBModel(XGBModelBase):
 
     # ---- prediction ---------------------------------------------------------------------
     def _can_use_inplace_predict(self):
-        predictor = self.get_xgb_params().get("predictor", None)
+        # Read directly, not through get_xgb_params(): this runs on every predict call.
+        predictor = self.predictor
+        if isinstance(getattr(self, "kwargs", None), dict):
+            predictor = self.kwargs.get("predictor", predictor)
         return predictor in ("auto", None) and self.booster != "gblinear"
 
     def _get_iteration_range(self, iteration_range):

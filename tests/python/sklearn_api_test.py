@@ -101,6 +101,10 @@ def test_bad_input_names_the_argument():
         fitted.predict(x[:, :4])
     with pytest.raises(tr.XGBoostError, match="gpu_id"):
         tr.XGBRegressor(n_estimators=2, gpu_id=0).fit(x, y)
+    # Weighted column sampling is not in treering's learner: its message names both.
+    with pytest.raises(tr.XGBoostError, match="feature_weights: weighted column sampling"):
+        tr.XGBRegressor(n_estimators=2, colsample_bynode=0.5).fit(
+            x, y, feature_weights=np.linspace(0.1, 1.0, x.shape[1]))
 
 
 def fitted_pair(cls_name="XGBClassifier", kind="multi", **params):
@@ -150,6 +154,8 @@ def test_pickle_joblib_clone(tmp_path):
     joblib.dump(ours, tmp_path / "model.joblib")
     close(joblib.load(tmp_path / "model.joblib").predict(x), expected, "joblib")
     cloned = clone(ours)
+    with_kwargs = clone(tr.XGBRegressor(eta=0.1, max_cat_to_onehot=2))
+    assert with_kwargs.get_params()["eta"] == 0.1 and with_kwargs.kwargs == {"eta": 0.1}
     assert not hasattr(cloned, "_Booster")
     params_equal(cloned.get_params(), ours.get_params())
     params_equal(clone(theirs).get_params(), cloned.get_params())

@@ -18,8 +18,9 @@ def fit_both(cls_name, x, y, fit_args=None, **params):
 
 def test_binary_classifier_predictions_probas_leaves():
     x, y = make_data(400, kind="binary")
-    ours, theirs = fit_both("XGBClassifier", x[:300], y[:300], n_estimators=15, max_depth=4,
-                            **SAME)
+    weight = np.random.default_rng(5).uniform(0.5, 2.0, size=300)
+    ours, theirs = fit_both("XGBClassifier", x[:300], y[:300], {"sample_weight": weight},
+                            n_estimators=15, max_depth=4, **SAME)
     test = x[300:]
     close(ours.predict_proba(test), theirs.predict_proba(test), "predict_proba")
     assert np.array_equal(ours.predict(test), theirs.predict(test))
@@ -209,10 +210,13 @@ def test_ranker_qid_and_group(objective):
     for metric in ("ndcg@5", "map"):
         close(ours.evals_result()["validation_0"][metric],
               theirs.evals_result()["validation_0"][metric], metric)
-    # group sizes instead of qid give the same model.
-    by_group = tr.XGBRanker(n_estimators=8, objective=objective, **SAME).fit(
-        x[:200], y[:200], group=np.full(20, 10))
+    # group sizes instead of qid give the same model and history.
+    by_group = tr.XGBRanker(n_estimators=8, objective=objective, eval_metric=["ndcg@5", "map"],
+                            **SAME).fit(x[:200], y[:200], group=np.full(20, 10),
+                                        eval_set=[(x[200:], y[200:])],
+                                        eval_group=[np.full(10, 10)])
     close(by_group.predict(x), ours.predict(x), "ranker predict (group)")
+    assert by_group.evals_result() == ours.evals_result()
     with pytest.raises(ValueError, match="group or qid is required"):
         tr.XGBRanker().fit(x, y)
     with pytest.raises(ValueError, match="eval_group or eval_qid is required"):
