@@ -3,6 +3,7 @@
 The concrete estimators (XGBClassifier, XGBRegressor, XGBRanker, XGBRF*) are in
 sklearn_models.py; `treering.sklearn` re-exports both modules under XGBoost's module name.
 """
+import contextlib
 import functools
 import inspect
 import json
@@ -65,6 +66,21 @@ def _array_like(data):
     if module.startswith(("scipy.", "pandas.")):
         return data
     return np.asarray(data)
+
+
+def _verbosity_context(verbosity):
+    """The library's global verbosity set for one call, as 1.7's config_context does.
+
+    Uses treering.config (the global-configuration part of the package) when present;
+    verbosity=None leaves the global setting alone.
+    """
+    try:
+        from .config import config_context
+    except ImportError:
+        return contextlib.nullcontext()
+    if verbosity is None:
+        return contextlib.nullcontext()
+    return config_context(verbosity=verbosity)
 
 
 def _objective_decorator(func):
@@ -367,9 +383,10 @@ class XGBModel(XGBModelBase):
         # DMatrix itself, so a DMatrix serves both. Weights go in after the query groups so
         # that the library judges per-group weights knowing the groups (it refuses them
         # with a message that says so).
-        matrix = DMatrix(_array_like(data), **kwargs, nthread=self.n_jobs)
-        if weight is not None:
-            matrix.set_weight(weight)
+        with _verbosity_context(self.verbosity):
+            matrix = DMatrix(_array_like(data), **kwargs, nthread=self.n_jobs)
+            if weight is not None:
+                matrix.set_weight(weight)
         return matrix
 
     def _set_evaluation_result(self, evals_result):
@@ -384,11 +401,12 @@ class XGBModel(XGBModelBase):
         if callable(metric) and not allow_custom_metric:
             raise ValueError("Custom evaluation metric is not yet supported for XGBRanker.")
         evals_result = {}
-        self._Booster = train(_booster_params(params), train_dmatrix,
-                              self.get_num_boosting_rounds(), evals=evals,
-                              early_stopping_rounds=early_stopping_rounds,
-                              evals_result=evals_result, obj=obj, custom_metric=metric,
-                              verbose_eval=verbose, xgb_model=model, callbacks=callbacks)
+        with _verbosity_context(self.verbosity):
+            self._Booster = train(_booster_params(params), train_dmatrix,
+                                  self.get_num_boosting_rounds(), evals=evals,
+                                  early_stopping_rounds=early_stopping_rounds,
+                                  evals_result=evals_result, obj=obj, custom_metric=metric,
+                                  verbose_eval=verbose, xgb_model=model, callbacks=callbacks)
         self._set_evaluation_result(evals_result)
         return params
 
@@ -432,6 +450,12 @@ class XGBModel(XGBModelBase):
     def predict(self, X, output_margin=False, ntree_limit=None, validate_features=True,
                 base_margin=None, iteration_range=None):
         """Predict with X (up to best_iteration when the model has one)."""
+        with _verbosity_context(self.verbosity):
+            return self._predict(X, output_margin, ntree_limit, validate_features,
+                                 base_margin, iteration_range)
+
+    def _predict(self, X, output_margin, ntree_limit, validate_features, base_margin,
+                 iteration_range):
         booster = self.get_booster()
         X = _array_like(X)
         iteration_range = _convert_ntree_limit(booster, ntree_limit, iteration_range)
@@ -457,9 +481,10 @@ class XGBModel(XGBModelBase):
         booster = self.get_booster()
         iteration_range = _convert_ntree_limit(booster, ntree_limit, iteration_range)
         iteration_range = self._get_iteration_range(iteration_range)
-        test = DMatrix(_array_like(X), missing=self.missing, feature_types=self.feature_types,
-                       nthread=self.n_jobs)
-        return booster.predict(test, pred_leaf=True, iteration_range=iteration_range)
+        with _verbosity_context(self.verbosity):
+            test = DMatrix(_array_like(X), missing=self.missing,
+                           feature_types=self.feature_types, nthread=self.n_jobs)
+            return booster.predict(test, pred_leaf=True, iteration_range=iteration_range)
 
     # ---- fitted attributes --------------------------------------------------------------
     def evals_result(self):

@@ -224,3 +224,21 @@ def test_callbacks_and_learning_rates():
     close(results[0].predict(x), results[1].predict(x), "scheduled")
     close(results[0].evals_result()["validation_0"]["rmse"],
           results[1].evals_result()["validation_0"]["rmse"], "scheduled rmse")
+
+
+def test_verbosity_is_global_during_fit_and_predict():
+    # 1.7 runs fit and predict inside config_context(verbosity=...); so does treering once
+    # the global configuration (treering.config, another part of issue 31) is there.
+    config = pytest.importorskip("treering.config", reason="treering.config not merged yet")
+    x, y = make_data(100, kind="regression")
+    seen = {}
+    for module in (tr, xgb):
+        class Probe(module.callback.TrainingCallback):
+            def after_iteration(self, model, epoch, evals_log):
+                seen[module.__name__] = module.get_config()["verbosity"]
+                return False
+        before = module.get_config()["verbosity"]
+        module.XGBRegressor(n_estimators=2, verbosity=0, callbacks=[Probe()]).fit(x, y)
+        assert module.get_config()["verbosity"] == before
+    assert seen == {"treering": 0, "xgboost": 0}
+    assert config.get_config()["verbosity"] == 1
