@@ -482,8 +482,10 @@ class XGBModel(XGBModelBase):
         iteration_range = _convert_ntree_limit(booster, ntree_limit, iteration_range)
         iteration_range = self._get_iteration_range(iteration_range)
         with _verbosity_context(self.verbosity):
+            # 1.7 leaves out enable_categorical here and so fails on categorical frames.
             test = DMatrix(_array_like(X), missing=self.missing,
-                           feature_types=self.feature_types, nthread=self.n_jobs)
+                           feature_types=self.feature_types, nthread=self.n_jobs,
+                           enable_categorical=self.enable_categorical)
             return booster.predict(test, pred_leaf=True, iteration_range=iteration_range)
 
     # ---- fitted attributes --------------------------------------------------------------
