@@ -1,5 +1,6 @@
 """The estimators' parameters, persistence, errors and use inside scikit-learn's tools,
 each against XGBoost 1.7.4's estimators."""
+import json
 import os
 import pickle
 import re
@@ -128,6 +129,13 @@ def test_save_load_model_across_packages(tmp_path, ext):
         assert est.n_classes_ == 3 and est.classes_.tolist() == [0, 1, 2]
     assert np.array_equal(loaded_by_us.predict(x), theirs.predict(x))
     assert ours.get_booster().attr("scikit_learn") is None  # removed after saving
+    if ext == "json":  # the estimator state in the file: 1.7's keys (and ours' objective)
+        metas = [json.loads(json.loads((tmp_path / f"{who}.json").read_text())["learner"]
+                            ["attributes"]["scikit_learn"]) for who in ("ours", "theirs")]
+        assert metas[0].pop("_fit_objective") == metas[1]["objective"] == "multi:softprob"
+        assert metas[0].pop("objective") == "binary:logistic"
+        metas[1].pop("objective")
+        assert metas[0] == metas[1]
     with pytest.raises(TypeError, match="Loading an estimator with different type"):
         tr.XGBRegressor().load_model(tmp_path / f"theirs.{ext}")
     # A plain booster file loads with 1.7's warning.

@@ -291,3 +291,23 @@ def test_categorical_features_from_feature_types():
           theirs.evals_result()["validation_0"]["rmse"], "categorical rmse")
     with pytest.raises(ValueError, match="categorical data is not implemented"):
         tr.XGBRegressor(enable_categorical=True, tree_method="exact").fit(x, y)
+
+
+def test_fit_eval_metric_callable_old_style_and_multiclass_stopping():
+    # A callable given to fit() keeps train()'s (predt, dmatrix) form, as in 1.7.
+    def merror(predt, dmatrix):
+        return "my_error", float(np.mean(np.argmax(predt, axis=1) != dmatrix.get_label()))
+    x, y = make_data(400, kind="multi")
+    fit_args = {"eval_set": [(x[300:], y[300:])], "eval_metric": merror,
+                "early_stopping_rounds": 3, "verbose": False}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours, theirs = fit_both("XGBClassifier", x[:300], y[:300], fit_args, n_estimators=40,
+                                **SAME)
+    close(ours.evals_result()["validation_0"]["my_error"],
+          theirs.evals_result()["validation_0"]["my_error"], "fit-time custom metric")
+    close(ours.evals_result()["validation_0"]["mlogloss"],
+          theirs.evals_result()["validation_0"]["mlogloss"], "mlogloss")
+    assert ours.best_iteration == theirs.best_iteration
+    assert ours.best_ntree_limit == theirs.best_ntree_limit
+    close(ours.predict_proba(x), theirs.predict_proba(x), "stopped multi-class probas")
