@@ -68,19 +68,20 @@ def _array_like(data):
     return np.asarray(data)
 
 
+try:  # the package's global configuration (another part of issue 31)
+    from .config import config_context as _config_context
+except ImportError:
+    _config_context = None
+
+
 def _verbosity_context(verbosity):
     """The library's global verbosity set for one call, as 1.7's config_context does.
 
-    Uses treering.config (the global-configuration part of the package) when present;
-    verbosity=None leaves the global setting alone.
+    verbosity=None leaves the global setting alone (and costs nothing per predict call).
     """
-    try:
-        from .config import config_context
-    except ImportError:
+    if verbosity is None or _config_context is None:
         return contextlib.nullcontext()
-    if verbosity is None:
-        return contextlib.nullcontext()
-    return config_context(verbosity=verbosity)
+    return _config_context(verbosity=verbosity)
 
 
 def _objective_decorator(func):
@@ -112,9 +113,9 @@ def _init_param_names(klass):
     """Named parameters of klass.__init__ (not **kwargs), as sklearn reads them."""
     init = getattr(klass.__init__, "__wrapped__", klass.__init__)
     if init is object.__init__:
-        return []
-    return [p.name for p in inspect.signature(init).parameters.values()
-            if p.name != "self" and p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)]
+        return ()
+    return tuple(p.name for p in inspect.signature(init).parameters.values()
+                 if p.name != "self" and p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL))
 
 
 def _wrap_evaluation_matrices(missing, X, y, group, qid, sample_weight, base_margin,
