@@ -9,3 +9,12 @@ __version__ = "0.1.0"  # treering's own version (libtreering.so.0.1)
 XGBOOST_API_VERSION = "1.7.4"
 
 __all__ = ["Booster", "DMatrix", "XGBoostError", "build_info", "train", "cv", "callback"]
+
+# --- data part (py-data): iterators, global configuration, plotting ---
+from .core import DataIter, DeviceQuantileDMatrix, QuantileDMatrix  # noqa: E402
+from .config import config_context, get_config, set_config  # noqa: E402
+from .plotting import plot_importance, plot_tree, to_graphviz  # noqa: E402
+from . import config, plotting  # noqa: E402,F401
+__all__ += ["DataIter", "DeviceQuantileDMatrix", "QuantileDMatrix", "config_context",
+            "get_config", "set_config", "plot_importance", "plot_tree", "to_graphviz"]
+# --- end data part ---

@@ -378,6 +378,12 @@ class Booster:
         shape, dims, preds = (t() for t in _PREDICT_OUT)
         if isinstance(data, (list, tuple)):
             data = np.array(data)
+        if _data.is_pandas(data) and type(data).__name__ == "DataFrame":
+            # As 1.7: categories are codes when the model has categorical features.
+            categorical = any(t == "c" for t in (self.feature_types or []))
+            data, names, _ = _data.from_pandas(data, categorical, None, None)
+            if validate_features:
+                self._validate_features(names)
         if isinstance(data, np.ndarray):
             if data.ndim not in (1, 2):
                 raise ValueError(f"Expecting 2 dimensional numpy.ndarray, got: {data.shape}")
@@ -451,6 +457,16 @@ class Booster:
             else:
                 for i, tree in enumerate(dump):
                     out.write(f"booster[{i}]:\n{tree}")
+
+    def trees_to_dataframe(self, fmap=""):
+        """The model's trees as a pandas DataFrame, one row per node (XGBoost 1.7's)."""
+        from .trees_frame import trees_to_dataframe
+        return trees_to_dataframe(self, fmap)
+
+    def get_split_value_histogram(self, feature, fmap="", bins=None, as_pandas=True):
+        """Histogram of the split values used for `feature` (DataFrame or ndarray)."""
+        from .trees_frame import split_value_histogram
+        return split_value_histogram(self, feature, fmap, bins, as_pandas)
 
     def get_fscore(self, fmap=""):
         return self.get_score(fmap, importance_type="weight")
