@@ -265,6 +265,7 @@ class Booster:
         if not isinstance(dtrain, DMatrix):
             raise TypeError(f"invalid training matrix: {type(dtrain).__name__}")
         self._validate_dmatrix_features(dtrain)
+        self._use_matrix_bins(dtrain)
         if fobj is None:
             _check_call(_LIB.XGBoosterUpdateOneIter(self.handle, ctypes.c_int(iteration),
                                                     dtrain.handle))
@@ -273,12 +274,22 @@ class Booster:
             grad, hess = fobj(pred, dtrain)
             self.boost(dtrain, grad, hess)
 
+    def _use_matrix_bins(self, dtrain):
+        # XGBoost 1.7 trains on a QuantileDMatrix with the matrix's max_bin, whatever the
+        # booster's. The C API keeps that max_bin on the handle but does not apply it yet,
+        # so the booster takes it here (set only on a change: a change re-makes the cuts).
+        bins = getattr(dtrain, "max_bin", None)
+        if bins is not None and self.__dict__.get("_quantile_max_bin") != bins:
+            self.set_param("max_bin", bins)
+            self._quantile_max_bin = bins
+
     def boost(self, dtrain, grad, hess):
         grad = np.ascontiguousarray(grad, dtype=np.float32).reshape(-1)
         hess = np.ascontiguousarray(hess, dtype=np.float32).reshape(-1)
         if grad.size != hess.size:
             raise ValueError(f"grad / hess length mismatch: {grad.size} / {hess.size}")
         self._validate_dmatrix_features(dtrain)
+        self._use_matrix_bins(dtrain)
         fptr = ctypes.POINTER(ctypes.c_float)
         _check_call(_LIB.XGBoosterBoostOneIter(self.handle, dtrain.handle,
                                                grad.ctypes.data_as(fptr),

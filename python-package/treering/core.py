@@ -170,6 +170,12 @@ class DMatrix:
             self.feature_types = feature_types
 
     def _set_info_interface(self, field, value, dtype):
+        shape = getattr(value, "shape", None)
+        # As 1.7: label and base_margin may be matrices, other fields one column at most.
+        if shape is not None and (len(shape) > 2 or (
+                field not in ("label", "base_margin") and len(shape) == 2
+                and shape[1] not in (0, 1))):
+            raise ValueError(f"Invalid shape: {shape} for {field}")
         arr = value
         if _data.is_pandas(arr):
             from . import pandas_data  # pandas only for pandas input

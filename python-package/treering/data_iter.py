@@ -220,10 +220,6 @@ class QuantileDMatrix(DMatrix):
                                  "be specified as batch argument.")
             it = data
         else:
-            if isinstance(data, (list, tuple)):
-                data = np.array(data)
-            if _data.is_scipy_csc(data) or _data.is_scipy_coo(data):
-                data = data.tocsr()
             it = SingleBatchInternalIter(data=data, **meta)
         self._init_from(it, ref, enable_categorical)
 
