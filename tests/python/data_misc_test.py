@@ -1,5 +1,5 @@
-"""Stratified / pandas cv, trees_to_dataframe, split histograms, global configuration and
-the plotting functions of treering's Python package, against python3-xgboost 1.7.4."""
+"""Stratified / pandas cv, trees_to_dataframe, split histograms and the global
+configuration of treering's Python package, against python3-xgboost 1.7.4."""
 import os
 
 import numpy as np
@@ -154,24 +154,3 @@ def test_global_config():
     finally:
         tr.set_config(verbosity=1, use_rmm=False)
         xgb.set_config(verbosity=1, use_rmm=False)
-
-
-def test_plotting_needs_matplotlib_and_graphviz():
-    import importlib.util
-    if importlib.util.find_spec("matplotlib") or importlib.util.find_spec("graphviz"):
-        pytest.skip("matplotlib/graphviz installed: this checks the message without them")
-    booster = tr.Booster()
-    for name in ("plot_importance", "plot_tree", "to_graphviz"):
-        with pytest.raises(ImportError) as ours:
-            getattr(tr, name)(booster)
-        with pytest.raises(ImportError) as theirs:
-            getattr(xgb, name)(xgb.Booster())
-        assert str(ours.value) == str(theirs.value), name
-        ours_sig = inspect_signature(getattr(tr, name))
-        assert ours_sig == inspect_signature(getattr(xgb, name)), name
-
-
-def inspect_signature(fn):
-    import inspect
-    return [(p.name, p.default if p.default is not inspect.Parameter.empty else None)
-            for p in inspect.signature(fn).parameters.values()]
