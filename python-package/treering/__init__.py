@@ -14,7 +14,6 @@ __all__ = ["Booster", "DMatrix", "XGBoostError", "build_info", "train", "cv", "c
 from .core import DataIter, DeviceQuantileDMatrix, QuantileDMatrix  # noqa: E402
 from .config import config_context, get_config, set_config  # noqa: E402
 from .plotting import plot_importance, plot_tree, to_graphviz  # noqa: E402
-from . import config, plotting  # noqa: E402,F401
 __all__ += ["DataIter", "DeviceQuantileDMatrix", "QuantileDMatrix", "config_context",
             "get_config", "set_config", "plot_importance", "plot_tree", "to_graphviz"]
 # --- end data part ---

@@ -389,7 +389,7 @@ class Booster:
         shape, dims, preds = (t() for t in _PREDICT_OUT)
         if isinstance(data, (list, tuple)):
             data = np.array(data)
-        if _data.is_pandas(data) and type(data).__name__ == "DataFrame":
+        if _data.is_pandas_frame(data):
             # As 1.7: categories are codes when the model has categorical features.
             categorical = any(t == "c" for t in (self.feature_types or []))
             data, names, _ = _data.from_pandas(data, categorical, None, None)

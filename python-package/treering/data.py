@@ -6,6 +6,7 @@ are read in place without a copy; the caller keeps the array alive during the ca
 import ctypes
 import json
 import os
+import sys
 
 import numpy as np
 
@@ -57,18 +58,33 @@ def is_scipy_coo(data):
         _sparse, "coo_array", _sparse.coo_matrix)))
 
 
+def _loaded_pandas():
+    # A pandas object can only exist once pandas is imported: look, never import.
+    return sys.modules.get("pandas")
+
+
+def is_pandas_frame(data):
+    pd = _loaded_pandas()
+    return pd is not None and isinstance(data, pd.DataFrame)
+
+
+def is_pandas_series(data):
+    pd = _loaded_pandas()
+    return pd is not None and isinstance(data, pd.Series)
+
+
 def is_pandas(data):
-    mod = type(data).__module__
-    return mod.startswith("pandas.")
+    """A DataFrame or Series (subclasses too), without importing pandas."""
+    return is_pandas_frame(data) or is_pandas_series(data)
 
 
 def from_pandas(data, enable_categorical, feature_names, feature_types):
     """(array, names, types) of a DataFrame or Series (pandas is imported only here)."""
     from . import pandas_data
-    if pandas_data.is_dataframe(data):
+    if is_pandas_frame(data):
         return pandas_data.transform_dataframe(data, enable_categorical, feature_names,
                                                feature_types)
-    if pandas_data.is_series(data):
+    if is_pandas_series(data):
         return (pandas_data.transform_series(data, enable_categorical), feature_names,
                 feature_types)
     raise TypeError(f"Not supported type for data.{type(data)}")

@@ -47,7 +47,7 @@ class _ProxyDMatrix(DMatrix):
 
 def _batch_arrays(data, feature_names, feature_types, enable_categorical):
     """The batch as what the proxy takes (a 2-D float array or CSR), names and types."""
-    if _data.is_pandas(data) and type(data).__name__ == "DataFrame":
+    if _data.is_pandas_frame(data):
         return _data.from_pandas(data, enable_categorical, feature_names, feature_types)
     if isinstance(data, np.ndarray):
         return data, feature_names, feature_types

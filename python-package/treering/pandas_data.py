@@ -1,7 +1,7 @@
 """pandas DataFrames and Series as XGBoost 1.7 reads them.
 
-Only called once `data.is_pandas` has seen a pandas object, so pandas is imported lazily
-and `import treering` never loads it. The frame becomes a numpy array with XGBoost 1.7's
+Only called once `data.is_pandas` has seen a pandas object (so pandas is loaded already):
+`import treering` never imports pandas. The frame becomes a numpy array with XGBoost 1.7's
 feature names and types; the numbers are the ones 1.7 hands to its library (category
 codes with -1 as missing, nullable columns as float32 with pd.NA as NaN), so models and
 predictions match.
@@ -26,14 +26,6 @@ ENABLE_CAT_ERR = ("When categorical type is supplied, The experimental DMatrix p
 
 # Meta fields that may have several columns (a DataFrame of them is kept 2-D).
 MATRIX_META = {"base_margin", "label"}
-
-
-def is_dataframe(data):
-    return type(data).__module__.startswith("pandas.") and type(data).__name__ == "DataFrame"
-
-
-def is_series(data):
-    return type(data).__module__.startswith("pandas.") and type(data).__name__ == "Series"
 
 
 def _types():
@@ -128,8 +120,9 @@ def transform_series(series, enable_categorical):
 
 def meta_values(data, field, dtype):
     """A Series or DataFrame given as label, weight, base_margin, group, qid, ..."""
+    import pandas as pd
     types = _types()
-    if is_series(data):
+    if isinstance(data, pd.Series):
         if types.is_sparse(data.dtype):
             data = data.sparse.to_dense()
         if _is_nullable(data.dtype) and not types.is_categorical_dtype(data.dtype):
