@@ -12,6 +12,12 @@ HIST = {"tree_method": "hist", "nthread": 1, "max_depth": 4}
 COLS, ROWS_PER_BATCH, BATCHES = 8, 250, 4
 
 
+@pytest.fixture(autouse=True)
+def _in_tmp_dir(tmp_path, monkeypatch):
+    """xgboost's DMatrix(DataIter) writes external-memory pages into the working directory."""
+    monkeypatch.chdir(tmp_path)
+
+
 def make_batches(seed=1994, batches=BATCHES):
     """The quantile_data_iterator.py demo's batches (data, label, weight), on the host."""
     rng = np.random.RandomState(seed)
@@ -123,7 +129,7 @@ def test_dmatrix_from_iterator_in_memory(tmp_path):
     prefix = os.path.join(tmp_path, "cache")
     with pytest.warns(UserWarning, match="no external memory"):
         dmat = tr.DMatrix(iterator_class(tr)(batches, cache_prefix=prefix))
-    assert not os.listdir(tmp_path)  # nothing cached on disk
+    assert not os.listdir(tmp_path)  # nothing cached on disk (the working directory too)
     plain = tr.DMatrix(full[0], full[1], weight=full[2])
     assert (dmat.num_row(), dmat.num_col()) == (plain.num_row(), plain.num_col())
     np.testing.assert_array_equal(dmat.get_label(), plain.get_label())
@@ -131,12 +137,7 @@ def test_dmatrix_from_iterator_in_memory(tmp_path):
     b = tr.train(HIST, plain, 5).predict(plain)
     np.testing.assert_array_equal(a, b)
     # xgboost 1.7 builds the same matrix in external memory: same rows and labels
-    cwd = os.getcwd()
-    os.chdir(tmp_path)  # its page files land here
-    try:
-        peer = xgb.DMatrix(iterator_class(xgb)(batches))
-    finally:
-        os.chdir(cwd)
+    peer = xgb.DMatrix(iterator_class(xgb)(batches))
     assert (peer.num_row(), peer.num_col()) == (dmat.num_row(), dmat.num_col())
     np.testing.assert_array_equal(peer.get_label(), dmat.get_label())
 
