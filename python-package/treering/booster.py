@@ -265,6 +265,7 @@ class Booster:
         if not isinstance(dtrain, DMatrix):
             raise TypeError(f"invalid training matrix: {type(dtrain).__name__}")
         self._validate_dmatrix_features(dtrain)
+        self._use_matrix_bins(dtrain)
         if fobj is None:
             _check_call(_LIB.XGBoosterUpdateOneIter(self.handle, ctypes.c_int(iteration),
                                                     dtrain.handle))
@@ -273,12 +274,22 @@ class Booster:
             grad, hess = fobj(pred, dtrain)
             self.boost(dtrain, grad, hess)
 
+    def _use_matrix_bins(self, dtrain):
+        # XGBoost 1.7 trains on a QuantileDMatrix with the matrix's max_bin, whatever the
+        # booster's. The C API keeps that max_bin on the handle but does not apply it yet,
+        # so the booster takes it here (set only on a change: a change re-makes the cuts).
+        bins = getattr(dtrain, "max_bin", None)
+        if bins is not None and self.__dict__.get("_quantile_max_bin") != bins:
+            self.set_param("max_bin", bins)
+            self._quantile_max_bin = bins
+
     def boost(self, dtrain, grad, hess):
         grad = np.ascontiguousarray(grad, dtype=np.float32).reshape(-1)
         hess = np.ascontiguousarray(hess, dtype=np.float32).reshape(-1)
         if grad.size != hess.size:
             raise ValueError(f"grad / hess length mismatch: {grad.size} / {hess.size}")
         self._validate_dmatrix_features(dtrain)
+        self._use_matrix_bins(dtrain)
         fptr = ctypes.POINTER(ctypes.c_float)
         _check_call(_LIB.XGBoosterBoostOneIter(self.handle, dtrain.handle,
                                                grad.ctypes.data_as(fptr),
@@ -378,6 +389,12 @@ class Booster:
         shape, dims, preds = (t() for t in _PREDICT_OUT)
         if isinstance(data, (list, tuple)):
             data = np.array(data)
+        if _data.is_pandas_frame(data):
+            # As 1.7: categories are codes when the model has categorical features.
+            categorical = any(t == "c" for t in (self.feature_types or []))
+            data, names, _ = _data.from_pandas(data, categorical, None, None)
+            if validate_features:
+                self._validate_features(names)
         if isinstance(data, np.ndarray):
             if data.ndim not in (1, 2):
                 raise ValueError(f"Expecting 2 dimensional numpy.ndarray, got: {data.shape}")
@@ -451,6 +468,16 @@ class Booster:
             else:
                 for i, tree in enumerate(dump):
                     out.write(f"booster[{i}]:\n{tree}")
+
+    def trees_to_dataframe(self, fmap=""):
+        """The model's trees as a pandas DataFrame, one row per node (XGBoost 1.7's)."""
+        from .trees_frame import trees_to_dataframe
+        return trees_to_dataframe(self, fmap)
+
+    def get_split_value_histogram(self, feature, fmap="", bins=None, as_pandas=True):
+        """Histogram of the split values used for `feature` (DataFrame or ndarray)."""
+        from .trees_frame import split_value_histogram
+        return split_value_histogram(self, feature, fmap, bins, as_pandas)
 
     def get_fscore(self, fmap=""):
         return self.get_score(fmap, importance_type="weight")

@@ -119,14 +119,21 @@ class DMatrix:
                  silent=False, feature_names=None, feature_types=None, nthread=None,
                  group=None, qid=None, label_lower_bound=None, label_upper_bound=None,
                  feature_weights=None, enable_categorical=False):
+        if group is not None and qid is not None:
+            raise ValueError("Either one of `group` or `qid` should be None.")
         self.missing = missing if missing is not None else np.nan
         self.nthread = nthread if nthread is not None else -1
         self.silent = silent
         self.handle = None
         if data is None:
             return
-        handle, _ = _data.create_dmatrix_handle(_LIB, _check_call, data, missing, nthread,
-                                                silent)
+        from . import data_iter  # it subclasses DMatrix, so it is imported late
+        if isinstance(data, data_iter.DataIter):
+            data_iter.init_dmatrix_from_iter(self, data, enable_categorical)
+            return
+        handle, feature_names, feature_types = _data.create_dmatrix_handle(
+            _LIB, _check_call, data, missing, nthread, silent, enable_categorical,
+            feature_names, feature_types)
         self.handle = handle
         self.set_info(label=label, weight=weight, base_margin=base_margin, group=group,
                       qid=qid, label_lower_bound=label_lower_bound,
@@ -163,9 +170,16 @@ class DMatrix:
             self.feature_types = feature_types
 
     def _set_info_interface(self, field, value, dtype):
+        shape = getattr(value, "shape", None)
+        # As 1.7: label and base_margin may be matrices, other fields one column at most.
+        if shape is not None and (len(shape) > 2 or (
+                field not in ("label", "base_margin") and len(shape) == 2
+                and shape[1] not in (0, 1))):
+            raise ValueError(f"Invalid shape: {shape} for {field}")
         arr = value
         if _data.is_pandas(arr):
-            arr = arr.to_numpy()
+            from . import pandas_data  # pandas only for pandas input
+            arr = pandas_data.meta_values(arr, field, dtype)
         arr = np.asarray(arr)
         if arr.dtype.kind not in "fiub":
             raise ValueError(f"{field}: expected numbers, got dtype {arr.dtype}")
@@ -317,3 +331,6 @@ class DMatrix:
 
 
 from .booster import Booster  # noqa: E402,F401  (Booster needs the names above)
+# pylint: disable=wrong-import-position
+from .data_iter import (DataIter, DeviceQuantileDMatrix, QuantileDMatrix,  # noqa: E402,F401
+                        _ProxyDMatrix)

@@ -4,7 +4,7 @@ import copy
 import numpy as np
 
 from .callback import CallbackContainer, EarlyStopping, EvaluationMonitor, TrainingCallback
-from .core import Booster, XGBoostError
+from .core import Booster
 from .training import _configure_custom_metric
 
 
@@ -91,11 +91,21 @@ def _mkgroupfold(dall, nfold, param, evals, fpreproc, shuffle):
     return folds
 
 
+def _stratified_folds(nfold, seed):
+    """XGBoost 1.7's stratified split: scikit-learn's shuffled StratifiedKFold on the
+    labels, seeded with cv's `seed` (the same seed gives the same folds)."""
+    try:
+        from sklearn.model_selection import StratifiedKFold
+    except ImportError as err:
+        raise ImportError("cv(stratified=True) needs scikit-learn's StratifiedKFold; install "
+                          "scikit-learn or pass `folds`") from err
+    return StratifiedKFold(n_splits=nfold, shuffle=True, random_state=seed)
+
+
 def _mknfold(dall, nfold, param, seed, evals, fpreproc, stratified, folds, shuffle):
     np.random.seed(seed)  # as XGBoost: the same seed gives the same folds
-    if stratified:
-        raise XGBoostError("stratified cv needs scikit-learn, which treering's cv does not "
-                           "use yet; pass `folds` instead")
+    if stratified and folds is None:  # as 1.7, user folds win over `stratified`
+        folds = _stratified_folds(nfold, seed)
     if folds is None:
         if len(dall.get_uint_info("group_ptr")) > 1:
             return _mkgroupfold(dall, nfold, param, evals, fpreproc, shuffle)

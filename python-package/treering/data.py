@@ -6,6 +6,7 @@ are read in place without a copy; the caller keeps the array alive during the ca
 import ctypes
 import json
 import os
+import sys
 
 import numpy as np
 
@@ -57,9 +58,36 @@ def is_scipy_coo(data):
         _sparse, "coo_array", _sparse.coo_matrix)))
 
 
+def _loaded_pandas():
+    # A pandas object can only exist once pandas is imported: look, never import.
+    return sys.modules.get("pandas")
+
+
+def is_pandas_frame(data):
+    pd = _loaded_pandas()
+    return pd is not None and isinstance(data, pd.DataFrame)
+
+
+def is_pandas_series(data):
+    pd = _loaded_pandas()
+    return pd is not None and isinstance(data, pd.Series)
+
+
 def is_pandas(data):
-    mod = type(data).__module__
-    return mod.startswith("pandas.")
+    """A DataFrame or Series (subclasses too), without importing pandas."""
+    return is_pandas_frame(data) or is_pandas_series(data)
+
+
+def from_pandas(data, enable_categorical, feature_names, feature_types):
+    """(array, names, types) of a DataFrame or Series (pandas is imported only here)."""
+    from . import pandas_data
+    if is_pandas_frame(data):
+        return pandas_data.transform_dataframe(data, enable_categorical, feature_names,
+                                               feature_types)
+    if is_pandas_series(data):
+        return (pandas_data.transform_series(data, enable_categorical), feature_names,
+                feature_types)
+    raise TypeError(f"Not supported type for data.{type(data)}")
 
 
 def is_uri(data):
@@ -74,8 +102,10 @@ def csr_parts(csr):
     return np.asarray(csr.indptr), np.asarray(csr.indices), values
 
 
-def create_dmatrix_handle(lib, check_call, data, missing, nthread, silent):
-    """Create a DMatrix handle from `data`; returns (handle, feature_names)."""
+def create_dmatrix_handle(lib, check_call, data, missing, nthread, silent,
+                          enable_categorical=False, feature_names=None, feature_types=None):
+    """Create a DMatrix handle from `data`: (handle, feature_names, feature_types), the
+    names and types being the caller's unless the data (a DataFrame) brings its own."""
     handle = ctypes.c_void_p()
     if is_uri(data):
         path = os.fspath(os.path.expanduser(data))
@@ -83,10 +113,10 @@ def create_dmatrix_handle(lib, check_call, data, missing, nthread, silent):
         # verbosity whatever `silent` says; treering's C API prints it unless silent.
         check_call(lib.XGDMatrixCreateFromFile(path.encode(), ctypes.c_int(1),
                                                ctypes.byref(handle)))
-        return handle, None
+        return handle, feature_names, feature_types
     if is_pandas(data):
-        raise NotImplementedError("pandas input is not supported yet by treering's Python "
-                                  "package (see docs/python.md)")
+        data, feature_names, feature_types = from_pandas(data, enable_categorical,
+                                                         feature_names, feature_types)
     if is_scipy_csc(data) or is_scipy_coo(data):
         data = data.tocsr()
     if is_scipy_csr(data):
@@ -95,7 +125,7 @@ def create_dmatrix_handle(lib, check_call, data, missing, nthread, silent):
             array_interface(indptr), array_interface(indices), array_interface(values),
             ctypes.c_uint64(data.shape[1]), missing_config(missing, nthread),
             ctypes.byref(handle)))
-        return handle, None
+        return handle, feature_names, feature_types
     if isinstance(data, (list, tuple)):
         data = np.array(data)
     if isinstance(data, np.ndarray):
@@ -107,5 +137,5 @@ def create_dmatrix_handle(lib, check_call, data, missing, nthread, silent):
         check_call(lib.XGDMatrixCreateFromDense(array_interface(data),
                                                 missing_config(missing, nthread),
                                                 ctypes.byref(handle)))
-        return handle, None
+        return handle, feature_names, feature_types
     raise TypeError(f"Not supported type for data.{type(data)}")
