@@ -44,7 +44,13 @@ def train(params, dtrain, num_boost_round=10, *, evals=None, obj=None, feval=Non
     container = CallbackContainer(callbacks, metric=metric_fn,
                                   output_margin=callable(obj) or metric_fn is feval)
     bst = container.before_training(bst)
-    for i in range(num_boost_round):
+    # A distributed worker restarted mid-job resumes after the survivors' checkpoint: a
+    # callback with `resume_round(container)` (treering.dask's checkpoint) says where.
+    start_round = 0
+    for cb in callbacks:
+        if hasattr(cb, "resume_round"):
+            start_round = max(start_round, cb.resume_round(container))
+    for i in range(start_round, num_boost_round):
         if container.before_iteration(bst, i, dtrain, evals):
             break
         bst.update(dtrain, i, obj)
