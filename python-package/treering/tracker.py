@@ -100,6 +100,10 @@ class RabitTracker:
         if self._error is not None:
             raise XGBoostError(self._error)
 
+    def failure(self):
+        """treering's addition: why the job failed (the tracker's message), or None."""
+        return self._error
+
     def alive(self):
         """Whether the job is still running."""
         return self.thread is not None and self.thread.is_alive()
