@@ -5,6 +5,8 @@ constructor parameters become booster parameters; fit() trains with treering.das
 the estimator's client (``distributed.get_client()`` when none is set); predictions are lazy
 dask collections, as in xgboost.dask.
 """
+import warnings
+
 import numpy as np
 
 try:
@@ -101,6 +103,12 @@ class _DaskModel(BaseEstimator):
                     "base_margin": base_margin_eval_set[i] if base_margin_eval_set else None,
                     "qid": eval_qid[i] if eval_qid else None}
             evals.append((self._dmatrix(client, ex, ey, **meta), f"validation_{i}"))
+        for name, value in (("eval_metric", eval_metric),
+                            ("early_stopping_rounds", early_stopping_rounds)):
+            if value is not None:  # XGBoost 1.7's deprecation, word for word in meaning
+                warnings.warn(f"`{name}` in `fit` method is deprecated for better "
+                              f"compatibility with scikit-learn, use `{name}` in "
+                              "constructor or`set_params` instead.", UserWarning)
         metric = eval_metric if eval_metric is not None else self.eval_metric
         custom = metric if callable(metric) else None
         if metric is not None and not callable(metric):
