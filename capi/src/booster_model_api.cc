@@ -3,8 +3,8 @@
 // checkpoints.
 #include <cstring>
 #include <fstream>
-#include <map>
 #include <iterator>
+#include <map>
 #include <memory>
 #include <set>
 #include <sstream>

@@ -131,7 +131,17 @@ def test_rabit_module_is_deprecated_alias():
 def test_tracker_refusals():
     with pytest.raises(xgb.XGBoostError, match="n_workers"):
         RabitTracker("127.0.0.1", 0)
+    with pytest.raises(xgb.XGBoostError, match="max_attempts"):
+        RabitTracker("127.0.0.1", 2, max_attempts=0)
+    with pytest.raises(xgb.XGBoostError, match="recovery_timeout"):
+        RabitTracker("127.0.0.1", 2, recovery_timeout=-1)
+    with pytest.raises(ValueError, match="sortby"):
+        RabitTracker("127.0.0.1", 2, sortby="rank")
+    # Restarts on: the workers are told, so they pick the robust engine.
+    assert RabitTracker("127.0.0.1", 2, max_attempts=3).worker_envs()[
+        "TREERING_MAX_ATTEMPTS"] == 3
     tracker = RabitTracker("127.0.0.1", 2)
+    assert "TREERING_MAX_ATTEMPTS" not in tracker.worker_envs()
     with pytest.raises(ValueError, match="n_workers"):
         tracker.start(3)
     with pytest.raises(xgb.XGBoostError, match="not started"):

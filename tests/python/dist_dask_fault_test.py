@@ -8,7 +8,6 @@ returns the result). Scattered partitions: the call fails quickly, naming the wo
 the partitions lost. (XGBoost 1.7's xgboost.dask hangs here: dmlc/xgboost#9419.)"""
 import time
 
-import numpy as np
 import pytest
 
 from dist_dask_common import KillAt, binary_data, local_cluster, placed_array, scattered_array
