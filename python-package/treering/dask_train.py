@@ -115,14 +115,24 @@ def _failure(client, rank_futures, workers, dtrain, train_parts, reason):
 
 
 def _tracker_host(client):
-    from .tracker import get_host_ip  # pylint: disable=import-outside-toplevel
-    import dask
+    """The address of this (the client's) host on the route to the scheduler: the tracker
+    runs here, and the workers reach it as they reach the scheduler. `xgboost.scheduler_address`
+    in dask.config overrides it (as in XGBoost 1.7)."""
+    import socket  # pylint: disable=import-outside-toplevel
+    import dask  # pylint: disable=import-outside-toplevel
     configured = dask.config.get("xgboost.scheduler_address", None)
     if configured:
-        return configured.split(":")[0]
-    address = client.scheduler.address  # tcp://host:port
-    host = address.split("://")[-1].rsplit(":", 1)[0]
-    return host if host else get_host_ip("auto")
+        return configured.split("://")[-1].rsplit(":", 1)[0]
+    address = client.scheduler.address.split("://")[-1]  # tcp://host:port
+    host, _, port = address.rpartition(":")
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect((host.strip("[]"), int(port)))  # no packet is sent
+        return probe.getsockname()[0]
+    except (OSError, ValueError):
+        return "127.0.0.1"
+    finally:
+        probe.close()
 
 
 def train(client, params, dtrain, num_boost_round=10, *, evals=None, obj=None, feval=None,

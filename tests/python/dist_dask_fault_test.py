@@ -8,6 +8,8 @@ returns the result). Scattered partitions: the call fails quickly, naming the wo
 the partitions lost. (XGBoost 1.7's xgboost.dask hangs here: dmlc/xgboost#9419.)"""
 import time
 
+import numpy as np
+
 import pytest
 
 from dist_dask_common import KillAt, binary_data, local_cluster, placed_array, scattered_array
@@ -48,19 +50,33 @@ def test_killed_worker_rejoins_and_model_is_identical(client, tmp_path, victim):
     dx = placed_array(client, [x[:600], x[600:]], before)
     dy = placed_array(client, [y[:600], y[600:]], before)
     dtrain = tdask.DaskDMatrix(client, dx, dy)
-    reference = tdask.train(client, PARAMS, dtrain, ROUNDS, evals=[(dtrain, "train")],
-                            verbose_eval=False)
+    evals = [(dtrain, "train")]
+    options = {}
+    if victim == 0:
+        # A separate eval set with noisy labels and early stopping, which must resume with
+        # its counters (it stops at round 5 or so, after the kill at round 3).
+        ex, ey = binary_data(400, seed=9)
+        ey = np.random.RandomState(1).permutation(ey)
+        dex = placed_array(client, [ex[:200], ex[200:]], before)
+        dey = placed_array(client, [ey[:200], ey[200:]], before)
+        evals.append((tdask.DaskDMatrix(client, dex, dey), "noisy"))
+        options["early_stopping_rounds"] = 4
+    reference = tdask.train(client, PARAMS, dtrain, ROUNDS, evals=evals, verbose_eval=False,
+                            **options)
+    if victim == 0:
+        assert 3 < reference["booster"].num_boosted_rounds() < ROUNDS
     marker = tmp_path / "killed"
     start = time.monotonic()
-    out = tdask.train(client, PARAMS, dtrain, ROUNDS, evals=[(dtrain, "train")],
-                      verbose_eval=False, callbacks=[KillAt(victim, 3, marker)])
+    out = tdask.train(client, PARAMS, dtrain, ROUNDS, evals=evals, verbose_eval=False,
+                      callbacks=[KillAt(victim, 3, marker)], **options)
     elapsed = time.monotonic() - start
     assert marker.exists(), "the callback did not kill the worker"
     wait_for_workers(client)
     assert workers_of(client) != before, "no worker was restarted"
     assert bytes(out["booster"].save_raw("json")) == bytes(reference["booster"].save_raw("json"))
     assert out["history"] == reference["history"]
-    assert len(out["history"]["train"]["auc"]) == ROUNDS
+    assert len(out["history"]["train"]["auc"]) == out["booster"].num_boosted_rounds()
+    assert out["booster"].attr("best_iteration") == reference["booster"].attr("best_iteration")
     assert out["booster"].attr("treering_checkpoint_state") is None
     assert elapsed < 30
 
