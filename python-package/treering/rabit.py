@@ -79,7 +79,6 @@ class RabitContext:
 
     def __enter__(self):
         init(self.args)
-        assert is_distributed()
         LOGGER.warning(_deprecation_warning())
 
     def __exit__(self, *args):
