@@ -10,6 +10,7 @@ the survivors' checkpoint and goes on: the model is the one of a run without the
 When the task cannot be rerun (its data was scattered, not computed) the call fails within
 the timeouts, naming the worker and the partitions lost, and the tracker aborts the job.
 """
+import threading
 import time
 import uuid
 
@@ -17,6 +18,7 @@ from .callback import EarlyStopping
 from .dask_data import local_dmatrix
 from .core import XGBoostError
 
+_ACTIVE_RANK = threading.Lock()  # held while this process runs a rank of some job
 _DEFAULTS = {"timeout": 600, "max_attempts": 4, "recovery_timeout": 60,
              "bootstrap_timeout": 120}
 
@@ -49,6 +51,22 @@ def _next_attempt(job_id, rank):
 
 def _rank_task(job_id, rank, envs, params, train_parts, train_args, evals_parts, evals_args,
                eval_names, num_boost_round, options):
+    # pylint: disable=too-many-arguments,import-outside-toplevel
+    # One communicator per process: two ranks (of this job or of two concurrent train()
+    # calls) cannot share a worker process.
+    if not _ACTIVE_RANK.acquire(blocking=False):
+        raise XGBoostError(f"rank {rank}: this worker process already runs a rank of a "
+                           "treering.dask job (one communicator per process); run one "
+                           "train() at a time on a cluster")
+    try:
+        return _run_rank(job_id, rank, envs, params, train_parts, train_args, evals_parts,
+                         evals_args, eval_names, num_boost_round, options)
+    finally:
+        _ACTIVE_RANK.release()
+
+
+def _run_rank(job_id, rank, envs, params, train_parts, train_args, evals_parts, evals_args,
+              eval_names, num_boost_round, options):
     # pylint: disable=too-many-arguments,import-outside-toplevel
     from distributed import get_worker
     from . import collective
@@ -102,7 +120,7 @@ def _partition_indices(dmatrix, futures):
     return [i for i, f in enumerate(dmatrix.parts) if f.key in keys]
 
 
-def _failure(client, rank_futures, workers, dtrain, train_parts, reason):
+def _failure(rank_futures, workers, dtrain, train_parts, reason):
     """XGBoostError naming the failed ranks' workers and the partitions no longer held."""
     lost = []
     for rank, parts in enumerate(train_parts):
@@ -135,6 +153,63 @@ def _tracker_host(client):
         probe.close()
 
 
+def _scheduler_workers(dask_scheduler):
+    return list(dask_scheduler.workers)
+
+
+class _Job:
+    """The rank tasks of one train() call, each pinned to one worker. A task whose worker
+    died is resubmitted (same rank and task id, next attempt) on a live worker that runs no
+    other rank: Dask itself would rerun it, but could place it beside a running rank (one
+    communicator per process) or wait for the dead address."""
+
+    def __init__(self, client, job_id, workers, common, train_parts, evals_parts):
+        self.client, self.job_id, self.common = client, job_id, common
+        self.workers = list(workers)
+        self.train_parts, self.evals_parts = train_parts, evals_parts
+        self.resubmits = [0] * len(workers)
+        self._asked = 0.0
+        self.futures = [self._submit(rank) for rank in range(len(workers))]
+
+    def _submit(self, rank):
+        envs, params, train_args, evals_args, eval_names, rounds, options = self.common
+        return self.client.submit(
+            _rank_task, self.job_id, rank, envs, params, self.train_parts[rank], train_args,
+            [e[rank] for e in self.evals_parts], evals_args, eval_names, rounds, options,
+            key=f"treering-train-{self.job_id}-rank{rank}-{self.resubmits[rank]}",
+            workers=[self.workers[rank]], allow_other_workers=False, pure=False)
+
+    def check(self):
+        """None while the job can go on, else why it cannot."""
+        for rank, future in enumerate(self.futures):
+            if future.status == "error":
+                return f"the task of rank {rank} failed: {future.exception(timeout=5)!r}"
+            if future.status in ("cancelled", "lost"):
+                return (f"the task of rank {rank} was {future.status} (Dask cancels a task "
+                        "whose inputs were lost and cannot be recomputed, e.g. scattered data)")
+        now = time.monotonic()
+        if now - self._asked < 0.25:
+            return None
+        self._asked = now
+        alive = set(self.client.run_on_scheduler(_scheduler_workers))
+        for rank, worker in enumerate(self.workers):
+            if worker in alive or self.futures[rank].status == "finished":
+                continue
+            gone = [f for f in self.train_parts[rank] + [f for e in self.evals_parts
+                                                           for f in e[rank]]
+                    if f.status in ("cancelled", "error")]  # "lost": Dask recomputes it
+            if gone:
+                return (f"worker {worker} of rank {rank} died and its data cannot be "
+                        "recomputed (scattered, or its own inputs are gone)")
+            free = sorted(alive - set(self.workers))
+            if free:  # else wait: the nanny restarts the dead worker under a new address
+                self.client.cancel([self.futures[rank]])
+                self.workers[rank] = free[0]
+                self.resubmits[rank] += 1
+                self.futures[rank] = self._submit(rank)
+        return None
+
+
 def train(client, params, dtrain, num_boost_round=10, *, evals=None, obj=None, feval=None,
           early_stopping_rounds=None, xgb_model=None, verbose_eval=True, callbacks=None,
           custom_metric=None):
@@ -157,41 +232,30 @@ def train(client, params, dtrain, num_boost_round=10, *, evals=None, obj=None, f
     options = {"obj": obj, "custom_metric": metric, "verbose_eval": verbose_eval,
                "xgb_model": xgb_model, "callbacks": callbacks,
                "early_stopping_rounds": early_stopping_rounds}
-    futures = []
-    envs = _Secret(tracker.worker_envs())
-    for rank, worker in enumerate(workers):
-        futures.append(client.submit(
-            _rank_task, job_id, rank, envs, params, train_parts[rank],
-            dtrain.dmatrix_args(), [e[rank] for e in evals_parts],
-            [d.dmatrix_args() for d, _ in evals], [name for _, name in evals],
-            num_boost_round, options, key=f"treering-train-{job_id}-rank{rank}",
-            workers=[worker], allow_other_workers=True, pure=False))
+    job = _Job(client, job_id, workers, (
+        _Secret(tracker.worker_envs()), params, dtrain.dmatrix_args(),
+        [d.dmatrix_args() for d, _ in evals], [name for _, name in evals], num_boost_round,
+        options), train_parts, evals_parts)
     deadline = time.monotonic() + _option("timeout")
     try:
         while True:
             time.sleep(0.05)  # statuses are pushed to the client: polling them is cheap
-            failed = [f for f in futures if f.status in ("error", "cancelled", "lost")]
-            if failed:
-                rank = futures.index(failed[0])
-                cause = failed[0].status
-                if cause == "error":
-                    cause = f"error: {failed[0].exception(timeout=5)!r}"
-                else:  # its inputs are gone and cannot be recomputed
-                    cause += " (an input of the task was lost and cannot be recomputed)"
-                raise _failure(client, futures, workers, dtrain, train_parts,
-                               f"the task of rank {rank} was {cause}")
-            if all(f.status == "finished" for f in futures):
+            reason = job.check()
+            if reason is None and all(f.status == "finished" for f in job.futures):
                 break
-            if not tracker.alive() and tracker.failure() is not None:
-                raise _failure(client, futures, workers, dtrain, train_parts,
-                               f"the tracker ended the job: {tracker.failure()}")
-            if time.monotonic() > deadline:
-                raise _failure(client, futures, workers, dtrain, train_parts,
-                               f"no result within {_option('timeout')} s")
-        results = client.gather(futures)
+            if reason is None and not tracker.alive() and tracker.failure() is not None:
+                reason = f"the tracker ended the job: {tracker.failure()}"
+            if reason is None and time.monotonic() > deadline:
+                reason = f"no result within {_option('timeout')} s"
+            if reason is not None:
+                tracker.join_quietly(1)  # the tracker's reason, when it has one, says more
+                if tracker.failure() and "the tracker" not in reason:
+                    reason += f"; the tracker: {tracker.failure()}"
+                raise _failure(job.futures, job.workers, dtrain, train_parts, reason)
+        results = client.gather(job.futures)
     except BaseException:
         tracker.stop()  # aborts the surviving ranks: nothing is left waiting
-        client.cancel(futures)
+        client.cancel(job.futures)
         raise
     tracker.join(30)
     tracker.stop()

@@ -100,6 +100,11 @@ class RabitTracker:
         if self._error is not None:
             raise XGBoostError(self._error)
 
+    def join_quietly(self, timeout):
+        """Wait up to `timeout` s for the job to end, raising nothing (treering's)."""
+        if self.thread is not None:
+            self.thread.join(timeout)
+
     def failure(self):
         """treering's addition: why the job failed (the tracker's message), or None."""
         return self._error

@@ -13,9 +13,9 @@ import dask.array as da  # noqa: E402  pylint: disable=wrong-import-position
 from treering.callback import TrainingCallback  # noqa: E402  pylint: disable=wrong-import-position
 
 
-def local_cluster():
+def local_cluster(threads=1):
     """2 worker processes with nannies (a killed worker is restarted), 1 thread each."""
-    return distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+    return distributed.LocalCluster(n_workers=2, threads_per_worker=threads, processes=True,
                                     dashboard_address=":0", silence_logs=logging.ERROR)
 
 

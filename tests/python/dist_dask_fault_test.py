@@ -99,3 +99,22 @@ def test_lost_scattered_partitions_fail_naming_them(client, tmp_path):
     assert victim in message and "partitions [1] lost" in message, message
     assert elapsed < 25, f"the failure took {elapsed:.1f} s"
     wait_for_workers(client)
+
+
+def test_two_threads_per_worker_rerun_goes_to_the_restarted_worker(tmp_path):
+    """With a free thread on the survivor, Dask could run the rerun task beside the surviving
+    rank (one communicator per process); train() pins it to the restarted worker instead."""
+    with dask.config.set({"treering.recovery_timeout": 20, "treering.timeout": 60}), \
+            local_cluster(threads=2) as cluster, distributed.Client(cluster) as client2:
+        x, y = binary_data(1000, seed=3)
+        workers = workers_of(client2)
+        dx = placed_array(client2, [x[:500], x[500:]], workers)
+        dy = placed_array(client2, [y[:500], y[500:]], workers)
+        dtrain = tdask.DaskDMatrix(client2, dx, dy)
+        params = dict(PARAMS, nthread=1)
+        reference = tdask.train(client2, params, dtrain, ROUNDS, verbose_eval=False)
+        out = tdask.train(client2, params, dtrain, ROUNDS, verbose_eval=False,
+                          callbacks=[KillAt(1, 3, tmp_path / "killed")])
+        assert (tmp_path / "killed").exists()
+        assert bytes(out["booster"].save_raw("json")) == \
+            bytes(reference["booster"].save_raw("json"))
