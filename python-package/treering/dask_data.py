@@ -8,6 +8,8 @@ is recomputed by Dask (from the graph) when the rank's task is rerun; data put t
 """
 import numpy as np
 
+from .core import XGBoostError
+
 _META = ("label", "weight", "base_margin", "qid", "label_lower_bound", "label_upper_bound")
 
 
@@ -76,11 +78,29 @@ class DaskDMatrix:
         """{worker address: [partition index, ...]} from the scheduler's who_has."""
         who_has = self.client.who_has(self._parts)
         self.worker_map = {}
+        unheld = []
         for index, future in enumerate(self._parts):
+            if future.status in ("cancelled", "error"):
+                raise XGBoostError(f"partition {index} of the DaskDMatrix is "
+                                   f"{future.status}: it was lost and cannot be recomputed")
             holders = sorted(who_has.get(future.key, ()))
-            if not holders:
-                raise RuntimeError(f"partition {index} of the DaskDMatrix is held by no worker")
-            self.worker_map.setdefault(holders[0], []).append(index)
+            if holders:
+                self.worker_map.setdefault(holders[0], []).append(index)
+            else:
+                unheld.append(index)
+        if unheld and not self.worker_map:
+            raise XGBoostError("no partition of the DaskDMatrix is held by a worker")
+        # Lost with a worker: Dask recomputes them for the rank that gets them; idle workers
+        # (a restarted one) first, so the job keeps its number of ranks.
+        idle = sorted(set(self.client.scheduler_info()["workers"]) - set(self.worker_map))
+        for index in unheld:
+            if idle:
+                self.worker_map[idle.pop(0)] = [index]
+                continue
+            fewest = min(self.worker_map, key=lambda w: (len(self.worker_map[w]), w))
+            self.worker_map[fewest].append(index)
+        for indices in self.worker_map.values():
+            indices.sort()
         return self.worker_map
 
     def dmatrix_args(self):

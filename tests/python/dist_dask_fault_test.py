@@ -79,6 +79,10 @@ def test_killed_worker_rejoins_and_model_is_identical(client, tmp_path, victim):
     assert out["booster"].attr("best_iteration") == reference["booster"].attr("best_iteration")
     assert out["booster"].attr("treering_checkpoint_state") is None
     assert elapsed < 30
+    if victim == 1:  # the same DaskDMatrix again: its lost partition is recomputed
+        again = tdask.train(client, PARAMS, dtrain, ROUNDS, evals=evals, verbose_eval=False)
+        assert bytes(again["booster"].save_raw("json")) == \
+            bytes(reference["booster"].save_raw("json"))
 
 
 def test_lost_scattered_partitions_fail_naming_them(client, tmp_path):
