@@ -259,4 +259,5 @@ def train(client, params, dtrain, num_boost_round=10, *, evals=None, obj=None, f
         raise
     tracker.join(30)
     tracker.stop()
+    client.set_metadata(["treering-dask", job_id], None)  # the attempt counters
     return next(r for r in results if r is not None)
