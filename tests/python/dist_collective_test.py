@@ -213,3 +213,32 @@ def metric_lines(text):
             out.append({k: float(v) for k, v in
                         (item.split(":") for item in line.split("\t")[1:])})
     return out
+
+
+@pytest.mark.parametrize("victim", [0, 1])
+def test_python_workers_survive_a_kill_under_treering_submit(tmp_path, victim):
+    """treering-submit --local-num-attempt restarts a killed Python worker; treering.train
+    checkpoints every round in such a job, so the model is the CLI's uninterrupted one."""
+    build = os.environ.get("TREERING_BUILD_DIR", "")
+    submit, cli = (os.path.join(build, "bin", p) for p in ("treering-submit", "treering"))
+    if not (os.path.exists(submit) and os.path.exists(cli)):
+        pytest.skip(f"treering and treering-submit are not built in {build!r}")
+    rng = random.Random(11)
+    train, test = tmp_path / "train.libsvm", tmp_path / "test.libsvm"
+    write_libsvm(train, 1500, rng)
+    write_libsvm(test, 500, rng)
+    cli_model, py_model = tmp_path / "cli.json", tmp_path / "py.json"
+    launch = [submit, "--cluster", "local", "--num-workers", "2", "--bind-to", "none"]
+    proc = subprocess.run(launch + ["--", cli, "/dev/null", f"data={train}",
+                                    f"eval[test]={test}", f"num_round={ROUNDS}",
+                                    f"model_out={cli_model}"] + CLI_KEYS,
+                          capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    env = dict(os.environ, TREERING_TEST_KILL=f"{victim},2")
+    proc = subprocess.run(launch + ["--local-num-attempt", "2", "--", sys.executable, WORKER,
+                                    "train", "env", str(train), str(test), str(py_model),
+                                    str(ROUNDS), "n_features=6"] + CLI_KEYS,
+                          capture_output=True, text=True, timeout=60, cwd=tmp_path, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert "restart" in (proc.stdout + proc.stderr).lower(), "no worker was restarted"
+    assert cli_model.read_bytes() == py_model.read_bytes()

@@ -70,20 +70,40 @@ def train(argv):
     # A list of pairs: eval_metric may repeat, as XGBoost takes it.
     params = [tuple(kv.split("=", 1)) for kv in argv[4:]]
     n_features = int(dict(params).pop("n_features"))
-    params = [kv for kv in params if kv[0] != "n_features"]
+    # treering-submit appends DMLC_NUM_ATTEMPT=k to a restarted worker's arguments (as
+    # dmlc-submit does): the collective's, not a booster parameter.
+    params = [kv for kv in params if kv[0] != "n_features" and not kv[0].startswith("DMLC_")]
     rank, world = collective.get_rank(), collective.get_world_size()
     x, y = parse_libsvm(shard_rows(train_path, rank, world), n_features)
     tx, ty = parse_libsvm(shard_rows(test_path, rank, world), n_features)
     dtrain, dtest = xgb.DMatrix(x, y), xgb.DMatrix(tx, ty)
     history = {}
+    callbacks = []
+    if os.environ.get("TREERING_TEST_KILL"):  # "rank,round": SIGKILL there, first attempt only
+        callbacks.append(KillOnce(*map(int, os.environ["TREERING_TEST_KILL"].split(","))))
     bst = xgb.train(params, dtrain, int(rounds), evals=[(dtest, "test")],
-                    evals_result=history)
+                    evals_result=history, callbacks=callbacks)
     if rank == 0:
         # The CLI's model has no best_iteration / best_ntree_limit (train() adds them).
         bst.set_attr(best_iteration=None, best_ntree_limit=None)
         bst.save_model(model_path)
         with open(model_path + ".history", "w") as f:
             json.dump(history, f)
+
+
+def KillOnce(rank, epoch):  # pylint: disable=invalid-name
+    """A callback killing this worker after round `epoch` if it is `rank`'s first attempt."""
+    import signal
+    import treering as xgb
+    from treering import collective
+
+    class _Kill(xgb.callback.TrainingCallback):
+        def after_iteration(self, model, current, evals_log):
+            if current == epoch and collective.get_rank() == rank and \
+                    os.environ.get("DMLC_NUM_ATTEMPT", "0") == "0":
+                os.kill(os.getpid(), signal.SIGKILL)
+            return False
+    return _Kill()
 
 
 def main():
