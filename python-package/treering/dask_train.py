@@ -16,7 +16,7 @@ import uuid
 
 from .callback import EarlyStopping
 from .dask_data import local_dmatrix
-from .core import XGBoostError
+from .core import XGBoostError, _deprecate_positional_args
 
 _ACTIVE_RANK = threading.Lock()  # held while this process runs a rank of some job
 _DEFAULTS = {"timeout": 600, "max_attempts": 4, "recovery_timeout": 60,
@@ -210,6 +210,7 @@ class _Job:
         return None
 
 
+@_deprecate_positional_args
 def train(client, params, dtrain, num_boost_round=10, *, evals=None, obj=None, feval=None,
           early_stopping_rounds=None, xgb_model=None, verbose_eval=True, callbacks=None,
           custom_metric=None):
