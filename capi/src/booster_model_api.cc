@@ -1,8 +1,10 @@
 // XGBoost's C API, models and configuration: load / save (files and buffers, JSON, UBJSON and
 // the legacy binary format), pickling's serialize / unserialize, JSON configs and rabit
 // checkpoints.
+#include <cstring>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -268,20 +270,66 @@ XGB_DLL int XGBoosterLoadJsonConfig(BoosterHandle handle, char const* config) {
   });
 }
 
-// XGBoost 1.7's rabit checkpoint of the booster: the model as JSON (exact) through rabit's
-// LoadCheckPoint / CheckPoint, so a restarted worker of a fault-tolerant job resumes with the
-// survivors' model. Without a checkpoint (or a robust engine) the version is 0 and the booster
-// is left as it is.
+// XGBoost 1.7's rabit checkpoint of the booster, through rabit's LoadCheckPoint / CheckPoint,
+// so a restarted worker of a fault-tolerant job resumes with the survivors' model. Without a
+// checkpoint (or a robust engine) the version is 0 and the booster is left as it is.
+//
+// In a distributed job it works as the CLI's round checkpoint: LoadRabitCheckpoint first
+// hands the booster's first cached DMatrix (the training data, as xgboost.train creates the
+// booster) to the learner, so every rank runs the data's setup collectives (feature count,
+// quantile sketch) before the checkpoint; a restarted rank then restores the trees into that
+// learner (GBTree's RestoreCheckpoint: margins recomputed from the trees) and its next round
+// issues exactly the survivors' collectives. The bytes are 'T' + attributes JSON length (8
+// bytes) + attributes JSON + the learner's checkpoint, or 'M' + the JSON model file when the
+// booster is not training (no cached matrix, or not distributed).
 namespace {
 
 class ModelCheckpoint : public ::rabit::Serializable {
  public:
   explicit ModelCheckpoint(BoosterObject* b) : b_(b) {}
-  void Save(std::string* out) const override { *out = b_->SaveModelLocked("checkpoint.json"); }
-  void Load(const std::string& in) override { b_->LoadModelLocked(in, "the rabit checkpoint"); }
+  void Save(std::string* out) const override {
+    if (!b_->TrainingPrepared()) {
+      *out = "M" + b_->SaveModelLocked("checkpoint.json");
+      return;
+    }
+    const std::string attributes = nlohmann::json(b_->attributes).dump();
+    const std::uint64_t n = attributes.size();
+    out->assign("T");
+    out->append(reinterpret_cast<const char*>(&n), sizeof(n));
+    out->append(attributes);
+    b_->learner->SaveCheckpoint(out);
+  }
+  void Load(const std::string& in) override { loaded_ = in; }
+
+  // Applies the loaded bytes (Load itself cannot fail; this can, naming the problem).
+  void Restore() {
+    const std::string_view in(loaded_);
+    if (in.empty()) return;  // nothing received
+    if (in[0] != 'M' && in[0] != 'T') {
+      throw ApiError("the rabit checkpoint received is not a booster checkpoint");
+    }
+    if (in[0] == 'M') {
+      b_->LoadModelLocked(in.substr(1), "the rabit checkpoint");
+      return;
+    }
+    std::uint64_t n = 0;
+    if (in.size() < 1 + sizeof(n)) throw ApiError("the rabit checkpoint is truncated");
+    std::memcpy(&n, in.data() + 1, sizeof(n));
+    if (in.size() < 1 + sizeof(n) + n) throw ApiError("the rabit checkpoint is truncated");
+    const auto attributes = nlohmann::json::parse(in.substr(1 + sizeof(n), n));
+    const std::string_view model = in.substr(1 + sizeof(n) + n);
+    if (b_->TrainingPrepared()) {
+      const treering::Status st = b_->learner->RestoreCheckpoint(model);
+      if (!st.ok()) throw ApiError("the rabit checkpoint: " + st.message());
+    } else {
+      b_->LoadModelLocked(model, "the rabit checkpoint");
+    }
+    b_->attributes = attributes.get<std::map<std::string, std::string>>();
+  }
 
  private:
   BoosterObject* b_;
+  std::string loaded_;
 };
 
 }  // namespace
@@ -291,8 +339,14 @@ XGB_DLL int XGBoosterLoadRabitCheckpoint(BoosterHandle handle, int* version) {
     const auto b = Booster(handle);
     NotNull(version, "version");
     std::unique_lock lock(b->mutex);
+    if (::rabit::IsDistributed() && !b->cache.empty()) {
+      b->PrepareTraining(b->cache.front(), "handle (its first cached DMatrix)");
+    }
     ModelCheckpoint checkpoint(b.get());
     *version = ::rabit::LoadCheckPoint(&checkpoint);
+    // LoadCheckPoint calls Load only when it brings a checkpoint in (a restarted worker).
+    // Without it (version 0, or this process's own checkpoint is current) nothing changes.
+    if (*version > 0) checkpoint.Restore();
   });
 }
 

@@ -92,6 +92,10 @@ class BoosterObject {
   std::string SaveModelLocked(const std::string& path);
   // Params, attributes and feature info from another booster (XGBoosterSlice).
   void CopySettingsFrom(const BoosterObject& other);
+  // A configured learner holding its training matrix: the per-round rabit checkpoint can
+  // then restore the model into it without handing the data over again (and so without
+  // repeating the data's setup collectives, which a restarted worker must not do mid-job).
+  bool TrainingPrepared() const { return learner && !needs_configure && train_ != nullptr; }
 
   FairSharedMutex mutex;
   std::vector<std::pair<std::string, std::string>> params;  // in SetParam order

@@ -107,13 +107,22 @@ TrackerObject::TrackerObject(std::string_view config) {
       if (v != "rabit") {
         throw ApiError("config: dmlc_communicator: only \"rabit\" is supported, got " + v.dump());
       }
+    } else if (key == "max_attempts") {
+      // Restarted workers (same task id, DMLC_NUM_ATTEMPT > 0) rejoin: recovery epochs.
+      if (!v.is_number_integer() || v.get<long long>() < 1 || v.get<long long>() > 1000) {
+        throw ApiError("config: max_attempts: expected an integer in 1..1000, got " + v.dump());
+      }
+      options_.max_attempts = static_cast<std::uint32_t>(v.get<long long>());
+    } else if (key == "recovery_timeout") {
+      const double s = ReadSeconds(v, "recovery_timeout");
+      options_.recovery_timeout_s = s == 0 ? kNoTimeoutSeconds : s;
     } else if (key == "sortby") {
       // Ranks always follow task ids when every worker gives one (arrival order otherwise).
       if (v != 0 && v != 1) throw ApiError("config: sortby: expected 0 or 1, got " + v.dump());
     } else {
       throw ApiError("config: unknown key '" + key +
                      "' (known: n_workers, host, port, timeout, token, legacy, "
-                     "dmlc_communicator, sortby)");
+                     "dmlc_communicator, sortby, max_attempts, recovery_timeout)");
     }
   }
   if (!have_workers) throw ApiError("config: n_workers is required");
@@ -147,6 +156,8 @@ std::string TrackerObject::WorkerArgs() const {
   args["dmlc_tracker_port"] = server_->port();
   args["dmlc_num_worker"] = options_.num_workers;
   args["rabit_job_token"] = options_.token;
+  // Workers of a job that takes restarts run the robust engine (docs/fault-tolerance.md).
+  if (options_.max_attempts > 1) args["rabit_max_attempts"] = options_.max_attempts;
   return args.dump();
 }
 

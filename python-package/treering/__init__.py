@@ -9,6 +9,10 @@ from .plotting import plot_importance, plot_tree, to_graphviz
 from .sklearn import (XGBClassifier, XGBModel, XGBRanker, XGBRegressor, XGBRFClassifier,
                       XGBRFRegressor)
 
+# The collective, the tracker and treering.dask (which imports dask only when used).
+from . import collective, dask, rabit, tracker
+from .tracker import RabitTracker
+
 __version__ = "0.1.0"  # treering's own version (libtreering.so.0.1)
 # The XGBoost Python API this package follows.
 XGBOOST_API_VERSION = "1.7.4"
@@ -28,4 +32,5 @@ __all__ = [
     "XGBModel", "XGBClassifier", "XGBRegressor", "XGBRanker", "XGBRFClassifier",
     "XGBRFRegressor", "TreeringClassifier", "TreeringRegressor", "TreeringRanker",
     "TreeringRFClassifier", "TreeringRFRegressor",
+    "collective", "dask", "rabit", "tracker", "RabitTracker",
 ]

@@ -249,17 +249,25 @@ class EvaluationMonitor(TrainingCallback):
                     msg += f"\t{data + '-' + metric_name}:{score:.5f}"
         msg += "\n"
         if epoch % self.period == 0 or self.period == 1:
-            sys.stdout.write(msg)
-            sys.stdout.flush()
+            self._print(msg)
             self._latest = None
         else:
             self._latest = msg
         return False
 
+    def _print(self, msg):
+        # In a distributed job only `printer_rank` prints, through the communicator (the
+        # tracker's console), as XGBoost 1.7; alone, the collective prints to stdout.
+        from . import collective  # pylint: disable=import-outside-toplevel
+        if not collective.is_distributed():
+            sys.stdout.write(msg)
+            sys.stdout.flush()
+        elif collective.get_rank() == self.printer_rank:
+            collective.communicator_print(msg)
+
     def after_training(self, model):
         if self._latest is not None:
-            sys.stdout.write(self._latest)
-            sys.stdout.flush()
+            self._print(self._latest)
         return model
 
 

@@ -1,5 +1,6 @@
 """train(): XGBoost 1.7's training loop over the callback container."""
 import copy
+import os
 import warnings
 
 from .callback import CallbackContainer, EarlyStopping, EvaluationMonitor, TrainingCallback
@@ -16,6 +17,17 @@ def _configure_custom_metric(feval, custom_metric):
                       UserWarning)
         return feval
     return custom_metric
+
+
+def _restartable_job():
+    """In a job whose launcher restarts dead workers (treering-submit --local-num-attempt,
+    which sets TREERING_MAX_ATTEMPTS > 1), train() checkpoints every round as the CLI does."""
+    from . import collective  # pylint: disable=import-outside-toplevel
+    try:
+        attempts = int(os.environ.get("TREERING_MAX_ATTEMPTS", "1"))
+    except ValueError:
+        return False
+    return attempts > 1 and bool(collective.is_distributed())
 
 
 @_deprecate_positional_args
@@ -41,10 +53,20 @@ def train(params, dtrain, num_boost_round=10, *, evals=None, obj=None, feval=Non
         callbacks.append(EvaluationMonitor(period=1 if verbose_eval is True else verbose_eval))
     if early_stopping_rounds:
         callbacks.append(EarlyStopping(rounds=early_stopping_rounds, maximize=maximize))
+    if _restartable_job() and not any(hasattr(cb, "resume_round") for cb in callbacks):
+        # Last, so it saves each round's final state: a restarted worker resumes from it.
+        from .dist_checkpoint import RabitCheckpoint  # pylint: disable=import-outside-toplevel
+        callbacks.append(RabitCheckpoint(callbacks))
     container = CallbackContainer(callbacks, metric=metric_fn,
                                   output_margin=callable(obj) or metric_fn is feval)
     bst = container.before_training(bst)
-    for i in range(num_boost_round):
+    # A distributed worker restarted mid-job resumes after the survivors' checkpoint: a
+    # callback with `resume_round(container)` (treering.dask's checkpoint) says where.
+    start_round = 0
+    for cb in callbacks:
+        if hasattr(cb, "resume_round"):
+            start_round = max(start_round, cb.resume_round(container))
+    for i in range(start_round, num_boost_round):
         if container.before_iteration(bst, i, dtrain, evals):
             break
         bst.update(dtrain, i, obj)

@@ -35,6 +35,8 @@ TEST(CapiTracker, RefusesBadConfigsNamingTheKey) {
            Case{R"({"n_workers": 2, "host": "not an ip"})", "tracker host ip 'not an ip'"},
            Case{R"({"n_workers": 2, "dmlc_communicator": "federated"})",
                 "dmlc_communicator: only \"rabit\""},
+           Case{R"({"n_workers": 2, "max_attempts": 0})", "max_attempts: expected an integer"},
+           Case{R"({"n_workers": 2, "recovery_timeout": -1})", "recovery_timeout: expected"},
            Case{R"({"n_workers": 2, "workers": 3})", "unknown key 'workers'"},
            Case{R"({"n_workers": )", "not valid JSON"},
        }) {
@@ -71,6 +73,19 @@ TEST(CapiTracker, WorkerArgsNameTheListeningTrackerAndAFreshToken) {
   EXPECT_EQ(Error(), "XGTrackerWorkerArgs: args is null");
   EXPECT_EQ(XGTrackerFree(h), 0) << Error();
   EXPECT_EQ(XGTrackerFree(h2), 0) << Error();
+}
+
+TEST(CapiTracker, RestartsOnTellTheWorkersToRunTheRobustEngine) {
+  TrackerHandle h = nullptr;
+  ASSERT_EQ(
+      XGTrackerCreate(
+          R"({"n_workers": 2, "host": "127.0.0.1", "max_attempts": 3, "recovery_timeout": 5})", &h),
+      0)
+      << Error();
+  const char* args = nullptr;
+  ASSERT_EQ(XGTrackerWorkerArgs(h, &args), 0) << Error();
+  EXPECT_NE(std::string(args).find(R"("rabit_max_attempts":3)"), std::string::npos) << args;
+  EXPECT_EQ(XGTrackerFree(h), 0) << Error();
 }
 
 TEST(CapiTracker, LifeCycleErrors) {

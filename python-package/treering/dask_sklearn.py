@@ -1,0 +1,298 @@
+"""DaskXGBRegressor / DaskXGBClassifier / DaskXGBRanker over treering.dask.train.
+
+Self-contained (they do not build on the non-dask sklearn estimators): XGBoost 1.7's
+constructor parameters become booster parameters; fit() trains with treering.dask.train on
+the estimator's client (``distributed.get_client()`` when none is set); predictions are lazy
+dask collections, as in xgboost.dask.
+"""
+import warnings
+
+import numpy as np
+
+try:
+    from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+except ImportError:  # scikit-learn is optional for the dask estimators
+    BaseEstimator, ClassifierMixin, RegressorMixin = object, object, object
+
+# XGBoost 1.7's XGBModel constructor parameters (None: the library's default).
+_PARAMS = ("max_depth", "max_leaves", "max_bin", "grow_policy", "learning_rate",
+           "n_estimators", "verbosity", "objective", "booster", "tree_method", "n_jobs",
+           "gamma", "min_child_weight", "max_delta_step", "subsample", "sampling_method",
+           "colsample_bytree", "colsample_bylevel", "colsample_bynode", "reg_alpha",
+           "reg_lambda", "scale_pos_weight", "base_score", "random_state", "missing",
+           "num_parallel_tree", "monotone_constraints", "interaction_constraints",
+           "importance_type", "gpu_id", "validate_parameters", "predictor",
+           "enable_categorical", "feature_types", "max_cat_to_onehot", "max_cat_threshold",
+           "eval_metric", "early_stopping_rounds", "callbacks")
+# Estimator names -> booster parameter names; the rest are not booster parameters.
+_RENAMED = {"learning_rate": "eta", "n_jobs": "nthread", "random_state": "seed",
+            "reg_alpha": "alpha", "reg_lambda": "lambda", "gamma": "gamma"}
+_NOT_BOOSTER = {"n_estimators", "missing", "importance_type", "enable_categorical",
+                "feature_types", "early_stopping_rounds", "callbacks", "eval_metric", "gpu_id",
+                "predictor"}
+
+
+class _DaskModel(BaseEstimator):
+    _default_objective = "reg:squarederror"
+
+    def __init__(self, *, max_depth=None, max_leaves=None, max_bin=None, grow_policy=None,
+                 learning_rate=None, n_estimators=100, verbosity=None, objective=None,
+                 booster=None, tree_method=None, n_jobs=None, gamma=None,
+                 min_child_weight=None, max_delta_step=None, subsample=None,
+                 sampling_method=None, colsample_bytree=None, colsample_bylevel=None,
+                 colsample_bynode=None, reg_alpha=None, reg_lambda=None,
+                 scale_pos_weight=None, base_score=None, random_state=None, missing=np.nan,
+                 num_parallel_tree=None, monotone_constraints=None,
+                 interaction_constraints=None, importance_type=None, gpu_id=None,
+                 validate_parameters=None, predictor=None, enable_categorical=False,
+                 feature_types=None, max_cat_to_onehot=None, max_cat_threshold=None,
+                 eval_metric=None, early_stopping_rounds=None, callbacks=None, **kwargs):
+        # pylint: disable=unused-argument
+        values = locals()
+        for name in _PARAMS:
+            setattr(self, name, values[name])
+        self.kwargs = kwargs
+        self.client = None
+
+    def get_params(self, deep=True):
+        params = {name: getattr(self, name) for name in _PARAMS}
+        params.update(self.kwargs)
+        return params
+
+    def set_params(self, **params):
+        for key, value in params.items():
+            if key in _PARAMS:
+                setattr(self, key, value)
+            else:
+                self.kwargs[key] = value
+        return self
+
+    def get_xgb_params(self):
+        """The booster parameters of this estimator (None values left out)."""
+        out = {}
+        for name in _PARAMS:
+            value = getattr(self, name)
+            if name in _NOT_BOOSTER or value is None:
+                continue
+            out[_RENAMED.get(name, name)] = value
+        out.setdefault("objective", self._default_objective)
+        if self.eval_metric is not None and not callable(self.eval_metric):
+            out["eval_metric"] = self.eval_metric
+        out.update(self.kwargs)
+        return out
+
+    def _dmatrix(self, client, X, y, **meta):
+        from .dask_data import DaskDMatrix  # pylint: disable=import-outside-toplevel
+        return DaskDMatrix(client, X, y, missing=self.missing,
+                           enable_categorical=self.enable_categorical,
+                           feature_types=self.feature_types, **meta)
+
+    def _fit(self, X, y, params, *, sample_weight=None, base_margin=None, eval_set=None,
+             eval_metric=None, early_stopping_rounds=None, verbose=True, xgb_model=None,
+             sample_weight_eval_set=None, base_margin_eval_set=None, feature_weights=None,
+             callbacks=None, qid=None, eval_qid=None):
+        # pylint: disable=too-many-arguments,import-outside-toplevel
+        from .dask_data import _get_client
+        from .dask_train import train
+        client = _get_client(self.client)
+        dtrain = self._dmatrix(client, X, y, weight=sample_weight, base_margin=base_margin,
+                               feature_weights=feature_weights, qid=qid)
+        evals = []
+        for i, (ex, ey) in enumerate(eval_set or []):
+            meta = {"weight": sample_weight_eval_set[i] if sample_weight_eval_set else None,
+                    "base_margin": base_margin_eval_set[i] if base_margin_eval_set else None,
+                    "qid": eval_qid[i] if eval_qid else None}
+            evals.append((self._dmatrix(client, ex, ey, **meta), f"validation_{i}"))
+        for name, value in (("eval_metric", eval_metric),
+                            ("early_stopping_rounds", early_stopping_rounds)):
+            if value is not None:  # XGBoost 1.7's deprecation, word for word in meaning
+                warnings.warn(f"`{name}` in `fit` method is deprecated for better "
+                              f"compatibility with scikit-learn, use `{name}` in "
+                              "constructor or`set_params` instead.", UserWarning)
+        metric = eval_metric if eval_metric is not None else self.eval_metric
+        custom = metric if callable(metric) else None
+        if metric is not None and not callable(metric):
+            params["eval_metric"] = metric
+        xgb_model = getattr(xgb_model, "get_booster", lambda: xgb_model)()
+        result = train(client, params, dtrain, self.n_estimators, evals=evals,
+                       early_stopping_rounds=(early_stopping_rounds
+                                              or self.early_stopping_rounds),
+                       verbose_eval=verbose, xgb_model=xgb_model,
+                       callbacks=callbacks or self.callbacks, custom_metric=custom)
+        self._Booster = result["booster"]  # pylint: disable=attribute-defined-outside-init
+        self.evals_result_ = result["history"]  # pylint: disable=attribute-defined-outside-init
+        self.n_features_in_ = int(X.shape[1])  # pylint: disable=attribute-defined-outside-init
+        return self
+
+    def get_booster(self):
+        if getattr(self, "_Booster", None) is None:
+            raise ValueError("need to call fit or load_model beforehand")
+        return self._Booster
+
+    def evals_result(self):
+        if not getattr(self, "evals_result_", None):
+            raise ValueError("No evaluation result, `eval_set` is not used during training.")
+        return self.evals_result_
+
+    @property
+    def best_iteration(self):
+        return int(self.get_booster().attr("best_iteration"))
+
+    @property
+    def best_score(self):
+        return float(self.get_booster().attr("best_score"))
+
+    def save_model(self, fname):
+        self.get_booster().save_model(fname)
+
+    def _predict_raw(self, X, output_margin=False, iteration_range=None):
+        from . import dask as tdask  # pylint: disable=import-outside-toplevel
+        if iteration_range is None:
+            iteration_range = (0, 0)
+            if self.get_booster().attr("best_score") is not None:
+                iteration_range = (0, self.best_iteration + 1)
+        return tdask.predict(self.client, self.get_booster(), X, output_margin=output_margin,
+                             iteration_range=iteration_range)
+
+    def predict(self, X, output_margin=False, validate_features=True, base_margin=None,
+                iteration_range=None):
+        # pylint: disable=unused-argument
+        return self._predict_raw(X, output_margin, iteration_range)
+
+    def apply(self, X, iteration_range=None):
+        from . import dask as tdask  # pylint: disable=import-outside-toplevel
+        return tdask.predict(self.client, self.get_booster(), X, pred_leaf=True,
+                             iteration_range=iteration_range or (0, 0))
+
+
+class DaskXGBRegressor(_DaskModel, RegressorMixin):
+    """XGBoost 1.7's DaskXGBRegressor: reg:squarederror by default."""
+
+    def fit(self, X, y, *, sample_weight=None, base_margin=None, eval_set=None,
+            eval_metric=None, early_stopping_rounds=None, verbose=True, xgb_model=None,
+            sample_weight_eval_set=None, base_margin_eval_set=None, feature_weights=None,
+            callbacks=None):
+        return self._fit(X, y, self.get_xgb_params(), sample_weight=sample_weight,
+                         base_margin=base_margin, eval_set=eval_set, eval_metric=eval_metric,
+                         early_stopping_rounds=early_stopping_rounds, verbose=verbose,
+                         xgb_model=xgb_model, sample_weight_eval_set=sample_weight_eval_set,
+                         base_margin_eval_set=base_margin_eval_set,
+                         feature_weights=feature_weights, callbacks=callbacks)
+
+
+class DaskXGBRFRegressor(DaskXGBRegressor):
+    """Random forest: one round of num_parallel_tree trees, row/column subsampling."""
+
+    def __init__(self, *, learning_rate=1.0, subsample=0.8, colsample_bynode=0.8,
+                 reg_lambda=1e-5, **kwargs):
+        super().__init__(learning_rate=learning_rate, subsample=subsample,
+                         colsample_bynode=colsample_bynode, reg_lambda=reg_lambda, **kwargs)
+
+    def get_xgb_params(self):
+        params = super().get_xgb_params()
+        params["num_parallel_tree"] = self.n_estimators
+        return params
+
+    def fit(self, X, y, **kwargs):
+        rounds, self.n_estimators = self.n_estimators, 1
+        try:
+            params = self.get_xgb_params()
+            params["num_parallel_tree"] = rounds
+            return self._fit(X, y, params, **kwargs)
+        finally:
+            self.n_estimators = rounds
+
+
+class DaskXGBClassifier(_DaskModel, ClassifierMixin):
+    """XGBoost 1.7's DaskXGBClassifier: labels 0..n_classes-1; binary:logistic or
+    multi:softprob by the number of classes."""
+    _default_objective = "binary:logistic"
+
+    def fit(self, X, y, *, sample_weight=None, base_margin=None, eval_set=None,
+            eval_metric=None, early_stopping_rounds=None, verbose=True, xgb_model=None,
+            sample_weight_eval_set=None, base_margin_eval_set=None, feature_weights=None,
+            callbacks=None):
+        import dask  # pylint: disable=import-outside-toplevel
+        classes = np.unique(np.asarray(dask.compute(y)[0]))
+        self.classes_ = classes  # pylint: disable=attribute-defined-outside-init
+        self.n_classes_ = len(classes)  # pylint: disable=attribute-defined-outside-init
+        if not np.array_equal(classes, np.arange(len(classes))):
+            raise ValueError(f"y: invalid classes {classes.tolist()}; expected "
+                             f"{list(range(len(classes)))} (as XGBoost 1.7)")
+        params = self.get_xgb_params()
+        if self.n_classes_ > 2:
+            if self.objective is None:
+                params["objective"] = "multi:softprob"
+            params["num_class"] = self.n_classes_
+        return self._fit(X, y, params, sample_weight=sample_weight, base_margin=base_margin,
+                         eval_set=eval_set, eval_metric=eval_metric,
+                         early_stopping_rounds=early_stopping_rounds, verbose=verbose,
+                         xgb_model=xgb_model, sample_weight_eval_set=sample_weight_eval_set,
+                         base_margin_eval_set=base_margin_eval_set,
+                         feature_weights=feature_weights, callbacks=callbacks)
+
+    def predict_proba(self, X, validate_features=True, base_margin=None,
+                      iteration_range=None):
+        # pylint: disable=unused-argument
+        import dask.array as da  # pylint: disable=import-outside-toplevel
+        probs = self._predict_raw(X, False, iteration_range)
+        if self.n_classes_ == 2:  # binary:logistic gives P(1): stack [1 - p, p]
+            probs = probs.to_dask_array() if hasattr(probs, "to_dask_array") else probs
+            return da.stack([1 - probs, probs], axis=1)
+        return probs
+
+    def predict(self, X, output_margin=False, validate_features=True, base_margin=None,
+                iteration_range=None):
+        # pylint: disable=unused-argument
+        preds = self._predict_raw(X, output_margin, iteration_range)
+        if output_margin:
+            return preds
+        if self.n_classes_ == 2:
+            return (preds > 0.5).astype(np.int64)
+        preds = preds.to_dask_array() if hasattr(preds, "to_dask_array") else preds
+        return preds.argmax(axis=1)
+
+
+class DaskXGBRFClassifier(DaskXGBClassifier):
+    """Random forest classifier (one round of num_parallel_tree trees)."""
+
+    def __init__(self, *, learning_rate=1.0, subsample=0.8, colsample_bynode=0.8,
+                 reg_lambda=1e-5, **kwargs):
+        super().__init__(learning_rate=learning_rate, subsample=subsample,
+                         colsample_bynode=colsample_bynode, reg_lambda=reg_lambda, **kwargs)
+
+    def fit(self, X, y, **kwargs):
+        rounds, self.n_estimators = self.n_estimators, 1
+        self.kwargs["num_parallel_tree"] = rounds
+        try:
+            return super().fit(X, y, **kwargs)
+        finally:
+            self.n_estimators = rounds
+            del self.kwargs["num_parallel_tree"]
+
+
+class DaskXGBRanker(_DaskModel):
+    """XGBoost 1.7's DaskXGBRanker: rank:pairwise by default; query groups by `qid` (a dask
+    collection partitioned as X, each group within one partition); `group` is refused."""
+    _default_objective = "rank:pairwise"
+
+    def fit(self, X, y, *, group=None, qid=None, sample_weight=None, base_margin=None,
+            eval_set=None, eval_group=None, eval_qid=None, eval_metric=None,
+            early_stopping_rounds=None, verbose=False, xgb_model=None,
+            sample_weight_eval_set=None, base_margin_eval_set=None, feature_weights=None,
+            callbacks=None):
+        if group is not None or eval_group is not None:
+            raise NotImplementedError("group: use `qid` instead (as xgboost.dask 1.7)")
+        if qid is None:
+            raise ValueError("qid: required for ranking")
+        return self._fit(X, y, self.get_xgb_params(), sample_weight=sample_weight,
+                         base_margin=base_margin, eval_set=eval_set, eval_metric=eval_metric,
+                         early_stopping_rounds=early_stopping_rounds, verbose=verbose,
+                         xgb_model=xgb_model, sample_weight_eval_set=sample_weight_eval_set,
+                         base_margin_eval_set=base_margin_eval_set,
+                         feature_weights=feature_weights, callbacks=callbacks, qid=qid,
+                         eval_qid=eval_qid)
+
+
+__all__ = ["DaskXGBRegressor", "DaskXGBClassifier", "DaskXGBRanker", "DaskXGBRFRegressor",
+           "DaskXGBRFClassifier"]
