@@ -17,6 +17,7 @@ packages=(
   xgboost python3-xgboost python3-numpy     # reference peer for tests and benchmarks
   python3-pytest python3-scipy python3-pandas python3-sklearn  # Python package tests (tests/python)
   python3-dask python3-distributed          # treering.dask and its tests
+  python3-matplotlib python3-graphviz graphviz  # plot_importance / plot_tree / to_graphviz, XGBoost demos
   libxgboost-dev                            # XGBoost 1.7's c_api.h: the C API's reference header,
                                             # and libxgboost.so the C API tests' peer
   dataset-fashion-mnist                     # demo and benchmark data

@@ -38,8 +38,10 @@ std::uint64_t Context::MemoryBudget() const {
 const ParamTable<Context>& Context::Table() {
   using C = Context;
   static const ParamTable<C> kTable({
-      IntField("nthread", &C::nthread, 0, kMaxThreads,
-               "threads for loading, training and prediction; 0 = all cores"),
+      // Negative values mean all cores too: scikit-learn's n_jobs=-1, which XGBoost accepts.
+      IntField("nthread", &C::nthread, -kMaxThreads, kMaxThreads,
+               "threads for loading, training and prediction; 0 or negative = all cores")
+          .Alias("n_jobs"),
       IntField("seed", &C::seed, -2147483648LL, 2147483647LL,
                "random seed: row/column sampling (trees, rank 0's value is broadcast), initial "
                "weights and row order (mlp)")

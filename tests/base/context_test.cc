@@ -52,9 +52,13 @@ TEST(Context, TableParsesEachKeyOnceWithOneRange) {
   EXPECT_TRUE(Context::Table().Set(&ctx, "nthread", "4096").ok());
   EXPECT_EQ(ctx.nthread, 4096);
   const Status bad = Context::Table().Set(&ctx, "nthread", "4097");
-  EXPECT_EQ(bad.message(), "parameter nthread: bad value '4097', allowed: an integer in [0, 4096]");
+  EXPECT_EQ(bad.message(),
+            "parameter nthread: bad value '4097', allowed: an integer in [-4096, 4096]");
   EXPECT_EQ(bad.key(), "nthread");
-  EXPECT_FALSE(Context::Table().Set(&ctx, "nthread", "-1").ok());
+  // scikit-learn's n_jobs (XGBoost's alias), where -1 means every core.
+  ASSERT_TRUE(Context::Table().Set(&ctx, "n_jobs", "-1").ok());
+  EXPECT_EQ(ctx.nthread, -1);
+  EXPECT_EQ(ctx.Threads(), DefaultThreads());
   EXPECT_TRUE(Context::Table().Set(&ctx, "random_state", "-5").ok());
   EXPECT_EQ(ctx.seed, -5);
   EXPECT_FALSE(Context::Table().Set(&ctx, "verbosity", "4").ok());

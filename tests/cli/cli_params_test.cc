@@ -131,7 +131,7 @@ TEST(CliParams, ContextKeysHaveOneRangeAndOneMessage) {
   EXPECT_EQ(o->context.verbosity, 2);
   EXPECT_TRUE(o->learner_params.empty());
   const std::string refused =
-      "t.conf:2: parameter nthread: bad value '4097', allowed: an integer in [0, 4096]";
+      "t.conf:2: parameter nthread: bad value '4097', allowed: an integer in [-4096, 4096]";
   EXPECT_EQ(ErrorOf(Entries({{"data", "a"}, {"nthread", "4097"}})), refused);
   EXPECT_EQ(ErrorOf(Entries({{"data", "a"}, {"nthread", "4097"}, {"booster", "mlp"}})), refused);
   EXPECT_EQ(ErrorOf(Entries({{"data", "a"}, {"nthred", "2"}})),
