@@ -1,6 +1,7 @@
 #include "booster_config.h"
 
 #include <cctype>
+#include <cstdlib>
 
 #include <nlohmann/json.hpp>
 
@@ -147,6 +148,25 @@ std::string ConfigJson(const ParamList& params, std::string_view model_json) {
   return doc.dump();
 }
 
+namespace {
+
+// XGBoost 1.7 restores a configuration without putting `objective` back among the keys its
+// user set, so its next Configure (learner.cc, ConfigureObjective) turns num_class > 1 with a
+// one-output objective (a custom multi-class objective's set-up) into multi:softmax: a copied
+// or unpickled booster then predicts class indices. The same here.
+void ObjectiveAsXGBoostRestoresIt(ParamList* params) {
+  int num_class = 0;
+  for (const auto& [key, value] : *params) {
+    if (key == "num_class") num_class = std::atoi(value.c_str());
+  }
+  if (num_class < 2) return;
+  for (auto& [key, value] : *params) {
+    if (key == "objective" && value.rfind("multi:", 0) != 0) value = "multi:softmax";
+  }
+}
+
+}  // namespace
+
 ParamList ParamsFromConfig(std::string_view json, const char* what,
                            const std::function<bool(const std::string&)>& known) {
   const ordered_json doc = ordered_json::parse(json, nullptr, false);
@@ -162,6 +182,7 @@ ParamList ParamsFromConfig(std::string_view json, const char* what,
       }
       out.emplace_back(kv[0].get<std::string>(), kv[1].get<std::string>());
     }
+    ObjectiveAsXGBoostRestoresIt(&out);
     return out;
   }
   // XGBoost's own config: the sections that hold training parameters.
@@ -184,6 +205,7 @@ ParamList ParamsFromConfig(std::string_view json, const char* what,
   }
   // XGBoost lists every parameter; an empty value (interaction_constraints) means unset.
   std::erase_if(out, [&](const auto& kv) { return kv.second.empty() || !known(kv.first); });
+  ObjectiveAsXGBoostRestoresIt(&out);
   return out;
 }
 

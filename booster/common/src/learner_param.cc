@@ -42,7 +42,9 @@ const ParamTable<LearnerParam>& LearnerParam::Table() {
   using P = LearnerParam;
   static const ParamTable<P> kTable({
       ChoiceField("objective", &P::objective, ObjectiveNames(), "").MarkSet(&P::objective_set),
-      IntField("num_class", &P::num_class, 0, 65535, "number of classes for multi:* (>= 2 there)")
+      IntField("num_class", &P::num_class, 0, 65535,
+               "outputs per row: the classes of multi:* (>= 2 there); with another objective, "
+               "the gradients must come from a custom objective (C API, Python)")
           .MarkSet(&P::num_class_set),
       RealField("base_score", &P::base_score, {},
                 "initial prediction of every row (a probability for logistic objectives); "
@@ -78,11 +80,8 @@ Status LearnerParam::Validate() const {
                                                " needs num_class >= 2, got " +
                                                std::to_string(num_class));
   }
-  if (!multi && num_class > 1) {
-    return Status::InvalidKey("num_class", "parameter num_class: " + std::to_string(num_class) +
-                                               " classes need objective multi:softmax or "
-                                               "multi:softprob");
-  }
+  // num_class > 1 with another objective is XGBoost's custom multi-class set-up: the model
+  // has num_class outputs and trains on the caller's gradients only (Objective::Create).
   return Status::Ok();
 }
 

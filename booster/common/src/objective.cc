@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "base/parallel_for.h"
 #include "booster/work_split.h"
@@ -10,7 +11,10 @@
 
 namespace treering::booster {
 
-Result<std::unique_ptr<Objective>> Objective::Create(const ObjectiveConfig& config) {
+namespace {
+
+// The objective `config.name` names, with its own number of outputs.
+Result<std::unique_ptr<Objective>> CreateNamed(const ObjectiveConfig& config) {
   const std::string& n = config.name;
   if (n == "multi:softmax" || n == "multi:softprob") {
     if (config.num_class < 2) {
@@ -38,6 +42,20 @@ Result<std::unique_ptr<Objective>> Objective::Create(const ObjectiveConfig& conf
   if (auto objective = MakeRankObjective(config)) return objective;
   if (n == "reg:absoluteerror") return MakeAbsoluteErrorObjective();
   return Status::InvalidInput("unknown objective '" + n + "'");
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Objective>> Objective::Create(const ObjectiveConfig& config) {
+  auto named = CreateNamed(config);
+  if (!named.ok()) return named.status();
+  std::unique_ptr<Objective> objective = std::move(named).value();
+  // num_class > 1 with a one-output objective: XGBoost 1.7 grows num_class trees per round on
+  // the caller's gradients (a multi-class objective written in Python).
+  if (config.num_class > 1 && objective->NumGroups() == 1) {
+    return MakeCustomOutputsObjective(std::move(objective), config.num_class);
+  }
+  return objective;
 }
 
 Status CheckLabelsFinite(const std::string& objective, const LabelView& labels,

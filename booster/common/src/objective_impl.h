@@ -21,6 +21,10 @@ std::unique_ptr<Objective> MakeAbsoluteErrorObjective();
 // order of survival:cox and cox-nloglik.
 std::vector<std::size_t> AbsLabelOrder(const std::vector<float>& labels);
 std::unique_ptr<Objective> MakeSoftmaxObjective(const std::string& name, int num_class);
+// `inner` (one output per row) asked for `outputs` > 1 outputs per row by num_class: trained
+// only with the caller's gradients (objective_custom_outputs.cc).
+std::unique_ptr<Objective> MakeCustomOutputsObjective(std::unique_ptr<Objective> inner,
+                                                      int outputs);
 // rank:pairwise, rank:ndcg, rank:map; nullptr for any other name.
 std::unique_ptr<Objective> MakeRankObjective(const ObjectiveConfig& config);
 // The first row whose label is NaN or infinite, as "OBJECTIVE: label of row I is not finite

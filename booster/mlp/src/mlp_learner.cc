@@ -56,7 +56,12 @@ Result<std::unique_ptr<Objective>> MlpLearner::MakeObjective(const std::string& 
   ObjectiveConfig config;
   config.name = name;
   config.num_class = num_class;
-  return Objective::Create(config);
+  auto objective = Objective::Create(config);
+  // The network computes its own gradients: num_class > 1 needs a multi: objective here.
+  if (objective.ok()) {
+    if (Status s = objective.value()->CanComputeGradients(); !s.ok()) return s;
+  }
+  return objective;
 }
 
 int MlpLearner::RoundsInModel() const {

@@ -27,6 +27,11 @@ Result<std::unique_ptr<GBTreeLearner>> GBTreeLearner::Create(
                                                : TreeParam::Table().Set(&tparam, key, value);
     if (!s.ok()) return s;
   }
+  // XGBoost 1.7 (learner.cc, ConfigureObjective): num_class > 1 without an objective means
+  // multi:softmax. Python scripts with their own multi-class objective rely on it (the model
+  // they save says multi:softmax and predict() gives class indices). Not marked as set, so a
+  // loaded model's objective still wins.
+  if (!lparam.objective_set && lparam.num_class > 1) lparam.objective = "multi:softmax";
   if (Status s = lparam.Validate(); !s.ok()) return s;
   if (Status s = tparam.Validate(); !s.ok()) return s;
   // XGBoost 1.7 (learner.cc): count:poisson raises the tree's max_delta_step default to 0.7.

@@ -111,6 +111,16 @@ GBTreeLearner::GBTreeLearner(LearnerParam lparam, TreeParam tparam,
 }
 
 Status GBTreeLearner::LoadModel(GBTreeModel model) {
+  // XGBoost 1.7 (learner.cc, ConfigureObjective) configures a loaded model with num_class > 1
+  // and a one-output objective as multi:softmax: a copy or reload of a booster trained by a
+  // custom multi-class objective predicts class indices there, and so it does here.
+  // Only a caller who names the model's own objective keeps it.
+  if (model.num_class > 1 && model.objective.rfind("multi:", 0) != 0 &&
+      !(lparam_.objective_set && lparam_.objective == model.objective)) {
+    model.objective = "multi:softmax";
+    model.objective_param_block.clear();  // the softmax block replaces the old objective's
+    model.objective_params.clear();
+  }
   if (lparam_.objective_set && model.objective != lparam_.objective) {
     return Status::InvalidInput("objective " + lparam_.objective + " disagrees with the model's " +
                                 model.objective);
@@ -379,6 +389,7 @@ void GBTreeLearner::EndRound() {
 
 Status GBTreeLearner::UpdateOneIter(int /*iter*/) {
   if (train_ == nullptr) return Status::InvalidInput("UpdateOneIter: no training data set");
+  if (Status s = objective_->CanComputeGradients(); !s.ok()) return s;
   Stopwatch watch;
   const CostMeter meter(*comm_);
   BeginRound();

@@ -70,10 +70,14 @@ class Objective {
   virtual ~Objective() = default;
 
   virtual const std::string& Name() const = 0;
-  // Outputs (margins) per row: num_class for multi-class, else 1.
+  // Outputs (margins) per row: num_class for multi-class (and for any objective given
+  // num_class > 1), else 1.
   virtual int NumGroups() const { return 1; }
   // Rejects labels the objective cannot learn from (e.g. a logistic label outside [0, 1]).
   virtual Status CheckLabels(const LabelView& labels) const = 0;
+  // Whether GetGradient can be used: not for a one-output objective asked for num_class > 1
+  // outputs, which trains only on the caller's gradients (a Python custom objective).
+  virtual Status CanComputeGradients() const { return Status::Ok(); }
   // margin: NumGroups() values per row. out: one pair per margin value (row-major).
   virtual void GetGradient(const std::vector<float>& margin, const LabelView& labels,
                            const Context& ctx, std::vector<GradientPair>* out) const = 0;
