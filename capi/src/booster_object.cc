@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 
 #include "base/nearest_key.h"
 #include "global_config.h"
@@ -69,22 +68,6 @@ std::string FeatureTypesValue(const data::DMatrix& dm) {
   std::string out;
   for (const std::string& t : dm.feature_types) out += (out.empty() ? "" : ",") + t;
   return out;
-}
-
-// XGBoost 1.7 draws colsample_by* features with these weights; treering's column sampler
-// draws uniformly, so weights are refused where they would change the draw.
-void CheckFeatureWeights(const data::DMatrix& dm,
-                         const std::vector<std::pair<std::string, std::string>>& params,
-                         const char* what) {
-  if (dm.feature_weights.empty()) return;
-  for (const auto& [key, value] : params) {
-    if (key.rfind("colsample_by", 0) == 0 && std::strtod(value.c_str(), nullptr) < 1.0) {
-      throw ApiError(std::string(what) +
-                     ": feature_weights: weighted column sampling is not "
-                     "supported (" +
-                     key + " = " + value + "); unset the weights or the key");
-    }
-  }
 }
 
 }  // namespace
@@ -184,7 +167,6 @@ void BoosterObject::PrepareTraining(const std::shared_ptr<DMatrixObject>& dtrain
   const bool same = train_ == dtrain && train_version_ == version;
   if (same && learner && !needs_configure) return;
   CheckMetaInfo(dtrain->data, what);
-  CheckFeatureWeights(dtrain->data, params, what);
   const std::string types = FeatureTypesValue(dtrain->data);
   if (types != train_feature_types_) {
     train_feature_types_ = types;

@@ -149,13 +149,26 @@ TEST_F(BoosterBadInput, SliceOutOfRangeIsMinusTwo) {
   XGBoosterFree(sliced);
 }
 
-TEST_F(BoosterBadInput, FeatureWeightsWithColumnSamplingAreRefused) {
-  const std::vector<float> weights = {1.0f, 2.0f, 3.0f};
+// feature_weights steer the column draws (XGBoost's weighted sampling without replacement):
+// with one positive weight and one feature per tree, every split is on that feature.
+TEST_F(BoosterBadInput, FeatureWeightsSteerColumnSampling) {
+  const std::vector<float> weights = {0.0f, 0.0f, 3.0f};
   ASSERT_EQ(XGDMatrixSetFloatInfo(dtrain_, "feature_weights", weights.data(), 3), 0);
-  EXPECT_EQ(XGBoosterUpdateOneIter(booster_, 3, dtrain_), 0) << LastError();  // no sampling
-  ASSERT_EQ(XGBoosterSetParam(booster_, "colsample_bynode", "0.5"), 0);
-  EXPECT_EQ(XGBoosterUpdateOneIter(booster_, 4, dtrain_), -1);
-  EXPECT_NE(LastError().find("feature_weights"), std::string::npos) << LastError();
+  ASSERT_EQ(XGBoosterSetParam(booster_, "colsample_bytree", "0.34"), 0);
+  ASSERT_EQ(XGBoosterSetParam(booster_, "tree_method", "hist"), 0);
+  int before = 0;  // the fixture's rounds, grown without weights
+  ASSERT_EQ(XGBoosterBoostedRounds(booster_, &before), 0);
+  for (int i = 0; i < 3; ++i) ASSERT_EQ(XGBoosterUpdateOneIter(booster_, before + i, dtrain_), 0);
+  bst_ulong trees = 0;
+  const char** dump = nullptr;
+  ASSERT_EQ(XGBoosterDumpModelEx(booster_, "", 0, "text", &trees, &dump), 0) << LastError();
+  ASSERT_EQ(trees, static_cast<bst_ulong>(before + 3));
+  for (bst_ulong t = before; t < trees; ++t) {
+    const std::string tree = dump[t];
+    EXPECT_NE(tree.find("[f2<"), std::string::npos) << tree;
+    EXPECT_EQ(tree.find("[f0<"), std::string::npos) << tree;
+    EXPECT_EQ(tree.find("[f1<"), std::string::npos) << tree;
+  }
 }
 
 // An eval set whose base_margin changed is evaluated afresh, not from stale cached margins:

@@ -102,10 +102,6 @@ def test_bad_input_names_the_argument():
         fitted.predict(x[:, :4])
     with pytest.raises(tr.XGBoostError, match="gpu_id"):
         tr.XGBRegressor(n_estimators=2, gpu_id=0).fit(x, y)
-    # Weighted column sampling is not in treering's learner: its message names both.
-    with pytest.raises(tr.XGBoostError, match="feature_weights: weighted column sampling"):
-        tr.XGBRegressor(n_estimators=2, colsample_bynode=0.5).fit(
-            x, y, feature_weights=np.linspace(0.1, 1.0, x.shape[1]))
 
 
 def fitted_pair(cls_name="XGBClassifier", kind="multi", **params):

@@ -16,6 +16,9 @@ Result<std::unique_ptr<TreeUpdater>> TreeUpdater::Create(const TreeParam& param,
   u->binned_.emplace(BinnedMatrix::Build(train, u->cuts_, ctx.Threads()));
   u->sampler_.emplace(num_feature, param.colsample_bytree, param.colsample_bylevel,
                       param.colsample_bynode, seed);
+  // Each rank's matrix carries the weights (as in XGBoost, which does not share them either):
+  // ranks given different weights draw different features.
+  if (!train.feature_weights.empty()) u->sampler_->SetFeatureWeights(train.feature_weights);
   u->sync_ = MakeHistogramSync(param, u->cuts_, comm, ctx);
   u->grower_.emplace(param, u->cuts_, *u->binned_, &*u->sampler_, ctx, u->sync_.get());
   return u;
