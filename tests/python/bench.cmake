@@ -1,0 +1,4 @@
+# The bench part of the Python package: XGBoost 1.7.4's own demos (guide-python, dask) run
+# through treering and compared with python3-xgboost (tests/python/demos_test.py). The demos'
+# sources come from the XGBoost mirror beside the checkout; without it the test skips loudly.
+treering_add_pytest(demos demos_test.py TIMEOUT 300)
