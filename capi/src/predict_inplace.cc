@@ -144,6 +144,70 @@ void PredictRows(BoosterObject& booster, const BoosterObject::ReadView& view, DM
   }
 }
 
+// Dense batches above this many rows are predicted a block of rows at a time (values and
+// margins only: one row's output never depends on the others). The whole batch as one CSR copy
+// cost more than the prediction itself on 1M x 28 floats (224 MB written to fresh pages, 0.5-1 s
+// against 0.6 s for the trees); a block's copy is reused and stays in cache.
+constexpr std::uint64_t kBlockRows = 1 << 16;
+
+bool PredictsInBlocks(const ArrayInterface& array, const PredictRequest& request) {
+  return array.rows > kBlockRows &&
+         (request.type == PredictType::kValue || request.type == PredictType::kMargin);
+}
+
+// The same outputs as one CopyDense + PredictRows over the whole array, block by block.
+void PredictDenseInBlocks(BoosterObject& booster, const BoosterObject::ReadView& view,
+                          DMatrixHandle m, const PredictRequest& request,
+                          const ArrayInterface& array, data::DMatrix* dm,
+                          const PredictOutputs& out) {
+  std::vector<float> margin;
+  if (m != nullptr) {
+    std::shared_ptr<DMatrixObject> proxy = GetHandle<DMatrixObject>(m, "m");
+    if (!proxy->is_proxy) throw ApiError("m: not a proxy DMatrix (XGProxyDMatrixCreate)");
+    margin = proxy->data.base_margin;
+  }
+  const ModelFacts facts = FactsOf(*view.learner);
+  const std::uint64_t groups = static_cast<std::uint64_t>(facts.groups);
+  if (!margin.empty() && margin.size() != array.rows * groups) {
+    throw ApiError("values: base_margin has " + std::to_string(margin.size()) + " values for " +
+                   std::to_string(array.rows) + " rows x " + std::to_string(groups) +
+                   " output groups");
+  }
+  ReturnSlot block_slot;
+  const bst_ulong* block_shape = nullptr;
+  bst_ulong block_dim = 0;
+  const float* block_result = nullptr;
+  const PredictOutputs block_out{&block_shape, &block_dim, &block_result, nullptr};
+  std::vector<float> all;
+  for (std::uint64_t r0 = 0; r0 < array.rows; r0 += kBlockRows) {
+    ArrayInterface part = array;
+    part.rows = std::min(kBlockRows, array.rows - r0);
+    part.data = array.data + static_cast<std::int64_t>(r0) * array.row_stride;
+    CopyDense(part, request.missing, booster.ctx.Threads(), dm);
+    if (!margin.empty()) {
+      dm->base_margin.assign(margin.begin() + r0 * groups,
+                             margin.begin() + (r0 + part.rows) * groups);
+    }
+    if (facts.num_feature != 0 && dm->num_col != facts.num_feature) {
+      throw ApiError("values: " + std::to_string(dm->num_col) + " columns, the model has " +
+                     std::to_string(facts.num_feature) +
+                     " features (inplace prediction needs exactly as many)");
+    }
+    RunPrediction(view, *dm, request, "values", &block_slot, block_out);
+    if (r0 == 0) all.reserve(block_slot.floats.size() / part.rows * array.rows);
+    all.insert(all.end(), block_slot.floats.begin(), block_slot.floats.end());
+  }
+  *dm = data::DMatrix();
+  // Every block has the same shape but its row count.
+  ReturnSlot& slot = booster.returns.ForThisThread();
+  slot.shape.assign(block_shape, block_shape + block_dim);
+  slot.shape[0] = array.rows;
+  slot.floats.swap(all);
+  *out.result = slot.floats.data();
+  *out.shape = reinterpret_cast<const bst_ulong*>(slot.shape.data());
+  *out.dim = block_dim;
+}
+
 PredictOutputs CheckOutputs(bst_ulong const** out_shape, bst_ulong* out_dim,
                             const float** out_result) {
   PredictOutputs out;
@@ -173,6 +237,10 @@ XGB_DLL int XGBoosterPredictFromDense(BoosterHandle handle, char const* values, 
     const PredictRequest request = ParsePredictConfig(config, /*inplace=*/true);
     BoosterObject::ReadView view = booster->ForPrediction();
     treering::data::DMatrix& dm = Scratch();
+    if (PredictsInBlocks(array, request)) {
+      PredictDenseInBlocks(*booster, view, m, request, array, &dm, out);
+      return;
+    }
     CopyDense(array, request.missing, booster->ctx.Threads(), &dm);
     PredictRows(*booster, view, m, request, "values", &dm, out);
   });

@@ -2,3 +2,5 @@
 # through treering and compared with python3-xgboost (tests/python/demos_test.py). The demos'
 # sources come from the XGBoost mirror beside the checkout; without it the test skips loudly.
 treering_add_pytest(demos demos_test.py TIMEOUT 300)
+# Large dense inplace_predict batches (predicted by blocks of rows in the library).
+treering_add_pytest(inplace_blocks inplace_blocks_test.py)
