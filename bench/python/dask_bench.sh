@@ -50,7 +50,7 @@ x=$(median < "$scratch/xgboost")
 auc_x=$(value test_auc "$scratch/xgboost.last")
 echo "xgboost.dask 2 workers, $rounds rounds: $x s (runs $(tr '\n' ' ' < "$scratch/xgboost")), test AUC $auc_x"
 if [ -n "$skip" ]; then
-  echo "skip: treering.dask not available ($skip)"
+  echo "skip: $skip"
   exit 0
 fi
 t=$(median < "$scratch/treering")

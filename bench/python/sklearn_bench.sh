@@ -7,12 +7,12 @@
 # (XGBoost's side still runs, which checks the script).
 #
 # usage: bench/python/sklearn_bench.sh      (run from anywhere)
-#   LIB=build/lib  REPEATS=3  ROUNDS=20  SRC=/usr/share/datasets/fashion-mnist
+#   LIB=build/lib  REPEATS=3  ROUNDS=10  SRC=/usr/share/datasets/fashion-mnist
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 lib=$(realpath "${LIB:-$root/build/lib}")
 repeats=${REPEATS:-3}
-rounds=${ROUNDS:-20}
+rounds=${ROUNDS:-10}
 src=${SRC:-/usr/share/datasets/fashion-mnist}
 py=/usr/bin/python3
 bench=$root/bench/python/pybench.py
@@ -41,7 +41,7 @@ echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 x=$(median < "$scratch/xgboost")
 echo "xgboost XGBClassifier.fit, $rounds rounds: $x s (runs $(tr '\n' ' ' < "$scratch/xgboost")), test accuracy $(value test_accuracy "$scratch/xgboost.last")"
 if [ -n "$skip" ]; then
-  echo "skip: treering.sklearn not available ($skip)"
+  echo "skip: $skip"
   exit 0
 fi
 t=$(median < "$scratch/treering")
