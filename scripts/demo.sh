@@ -12,7 +12,9 @@
 #      is what pays, more workers than cores only share them;
 #   3. the model file rank 0 wrote (the only one: ranks 1-3 hold the same model in memory);
 #   4. 4 workers predict the test set (each its shard, gathered in row order); test accuracy;
-#   5. python3-xgboost 1.7 loads treering's JSON model and predicts the same classes.
+#   5. python3-xgboost 1.7 loads treering's JSON model and predicts the same classes;
+#   6. the same job from Python, `import treering as xgb` (python-package/, the library from
+#      build/lib): train, predict, the test accuracy next to the CLI's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cores=$(nproc)
@@ -24,7 +26,7 @@ scripts/install-deps.sh
 if [ ! -f build/CMakeCache.txt ]; then
   cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
 fi
-cmake --build build -j "$(nproc)" --target treering treering-submit treering-data
+cmake --build build -j "$(nproc)" --target treering treering-submit treering-data treering_shared
 bin=build/bin
 out=demo/out
 mkdir -p "$out"
@@ -105,4 +107,32 @@ xp = bst.predict(d).astype(int)
 tp = np.array([int(float(l)) for l in open(out + "/fashion.pred.txt")])
 print("xgboost %s agrees with treering on %d of %d test rows" % (
     xgb.__version__, (xp == tp).sum(), len(tp)))
+PY
+
+echo
+echo "== 6. the same job from Python: import treering as xgb"
+PYTHONPATH=python-package /usr/bin/python3 - "$out" "$rounds" "$cores" "$workers" <<'PY'
+import sys
+import time
+
+import numpy as np
+import treering as xgb  # an XGBoost script changes only this line
+
+out, rounds, cores, workers = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+start = time.perf_counter()
+dtrain = xgb.DMatrix(out + "/fashion.train.libsvm?format=libsvm", silent=True)
+dtest = xgb.DMatrix(out + "/fashion.test.libsvm?format=libsvm", silent=True)
+params = {"objective": "multi:softmax", "num_class": 10, "tree_method": "hist", "max_bin": 256,
+          "max_depth": 6, "eta": 0.3, "nthread": cores, "eval_metric": ["merror", "mlogloss"]}
+history = {}
+bst = xgb.train(params, dtrain, num_boost_round=rounds, evals=[(dtest, "test")],
+                evals_result=history, verbose_eval=False)
+pred = bst.predict(dtest)
+seconds = time.perf_counter() - start
+cli = np.array([int(float(line)) for line in open(out + "/fashion.pred.txt")])
+labels = dtest.get_label()
+print("Python, %d rounds in %.1f s: test merror %.4f, accuracy %.4f" % (
+    rounds, seconds, history["test"]["merror"][-1], float(np.mean(pred == labels))))
+print("CLI on %s workers: accuracy %.4f; Python and CLI agree on %d of %d test rows" % (
+    workers, float(np.mean(cli == labels)), int(np.sum(pred.astype(int) == cli)), len(cli)))
 PY

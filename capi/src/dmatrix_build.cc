@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -97,22 +98,57 @@ Result<data::DMatrix> DenseToMatrix(const ArrayInterface& a, float missing, cons
   m.row_ptr.reserve(a.rows + 1);
   m.index.reserve(a.rows * a.cols);
   m.value.reserve(a.rows * a.cols);
-  const bool contiguous = a.IsCContiguousFloat32();
-  for (std::uint64_t r = 0; r < a.rows; ++r) {
-    const float* row = contiguous ? reinterpret_cast<const float*>(a.data) + r * a.cols : nullptr;
+  // Appends one row's kept values; false on an infinite value (reported at *bad_col).
+  auto add_row = [&](const float* row, std::uint64_t* bad_col) {
     for (std::uint64_t c = 0; c < a.cols; ++c) {
-      const float v = contiguous ? row[c] : a.Get(r, c);
+      const float v = row[c];
       switch (Judge(v, missing)) {
         case Verdict::kAbsent:
           continue;
         case Verdict::kInfinite:
-          return InfiniteValue(argument, r, c);
+          *bad_col = c;
+          return false;
         case Verdict::kKeep:
           m.index.push_back(std::uint32_t(c));
           m.value.push_back(v);
       }
     }
     m.row_ptr.push_back(m.index.size());
+    return true;
+  };
+  std::uint64_t bad_col = 0;
+  if (a.IsCContiguousFloat32()) {
+    const float* base = reinterpret_cast<const float*>(a.data);
+    for (std::uint64_t r = 0; r < a.rows; ++r) {
+      if (!add_row(base + r * a.cols, &bad_col)) return InfiniteValue(argument, r, bad_col);
+    }
+  } else {
+    // Other layouts (Fortran order, slices, other types) go through a row-major tile of
+    // kTileRows rows, filled column by column: reading a Fortran array row by row would touch
+    // one cache line per value (1M x 28 float32: 0.37 s, against 0.25 s in C order).
+    constexpr std::uint64_t kTileRows = 256;
+    std::vector<float> tile(kTileRows * a.cols);
+    const bool f32 = a.type == 'f' && a.item_bytes == 4;
+    for (std::uint64_t r0 = 0; r0 < a.rows; r0 += kTileRows) {
+      const std::uint64_t n = std::min(kTileRows, a.rows - r0);
+      for (std::uint64_t c = 0; c < a.cols; ++c) {
+        float* out = tile.data() + c;
+        if (f32) {
+          const std::uint8_t* p =
+              a.data + std::int64_t(r0) * a.row_stride + std::int64_t(c) * a.col_stride;
+          for (std::uint64_t i = 0; i < n; ++i, p += a.row_stride) {
+            std::memcpy(out + i * a.cols, p, sizeof(float));
+          }
+        } else {
+          for (std::uint64_t i = 0; i < n; ++i) out[i * a.cols] = a.Get(r0 + i, c);
+        }
+      }
+      for (std::uint64_t i = 0; i < n; ++i) {
+        if (!add_row(tile.data() + i * a.cols, &bad_col)) {
+          return InfiniteValue(argument, r0 + i, bad_col);
+        }
+      }
+    }
   }
   m.index.shrink_to_fit();
   m.value.shrink_to_fit();

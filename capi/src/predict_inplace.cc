@@ -144,6 +144,84 @@ void PredictRows(BoosterObject& booster, const BoosterObject::ReadView& view, DM
   }
 }
 
+// Dense batches above this many rows are predicted a block of rows at a time (values and
+// margins only: one row's output never depends on the others). The whole batch as one CSR copy
+// cost more than the prediction itself on 1M x 28 floats (224 MB written to fresh pages, 0.5-1 s
+// against 0.6 s for the trees); a block's copy is reused and stays in cache.
+constexpr std::uint64_t kBlockRows = 1 << 16;
+
+bool PredictsInBlocks(const ArrayInterface& array, const PredictRequest& request) {
+  return array.rows > kBlockRows &&
+         (request.type == PredictType::kValue || request.type == PredictType::kMargin);
+}
+
+// The same outputs as one CopyDense + PredictRows over the whole array, block by block.
+void PredictDenseInBlocks(BoosterObject& booster, const BoosterObject::ReadView& view,
+                          DMatrixHandle m, const PredictRequest& request,
+                          const ArrayInterface& array, const PredictOutputs& out) {
+  std::vector<float> margin;
+  if (m != nullptr) {
+    std::shared_ptr<DMatrixObject> proxy = GetHandle<DMatrixObject>(m, "m");
+    if (!proxy->is_proxy) throw ApiError("m: not a proxy DMatrix (XGProxyDMatrixCreate)");
+    margin = proxy->data.base_margin;
+  }
+  const ModelFacts facts = FactsOf(*view.learner);
+  const std::uint64_t groups = static_cast<std::uint64_t>(facts.groups);
+  if (!margin.empty() && margin.size() != array.rows * groups) {
+    throw ApiError("values: base_margin has " + std::to_string(margin.size()) + " values for " +
+                   std::to_string(array.rows) + " rows x " + std::to_string(groups) +
+                   " output groups");
+  }
+  if (facts.num_feature != 0 && array.cols != facts.num_feature) {
+    throw ApiError("values: " + std::to_string(array.cols) + " columns, the model has " +
+                   std::to_string(facts.num_feature) +
+                   " features (inplace prediction needs exactly as many)");
+  }
+  // One thread team for the whole batch: each thread copies and predicts its own run of blocks
+  // (the prediction inside runs on that thread alone: nested teams are inactive), so no thread
+  // waits at the end of a block's loops.
+  const std::uint64_t blocks = (array.rows + kBlockRows - 1) / kBlockRows;
+  const int threads = booster.ctx.Threads();
+  std::vector<std::vector<float>> outputs(blocks);
+  std::vector<std::vector<std::uint64_t>> shapes(blocks);
+  ParallelForBlocks(static_cast<std::int64_t>(blocks), threads,
+                    [&](int, std::int64_t first, std::int64_t last) {
+                      data::DMatrix scratch;
+                      ReturnSlot block_slot;
+                      const bst_ulong* shape = nullptr;
+                      bst_ulong dim = 0;
+                      const float* result = nullptr;
+                      const PredictOutputs block_out{&shape, &dim, &result, nullptr};
+                      for (std::int64_t b = first; b < last; ++b) {
+                        const std::uint64_t r0 = std::uint64_t(b) * kBlockRows;
+                        ArrayInterface part = array;
+                        part.rows = std::min(kBlockRows, array.rows - r0);
+                        part.data = array.data + static_cast<std::int64_t>(r0) * array.row_stride;
+                        CopyDense(part, request.missing, 1, &scratch);
+                        if (!margin.empty()) {
+                          scratch.base_margin.assign(margin.begin() + r0 * groups,
+                                                     margin.begin() + (r0 + part.rows) * groups);
+                        }
+                        RunPrediction(view, scratch, request, "values", &block_slot, block_out);
+                        outputs[b].swap(block_slot.floats);
+                        shapes[b].assign(shape, shape + dim);
+                      }
+                    });
+  std::size_t total = 0;
+  for (const auto& o : outputs) total += o.size();
+  std::vector<float> all;
+  all.reserve(total);
+  for (const auto& o : outputs) all.insert(all.end(), o.begin(), o.end());
+  // Every block has the same shape but its row count.
+  ReturnSlot& slot = booster.returns.ForThisThread();
+  slot.shape = shapes[0];
+  slot.shape[0] = array.rows;
+  slot.floats.swap(all);
+  *out.result = slot.floats.data();
+  *out.shape = reinterpret_cast<const bst_ulong*>(slot.shape.data());
+  *out.dim = slot.shape.size();
+}
+
 PredictOutputs CheckOutputs(bst_ulong const** out_shape, bst_ulong* out_dim,
                             const float** out_result) {
   PredictOutputs out;
@@ -173,6 +251,10 @@ XGB_DLL int XGBoosterPredictFromDense(BoosterHandle handle, char const* values, 
     const PredictRequest request = ParsePredictConfig(config, /*inplace=*/true);
     BoosterObject::ReadView view = booster->ForPrediction();
     treering::data::DMatrix& dm = Scratch();
+    if (PredictsInBlocks(array, request)) {
+      PredictDenseInBlocks(*booster, view, m, request, array, out);
+      return;
+    }
     CopyDense(array, request.missing, booster->ctx.Threads(), &dm);
     PredictRows(*booster, view, m, request, "values", &dm, out);
   });
