@@ -33,10 +33,10 @@ DATA_FILES = ("agaricus.txt.train", "agaricus.txt.test", "featmap.txt",
 TIMEOUT = 120
 SLOW = os.environ.get("TREERING_SLOW_DEMOS") == "1"
 
-SKLEARN = ("module", "treering.sklearn", "the scikit-learn estimators (branch py-sklearn)")
-DASK = ("module", "treering.dask", "treering.dask (branch py-dask)")
-DATAITER = ("attr", "DataIter", "treering.DataIter (the data part's branch)")
-MATPLOTLIB = ("module", "matplotlib", "matplotlib (not installed; not a dependency)")
+SKLEARN = ("module", "sklearn", "scikit-learn (python3-sklearn, scripts/install-deps.sh)")
+DASK = ("module", "distributed", "Dask (python3-distributed, scripts/install-deps.sh)")
+DATAITER = ("attr", "DataIter", "treering.DataIter")
+MATPLOTLIB = ("module", "matplotlib", "matplotlib (python3-matplotlib, scripts/install-deps.sh)")
 GPU = ("fixed", "a GPU (tree_method=gpu_hist / cupy / dask_cuda)")
 NETWORK = ("fixed", "the network (Kaggle's cat-in-the-dat data)")
 
@@ -62,24 +62,26 @@ DEMOS = {
     # Runs to the end; its numbers are not XGBoost's: treering's hist training on this data
     # drifts from XGBoost's (the native rmse 523.8 vs 520.7 by round 7) and it prints timings.
     "guide-python/custom_rmsle.py": demo([MATPLOTLIB], compare=False),
-    "guide-python/custom_softmax.py": demo([MATPLOTLIB], fails=(
-        "num_class with a custom objective (objective left at its default) is refused at "
-        "predict: 'parameter num_class: 4 classes need objective multi:softmax or "
-        "multi:softprob'; XGBoost accepts it")),
+    "guide-python/custom_softmax.py": demo([MATPLOTLIB]),
     "guide-python/evals_result.py": demo(),
     "guide-python/external_memory.py": demo([DATAITER], slow=True),
     "guide-python/feature_weights.py": demo([MATPLOTLIB], fails=(
-        "feature_weights with colsample_bynode: 'weighted column sampling is not supported'")),
+        "its last assert (f9 split on most) is a random outcome of XGBoost's random stream; "
+        "treering's own stream gives f8 62 splits, f9 52 (the shares per feature agree with "
+        "XGBoost's: tests/python/core_feature_weights_test.py)")),
     "guide-python/gamma_regression.py": demo([(
         "fixed", "../data/autoclaims.csv, which XGBoost's repository does not ship (R makes "
         "it: demo/data/gen_autoclaims.R)")]),
     "guide-python/generalized_linear_model.py": demo([("fixed", "booster=gblinear (issue 35)")]),
-    "guide-python/multioutput_regression.py": demo([MATPLOTLIB, SKLEARN]),
+    "guide-python/multioutput_regression.py": demo([(
+        "fixed", "several label columns (multi-target regression, issue 35)")]),
     "guide-python/predict_first_ntree.py": demo([SKLEARN]),
     "guide-python/predict_leaf_indices.py": demo(),
     "guide-python/quantile_data_iterator.py": demo([GPU]),
     "guide-python/sklearn_evals_result.py": demo([SKLEARN]),
-    "guide-python/sklearn_examples.py": demo([SKLEARN]),
+    # XGBoost 1.7 keeps callbacks in a set: whether the monitor prints the round where early
+    # stopping ends varies with their addresses (treering prints it: docs/python.md).
+    "guide-python/sklearn_examples.py": demo([SKLEARN], ignore=r"^\[16\]\tvalidation_0"),
     # n_jobs=2 grid search: timing-dependent only in its log, the numbers are not printed.
     "guide-python/sklearn_parallel.py": demo([SKLEARN], slow=True),
     "guide-python/spark_estimator_examples.py": demo([("fixed", "Spark (pyspark)")]),
