@@ -1,6 +1,7 @@
 """Booster: XGBoost 1.7's model object over treering's C API (re-exported by core)."""
 import copy
 import ctypes
+import functools
 import json
 import os
 import warnings
@@ -28,6 +29,16 @@ def _param_str(value):
     if isinstance(value, bool):
         return str(int(value))
     return str(value)
+
+
+@functools.lru_cache(maxsize=64)
+def _inplace_config(value, begin, end, missing, strict_shape):
+    """The inplace-predict config JSON (cached: a one-row predict is tens of microseconds, and
+    json.dumps was a tenth of it)."""
+    args = {"type": 0 if value else 1, "training": False, "iteration_begin": begin,
+            "iteration_end": end, "missing": missing, "strict_shape": strict_shape,
+            "cache_id": 0}
+    return _c_str(json.dumps(args, allow_nan=True))
 
 
 class Booster:
@@ -374,11 +385,8 @@ class Booster:
                         strict_shape=False):
         if predict_type not in ("value", "margin"):
             raise ValueError(f"predict_type: {predict_type} is not one of value, margin")
-        args = {"type": 0 if predict_type == "value" else 1, "training": False,
-                "iteration_begin": int(iteration_range[0]),
-                "iteration_end": int(iteration_range[1]), "missing": float(missing),
-                "strict_shape": strict_shape, "cache_id": 0}
-        config = _c_str(json.dumps(args, allow_nan=True))
+        config = _inplace_config(predict_type == "value", int(iteration_range[0]),
+                                 int(iteration_range[1]), float(missing), bool(strict_shape))
         proxy = None
         if base_margin is not None:
             proxy = DMatrix(None)

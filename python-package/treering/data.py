@@ -20,7 +20,17 @@ _FLOAT_TYPES = (np.float32, np.float64)
 
 def array_interface(arr):
     """JSON array interface of a numpy array (version 3, strides kept)."""
-    info = dict(arr.__array_interface__)
+    info = arr.__array_interface__
+    if "mask" not in info and arr.dtype.type in _FLOAT_TYPES:
+        # The common case written directly: json.dumps of the dict was a fifth of a one-row
+        # prediction's time.
+        strides = "null" if info["strides"] is None else \
+            "[" + ",".join(str(s) for s in info["strides"]) + "]"
+        shape = ",".join(str(n) for n in info["shape"])
+        return (f'{{"data":[{info["data"][0]},{"true" if info["data"][1] else "false"}],'
+                f'"strides":{strides},"shape":[{shape}],'
+                f'"typestr":"{info["typestr"]}","version":{info["version"]}}}').encode()
+    info = dict(info)
     if "mask" in info:
         info["mask"] = info["mask"].__array_interface__
     info.pop("descr", None)
