@@ -18,9 +18,23 @@ class XGBoostError(ValueError):
     """An error reported by libtreering (the message is XGBGetLastError's)."""
 
 
+_LOG_CALLBACK_TYPE = ctypes.CFUNCTYPE(None, ctypes.c_char_p)
+
+
+def _log_to_python(message):
+    # As XGBoost 1.7's package: the library's log lines (its warnings, and in a distributed
+    # job the ranks' prints that reach an in-process tracker, e.g. rank 0's evaluation lines
+    # under treering.dask) are printed on Python's stdout, where notebooks show them.
+    print(message.decode(errors="replace"), flush=True)
+
+
 def _load_lib():
     lib = ctypes.cdll.LoadLibrary(find_lib_path())
     lib.XGBGetLastError.restype = ctypes.c_char_p
+    # Kept on the library object: the C side holds the pointer for the process's life.
+    lib.log_callback = _LOG_CALLBACK_TYPE(_log_to_python)
+    if lib.XGBRegisterLogCallback(lib.log_callback) != 0:
+        raise XGBoostError(lib.XGBGetLastError().decode())
     return lib
 
 

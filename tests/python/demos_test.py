@@ -55,7 +55,10 @@ DEMOS = {
     "guide-python/callbacks.py": demo([MATPLOTLIB, GPU]),
     "guide-python/cat_in_the_dat.py": demo([NETWORK, GPU]),
     "guide-python/categorical.py": demo([GPU]),
-    "guide-python/continuation.py": demo([SKLEARN], slow=True),
+    # The callback-order line (as cross_validation): where the monitor prints a round on
+    # which early stopping or the end of a training call falls.
+    "guide-python/continuation.py": demo([SKLEARN], slow=True,
+                                         ignore=r"^\[(200|72)\]\tvalidation_0"),
     # XGBoost's own run prints the line of the round where early stopping ends the third cv
     # in some runs only (missing in 3 of 6 runs with OMP_NUM_THREADS=1): not compared.
     "guide-python/cross_validation.py": demo(ignore=r"^\[9\]\t"),
@@ -64,7 +67,9 @@ DEMOS = {
     "guide-python/custom_rmsle.py": demo([MATPLOTLIB], compare=False),
     "guide-python/custom_softmax.py": demo([MATPLOTLIB]),
     "guide-python/evals_result.py": demo(),
-    "guide-python/external_memory.py": demo([DATAITER], slow=True),
+    # In memory here (with a warning); its approx sketch differs from XGBoost's external
+    # memory one, so the rmse differs in the 4th digit: not compared.
+    "guide-python/external_memory.py": demo([DATAITER], slow=True, compare=False),
     "guide-python/feature_weights.py": demo([MATPLOTLIB], fails=(
         "its last assert (f9 split on most) is a random outcome of XGBoost's random stream; "
         "treering's own stream gives f8 62 splits, f9 52 (the shares per feature agree with "
@@ -86,11 +91,12 @@ DEMOS = {
     "guide-python/sklearn_parallel.py": demo([SKLEARN], slow=True),
     "guide-python/spark_estimator_examples.py": demo([("fixed", "Spark (pyspark)")]),
     "guide-python/update_process.py": demo([GPU]),
-    "dask/cpu_survival.py": demo([DASK], slow=True),
-    "dask/cpu_training.py": demo([DASK], slow=True),
+    "dask/cpu_survival.py": demo([("fixed", "survival:aft (issue 35)")]),
+    # dask.array.random without a seed: other data on every run, numbers not compared.
+    "dask/cpu_training.py": demo([DASK], slow=True, compare=False),
     "dask/dask_callbacks.py": demo([DASK, ("module", "dask_ml", "dask_ml (not in Debian)")]),
     "dask/gpu_training.py": demo([GPU]),
-    "dask/sklearn_cpu_training.py": demo([DASK], slow=True),
+    "dask/sklearn_cpu_training.py": demo([DASK], slow=True, compare=False),
     "dask/sklearn_gpu_training.py": demo([GPU]),
 }
 
