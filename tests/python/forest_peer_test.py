@@ -33,3 +33,29 @@ def test_rf_classifier_without_sampling_equals_xgboost():
     assert np.array_equal(ours.apply(x), theirs.apply(x))
     close(ours.get_booster().predict(tr.DMatrix(x), pred_contribs=True),
           theirs.get_booster().predict(xgb.DMatrix(x), pred_contribs=True), "pred_contribs", 1e-5)
+
+
+def test_boosted_forest_counts_rounds_as_xgboost():
+    """Multi-class, 2 trees per class per round, no sampling: every count is in rounds."""
+    x, y = make_data(300, kind="multi", seed=6)
+    params = dict(objective="multi:softprob", num_class=3, num_parallel_tree=2,
+                  tree_method="hist", max_depth=3, eta=0.4, nthread=1)
+    ours = tr.train(params, tr.DMatrix(x, label=y), 4)
+    theirs = xgb.train(params, xgb.DMatrix(x, label=y), 4)
+    od, td = tr.DMatrix(x), xgb.DMatrix(x)
+    assert ours.num_boosted_rounds() == theirs.num_boosted_rounds() == 4
+    assert len(ours.get_dump()) == len(theirs.get_dump()) == 24
+    close(ours.predict(od), theirs.predict(td), "predict")
+    for rounds in ((0, 2), (1, 3)):
+        close(ours.predict(od, iteration_range=rounds), theirs.predict(td, iteration_range=rounds),
+              str(rounds))
+    close(ours.predict(od, pred_leaf=True), theirs.predict(td, pred_leaf=True), "pred_leaf")
+    close(ours.predict(od, pred_leaf=True, strict_shape=True),
+          theirs.predict(td, pred_leaf=True, strict_shape=True), "strict pred_leaf")
+    close(ours.predict(od, pred_interactions=True), theirs.predict(td, pred_interactions=True),
+          "pred_interactions", 1e-5)
+    close(ours[1:3].predict(od), theirs[1:3].predict(td), "slice [1:3]")
+    # Two rounds, saved, two more: the four-round forest (XGBoost's too).
+    first = tr.train(params, tr.DMatrix(x, label=y), 2)
+    resumed = tr.train(params, tr.DMatrix(x, label=y), 2, xgb_model=first)
+    assert np.array_equal(resumed.predict(od), ours.predict(od))
