@@ -369,7 +369,7 @@ void GBTreeLearner::BoostGroup(int group, const std::vector<GradientPair>& all_g
 }
 
 // A forest's trees all see the round's starting margins (XGBoost refreshes quantile leaves
-// with those and adds the trees to its predictions after the round): UpdateOneIter adds them.
+// with those and adds the trees to its predictions after the round): EndRound adds them.
 void GBTreeLearner::GrowTree(int group, const std::vector<GradientPair>& group_gpair,
                              const GradientMaxima* maxima) {
   const bool add_now = model_.num_parallel_tree == 1;
