@@ -4,12 +4,14 @@
 // shard and the shards are gathered in rank order (= file order); otherwise every rank predicts
 // every row. Either way rank 0 writes one file equal to a single process's. iteration_begin /
 // iteration_end pick rounds as XGBoost's CLI does; ntree_limit (deprecated there, with a warning)
-// sets iteration_end, trees per class being rounds here (num_parallel_tree is 1).
+// sets iteration_end = ntree_limit / num_parallel_tree (trees per class -> rounds).
 // pred_leaf / pred_contribs / pred_interactions write XGBoost's Predict output for those flags
 // instead, flattened row-major, one value per line as XGBoost's CLI writes any prediction.
+#include <algorithm>
 #include <vector>
 
 #include "booster/number_format.h"
+#include "booster/tree/learner/gbtree_learner.h"
 #include "output_check.h"
 #include "rabit/rabit.h"
 #include "task_support.h"
@@ -41,7 +43,9 @@ Status RunPredict(const CliOptions& options) {
                                   options.iteration_end, OutputOf(options),
                                   options.approx_contribs};
   if (options.ntree_limit != 0) {
-    request.iteration_end = options.ntree_limit;
+    const auto* trees = dynamic_cast<const booster::GBTreeLearner*>(&model);
+    const int parallel = trees != nullptr ? trees->Model().num_parallel_tree : 1;
+    request.iteration_end = options.ntree_limit / std::max(parallel, 1);
     LogRank0(options, 1,
              "WARNING: `ntree_limit` is deprecated, use `iteration_begin` and `iteration_end` "
              "instead.");

@@ -111,6 +111,8 @@ std::string ConfigJson(const ParamList& params, std::string_view model_json) {
   // which XGBoost's LoadConfig needs (it reads them from the config, not the model).
   ordered_json objective_json = {{"name", objective}}, model_param = ordered_json::object();
   std::size_t trees = 0;
+  // Trees per class per round: the model's once it has one, else the parameter as set.
+  std::string parallel = tree.value("num_parallel_tree", std::string("1"));
   const ordered_json model = ordered_json::parse(model_json, nullptr, false);
   if (!model.is_discarded()) {
     const auto learner = model.value("learner", ordered_json::object());
@@ -118,11 +120,13 @@ std::string ConfigJson(const ParamList& params, std::string_view model_json) {
     model_param = learner.value("learner_model_param", model_param);
     const auto gb = learner.value("gradient_booster", ordered_json::object());
     const auto gbtree = gb.contains("gbtree") ? gb["gbtree"] : gb;
-    trees =
-        gbtree.value("model", ordered_json::object()).value("trees", ordered_json::array()).size();
+    const auto gbmodel = gbtree.value("model", ordered_json::object());
+    trees = gbmodel.value("trees", ordered_json::array()).size();
+    parallel = gbmodel.value("gbtree_model_param", ordered_json::object())
+                   .value("num_parallel_tree", parallel);
   }
   ordered_json gbtree = {{"gbtree_model_param",
-                          {{"num_parallel_tree", "1"},
+                          {{"num_parallel_tree", parallel},
                            {"num_trees", std::to_string(trees)},
                            {"size_leaf_vector", "0"}}},
                          {"gbtree_train_param",

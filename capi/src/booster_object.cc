@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "base/nearest_key.h"
+#include "booster/tree_param.h"
 #include "global_config.h"
 #include "learner_factory.h"  // booster/cli: the CLI's one learner factory
 #include "rabit/rabit.h"
@@ -13,15 +14,22 @@ namespace {
 
 // Keys XGBoost's Python package sets on every booster that mean nothing to treering, which
 // validates every parameter anyway.
-// gpu_id = -1 (the CPU) is what XGBoost's C demos and older Python code set; any device is
-// refused, naming the key, as treering has no GPU code.
+// gpu_id = -1 (the CPU) is what XGBoost's C demos and older Python code set; a device goes to
+// the learner, which runs on the CPU (GpuWarning says so).
 bool IgnoredKey(const std::string& key, const std::string& value) {
-  if (key == "gpu_id") {
-    if (value == "-1") return true;
-    throw ApiError("gpu_id = " + value +
-                   ": treering has no GPU support; set gpu_id to -1 or leave it unset");
-  }
+  if (key == "gpu_id" && value == "-1") return true;
   return key == "validate_parameters";
+}
+
+// XGBoost's GPU words as the learner reads them: its one warning, for stderr ("" if none).
+std::string GpuWarning(const std::vector<std::pair<std::string, std::string>>& params) {
+  booster::TreeParam p;
+  for (const auto& [key, value] : params) {
+    if (key == "tree_method" || key == "gpu_id" || key == "predictor") {
+      if (!booster::TreeParam::Table().Set(&p, key, value).ok()) return "";  // the learner says
+    }
+  }
+  return booster::GpuFallbackWarning(p);
 }
 
 std::string BoosterName(const std::vector<std::pair<std::string, std::string>>& params) {
@@ -113,6 +121,11 @@ std::unique_ptr<booster::Learner> BoosterObject::NewLearner(const Context& conte
   }
   auto learner = cli::CreateLearner(name, LearnerParams(), context, &rabit::DefaultComm());
   if (!learner.ok()) throw ApiError(learner.status().message());
+  // Where XGBoost's LOG(WARNING) goes (the log callback, else stderr), once per learner made
+  // from these params.
+  if (const std::string gpu = GpuWarning(params); !gpu.empty()) {
+    Log(kLogWarning, gpu, context.verbosity);
+  }
   return std::move(learner.value());
 }
 

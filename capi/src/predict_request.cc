@@ -80,7 +80,7 @@ PredictRequest ParsePredictConfig(const char* config, bool inplace) {
   request.strict_shape = RequiredBool(root, "strict_shape");
   if (!inplace) {
     request.training = RequiredBool(root, "training");
-    // The deprecated ntree_limit: rounds, as XGBoost 1.7 reads it without parallel trees.
+    // The deprecated ntree_limit: trees per class (rounds x num_parallel_tree).
     const JsonValue* limit = root.Find("ntree_limit");
     if (limit != nullptr && !limit->IsNull()) {
       const int rounds = RequiredInt(root, "ntree_limit", 0, 1 << 30);
@@ -88,7 +88,7 @@ PredictRequest ParsePredictConfig(const char* config, bool inplace) {
         if (request.iteration_end != 0) {
           throw ApiError("config: only one of ntree_limit and iteration_end may be set");
         }
-        request.iteration_end = rounds;
+        request.ntree_limit = rounds;
       }
     }
     return request;
@@ -113,7 +113,7 @@ PredictRequest ParsePredictConfig(const char* config, bool inplace) {
 PredictRequest RequestFromOptionMask(int option_mask, unsigned ntree_limit, bool training) {
   PredictRequest request;
   request.training = training;
-  request.iteration_end = static_cast<int>(ntree_limit);
+  request.ntree_limit = static_cast<int>(ntree_limit);
   if (ntree_limit > (1u << 30)) throw ApiError("ntree_limit: " + std::to_string(ntree_limit));
   // XGBoost's Learner::Predict: one kind at a time; contributions, interactions, leaf, else
   // values (margins with flag 1).

@@ -27,6 +27,9 @@ struct PredictRequest {
   bool training = false;
   int iteration_begin = 0;
   int iteration_end = 0;  // 0: to the model's last round
+  // The deprecated ntree_limit (trees per class): RunPrediction turns it into iteration_end =
+  // ntree_limit / num_parallel_tree, as XGBoost 1.7's GetIterationFromTreeLimit.
+  int ntree_limit = 0;
   bool strict_shape = false;
   float missing = 0.0f;      // inplace only: this value (and NaN) marks a missing feature
   bool has_missing = false;  // "missing" was given

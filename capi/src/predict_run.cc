@@ -1,5 +1,6 @@
 #include "predict_run.h"
 
+#include <algorithm>
 #include <string>
 
 #include "api_error.h"
@@ -13,15 +14,21 @@ ModelFacts FactsOf(const booster::Learner& learner) {
   if (const auto* tree = dynamic_cast<const booster::GBTreeLearner*>(&learner)) {
     facts.trees = &tree->Model();
     facts.groups = facts.trees->NumGroups();
+    facts.parallel = facts.trees->num_parallel_tree;
     facts.num_feature = facts.trees->num_feature;
   }
   return facts;
 }
 
 void RunPrediction(const BoosterObject::ReadView& view, const data::DMatrix& dm,
-                   const PredictRequest& request, const char* data_arg, ReturnSlot* slot,
+                   const PredictRequest& given, const char* data_arg, ReturnSlot* slot,
                    const PredictOutputs& out) {
   const ModelFacts facts = FactsOf(*view.learner);
+  PredictRequest request = given;
+  if (request.ntree_limit != 0) {  // XGBoost 1.7's GetIterationFromTreeLimit
+    request.iteration_end = request.ntree_limit / std::max(facts.parallel, 1);
+    request.ntree_limit = 0;
+  }
   const bool explains = request.type != PredictType::kValue &&
                         request.type != PredictType::kMargin && request.type != PredictType::kLeaf;
   if (explains && !dm.base_margin.empty()) {

@@ -19,6 +19,7 @@ namespace treering::capi {
 struct ModelFacts {
   int groups = 1;                               // output groups (classes)
   int rounds = 0;                               // boosting rounds in the model
+  int parallel = 1;                             // trees per class per round (num_parallel_tree)
   std::uint64_t num_feature = 0;                // features the model was trained on (0: unknown)
   const booster::GBTreeModel* trees = nullptr;  // null unless a tree model
 };

@@ -160,7 +160,7 @@ bool ScanPredictConfig(std::string_view text, bool inplace, PredictRequest* out)
   if (inplace ? (!request.has_missing || type > 1) : !has_training) return false;
   if (limit != 0) {
     if (inplace || end != 0) return false;
-    end = limit;
+    request.ntree_limit = limit;
   }
   request.type = static_cast<PredictType>(type);
   request.iteration_begin = begin;

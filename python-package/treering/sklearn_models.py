@@ -156,11 +156,8 @@ class XGBRegressor(XGBModel, XGBRegressorBase):
 
 
 class _RandomForestMixIn:
-    """One boosting round of n_estimators parallel trees (XGBoost's random forests).
-
-    treering's learner has no num_parallel_tree yet, so fit() raises the library's
-    XGBoostError ("unknown parameter 'num_parallel_tree'").
-    """
+    """One boosting round of n_estimators parallel trees (XGBoost's random forests): the
+    learner's num_parallel_tree, each tree with its own row and column samples."""
 
     def get_xgb_params(self):
         params = super().get_xgb_params()
@@ -175,7 +172,7 @@ class _RandomForestMixIn:
             eval_metric=None, early_stopping_rounds=None, verbose=True, xgb_model=None,
             sample_weight_eval_set=None, base_margin_eval_set=None, feature_weights=None,
             callbacks=None):
-        """Fit the forest (refused by treering's learner: no num_parallel_tree)."""
+        """Fit the forest: one round of n_estimators trees."""
         _check_rf_callback(early_stopping_rounds, callbacks)
         return super().fit(X, y, sample_weight=sample_weight, base_margin=base_margin,
                            eval_set=eval_set, eval_metric=eval_metric, verbose=verbose,

@@ -139,6 +139,23 @@ TEST(DistributedLearner, MulticlassEqualsOneProcess) {
                          all, 2);
 }
 
+// A forest's trees share the round's gradients and draw columns by tree index: N ranks grow
+// one process's forest (row sampling draws per rank, for single trees and forests alike).
+TEST(DistributedLearner, MulticlassForestEqualsOneProcess) {
+  testing::SyntheticSpec spec;
+  spec.task = testing::Task::kMulticlass3;
+  spec.rows = 600;
+  const data::DMatrix all = testing::MakeSynthetic(spec);
+  ExpectSameAsOneProcess({{"objective", "multi:softprob"},
+                          {"num_class", "3"},
+                          {"num_parallel_tree", "3"},
+                          {"colsample_bynode", "0.7"},
+                          {"max_depth", "3"},
+                          {"eval_metric", "mlogloss"},
+                          {"nthread", "1"}},
+                         all, 2);
+}
+
 // Monotone bounds and interaction sets are per node state: every rank must derive the same ones
 // from the same splits.
 TEST(DistributedLearner, ConstraintsEqualOneProcess) {

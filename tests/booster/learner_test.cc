@@ -62,9 +62,15 @@ TEST(LearnerParams, UnknownKeyAndBadValueAreInvalidInput) {
           .ok());  // needs num_class
   EXPECT_TRUE(
       test::CreateWithKeys<GBTreeLearner>({{"tree_method", "exact"}}, &rabit::DefaultComm()).ok());
-  EXPECT_FALSE(
+  EXPECT_TRUE(  // grown as hist, with a warning (tests/cli/forest_test.py)
       test::CreateWithKeys<GBTreeLearner>({{"tree_method", "gpu_hist"}}, &rabit::DefaultComm())
           .ok());
+  for (const char* bad : {"0", "-1", "1.5"}) {
+    auto forest =
+        test::CreateWithKeys<GBTreeLearner>({{"num_parallel_tree", bad}}, &rabit::DefaultComm());
+    ASSERT_FALSE(forest.ok()) << bad;
+    EXPECT_NE(forest.status().message().find("num_parallel_tree"), std::string::npos);
+  }
   EXPECT_FALSE(
       test::CreateWithKeys<GBTreeLearner>({{"eval_metric", "nope"}}, &rabit::DefaultComm()).ok());
   auto base = test::CreateWithKeys<GBTreeLearner>(

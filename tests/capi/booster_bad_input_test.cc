@@ -284,20 +284,39 @@ TEST_F(BoosterBadInput, BadSaveConfigAndMissingFile) {
 
 }  // namespace
 
-// XGBoost's C demo sets gpu_id = -1 (the CPU): accepted as a no-op; a device is refused.
-TEST_F(BoosterBadInput, GpuIdMinusOneIsTheCpuAndADeviceIsRefused) {
-  BoosterHandle cpu = nullptr;
-  ASSERT_EQ(XGBoosterCreate(&dtrain_, 1, &cpu), 0);
-  ASSERT_EQ(XGBoosterSetParam(cpu, "objective", "binary:logistic"), 0);
-  ASSERT_EQ(XGBoosterSetParam(cpu, "max_depth", "3"), 0);
-  ASSERT_EQ(XGBoosterSetParam(cpu, "gpu_id", "-1"), 0);
-  for (int i = 0; i < 3; ++i) ASSERT_EQ(XGBoosterUpdateOneIter(cpu, i, dtrain_), 0) << LastError();
-  EXPECT_EQ(Save(cpu, "json"), Save(booster_, "json"));  // the same model as without the key
-  ASSERT_EQ(XGBoosterSetParam(cpu, "gpu_id", "0"), 0);
-  EXPECT_EQ(XGBoosterUpdateOneIter(cpu, 3, dtrain_), -1);
-  EXPECT_NE(LastError().find("gpu_id = 0: treering has no GPU support"), std::string::npos)
-      << LastError();
-  XGBoosterFree(cpu);
+// XGBoost's C demo sets gpu_id = -1 (the CPU): accepted as a no-op. A device (and
+// gpu_predictor) trains the same model on the CPU with one warning on stderr naming both; a
+// value that is no device is refused naming the key.
+TEST_F(BoosterBadInput, GpuWordsTrainOnTheCpuWithOneWarning) {
+  for (const char* device : {"-1", "0"}) {
+    BoosterHandle cpu = nullptr;
+    ASSERT_EQ(XGBoosterCreate(&dtrain_, 1, &cpu), 0);
+    ASSERT_EQ(XGBoosterSetParam(cpu, "objective", "binary:logistic"), 0);
+    ASSERT_EQ(XGBoosterSetParam(cpu, "max_depth", "3"), 0);
+    ASSERT_EQ(XGBoosterSetParam(cpu, "gpu_id", device), 0);
+    if (std::string(device) == "0") {
+      ASSERT_EQ(XGBoosterSetParam(cpu, "predictor", "gpu_predictor"), 0);
+    }
+    ::testing::internal::CaptureStderr();
+    for (int i = 0; i < 3; ++i) {
+      ASSERT_EQ(XGBoosterUpdateOneIter(cpu, i, dtrain_), 0) << LastError();
+    }
+    const std::string said = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(Save(cpu, "json"), Save(booster_, "json"));  // the same model as without the keys
+    if (std::string(device) == "-1") {
+      EXPECT_EQ(said.find("WARNING"), std::string::npos) << said;
+    } else {
+      EXPECT_NE(said.find("WARNING: gpu_id=0, predictor=gpu_predictor: treering has no GPU "
+                          "support; running on the CPU instead\n"),
+                std::string::npos)
+          << said;
+      EXPECT_EQ(said.find("WARNING"), said.rfind("WARNING")) << "more than one warning: " << said;
+    }
+    ASSERT_EQ(XGBoosterSetParam(cpu, "gpu_id", "x"), 0);
+    EXPECT_EQ(XGBoosterUpdateOneIter(cpu, 3, dtrain_), -1);
+    EXPECT_NE(LastError().find("gpu_id"), std::string::npos) << LastError();
+    XGBoosterFree(cpu);
+  }
 }
 
 // Before training, XGBoost reports the width of the matrices the booster was created with.

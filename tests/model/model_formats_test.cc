@@ -25,6 +25,7 @@ void ExpectSameModel(const GBTreeModel& a, const GBTreeModel& b) {
   EXPECT_EQ(a.num_class, b.num_class);
   EXPECT_EQ(a.scale_pos_weight, b.scale_pos_weight);
   EXPECT_EQ(a.tree_info, b.tree_info);
+  EXPECT_EQ(a.num_parallel_tree, b.num_parallel_tree);
   EXPECT_EQ(a.attributes, b.attributes);
   EXPECT_EQ(a.boost_from_average, b.boost_from_average);
   ASSERT_EQ(a.trees.size(), b.trees.size());
@@ -73,6 +74,27 @@ TEST_P(EachFormat, SampleSurvivesAndKeepsObjectiveBlock) {
   ASSERT_TRUE(back.ok()) << back.status().message();
   ExpectSameModel(model, back.value());
   EXPECT_EQ(back->objective_params, model.objective_params);
+}
+
+// SmallModel's two trees as one round of a two-tree forest, and refused as a three-tree one
+// (rounds must be whole, or every round count would truncate).
+TEST_P(EachFormat, ForestKeepsTreesPerRound) {
+  GBTreeModel model = SmallModel();
+  model.num_parallel_tree = 2;
+  auto bytes = SerializeModelAs(model, GetParam());
+  ASSERT_TRUE(bytes.ok()) << bytes.status().message();
+  auto back = ParseModel(bytes.value(), "m");
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  ExpectSameModel(model, back.value());
+  EXPECT_EQ(back->num_parallel_tree, 2);
+  EXPECT_EQ(back->NumRounds(), 1);
+  model.num_parallel_tree = 3;
+  bytes = SerializeModelAs(model, GetParam());
+  ASSERT_TRUE(bytes.ok());
+  back = ParseModel(bytes.value(), "m");
+  ASSERT_FALSE(back.ok());
+  EXPECT_NE(back.status().message().find("num_parallel_tree"), std::string::npos)
+      << back.status().message();
 }
 
 INSTANTIATE_TEST_SUITE_P(ModelFormats, EachFormat,

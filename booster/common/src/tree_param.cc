@@ -120,6 +120,11 @@ const ParamTable<TreeParam>& TreeParam::Table() {
                 "clip leaf weights to [-x, x], 0 = off (0.7 for count:poisson)")
           .MarkSet(&P::max_delta_step_set),
       RealField("subsample", &P::subsample, kFraction, "fraction of rows sampled per tree"),
+      IntField("num_parallel_tree", &P::num_parallel_tree, 1, 1 << 20,
+               "trees grown per class per round from the same gradients, each with its own "
+               "row and column samples (a random forest with eta=1, num_round=1); XGBoost "
+               "divides eta by it for each tree")
+          .MarkSet(&P::num_parallel_tree_set),
       RealField("colsample_bytree", &P::colsample_bytree, kFraction,
                 "fraction of features sampled per tree"),
       RealField("colsample_bylevel", &P::colsample_bylevel, kFraction,
@@ -158,10 +163,16 @@ const ParamTable<TreeParam>& TreeParam::Table() {
                "against the rest, otherwise by a partition of its categories"),
       IntField("max_cat_threshold", &P::max_cat_threshold, 1, 2147483647LL,
                "most categories a partition split scans from either end of the gradient order"),
-      ChoiceField("tree_method", &P::tree_method, {"auto", "exact", "approx", "hist"},
+      ChoiceField("tree_method", &P::tree_method, {"auto", "exact", "approx", "hist", "gpu_hist"},
                   "auto: exact on one process below 4M rows (hist when the config needs what "
                   "exact lacks: colsample, constraints, lossguide), else approx; approx is "
-                  "grown as hist"),
+                  "grown as hist; gpu_hist is grown as hist on the CPU, with a warning"),
+      IntField("gpu_id", &P::gpu_id, -1, 1 << 20,
+               "XGBoost's GPU ordinal; treering has no GPU code: a device (>= 0) trains on "
+               "the CPU, with a warning"),
+      ChoiceField("predictor", &P::predictor, {"auto", "cpu_predictor", "gpu_predictor"},
+                  "XGBoost's predictor choice; every prediction runs on the CPU "
+                  "(gpu_predictor with a warning)"),
       EnumField("tree_learner", &P::tree_learner,
                 {{"data", TreeLearner::kData},
                  {"allreduce", TreeLearner::kAllreduce},
@@ -194,6 +205,22 @@ Status TreeParam::Validate() const {
                               "features (feature_types c); use data or allreduce");
   }
   return Status::Ok();
+}
+
+// The one warning for XGBoost's GPU words ("" when none was used): what was asked and what runs.
+std::string GpuFallbackWarning(const TreeParam& p) {
+  std::string asked;
+  if (p.tree_method == "gpu_hist") asked += "tree_method=gpu_hist";
+  if (p.gpu_id >= 0) {
+    asked += std::string(asked.empty() ? "" : ", ") + "gpu_id=" + std::to_string(p.gpu_id);
+  }
+  if (p.predictor == "gpu_predictor") {
+    asked += std::string(asked.empty() ? "" : ", ") + "predictor=gpu_predictor";
+  }
+  if (asked.empty()) return "";
+  return "WARNING: " + asked + ": treering has no GPU support; " +
+         (p.tree_method == "gpu_hist" ? "training with tree_method=hist on the CPU instead"
+                                      : "running on the CPU instead");
 }
 
 }  // namespace treering::booster

@@ -125,11 +125,13 @@ LearnerHeader ReadLearnerParam(LittleEndianReader* r) {
   return h;
 }
 
-// Returns the tree count; the rest of GBTreeModelParam is deprecated or must be 0.
-std::size_t ReadGBTreeParam(LittleEndianReader* r) {
+// Returns the tree count and sets *parallel (num_parallel_tree); the rest of GBTreeModelParam
+// is deprecated or must be 0.
+std::size_t ReadGBTreeParam(LittleEndianReader* r, std::int32_t* parallel) {
   if (!r->Need(kGBTreeParamBytes, "the gbtree parameters")) return 0;
   const std::int32_t num_trees = r->I32("num_trees");
-  r->Skip(4 * 3 + 8 + 4, "deprecated gbtree parameters");
+  *parallel = r->I32("num_parallel_tree");
+  r->Skip(4 * 2 + 8 + 4, "deprecated gbtree parameters");
   const std::int32_t size_leaf_vector = r->I32("size_leaf_vector");
   r->Skip(4 * kGBTreeReservedInts, "reserved");
   const std::size_t smallest_tree = kTreeParamBytes + kNodeBytes + kStatBytes;
@@ -222,7 +224,8 @@ Result<json> ReadDocument(LittleEndianReader* r) {
   if (r->ok() && booster != "gbtree" && booster != "dart") {
     r->Fail("booster \"" + booster + "\" is not supported (only gbtree or dart)");
   }
-  const std::size_t num_trees = ReadGBTreeParam(r);
+  std::int32_t parallel = 1;
+  const std::size_t num_trees = ReadGBTreeParam(r, &parallel);
   json trees = json::array();
   for (std::size_t i = 0; r->ok() && i < num_trees; ++i) trees.push_back(ReadTree(r));
   json tree_info = json::array();
@@ -245,7 +248,10 @@ Result<json> ReadDocument(LittleEndianReader* r) {
     r->Fail(std::to_string(r->left()) + " bytes after the end of the model");
   }
   if (!r->ok()) return r->error();
-  json gbtree = {{"trees", std::move(trees)}, {"tree_info", std::move(tree_info)}};
+  // The JSON reader checks the value (>= 1, whole rounds) as it does for JSON files.
+  json gbtree = {{"gbtree_model_param", {{"num_parallel_tree", std::to_string(parallel)}}},
+                 {"trees", std::move(trees)},
+                 {"tree_info", std::move(tree_info)}};
   json learner = {{"attributes", std::move(attributes)},
                   {"learner_model_param", std::move(header.model_param)},
                   {"objective", std::move(objective_block)},

@@ -57,7 +57,7 @@ void WriteLearnerParam(const GBTreeModel& model, LittleEndianWriter* w) {
 
 void WriteGBTreeParam(const GBTreeModel& model, LittleEndianWriter* w) {
   w->I32(static_cast<std::int32_t>(model.trees.size()));
-  w->I32(1);  // num_parallel_tree
+  w->I32(model.num_parallel_tree);
   w->I32(0);  // deprecated num_feature
   w->I32(0);  // pad
   w->U64(0);  // deprecated num_pbuffer

@@ -103,6 +103,24 @@ Status ReadObjective(const JsonCursor& learner, GBTreeModel* model) {
   return Status::Ok();
 }
 
+// gbtree_model_param.num_parallel_tree (XGBoost writes it; older files without the block are
+// single-tree rounds). Rounds must be whole: every count of rounds divides by it.
+Status ReadParallelTrees(const JsonCursor& gbtree, GBTreeModel* model) {
+  if (!gbtree.Has("gbtree_model_param")) return Status::Ok();
+  auto param = gbtree.Member("gbtree_model_param");
+  if (!param.ok() || !param->Has("num_parallel_tree")) return param.status();
+  auto k = param->Member("num_parallel_tree");
+  if (!k.ok()) return k.status();
+  auto value = k->IntInString(1, 1 << 20);
+  if (!value.ok()) return value.status();
+  model->num_parallel_tree = static_cast<int>(value.value());
+  if (model->trees.size() % static_cast<std::size_t>(model->TreesPerRound()) != 0) {
+    return k->Error(std::to_string(model->trees.size()) + " trees are not whole rounds of " +
+                    std::to_string(model->TreesPerRound()) + " (classes x num_parallel_tree)");
+  }
+  return Status::Ok();
+}
+
 Status ReadTrees(const JsonCursor& gbtree, GBTreeModel* model) {
   auto trees = gbtree.Member("trees");
   if (!trees.ok()) return trees.status();
@@ -122,7 +140,7 @@ Status ReadTrees(const JsonCursor& gbtree, GBTreeModel* model) {
                        std::to_string(model->trees.size()) + " trees");
   }
   model->tree_info.assign(groups->begin(), groups->end());
-  return Status::Ok();
+  return ReadParallelTrees(gbtree, model);
 }
 
 Status ReadGradientBooster(const JsonCursor& booster, const std::string& allowed,

@@ -183,7 +183,7 @@ std::string TreeJson(const RegTree& tree, std::size_t id, std::uint64_t num_feat
 // The trees array is not formatted here: `trees` is the slot text spliced in later.
 std::string GradientBoosterJson(const GBTreeModel& model, const std::string& trees) {
   const std::map<std::string, std::string> param = {
-      {"num_parallel_tree", "1"},
+      {"num_parallel_tree", std::to_string(model.num_parallel_tree)},
       {"num_trees", std::to_string(model.trees.size())},
       {"size_leaf_vector", "0"}};
   const std::string gbtree = Object({{"gbtree_model_param", StringObject(param)},

@@ -120,7 +120,7 @@ std::string TreeUbjson(const RegTree& tree, std::size_t id, std::uint64_t num_fe
 
 std::string GradientBoosterUbjson(const GBTreeModel& model) {
   const std::map<std::string, std::string> param = {
-      {"num_parallel_tree", "1"},
+      {"num_parallel_tree", std::to_string(model.num_parallel_tree)},
       {"num_trees", std::to_string(model.trees.size())},
       {"size_leaf_vector", "0"}};
   std::string trees;

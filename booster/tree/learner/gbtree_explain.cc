@@ -18,7 +18,7 @@ Status GBTreeLearner::Explain(const data::DMatrix& dm, const PredictOptions& opt
         "config: iteration_begin = " + std::to_string(options.iteration_begin) +
         ": pred_leaf / pred_contribs / pred_interactions use rounds from 0 (as XGBoost)");
   }
-  const int tree_end = end * model_.NumGroups();
+  const int tree_end = end * model_.TreesPerRound();
   if (options.output == PredictOutput::kLeaf) {
     PredictLeafIndices(model_, dm, tree_end, ctx_.Threads(), out);
     return Status::Ok();

@@ -53,6 +53,14 @@ Status ReadObjectiveParams(const std::map<std::string, std::string>& params, Obj
   return Status::Ok();
 }
 
+// Dart's drops and weights are per tree and per round; with several trees per round the
+// weights XGBoost gives them have not been compared yet, so training is refused, not guessed.
+Status DartForestRefused() {
+  return Status::InvalidKey("num_parallel_tree",
+                            "parameter num_parallel_tree: booster=dart with more than one tree "
+                            "per round is not supported in treering yet");
+}
+
 class Stopwatch {
  public:
   double Seconds() const {
@@ -99,6 +107,7 @@ GBTreeLearner::GBTreeLearner(LearnerParam lparam, TreeParam tparam,
       comm_(comm),
       dart_param_(std::move(dart)) {
   model_.dart = dart_param_.IsDart();
+  model_.num_parallel_tree = tparam_.num_parallel_tree;
   model_.objective = lparam_.objective;
   model_.num_class = lparam_.num_class;
   model_.base_score = lparam_.base_score;
@@ -146,6 +155,16 @@ Status GBTreeLearner::LoadModel(GBTreeModel model) {
                                              " disagrees with the model's " +
                                              (model.dart ? "dart" : "gbtree"));
   }
+  if (tparam_.num_parallel_tree_set && !model.trees.empty() &&
+      model.num_parallel_tree != tparam_.num_parallel_tree) {
+    return Status::InvalidKey(
+        "num_parallel_tree",
+        "parameter num_parallel_tree = " + std::to_string(tparam_.num_parallel_tree) +
+            " disagrees with the model's " + std::to_string(model.num_parallel_tree) +
+            " trees per round");
+  }
+  if (model.trees.empty()) model.num_parallel_tree = tparam_.num_parallel_tree;
+  if (model.dart && model.num_parallel_tree > 1 && train_ != nullptr) return DartForestRefused();
   dart_param_.booster = model.dart ? "dart" : "gbtree";
   if (train_ != nullptr) {  // training data already set: the stream starts now, as on a reload
     dart_.reset();
@@ -236,9 +255,11 @@ Status GBTreeLearner::SetTrainData(data::DMatrix* train) {
   // XGBoost seeds its global stream once, when the learner is configured for training.
   dart_.reset();
   if (model_.dart) dart_.emplace(dart_param_, seed_);
+  if (model_.dart && model_.num_parallel_tree > 1) return DartForestRefused();
   auto method = ResolveTreeMethod(*train);
   if (!method.ok()) return method.status();
-  auto updater = TreeUpdater::Create(tparam_, *train, static_cast<std::uint32_t>(num_feature),
+  grow_param_ = tparam_;
+  auto updater = TreeUpdater::Create(grow_param_, *train, static_cast<std::uint32_t>(num_feature),
                                      method.value() == "exact", seed_, ctx_, comm_);
   if (!updater.ok()) return updater.status();
   updater_ = std::move(updater).value();
@@ -276,11 +297,15 @@ void GBTreeLearner::CatchUp(const data::DMatrix& dm, std::vector<float>* margins
 }
 
 // Rows left out of this tree get zero gradients (XGBoost's hist sampling); the stream
-// depends on seed, iteration, group and rank only.
-void GBTreeLearner::SampleRows(int iter, int group, std::vector<GradientPair>* gpair) const {
+// depends on seed, iteration, group, rank and the tree's place k in a forest only. k = 0 keeps
+// the seed sequence of single-tree rounds, so those models stay as they were.
+void GBTreeLearner::SampleRows(int iter, int group, int k, std::vector<GradientPair>* gpair) const {
   if (tparam_.subsample >= 1.0f) return;
-  std::seed_seq seq{seed_, static_cast<std::uint64_t>(iter), static_cast<std::uint64_t>(group),
-                    static_cast<std::uint64_t>(comm_->Rank())};
+  std::vector<std::uint64_t> seeds{seed_, static_cast<std::uint64_t>(iter),
+                                   static_cast<std::uint64_t>(group),
+                                   static_cast<std::uint64_t>(comm_->Rank())};
+  if (k > 0) seeds.push_back(static_cast<std::uint64_t>(k));
+  std::seed_seq seq(seeds.begin(), seeds.end());
   std::mt19937_64 rng(seq);
   std::bernoulli_distribution keep(tparam_.subsample);
   for (auto& g : *gpair) {
@@ -328,30 +353,43 @@ void GBTreeLearner::AddLeavesToMargins(const RegTree& tree, int group) {
                     });
 }
 
+// num_parallel_tree trees from the same gradients, each with its own row sample (XGBoost's
+// BoostNewTrees); the column sampler is reseeded by tree number inside Grow.
 void GBTreeLearner::BoostGroup(int group, const std::vector<GradientPair>& all_gpair,
                                const GradientMaxima* maxima) {
   const int groups = objective_->NumGroups();
   const bool own_copy = groups > 1 || tparam_.subsample < 1.0f;
   std::vector<GradientPair>& gpair = group_gpair_;
-  if (own_copy) {
-    gpair.resize(train_->NumRows());
-    ParallelFor(gpair.size(), ctx_.ThreadsFor(gpair.size(), kBoosterGrain),
-                [&](std::size_t row) { gpair[row] = all_gpair[row * groups + group]; });
-  }
-  const std::vector<GradientPair>& group_gpair = own_copy ? gpair : all_gpair;
   // Sampling streams follow the model's own round and tree numbers (not `iter`, which
   // restarts at 0 when training continues from model_in), so a job resumed from a snapshot
   // grows the trees of the uninterrupted run.
-  const int round = static_cast<int>(model_.trees.size()) / groups;
-  if (dart_) dart_->BeforeTree(updater_->Exact(), tparam_.subsample < 1.0f, group_gpair);
-  if (own_copy) SampleRows(round, group, &gpair);
+  const int round = static_cast<int>(model_.trees.size()) / model_.TreesPerRound();
+  for (int k = 0; k < model_.num_parallel_tree; ++k) {
+    // Sampling zeroes gradients in the copy: each tree starts again from the group's own.
+    if (own_copy && (k == 0 || tparam_.subsample < 1.0f)) {
+      gpair.resize(train_->NumRows());
+      ParallelFor(gpair.size(), ctx_.ThreadsFor(gpair.size(), kBoosterGrain),
+                  [&](std::size_t row) { gpair[row] = all_gpair[row * groups + group]; });
+    }
+    const std::vector<GradientPair>& group_gpair = own_copy ? gpair : all_gpair;
+    if (dart_) dart_->BeforeTree(updater_->Exact(), tparam_.subsample < 1.0f, group_gpair);
+    if (own_copy) SampleRows(round, group, k, &gpair);
+    GrowTree(group, group_gpair, maxima);
+  }
+}
+
+// A forest's trees all see the round's starting margins (XGBoost refreshes quantile leaves
+// with those and adds the trees to its predictions after the round): EndRound adds them.
+void GBTreeLearner::GrowTree(int group, const std::vector<GradientPair>& group_gpair,
+                             const GradientMaxima* maxima) {
+  const bool add_now = model_.num_parallel_tree == 1;
   RegTree tree = updater_->Grow(group_gpair, maxima, model_.trees.size());
   if (updater_->Exact()) {
     model_.trees.push_back(std::move(tree));
     model_.tree_info.push_back(group);
     // The exact grower keeps no row partition, so the new tree is walked for the margins.
     const int t = static_cast<int>(model_.trees.size());
-    AddTreeOutputs(model_, *train_, t - 1, t, ctx_.Threads(), &train_margins_);
+    if (add_now) AddTreeOutputs(model_, *train_, t - 1, t, ctx_.Threads(), &train_margins_);
     return;
   }
   // Hist trees only: 1.7's exact updater (colmaker) reports no row positions, so its leaves stay.
@@ -360,7 +398,7 @@ void GBTreeLearner::BoostGroup(int group, const std::vector<GradientPair>& all_g
                               &group_gpair};
     RefreshLeaves(*alpha, in, ctx_.Threads(), comm_, &tree);
   }
-  AddLeavesToMargins(tree, group);
+  if (add_now) AddLeavesToMargins(tree, group);
   model_.trees.push_back(std::move(tree));
   model_.tree_info.push_back(group);
 }
@@ -368,6 +406,7 @@ void GBTreeLearner::BoostGroup(int group, const std::vector<GradientPair>& all_g
 void GBTreeLearner::BeginRound() {
   round_cost_ = RoundCost{};
   round_first_tree_ = static_cast<int>(model_.trees.size());
+  grow_param_.eta = tparam_.eta / static_cast<float>(model_.num_parallel_tree);
   if (dart_) {  // training margins without the dropped trees
     const std::vector<float> weights = dart_->DropTrees(model_.weight_drop);
     train_margins_ = BaseMargins(*train_);
@@ -380,6 +419,10 @@ void GBTreeLearner::BeginRound() {
 }
 
 void GBTreeLearner::EndRound() {
+  if (model_.num_parallel_tree > 1) {  // the forest's trees in order, as XGBoost's predictor
+    AddTreeOutputs(model_, *train_, round_first_tree_, static_cast<int>(model_.trees.size()),
+                   ctx_.Threads(), &train_margins_);
+  }
   train_trees_applied_ = static_cast<int>(model_.trees.size());
   if (dart_) {
     dart_->CommitRound(model_.trees.size() - round_first_tree_, tparam_.eta, &model_.weight_drop);
@@ -396,7 +439,7 @@ Status GBTreeLearner::UpdateOneIter(int /*iter*/) {
   // One output group and every row kept: the objective's maxima are the tree's (one pass
   // over the gradients fewer); otherwise each group's gradients are scanned for their own.
   // XGBoost passes the round number to the objective (rank:* seeds its pair sampler with it).
-  const LabelView labels = Labels(*train_, round_first_tree_ / objective_->NumGroups());
+  const LabelView labels = Labels(*train_, round_first_tree_ / model_.TreesPerRound());
   if (objective_->NumGroups() == 1 && tparam_.subsample >= 1.0f) {
     const GradientMaxima maxima =
         objective_->GetGradientAndMaxima(train_margins_, labels, ctx_, &gpair_);
@@ -435,7 +478,7 @@ Result<std::vector<EvalResult>> GBTreeLearner::EvalOneIter(int /*iter*/) {
 }
 
 // XGBoost's LayerToTree: rounds [begin, end) are trees [begin * K, end * K) with K trees per round
-// (one per class; num_parallel_tree is always 1 here); end = 0 means every tree.
+// (classes x num_parallel_tree); end = 0 means every tree.
 Status GBTreeLearner::Predict(data::DMatrix* dm, const PredictOptions& options,
                               std::vector<float>* out) const {
   const int rounds = model_.NumRounds();
@@ -446,12 +489,13 @@ Status GBTreeLearner::Predict(data::DMatrix* dm, const PredictOptions& options,
         std::to_string(end) + ") is not within the model's " + std::to_string(rounds) + " rounds");
   }
   if (options.output != PredictOutput::kValue) return Explain(*dm, options, end, out);
-  const int per_round = model_.NumGroups();
+  const int groups = model_.NumGroups();
+  const int per_round = model_.TreesPerRound();
   if (!dm->base_margin.empty() &&
-      dm->base_margin.size() != dm->NumRows() * static_cast<std::size_t>(per_round)) {
+      dm->base_margin.size() != dm->NumRows() * static_cast<std::size_t>(groups)) {
     return Status::InvalidInput("base_margin has " + std::to_string(dm->base_margin.size()) +
                                 " values for " + std::to_string(dm->NumRows()) + " rows x " +
-                                std::to_string(per_round) + " output groups");
+                                std::to_string(groups) + " output groups");
   }
   *out = BaseMargins(*dm);
   AddTreeOutputs(model_, *dm, options.iteration_begin * per_round, end * per_round, ctx_.Threads(),

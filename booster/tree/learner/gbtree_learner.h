@@ -108,7 +108,10 @@ class GBTreeLearner : public Learner {
   void EndRound();
   // Brings cached margins up to date with the model's trees.
   void CatchUp(const data::DMatrix& dm, std::vector<float>* margins, int* trees_applied) const;
-  void SampleRows(int iter, int group, std::vector<GradientPair>* gpair) const;
+  // k: the tree's place among the round's num_parallel_tree trees of its group.
+  void SampleRows(int iter, int group, int k, std::vector<GradientPair>* gpair) const;
+  // Grows one tree of `group` from its gradients and appends it to the model.
+  void GrowTree(int group, const std::vector<GradientPair>& gpair, const GradientMaxima* maxima);
   // maxima: the gradients' maxima when already known (one group, no subsampling), else null.
   void BoostGroup(int group, const std::vector<GradientPair>& all_gpair,
                   const GradientMaxima* maxima);
@@ -121,6 +124,9 @@ class GBTreeLearner : public Learner {
 
   LearnerParam lparam_;
   TreeParam tparam_;
+  // What the growers read (by reference): tparam_ with eta divided by num_parallel_tree, as
+  // XGBoost 1.7's updaters rescale learning_rate by the number of trees they grow at once.
+  TreeParam grow_param_;
   std::unique_ptr<Objective> objective_;
   Context ctx_;  // threads and the seed; the tree updater and its parts keep a reference
   rabit::Comm* comm_;
@@ -138,6 +144,7 @@ class GBTreeLearner : public Learner {
   // One group's gradients -> one tree, for train_ (cuts, bins, sampler, sync, grower).
   std::unique_ptr<TreeUpdater> updater_;
   std::string method_note_;  // why this tree method, printed at verbosity 1
+  std::string gpu_note_;     // the GPU words' one warning (tree_method.cc), also at verbosity 1
   std::vector<float> train_margins_;
   // This round's gradients and the current class's copy (multi-class or subsample): kept
   // between rounds because fresh vectors of a gradient per row page-faulted in every round

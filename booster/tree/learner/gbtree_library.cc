@@ -30,7 +30,7 @@ Result<std::string> GBTreeLearner::SliceModel(int begin, int end, int step) cons
   out.trees.clear();
   out.tree_info.clear();
   out.weight_drop.clear();
-  const int per_round = model_.NumGroups();
+  const int per_round = model_.TreesPerRound();
   for (int r = begin; r < end; r += step) {
     for (int t = r * per_round; t < (r + 1) * per_round; ++t) {
       out.trees.push_back(model_.trees[t]);
@@ -123,7 +123,7 @@ void GBTreeLearner::ForgetMatrix(const data::DMatrix* dm) {
   }
 }
 
-// eta only: the growers read it from tparam_ (by reference) for each new tree and dart's
+// eta only: BeginRound hands it to the growers (grow_param_) for each new round and dart's
 // weights for each round; nothing computed earlier depends on it.
 Result<bool> GBTreeLearner::TuneInPlace(const std::string& key, const std::string& value) {
   if (key != "eta" && key != "learning_rate") return false;

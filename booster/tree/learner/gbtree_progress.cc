@@ -23,9 +23,12 @@ std::vector<LogLine> GBTreeLearner::Lines(TrainStage stage, const TrainProgress&
   switch (stage) {
     case TrainStage::kDataLoaded:
       return {{2, "Loading data: " + std::to_string(p.load_s) + " sec"}};
-    case TrainStage::kReady:
-      if (method_note_.empty()) return {};
-      return {{1, method_note_}};
+    case TrainStage::kReady: {
+      std::vector<LogLine> lines;
+      if (!gpu_note_.empty()) lines.push_back({1, gpu_note_});
+      if (!method_note_.empty()) lines.push_back({1, method_note_});
+      return lines;
+    }
     case TrainStage::kRoundBegin:
       return {{2, "boosting round " + std::to_string(p.round) + ", " + std::to_string(p.loop_s) +
                       " sec elapsed"}};

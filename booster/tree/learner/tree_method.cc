@@ -33,6 +33,11 @@ std::string ExactUnsupported(const TreeParam& p) {
 
 Result<std::string> GBTreeLearner::ResolveTreeMethod(const data::DMatrix& train) {
   std::string method = tparam_.tree_method;
+  gpu_note_ = GpuFallbackWarning(tparam_);
+  if (method == "gpu_hist") {  // XGBoost's GPU port of hist: the same algorithm
+    method_note_.clear();
+    return std::string("hist");
+  }
   const bool distributed = comm_->IsDistributed();
   const std::string unsupported = ExactUnsupported(tparam_);
   if (method == "auto") {

@@ -27,6 +27,10 @@ struct TreeParam {
   float max_delta_step = 0.0f;
   bool max_delta_step_set = false;  // count:poisson raises the default to 0.7 unless set
   float subsample = 1.0f;
+  // XGBoost's num_parallel_tree: trees grown per class per round from the same gradients, each
+  // with its own row and column samples (random forests; GBTreeModel::num_parallel_tree).
+  int num_parallel_tree = 1;
+  bool num_parallel_tree_set = false;  // a model's own count is taken unless this was given
   float colsample_bytree = 1.0f;
   float colsample_bylevel = 1.0f;
   float colsample_bynode = 1.0f;
@@ -49,6 +53,10 @@ struct TreeParam {
   int max_cat_threshold = 64;
   // XGBoost 1.7's names; the learner resolves auto and approx (docs/learner.md, tree_method).
   std::string tree_method = "auto";
+  // XGBoost's GPU words, accepted so published scripts run: treering has no GPU code, so
+  // gpu_hist grows hist trees and gpu_id / gpu_predictor change nothing but one warning.
+  int gpu_id = -1;
+  std::string predictor = "auto";
   TreeLearner tree_learner = TreeLearner::kData;
   // tree_learner=voting: features each rank votes for per node (LightGBM's default).
   int top_k = 20;
@@ -68,5 +76,9 @@ struct TreeParam {
   // Cross-field check after all keys are applied (e.g. a tree must be bounded somehow).
   Status Validate() const;
 };
+
+// The one warning for XGBoost's GPU words in p (tree_method=gpu_hist, gpu_id >= 0,
+// predictor=gpu_predictor), naming them and what runs instead; "" when none was used.
+std::string GpuFallbackWarning(const TreeParam& p);
 
 }  // namespace treering::booster

@@ -97,9 +97,16 @@ struct GBTreeModel {
   // one factor per tree, by which predictions multiply that tree's output. Empty for gbtree.
   bool dart = false;
   std::vector<float> weight_drop;
+  // XGBoost's gbtree_model_param.num_parallel_tree: trees per class per round (a forest when
+  // > 1). A round ("layer" in XGBoost) is NumGroups() x num_parallel_tree trees, class-major:
+  // class 0's K trees, then class 1's, as XGBoost's BoostNewTrees appends them.
+  int num_parallel_tree = 1;
 
   int NumGroups() const { return num_class > 1 ? num_class : 1; }
-  int NumRounds() const { return trees.empty() ? 0 : static_cast<int>(trees.size()) / NumGroups(); }
+  int TreesPerRound() const { return NumGroups() * num_parallel_tree; }
+  int NumRounds() const {
+    return trees.empty() ? 0 : static_cast<int>(trees.size()) / TreesPerRound();
+  }
 };
 
 }  // namespace treering::booster
