@@ -14,6 +14,7 @@ import treering as xgb
 from treering import dask as tdask
 
 dd = pytest.importorskip("dask.dataframe", reason="dask.dataframe needs pandas")
+da = pytest.importorskip("dask.array", reason="dask.array (python3-dask)")
 xgboost = pytest.importorskip("xgboost", reason="python3-xgboost 1.7.4 (the peer)")
 roc_auc_score = pytest.importorskip("sklearn.metrics").roc_auc_score
 import distributed  # noqa: E402  pylint: disable=wrong-import-position
@@ -121,6 +122,20 @@ def test_predict_and_inplace_predict(client, workers):
                                   out["booster"].predict(xgb.DMatrix(x), pred_leaf=True))
     with pytest.raises(TypeError, match="model"):
         tdask.predict(client, "not a model", dx)
+    # base_margin as an Array (chunked unlike the data: rechunked to its rows) and as a
+    # Series next to a frame, against the local inplace predictions. (xgboost.dask 1.7.4
+    # fails here: each block gets the whole margin, "margin.Shape(0) == n_samples (800 vs.
+    # 500)", so it is no peer for this.)
+    margin = np.linspace(-1.0, 1.0, 800).astype(np.float32)
+    dmargin = da.from_array(margin, chunks=300)
+    expected = out["booster"].inplace_predict(x, base_margin=margin)
+    for data, base in ((dx, dmargin), (frame, dd.from_dask_array(dmargin))):
+        ours = tdask.inplace_predict(client, out, data, base_margin=base)
+        assert type(ours) is type(tdask.inplace_predict(client, out, data))
+        np.testing.assert_allclose(np.asarray(ours.compute()), expected, rtol=0, atol=0)
+    assert not np.allclose(expected, local)  # the margins changed the predictions
+    with pytest.raises(ValueError, match="base_margin: 799 rows for 800"):
+        tdask.inplace_predict(client, out, dx, base_margin=margin[:799])
 
 
 def test_classifier_regressor_ranker_match_xgboost(client, workers):
