@@ -159,6 +159,15 @@ class _RandomForestMixIn:
     """One boosting round of n_estimators parallel trees (XGBoost's random forests): the
     learner's num_parallel_tree, each tree with its own row and column samples."""
 
+    # 1.7's forest defaults; scikit-learn reads the parameter names from this signature,
+    # which both forest classes inherit.
+    @_deprecate_positional_args
+    def __init__(self, *, learning_rate=1.0, subsample=0.8, colsample_bynode=0.8,
+                 reg_lambda=1e-5, **kwargs):
+        super().__init__(learning_rate=learning_rate, subsample=subsample,
+                         colsample_bynode=colsample_bynode, reg_lambda=reg_lambda, **kwargs)
+        _check_rf_callback(self.early_stopping_rounds, self.callbacks)
+
     def get_xgb_params(self):
         params = super().get_xgb_params()
         params["num_parallel_tree"] = self.n_estimators
@@ -185,23 +194,9 @@ class _RandomForestMixIn:
 class XGBRFClassifier(_RandomForestMixIn, XGBClassifier):
     """XGBoost 1.7's random-forest classifier (``xgboost.XGBRFClassifier``)."""
 
-    @_deprecate_positional_args
-    def __init__(self, *, learning_rate=1.0, subsample=0.8, colsample_bynode=0.8,
-                 reg_lambda=1e-5, **kwargs):
-        super().__init__(learning_rate=learning_rate, subsample=subsample,
-                         colsample_bynode=colsample_bynode, reg_lambda=reg_lambda, **kwargs)
-        _check_rf_callback(self.early_stopping_rounds, self.callbacks)
-
 
 class XGBRFRegressor(_RandomForestMixIn, XGBRegressor):
     """XGBoost 1.7's random-forest regressor (``xgboost.XGBRFRegressor``)."""
-
-    @_deprecate_positional_args
-    def __init__(self, *, learning_rate=1.0, subsample=0.8, colsample_bynode=0.8,
-                 reg_lambda=1e-5, **kwargs):
-        super().__init__(learning_rate=learning_rate, subsample=subsample,
-                         colsample_bynode=colsample_bynode, reg_lambda=reg_lambda, **kwargs)
-        _check_rf_callback(self.early_stopping_rounds, self.callbacks)
 
 
 class XGBRanker(XGBModel, XGBRankerMixIn):
