@@ -92,7 +92,9 @@ DEMOS = {
     # n_jobs=2 grid search: timing-dependent only in its log, the numbers are not printed.
     "guide-python/sklearn_parallel.py": demo([SKLEARN], slow=True),
     "guide-python/spark_estimator_examples.py": demo([("fixed", "Spark (pyspark)")]),
-    "guide-python/update_process.py": demo([GPU]),
+    # tree_method=gpu_hist trains hist trees on the CPU (Debian's XGBoost refuses it); the
+    # demo prints nothing: its own asserts (refresh keeps the rmse, prune keeps it) are the check.
+    "guide-python/update_process.py": demo([SKLEARN], compare=False),
     "dask/cpu_survival.py": demo([("fixed", "survival:aft (issue 35)")]),
     # dask.array.random without a seed: other data on every run, numbers not compared.
     "dask/cpu_training.py": demo([DASK], slow=True, compare=False),
