@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cstdlib>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -18,36 +19,40 @@ bool IsLearnerTrainKey(const std::string& key) {
   return key == "booster" || key == "objective" || key == "disable_default_eval_metric";
 }
 
+// The characters that can end or nest a value outside strings; everything else (digits, signs,
+// letters of true/false/null) passes in one table lookup (a model's trees are megabytes of
+// numbers and commas, skipped once per save_config).
+struct Structural {
+  bool at[256] = {};
+  constexpr Structural() {
+    for (unsigned char c : {'"', '{', '[', '}', ']', ','}) at[c] = true;
+  }
+};
+constexpr Structural kStructural;
+
 // Skips one JSON value starting at text[*pos] (after whitespace); false on malformed text.
 bool SkipValue(std::string_view text, std::size_t* pos) {
   int depth = 0;
-  bool in_string = false;
-  for (std::size_t i = *pos; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (c == '\\') {
-        ++i;
-      } else if (c == '"') {
-        in_string = false;
-        if (depth == 0) {
-          *pos = i + 1;
-          return true;
-        }
+  const std::size_t n = text.size();
+  for (std::size_t i = *pos; i < n; ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (!kStructural.at[c] || (c == ',' && depth > 0)) continue;
+    if (c == '"') {  // to the closing quote, past escapes
+      for (++i; i < n && text[i] != '"'; ++i) {
+        if (text[i] == '\\') ++i;
       }
-      continue;
-    }
-    if (c == '"') {
-      in_string = true;
-    } else if (c == '{' || c == '[') {
-      ++depth;
-    } else if (c == '}' || c == ']') {
-      if (--depth < 0) return false;
+      if (i >= n) return false;
       if (depth == 0) {
         *pos = i + 1;
         return true;
       }
-    } else if (depth == 0 && (c == ',' || c == '}')) {
+    } else if (c == '{' || c == '[') {
+      ++depth;
+    } else if (depth == 0) {  // ',' '}' ']' after a number or literal: its end
       *pos = i;
+      return true;
+    } else if (--depth == 0) {  // '}' or ']' closing the value
+      *pos = i + 1;
       return true;
     }
   }
@@ -73,6 +78,35 @@ bool ReadKey(std::string_view text, std::size_t* pos, std::string_view* key) {
   return true;
 }
 
+// Calls visit(name, value text) for each member of the JSON object `object` in order, until it
+// returns false; the values are skipped unparsed (a model's header sits beside megabytes of
+// trees, so each byte should be passed over once).
+template <typename Visit>
+void ForEachMember(std::string_view object, Visit visit) {
+  std::size_t pos = 0;
+  SkipSpace(object, &pos);
+  if (pos >= object.size() || object[pos] != '{') return;
+  ++pos;
+  for (;;) {
+    SkipSpace(object, &pos);
+    if (pos >= object.size() || object[pos] == '}') return;
+    std::string_view name;
+    if (!ReadKey(object, &pos, &name)) return;
+    const std::size_t begin = pos;
+    if (!SkipValue(object, &pos)) return;
+    if (!visit(name, object.substr(begin, pos - begin))) return;
+    SkipSpace(object, &pos);
+    if (pos < object.size() && object[pos] == ',') ++pos;
+  }
+}
+
+// `text` parsed when it is a JSON object, else `fallback`.
+ordered_json ObjectOr(std::optional<std::string_view> text, ordered_json fallback) {
+  if (!text) return fallback;
+  ordered_json parsed = ordered_json::parse(*text, nullptr, false);
+  return parsed.is_object() ? parsed : fallback;
+}
+
 // Every string member of an object tree, by its key (the last one wins).
 void CollectStrings(const ordered_json& node, ParamList* out) {
   if (!node.is_object()) return;
@@ -84,7 +118,8 @@ void CollectStrings(const ordered_json& node, ParamList* out) {
 
 }  // namespace
 
-std::string ConfigJson(const ParamList& params, std::string_view model_json) {
+std::string ConfigJson(const ParamList& params, std::string_view model_json,
+                       std::int64_t num_trees) {
   ordered_json generic = ordered_json::object(), train = ordered_json::object(),
                tree = ordered_json::object(), dart = ordered_json::object();
   ordered_json metrics = ordered_json::array(), ordered = ordered_json::array();
@@ -110,32 +145,58 @@ std::string ConfigJson(const ParamList& params, std::string_view model_json) {
   // What the model knows: the objective with its parameter block and learner_model_param,
   // which XGBoost's LoadConfig needs (it reads them from the config, not the model).
   ordered_json objective_json = {{"name", objective}}, model_param = ordered_json::object();
-  std::size_t trees = 0;
+  std::string trees = "0";
   // Trees per class per round: the model's once it has one, else the parameter as set.
   std::string parallel = tree.value("num_parallel_tree", std::string("1"));
-  const ordered_json model = ordered_json::parse(model_json, nullptr, false);
-  if (!model.is_discarded()) {
-    const auto learner = model.value("learner", ordered_json::object());
-    objective_json = learner.value("objective", objective_json);
-    model_param = learner.value("learner_model_param", model_param);
-    const auto gb = learner.value("gradient_booster", ordered_json::object());
-    const auto gbtree = gb.contains("gbtree") ? gb["gbtree"] : gb;
-    const auto gbmodel = gbtree.value("model", ordered_json::object());
-    trees = gbmodel.value("trees", ordered_json::array()).size();
-    parallel = gbmodel.value("gbtree_model_param", ordered_json::object())
-                   .value("num_parallel_tree", parallel);
+  // Only the header is read: parsing the whole model to get it cost 0.2 s for 100 deep trees
+  // (3 MB), once per save_config and per copy or pickle (docs/benchmarks.md).
+  std::optional<std::string_view> learner, objective_text, model_param_text, gb, gb_model;
+  ForEachMember(model_json, [&](std::string_view name, std::string_view value) {
+    if (name == "learner") learner = value;
+    return !learner;
+  });
+  if (learner) {
+    ForEachMember(*learner, [&](std::string_view name, std::string_view value) {
+      if (name == "objective") objective_text = value;
+      if (name == "learner_model_param") model_param_text = value;
+      if (name == "gradient_booster") gb = value;
+      return true;
+    });
   }
-  ordered_json gbtree = {{"gbtree_model_param",
-                          {{"num_parallel_tree", parallel},
-                           {"num_trees", std::to_string(trees)},
-                           {"size_leaf_vector", "0"}}},
-                         {"gbtree_train_param",
-                          {{"process_type", "default"},
-                           {"tree_method", "hist"},
-                           {"updater", "grow_quantile_histmaker"}}},
-                         {"name", "gbtree"},
-                         {"specified_updater", false},
-                         {"updater", {{"grow_quantile_histmaker", {{"train_param", tree}}}}}};
+  // gbtree: {"model": {"gbtree_model_param": ..., "trees": ...}, ...}; dart: {"gbtree": {that},
+  // ...}. Each comes first in its object, so the walks stop before the trees.
+  for (int depth = 0; gb && !gb_model && depth < 2; ++depth) {
+    std::optional<std::string_view> inner;
+    ForEachMember(*gb, [&](std::string_view name, std::string_view value) {
+      if (name == "model") gb_model = value;
+      if (name == "gbtree") inner = value;
+      return !gb_model && !inner;
+    });
+    gb = inner;
+  }
+  objective_json = ObjectOr(objective_text, objective_json);
+  model_param = ObjectOr(model_param_text, model_param);
+  if (gb_model) {
+    std::optional<std::string_view> header_text;
+    ForEachMember(*gb_model, [&](std::string_view name, std::string_view value) {
+      if (name == "gbtree_model_param") header_text = value;
+      return !header_text;
+    });
+    const ordered_json header = ObjectOr(header_text, ordered_json::object());
+    trees = header.value("num_trees", trees);
+    parallel = header.value("num_parallel_tree", parallel);
+  }
+  if (num_trees >= 0) trees = std::to_string(num_trees);
+  ordered_json gbtree = {
+      {"gbtree_model_param",
+       {{"num_parallel_tree", parallel}, {"num_trees", trees}, {"size_leaf_vector", "0"}}},
+      {"gbtree_train_param",
+       {{"process_type", "default"},
+        {"tree_method", "hist"},
+        {"updater", "grow_quantile_histmaker"}}},
+      {"name", "gbtree"},
+      {"specified_updater", false},
+      {"updater", {{"grow_quantile_histmaker", {{"train_param", tree}}}}}};
   ordered_json gradient = gbtree;
   if (booster == "dart") {
     gradient = {{"dart_train_param", dart}, {"gbtree", gbtree}, {"name", "dart"}};

@@ -7,6 +7,7 @@
 // rest ignored (XGBoost's own LoadConfig ignores unknown keys as well).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -17,9 +18,11 @@ namespace treering::capi {
 
 using ParamList = std::vector<std::pair<std::string, std::string>>;
 
-// model_json: the booster's model as JSON, whose objective block and learner_model_param
-// the config repeats (XGBoost's LoadConfig reads them there).
-std::string ConfigJson(const ParamList& params, std::string_view model_json);
+// model_json: the booster's model as JSON (its trees may be left out), whose objective block
+// and learner_model_param the config repeats (XGBoost's LoadConfig reads them there);
+// num_trees: the model's tree count, or -1 to take the one model_json states.
+std::string ConfigJson(const ParamList& params, std::string_view model_json,
+                       std::int64_t num_trees = -1);
 // The parameters of a config (ApiError naming `what` when it is not such JSON). Of a config
 // XGBoost wrote, only the keys `known` accepts are taken.
 ParamList ParamsFromConfig(std::string_view json, const char* what,

@@ -216,8 +216,7 @@ XGB_DLL int XGBoosterSerializeToBuffer(BoosterHandle handle, bst_ulong* out_len,
     NotNull(out_len, "out_len");
     NotNull(out_dptr, "out_dptr");
     std::unique_lock lock(b->mutex);
-    const std::string config =
-        treering::capi::ConfigJson(b->params, b->SaveModelLocked("model.json"));
+    const std::string config = b->ConfigJsonLocked();
     ReturnBytes(b.get(), UbjsonSnapshot(config, b->SaveModelLocked("model.ubj")), out_len,
                 out_dptr);
   });
@@ -233,11 +232,9 @@ XGB_DLL int XGBoosterUnserializeFromBuffer(BoosterHandle handle, const void* buf
     if (!treering::capi::SplitSnapshot(bytes, &config, &model)) {
       if (IsUbjsonObject(bytes)) {
         std::string xgb_config;
-        auto snapshot = treering::booster::ModelFromUbjsonSnapshot(bytes, "buf", &xgb_config);
-        if (snapshot.ok()) {
-          const std::string json =
-              treering::capi::ValueOrThrow(treering::booster::ModelToJson(snapshot.value()));
-          LoadSnapshotLocked(b.get(), xgb_config, json);
+        std::string_view ubj_model;
+        if (treering::booster::SplitUbjsonSnapshot(bytes, "buf", &xgb_config, &ubj_model).ok()) {
+          LoadSnapshotLocked(b.get(), xgb_config, ubj_model);
           return;
         }
       }
@@ -256,8 +253,7 @@ XGB_DLL int XGBoosterSaveJsonConfig(BoosterHandle handle, bst_ulong* out_len,
     NotNull(out_len, "out_len");
     NotNull(out_str, "out_str");
     std::unique_lock lock(b->mutex);
-    const std::string model = b->SaveModelLocked("model.json");
-    ReturnBytes(b.get(), treering::capi::ConfigJson(b->params, model), out_len, out_str);
+    ReturnBytes(b.get(), b->ConfigJsonLocked(), out_len, out_str);
   });
 }
 

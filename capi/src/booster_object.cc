@@ -5,6 +5,7 @@
 
 #include "base/nearest_key.h"
 #include "booster/tree_param.h"
+#include "booster_config.h"
 #include "global_config.h"
 #include "learner_factory.h"  // booster/cli: the CLI's one learner factory
 #include "rabit/rabit.h"
@@ -231,6 +232,14 @@ void BoosterObject::LoadModelLocked(std::string_view bytes, const std::string& s
   evaluated_.clear();
   needs_configure = false;
   has_model_ = true;
+}
+
+std::string BoosterObject::ConfigJsonLocked() {
+  if (!learner || needs_configure) ConfigureLocked();
+  learner->SetModelInfo(Info());
+  std::int64_t num_trees = -1;
+  const std::string header = ValueOrThrow(learner->SerializeModelHeader(&num_trees));
+  return ConfigJson(params, header, num_trees);
 }
 
 std::string BoosterObject::SaveModelLocked(const std::string& path) {

@@ -90,6 +90,8 @@ class BoosterObject {
   // The learner's model file bytes in the format of `path`'s extension, with this booster's
   // attributes and feature info. Configures first.
   std::string SaveModelLocked(const std::string& path);
+  // XGBoost's JSON configuration of this booster (save_config, pickles). Configures first.
+  std::string ConfigJsonLocked();
   // Params, attributes and feature info from another booster (XGBoosterSlice).
   void CopySettingsFrom(const BoosterObject& other);
   // A configured learner holding its training matrix: the per-round rabit checkpoint can

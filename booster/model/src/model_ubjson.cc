@@ -173,18 +173,16 @@ Result<GBTreeModel> ModelFromUbjson(std::string_view bytes, const std::string& s
 }
 
 // XGBoost 1.7's pickle: {"Config": {...}, "Model": {...}} in UBJSON (Learner::Save).
-Result<GBTreeModel> ModelFromUbjsonSnapshot(std::string_view bytes, const std::string& source,
-                                            std::string* config_json) {
-  auto doc = ubjson::Decode(bytes, source);
-  if (!doc.ok()) return doc.status();
-  const nlohmann::json& root = doc.value();
-  if (!root.is_object() || !root.contains("Config") || !root.contains("Model")) {
+Status SplitUbjsonSnapshot(std::string_view bytes, const std::string& source,
+                           std::string* config_json, std::string_view* model_ubj) {
+  std::string_view config;
+  if (!ubjson::SplitSnapshot(bytes, &config, model_ubj)) {
     return Status::InvalidInput(source + ": not a booster snapshot ({\"Config\", \"Model\"})");
   }
-  auto model = ModelFromDocument(root["Model"], source + ": Model");
-  if (!model.ok()) return model.status();
-  *config_json = root["Config"].dump();
-  return model;
+  auto doc = ubjson::Decode(config, source + ": Config");
+  if (!doc.ok()) return doc.status();
+  *config_json = doc.value().dump();
+  return Status::Ok();
 }
 
 }  // namespace treering::booster

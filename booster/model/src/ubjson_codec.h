@@ -38,4 +38,9 @@ void AppendTypedArray(std::string* out, const std::vector<std::int64_t>& values)
 // is bounded, and no count is trusted beyond the bytes that remain.
 Result<nlohmann::json> Decode(std::string_view bytes, const std::string& source);
 
+// The values of "Config" and "Model" of a UBJSON object that is exactly those two members
+// (XGBoost 1.7's pickle), as views into `bytes`, found by skipping values without decoding
+// them; false when `bytes` is anything else.
+bool SplitSnapshot(std::string_view bytes, std::string_view* config, std::string_view* model);
+
 }  // namespace treering::booster::ubjson

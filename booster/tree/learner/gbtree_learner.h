@@ -79,6 +79,7 @@ class GBTreeLearner : public Learner {
   // Learner: what the C API adds (gbtree_library.cc).
   Status LoadModelBytes(std::string_view bytes, const std::string& source) override;
   Result<std::string> SliceModel(int begin, int end, int step) const override;
+  Result<std::string> SerializeModelHeader(std::int64_t* num_trees) const override;
   std::uint64_t NumFeatures() const override { return model_.num_feature; }
   ModelInfo GetModelInfo() const override;
   void SetModelInfo(const ModelInfo& info) override;

@@ -16,6 +16,17 @@ Status GBTreeLearner::LoadModelBytes(std::string_view bytes, const std::string& 
   return LoadModel(std::move(model.value()));
 }
 
+// The trees are most of a model's bytes and all of its writing time; copying them (0.5 ms for
+// 100 trees of depth 8) is cheaper than writing them (40 ms).
+Result<std::string> GBTreeLearner::SerializeModelHeader(std::int64_t* num_trees) const {
+  GBTreeModel header = model_;
+  header.trees.clear();
+  header.tree_info.clear();
+  header.weight_drop.clear();
+  *num_trees = static_cast<std::int64_t>(model_.trees.size());
+  return ModelToJson(header);
+}
+
 // XGBoost's GBTree::Slice: rounds begin, begin + step, ... below end, with their trees' dart
 // weights; attributes, names and types go along.
 Result<std::string> GBTreeLearner::SliceModel(int begin, int end, int step) const {

@@ -212,6 +212,14 @@ class Learner {
     (void)begin, (void)end, (void)step;
     return Status::InvalidInput("this booster cannot be sliced");
   }
+  // The model file as SerializeModelFile("*.json") writes it but without its trees, and in
+  // *num_trees how many it has: what a booster's configuration repeats (XGBoost's
+  // save_config, pickles) without writing megabytes of trees. The default writes the whole
+  // model and sets -1 (the caller counts the trees itself).
+  virtual Result<std::string> SerializeModelHeader(std::int64_t* num_trees) const {
+    *num_trees = -1;
+    return SerializeModelFile("model.json");
+  }
   // Features of the model (0 before any training or loading).
   virtual std::uint64_t NumFeatures() const { return 0; }
   // Attributes, feature names and types of the model; Set replaces them (empty feature_types

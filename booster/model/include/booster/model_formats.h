@@ -29,9 +29,11 @@ const char* ModelFormatName(ModelFormat format);
 Result<std::string> ModelToUbjson(const GBTreeModel& model);
 Result<GBTreeModel> ModelFromUbjson(std::string_view bytes, const std::string& source);
 // XGBoost 1.7's pickling snapshot (XGBoosterSerializeToBuffer): the UBJSON document
-// {"Config": ..., "Model": ...}; the model, and the config as JSON text in *config_json.
-Result<GBTreeModel> ModelFromUbjsonSnapshot(std::string_view bytes, const std::string& source,
-                                            std::string* config_json);
+// {"Config": ..., "Model": ...} split, the config as JSON text in *config_json and the model's
+// UBJSON bytes (a view into `bytes`) in *model_ubj. The model is not decoded here. An error
+// when `bytes` is no such snapshot or its config is not valid UBJSON.
+Status SplitUbjsonSnapshot(std::string_view bytes, const std::string& source,
+                           std::string* config_json, std::string_view* model_ubj);
 
 // Legacy binary: the bytes XGBoost 1.7.4 writes for Booster.save_model("m.model"). Fields
 // the tree model does not keep are written as XGBoost writes them for a freshly loaded model
