@@ -17,7 +17,9 @@ namespace treering::booster {
 
 // Parameters a metric takes from the learner's configuration (XGBoost passes them the same way).
 struct MetricConfig {
-  float huber_slope = 1.0f;  // mphe
+  float huber_slope = 1.0f;                      // mphe
+  std::string aft_loss_distribution = "normal";  // aft-nloglik
+  float aft_loss_distribution_scale = 1.0f;      // aft-nloglik
 };
 
 class Metric {
