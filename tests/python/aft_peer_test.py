@@ -144,3 +144,17 @@ def test_set_float_info_and_bad_bounds():
         tr.train({"objective": "survival:aft"}, tr.DMatrix(x, label=np.ones(50)), 1)
     with pytest.raises(tr.core.XGBoostError, match="aft_loss_distribution"):
         tr.train({"objective": "survival:aft", "aft_loss_distribution": "weibull"}, d, 1)
+
+
+def test_file_matrix_reads_the_bounds_side_file(tmp_path):
+    """XGDMatrixCreateFromFile takes FILE.bounds as the CLI does (docs/data.md); a bad line
+    is an error naming FILE:LINE."""
+    path = tmp_path / "surv.libsvm"
+    path.write_text("0 0:1\n0 0:2\n0 0:3\n")
+    (tmp_path / "surv.libsvm.bounds").write_text("1 1\n2 inf\n0,4\n")
+    d = tr.DMatrix(str(path) + "?format=libsvm")
+    np.testing.assert_array_equal(d.get_float_info("label_lower_bound"), [1, 2, 0])
+    np.testing.assert_array_equal(d.get_float_info("label_upper_bound"), [1, np.inf, 4])
+    (tmp_path / "surv.libsvm.bounds").write_text("1 1\n2 inf\n5 4\n")
+    with pytest.raises(tr.core.XGBoostError, match=r"surv.libsvm.bounds:3: LOWER 5"):
+        tr.DMatrix(str(path) + "?format=libsvm")
