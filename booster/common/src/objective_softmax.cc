@@ -2,6 +2,7 @@
 // margins of a row, g_k = (p_k - [y == k]) w, h_k = max(2 p_k (1 - p_k) w, 1e-16).
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "base/parallel_for.h"
@@ -11,21 +12,8 @@
 namespace treering::booster {
 namespace {
 
-// In place softmax of k values, computed in float exactly as XGBoost's common::Softmax.
-void Softmax(float* v, int k) {
-  float wmax = v[0];
-  for (int j = 1; j < k; ++j) wmax = std::max(v[j], wmax);
-  float wsum = 0.0f;
-  for (int j = 0; j < k; ++j) {
-    v[j] = std::exp(v[j] - wmax);
-    wsum += v[j];
-  }
-  for (int j = 0; j < k; ++j) v[j] /= wsum;
-}
-
 // Probabilities as XGBoost 1.7's prediction and metrics compute them (common::Softmax): the
-// sum in double, each exp divided by it rounded to float. (Its gradient sums differently;
-// GetGradient keeps Softmax above, which the trained models depend on.)
+// sum in double, each exp divided by it rounded to float.
 void SoftmaxForOutput(float* v, int k) {
   float wmax = v[0];
   for (int j = 1; j < k; ++j) wmax = std::fmax(v[j], wmax);
@@ -59,25 +47,26 @@ class SoftmaxObjective : public Objective {
   void GetGradient(const std::vector<float>& margin, const LabelView& labels, const Context& ctx,
                    std::vector<GradientPair>* out) const override {
     out->resize(margin.size());
-    ParallelFor(
-        labels.NumRows(), ctx.ThreadsFor(margin.size(), kBoosterGrain), [&](std::size_t row) {
-          float p[256];
-          std::vector<float> big;  // only for more than 256 classes
-          float* prob = p;
-          if (k_ > 256) {
-            big.resize(k_);
-            prob = big.data();
-          }
-          std::copy_n(margin.begin() + row * k_, k_, prob);
-          Softmax(prob, k_);
-          const int label = static_cast<int>((*labels.label)[row]);
-          const float w = labels.Weight(row);
-          for (int j = 0; j < k_; ++j) {
-            const float target = j == label ? 1.0f : 0.0f;
-            (*out)[row * k_ + j] = {(prob[j] - target) * w,
-                                    std::fmax(2.0f * prob[j] * (1.0f - prob[j]) * w, 1e-16f)};
-          }
-        });
+    ParallelFor(labels.NumRows(), ctx.ThreadsFor(margin.size(), kBoosterGrain),
+                [&](std::size_t row) {
+                  // XGBoost 1.7's SoftmaxMultiClassObj::GetGradient, operation for operation: its
+                  // running max starts at FLT_MIN (not the first margin), the sum of exps is a
+                  // double, and each p is recomputed from its exp divided by the sum rounded to
+                  // float.
+                  const float* point = margin.data() + row * k_;
+                  float wmax = std::numeric_limits<float>::min();
+                  for (int j = 0; j < k_; ++j) wmax = std::fmax(point[j], wmax);
+                  double wsum = 0.0;
+                  for (int j = 0; j < k_; ++j) wsum += std::exp(point[j] - wmax);
+                  const int label = static_cast<int>((*labels.label)[row]);
+                  const float w = labels.Weight(row);
+                  for (int j = 0; j < k_; ++j) {
+                    float p = std::exp(point[j] - wmax) / static_cast<float>(wsum);
+                    const float h = std::fmax(2.0f * p * (1.0f - p) * w, 1e-16f);
+                    p = label == j ? p - 1.0f : p;
+                    (*out)[row * k_ + j] = {p * w, h};
+                  }
+                });
   }
 
   // multi:softmax predicts the class index; multi:softprob the probabilities.

@@ -13,6 +13,7 @@
 #include <cmath>
 
 #include "base/parallel_for.h"
+#include "booster/tree/grow/tree_prune.h"
 
 namespace treering::booster {
 namespace {
@@ -143,28 +144,6 @@ float RowValue(const data::DMatrix& dm, std::size_t row, std::uint32_t f) {
   return dm.value[it - dm.index.begin()];
 }
 
-// XGBoost's prune updater: a split whose children are both leaves and whose loss_chg is below
-// gamma becomes a leaf (eta * base_weight), repeated upwards. The children keep their slots,
-// marked deleted (RegTree::ChangeToLeaf), so node ids and pred_leaf indices are XGBoost's.
-void Prune(const TreeParam& p, RegTree* tree) {
-  if (p.min_split_loss <= 0.0f) return;  // every split has loss_chg > kRtEps >= gamma
-  for (int leaf = 0; leaf < tree->NumNodes(); ++leaf) {
-    if (!tree->IsLeaf(leaf) || tree->IsDeleted(leaf)) continue;
-    for (int n = leaf; n != 0;) {
-      const int pid = tree->parent[n];
-      const int l = tree->left[pid], r = tree->right[pid];
-      if (!tree->IsLeaf(l) || !tree->IsLeaf(r) || !(tree->loss_change[pid] < p.min_split_loss)) {
-        break;
-      }
-      tree->MarkDeleted(l);
-      tree->MarkDeleted(r);
-      tree->left[pid] = tree->right[pid] = -1;  // SetLeaf keeps the split index, as here
-      tree->split_cond[pid] = p.eta * tree->base_weight[pid];
-      n = pid;
-    }
-  }
-}
-
 // Sums the gradients of the rows now in `nodes` (new nodes: no other node gets rows) and sets
 // their weight and gain, as colmaker's InitNewNode.
 void InitNodes(const std::vector<int>& nodes, const std::vector<GradientPair>& gpair,
@@ -293,7 +272,8 @@ RegTree ExactGrower::Grow(const std::vector<GradientPair>& gpair) const {
     tree.base_weight[n] = state[n].weight;
     tree.sum_hess[n] = static_cast<float>(state[n].stats.hess);
   }
-  Prune(param_, &tree);
+  // 1.7's exact default is grow_colmaker,prune (gamma applied after growing).
+  PruneTree(param_.min_split_loss, param_.max_depth, param_.eta, &tree);
   return tree;
 }
 

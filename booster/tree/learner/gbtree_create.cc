@@ -9,6 +9,7 @@ const std::vector<ParamDoc>& GBTreeLearner::Params() {
     std::vector<ParamDoc> docs = LearnerParam::Table().Docs();
     for (ParamDoc& d : TreeParam::Table().Docs()) docs.push_back(std::move(d));
     for (ParamDoc& d : DartParam::Table().Docs()) docs.push_back(std::move(d));
+    for (ParamDoc& d : UpdateParam::Table().Docs()) docs.push_back(std::move(d));
     return docs;
   }();
   return kDocs;
@@ -20,13 +21,19 @@ Result<std::unique_ptr<GBTreeLearner>> GBTreeLearner::Create(
   LearnerParam lparam;
   TreeParam tparam;
   DartParam dart;
+  UpdateParam update;
   for (const auto& [key, value] : params) {
     // Errors name the key as given (Status::key()), so the CLI can point at its config line.
-    Status s = LearnerParam::Table().Find(key) ? LearnerParam::Table().Set(&lparam, key, value)
-               : DartParam::Table().Find(key)  ? DartParam::Table().Set(&dart, key, value)
-                                               : TreeParam::Table().Set(&tparam, key, value);
+    Status s = LearnerParam::Table().Find(key)  ? LearnerParam::Table().Set(&lparam, key, value)
+               : DartParam::Table().Find(key)   ? DartParam::Table().Set(&dart, key, value)
+               : UpdateParam::Table().Find(key) ? UpdateParam::Table().Set(&update, key, value)
+                                                : TreeParam::Table().Set(&tparam, key, value);
     if (!s.ok()) return s;
   }
+  // XGBoost ignores tree_method when `updater` names a grower: the grower is the method.
+  auto grower = update.Validate();
+  if (!grower.ok()) return grower.status();
+  if (!grower.value().empty()) tparam.tree_method = grower.value();
   // XGBoost 1.7 (learner.cc, ConfigureObjective): num_class > 1 without an objective means
   // multi:softmax. Python scripts with their own multi-class objective rely on it (the model
   // they save says multi:softmax and predict() gives class indices). Not marked as set, so a
@@ -56,7 +63,7 @@ Result<std::unique_ptr<GBTreeLearner>> GBTreeLearner::Create(
       return m.status().WithKey("eval_metric");
   }
   return std::make_unique<GBTreeLearner>(std::move(lparam), tparam, std::move(objective).value(),
-                                         ctx, comm, std::move(dart));
+                                         ctx, comm, std::move(dart), std::move(update));
 }
 
 }  // namespace treering::booster

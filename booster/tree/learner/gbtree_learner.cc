@@ -111,13 +111,14 @@ class CostMeter {
 
 GBTreeLearner::GBTreeLearner(LearnerParam lparam, TreeParam tparam,
                              std::unique_ptr<Objective> objective, const Context& ctx,
-                             rabit::Comm* comm, DartParam dart)
+                             rabit::Comm* comm, DartParam dart, UpdateParam update)
     : lparam_(std::move(lparam)),
       tparam_(tparam),
       objective_(std::move(objective)),
       ctx_(ctx),
       comm_(comm),
-      dart_param_(std::move(dart)) {
+      dart_param_(std::move(dart)),
+      update_param_(std::move(update)) {
   model_.dart = dart_param_.IsDart();
   model_.num_parallel_tree = tparam_.num_parallel_tree;
   model_.objective = lparam_.objective;
@@ -193,6 +194,8 @@ Status GBTreeLearner::LoadModel(GBTreeModel model) {
   lparam_.aft_loss_distribution_scale = oc.aft_loss_distribution_scale;
   base_margin_ = margin.value();
   model_ = std::move(model);
+  trees_to_update_.clear();  // a model loaded is updated from its first round again
+  update_started_ = false;
   // New trees may split on any feature of the training data already set.
   if (train_ != nullptr) {
     model_.num_feature =
@@ -259,7 +262,8 @@ Status GBTreeLearner::SetTrainData(data::DMatrix* train) {
   if (Status s = CheckData(*train, "training data"); !s.ok()) return s;
   if (Status s = ResolveMetrics(); !s.ok()) return s;
   // XGBoost 1.7's InitBaseScore: estimated from the data before the first tree only.
-  if (objective_->LeafQuantile() && model_.boost_from_average && model_.trees.empty()) {
+  if (objective_->LeafQuantile() && model_.boost_from_average && model_.trees.empty() &&
+      !update_param_.update) {
     model_.base_score = MedianBaseScore(Labels(*train), comm_);
     base_margin_ = model_.base_score;
   }
@@ -458,6 +462,7 @@ void GBTreeLearner::EndRound() {
 Status GBTreeLearner::UpdateOneIter(int /*iter*/) {
   if (train_ == nullptr) return Status::InvalidInput("UpdateOneIter: no training data set");
   if (Status s = objective_->CanComputeGradients(); !s.ok()) return s;
+  if (update_param_.update) return UpdateExistingRound();
   Stopwatch watch;
   const CostMeter meter(*comm_);
   BeginRound();

@@ -21,6 +21,7 @@
 #include "booster/tree/dart/dart_booster.h"
 #include "booster/tree/dart/dart_param.h"
 #include "booster/tree/grow/tree_updater.h"
+#include "booster/tree/learner/update_param.h"
 #include "booster/tree_model.h"
 #include "booster/tree_param.h"
 #include "rabit/comm.h"
@@ -41,7 +42,8 @@ class GBTreeLearner : public Learner {
       rabit::Comm* comm);
 
   GBTreeLearner(LearnerParam lparam, TreeParam tparam, std::unique_ptr<Objective> objective,
-                const Context& ctx, rabit::Comm* comm, DartParam dart = {});
+                const Context& ctx, rabit::Comm* comm, DartParam dart = {},
+                UpdateParam update = {});
 
   // A model to continue training from or predict with (objective & num_class must agree with
   // the params unless the params did not set them, then the model's are taken).
@@ -118,6 +120,11 @@ class GBTreeLearner : public Learner {
   void AddLeavesToMargins(const RegTree& tree, int group);
   // XGBoost 1.7's tree_method choice for this data; sets method_note_.
   Result<std::string> ResolveTreeMethod(const data::DMatrix& train);
+  // process_type=update (gbtree_update.cc): the first call moves the model's trees aside;
+  // each round then takes the next round's trees, changes them with the updaters and puts
+  // them back.
+  Status StartUpdateProcess();
+  Status UpdateExistingRound();
   // Predict's pred_leaf / pred_contribs / pred_interactions, trees of rounds [0, end).
   Status Explain(const data::DMatrix& dm, const PredictOptions& options, int end,
                  std::vector<float>* out) const;
@@ -139,6 +146,11 @@ class GBTreeLearner : public Learner {
   std::uint64_t seed_ = 0;
   DartParam dart_param_;
   std::optional<DartRounds> dart_;  // booster=dart: from SetTrainData (or a dart model loaded)
+  UpdateParam update_param_;
+  // process_type=update: the loaded model's trees not yet updated are
+  // trees_to_update_[model_.trees.size() ...] (XGBoost's GBTreeModel::trees_to_update).
+  std::vector<RegTree> trees_to_update_;
+  bool update_started_ = false;
 
   const data::DMatrix* train_ = nullptr;
   // One group's gradients -> one tree, for train_ (cuts, bins, sampler, sync, grower).
