@@ -19,12 +19,13 @@ struct LearnerParam {
   std::vector<std::string> eval_metrics;  // repeatable key, config order; empty = default
   bool disable_default_eval_metric = false;
   float scale_pos_weight = 1.0f;
-  float huber_slope = 1.0f;                      // reg:pseudohubererror and mphe
-  float tweedie_variance_power = 1.5f;           // reg:tweedie, [1, 2)
-  int num_pairsample = 1;                        // rank:*
-  float fix_list_weight = 0.0f;                  // rank:*
-  std::string aft_loss_distribution = "normal";  // survival:aft and aft-nloglik
-  float aft_loss_distribution_scale = 1.0f;      // survival:aft and aft-nloglik
+  float huber_slope = 1.0f;             // reg:pseudohubererror and mphe
+  float tweedie_variance_power = 1.5f;  // reg:tweedie, [1, 2)
+  int num_pairsample = 1;               // rank:*
+  float fix_list_weight = 0.0f;         // rank:*
+  // survival:aft, and aft-nloglik when named in eval_metric (XGBoost's aft_loss_param).
+  std::string aft_loss_distribution = "normal";
+  float aft_loss_distribution_scale = 1.0f;
 
   // Every key with its default, range and meaning (base/param_table.h).
   static const ParamTable<LearnerParam>& Table();
