@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "data/query_group_shards.h"
+#include "data/survival_bounds.h"
 #include "eval_report.h"
 #include "model_output.h"
 #include "output_check.h"
@@ -82,6 +83,24 @@ Status SetUpLearner(TrainJob* j) {
       {{"model_dir", dir_used ? o.model_dir : "", true}, {"model_out", o.model_out, false}});
 }
 
+// FILE.bounds (survival:aft's label intervals, docs/data.md) for a loaded matrix; survival:aft
+// without one is an error naming the key and the file it looked for.
+Status AttachBounds(const CliOptions& o, const std::string& key, const std::string& uri,
+                    data::DMatrix* m) {
+  Status st = data::AttachSurvivalBounds(key, uri, true, rabit::DefaultComm(), m);
+  if (!st.ok()) return st;
+  std::string objective;
+  for (const auto& [k, v] : o.learner_params) {
+    if (k == "objective") objective = v;
+  }
+  if (objective == "survival:aft" && m->label_lower_bound.empty()) {
+    return Status::InvalidKey(key, key + " = " + uri + ": objective survival:aft needs " +
+                                       uri.substr(0, uri.find('?')) +
+                                       ".bounds, one 'LOWER UPPER' line per row (docs/data.md)");
+  }
+  return Status::Ok();
+}
+
 // "eval[NAME] = the training file" evaluates on the training matrix itself: no second copy.
 Status LoadDatasets(TrainJob* j) {
   const CliOptions& o = j->options;
@@ -92,6 +111,7 @@ Status LoadDatasets(TrainJob* j) {
   Status groups =
       data::AttachQueryGroups("data", o.data, true, rabit::DefaultComm(), &train.value());
   if (!groups.ok()) return groups;
+  if (Status st = AttachBounds(o, "data", o.data, &train.value()); !st.ok()) return st;
   j->train = std::move(train.value());
   if (Status st = CheckTrainingParts(o, j->train); !st.ok()) return st;
   for (const EvalSetSpec& e : o.evals) {
@@ -103,6 +123,8 @@ Status LoadDatasets(TrainJob* j) {
     if (!m.ok()) return m.status();
     groups = data::AttachQueryGroups("eval[" + e.name + "]", e.uri, true, rabit::DefaultComm(),
                                      &m.value());
+    if (!groups.ok()) return groups;
+    groups = AttachBounds(o, "eval[" + e.name + "]", e.uri, &m.value());
     if (!groups.ok()) return groups;
     j->eval_data.push_back(std::make_unique<data::DMatrix>(std::move(m.value())));
   }

@@ -59,7 +59,10 @@ void CheckFinite(const std::vector<float>& values, const char* what, const char*
 }
 
 void CheckMetaInfo(const data::DMatrix& dm, const char* what) {
-  if (dm.label.size() != dm.NumRows()) {
+  // Survival data may carry label_lower_bound / label_upper_bound and no label (XGBoost 1.7
+  // trains survival:aft on them; the learner refuses missing labels for other objectives).
+  const bool bounds_only = dm.label.empty() && !dm.label_lower_bound.empty();
+  if (dm.label.size() != dm.NumRows() && !bounds_only) {
     throw ApiError(std::string(what) + ": label: " + std::to_string(dm.label.size()) +
                    " values for " + std::to_string(dm.NumRows()) + " rows");
   }

@@ -6,6 +6,7 @@
 #include "api_error.h"
 #include "data/load.h"
 #include "data/query_group_shards.h"
+#include "data/survival_bounds.h"
 #include "dmatrix_build.h"
 #include "global_config.h"
 #include "rabit/rabit.h"
@@ -36,6 +37,7 @@ data::DMatrix LoadFile(const std::string& uri) {
   }
   data::DMatrix m = ValueOrThrow(data::Load(uri, options));
   capi::ThrowIfError(data::AttachQueryGroups("fname", uri, sharded, rabit::DefaultComm(), &m));
+  capi::ThrowIfError(data::AttachSurvivalBounds("fname", uri, sharded, rabit::DefaultComm(), &m));
   return m;
 }
 

@@ -2,6 +2,8 @@
 
 namespace treering::booster {
 
+// One name a line (helpers add objectives in parallel).
+// clang-format off
 const std::vector<std::string>& ObjectiveNames() {
   static const std::vector<std::string> kNames = {"reg:squarederror",
                                                   "reg:logistic",
@@ -16,12 +18,14 @@ const std::vector<std::string>& ObjectiveNames() {
                                                   "reg:tweedie",
                                                   "binary:hinge",
                                                   "survival:cox",
+                                                  "survival:aft",
                                                   "reg:absoluteerror",
                                                   "rank:pairwise",
                                                   "rank:ndcg",
                                                   "rank:map"};
   return kNames;
 }
+// clang-format on
 
 namespace {
 
@@ -54,7 +58,8 @@ const ParamTable<LearnerParam>& LearnerParam::Table() {
       ListField("eval_metric", &P::eval_metrics, "(per objective)",
                 "repeatable: rmse, rmsle, mae, mape, mphe, logloss, error, error@t, auc, aucpr, "
                 "merror, mlogloss, poisson-nloglik, gamma-nloglik, gamma-deviance, "
-                "tweedie-nloglik@p, cox-nloglik, ndcg[@k][-], map[@k][-], pre@k"),
+                "tweedie-nloglik@p, cox-nloglik, aft-nloglik, interval-regression-accuracy, "
+                "ndcg[@k][-], map[@k][-], pre@k"),
       BoolField("disable_default_eval_metric", &P::disable_default_eval_metric,
                 "1: no metric unless eval_metric is given"),
       RealField("scale_pos_weight", &P::scale_pos_weight, {.lo = 0, .lo_open = true},
@@ -67,6 +72,14 @@ const ParamTable<LearnerParam>& LearnerParam::Table() {
                "rank:*: partners drawn per document (lambda_rank_param)"),
       RealField("fix_list_weight", &P::fix_list_weight, {.lo = 0},
                 "rank:*: scale each query group's pairs by this / group size; 0 = off"),
+      ChoiceField("aft_loss_distribution", &P::aft_loss_distribution,
+                  {"normal", "logistic", "extreme"},
+                  "survival:aft: distribution of the noise of log time (also aft-nloglik's when "
+                  "named in eval_metric)"),
+      RealField("aft_loss_distribution_scale", &P::aft_loss_distribution_scale,
+                {.lo = 0, .lo_open = true},
+                "survival:aft: scale (sigma) of that noise (also aft-nloglik's when named in "
+                "eval_metric)"),
       PinnedChoice("validate_parameters", {"1", "0"},
                    "accepted for XGBoost compatibility; unknown keys are always errors"),
   });

@@ -27,6 +27,8 @@ const std::vector<std::string>& MetricNames() {
                                                   "gamma-deviance",
                                                   "tweedie-nloglik@p",
                                                   "cox-nloglik",
+                                                  "aft-nloglik",
+                                                  "interval-regression-accuracy",
                                                   "ndcg",
                                                   "ndcg@k",
                                                   "ndcg-",
@@ -43,6 +45,7 @@ Result<std::unique_ptr<Metric>> Metric::Create(const std::string& name,
                                                const MetricConfig& config) {
   if (name == "auc" || name == "aucpr") return MakeAucMetric(name);
   if (name == "cox-nloglik") return MakeCoxMetric();
+  if (auto m = MakeSurvivalMetric(name, config)) return m;
   if (IsRankMetricName(name)) return MakeRankMetric(name);
   if (name.rfind("tweedie-nloglik", 0) == 0) return MakeTweedieMetric(name);
   if (auto m = MakeElementwiseMetric(name, config)) return m;

@@ -16,6 +16,9 @@ std::unique_ptr<Metric> MakeElementwiseMetric(const std::string& name, const Met
 // tweedie-nloglik@p (p in [1, 2)), or why the name is not one.
 Result<std::unique_ptr<Metric>> MakeTweedieMetric(const std::string& name);
 std::unique_ptr<Metric> MakeCoxMetric();
+// aft-nloglik (with config's AFT distribution and scale) or interval-regression-accuracy;
+// nullptr otherwise (metric_survival.cc).
+std::unique_ptr<Metric> MakeSurvivalMetric(const std::string& name, const MetricConfig& config);
 // merror, mlogloss; nullptr otherwise.
 std::unique_ptr<Metric> MakeMulticlassMetric(const std::string& name);
 // auc or aucpr: binary, or one-vs-rest over classes as XGBoost 1.7 (auc weights each class

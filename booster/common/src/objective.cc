@@ -36,6 +36,17 @@ Result<std::unique_ptr<Objective>> CreateNamed(const ObjectiveConfig& config) {
   }
   if (auto objective = MakeRegressionObjective(config)) return objective;
   if (n == "survival:cox") return MakeCoxObjective();
+  if (n == "survival:aft") {
+    const std::string& d = config.aft_loss_distribution;
+    if (d != "normal" && d != "logistic" && d != "extreme") {
+      return Status::InvalidInput("parameter aft_loss_distribution: '" + d +
+                                  "' is not normal, logistic or extreme");
+    }
+    if (!(config.aft_loss_distribution_scale > 0.0f)) {
+      return Status::InvalidInput("parameter aft_loss_distribution_scale: must be > 0");
+    }
+    return MakeAftObjective(config);
+  }
   if (config.num_pairsample < 1) {
     return Status::InvalidInput("parameter num_pairsample: must be >= 1");
   }

@@ -17,6 +17,11 @@ std::unique_ptr<Objective> MakeElementwiseObjective(const ObjectiveConfig& confi
 std::unique_ptr<Objective> MakeRegressionObjective(const ObjectiveConfig& config);
 std::unique_ptr<Objective> MakeCoxObjective();
 std::unique_ptr<Objective> MakeAbsoluteErrorObjective();
+// survival:aft (objective_aft.cc).
+std::unique_ptr<Objective> MakeAftObjective(const ObjectiveConfig& config);
+// Why `labels` cannot feed survival:aft or a survival metric (`what` starts the message):
+// bounds missing or not one per row, NaN, or lower > upper; Ok otherwise.
+Status CheckAftBounds(const std::string& what, const LabelView& labels);
 // Row ids by ascending |label|, ties in row order (XGBoost's MetaInfo::LabelAbsSort): the
 // order of survival:cox and cox-nloglik.
 std::vector<std::size_t> AbsLabelOrder(const std::vector<float>& labels);

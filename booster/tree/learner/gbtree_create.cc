@@ -49,13 +49,17 @@ Result<std::unique_ptr<GBTreeLearner>> GBTreeLearner::Create(
                      tparam.max_delta_step, lparam.huber_slope, lparam.tweedie_variance_power};
   oc.num_pairsample = lparam.num_pairsample;
   oc.fix_list_weight = lparam.fix_list_weight;
+  oc.aft_loss_distribution = lparam.aft_loss_distribution;
+  oc.aft_loss_distribution_scale = lparam.aft_loss_distribution_scale;
   auto objective = Objective::Create(oc);
   if (!objective.ok()) return objective.status().WithKey("objective");
   if (auto margin = objective.value()->ProbToMargin(lparam.base_score); !margin.ok()) {
     return Status::InvalidKey("base_score", "parameter " + margin.status().message());
   }
   for (const auto& name : lparam.eval_metrics) {
-    if (auto m = Metric::Create(name, {lparam.huber_slope}); !m.ok())
+    if (auto m = Metric::Create(name, {lparam.huber_slope, lparam.aft_loss_distribution,
+                                       lparam.aft_loss_distribution_scale});
+        !m.ok())
       return m.status().WithKey("eval_metric");
   }
   return std::make_unique<GBTreeLearner>(std::move(lparam), tparam, std::move(objective).value(),

@@ -22,6 +22,10 @@ void WriteObjectiveParams(const LearnerParam& p, std::map<std::string, std::stri
   if (p.objective == "reg:tweedie") {
     (*out)["tweedie_variance_power"] = FloatToG9(p.tweedie_variance_power);
   }
+  if (p.objective == "survival:aft") {  // XGBoost's aft_loss_param
+    (*out)["aft_loss_distribution"] = p.aft_loss_distribution;
+    (*out)["aft_loss_distribution_scale"] = FloatToG9(p.aft_loss_distribution_scale);
+  }
   if (p.objective.rfind("rank:", 0) == 0) {
     (*out)["num_pairsample"] = std::to_string(p.num_pairsample);
     (*out)["fix_list_weight"] = FloatToG9(p.fix_list_weight);
@@ -29,9 +33,11 @@ void WriteObjectiveParams(const LearnerParam& p, std::map<std::string, std::stri
 }
 
 Status ReadObjectiveParams(const std::map<std::string, std::string>& params, ObjectiveConfig* oc) {
-  for (auto [key, field] : {std::pair{"huber_slope", &oc->huber_slope},
-                            std::pair{"tweedie_variance_power", &oc->tweedie_variance_power},
-                            std::pair{"fix_list_weight", &oc->fix_list_weight}}) {
+  for (auto [key, field] :
+       {std::pair{"huber_slope", &oc->huber_slope},
+        std::pair{"tweedie_variance_power", &oc->tweedie_variance_power},
+        std::pair{"fix_list_weight", &oc->fix_list_weight},
+        std::pair{"aft_loss_distribution_scale", &oc->aft_loss_distribution_scale}}) {
     const auto it = params.find(key);
     if (it == params.end()) continue;
     char* end = nullptr;
@@ -40,6 +46,9 @@ Status ReadObjectiveParams(const std::map<std::string, std::string>& params, Obj
       return Status::InvalidInput(std::string("model: objective parameter ") + key + " is '" +
                                   it->second + "', not a number");
     }
+  }
+  if (const auto it = params.find("aft_loss_distribution"); it != params.end()) {
+    oc->aft_loss_distribution = it->second;  // Objective::Create checks the name
   }
   if (const auto it = params.find("num_pairsample"); it != params.end()) {
     char* end = nullptr;
@@ -72,7 +81,10 @@ class Stopwatch {
 };
 
 LabelView Labels(const data::DMatrix& dm, int iteration = 0) {
-  return {&dm.label, &dm.weight, &dm.group_ptr, iteration};
+  LabelView v{&dm.label, &dm.weight, &dm.group_ptr, iteration};
+  v.lower_bound = &dm.label_lower_bound;
+  v.upper_bound = &dm.label_upper_bound;
+  return v;
 }
 
 // Time and collectives since construction, to charge a phase of a round to the RoundCost.
@@ -178,6 +190,8 @@ Status GBTreeLearner::LoadModel(GBTreeModel model) {
   lparam_.tweedie_variance_power = oc.tweedie_variance_power;
   lparam_.num_pairsample = oc.num_pairsample;
   lparam_.fix_list_weight = oc.fix_list_weight;
+  lparam_.aft_loss_distribution = oc.aft_loss_distribution;
+  lparam_.aft_loss_distribution_scale = oc.aft_loss_distribution_scale;
   base_margin_ = margin.value();
   model_ = std::move(model);
   trees_to_update_.clear();  // a model loaded is updated from its first round again
@@ -198,9 +212,18 @@ Status GBTreeLearner::LoadModel(GBTreeModel model) {
 }
 
 Status GBTreeLearner::CheckData(const data::DMatrix& dm, const std::string& what) const {
-  if (dm.label.size() != dm.NumRows()) {
+  // survival:aft learns from label_lower_bound / label_upper_bound alone, as XGBoost does.
+  const bool bounds_only = dm.label.empty() && objective_->Name() == "survival:aft";
+  if (dm.label.size() != dm.NumRows() && !bounds_only) {
     return Status::InvalidInput(what + ": " + std::to_string(dm.label.size()) + " labels for " +
                                 std::to_string(dm.NumRows()) + " rows");
+  }
+  for (const auto* b : {&dm.label_lower_bound, &dm.label_upper_bound}) {
+    if (!b->empty() && b->size() != dm.NumRows()) {  // XGBoost's MetaInfo::Validate
+      return Status::InvalidInput(what + ": " + std::to_string(b->size()) + " label " +
+                                  (b == &dm.label_lower_bound ? "lower" : "upper") +
+                                  " bounds for " + std::to_string(dm.NumRows()) + " rows");
+    }
   }
   if (!dm.weight.empty() && dm.weight.size() != dm.NumRows()) {
     return Status::InvalidInput(what + ": weights do not match the rows");
@@ -218,8 +241,10 @@ Status GBTreeLearner::ResolveMetrics() {
   metrics_.clear();
   std::vector<std::string> names = lparam_.eval_metrics;
   // XGBoost 1.7 configures only the metrics named in eval_metric: its default mphe keeps
-  // huber_slope = 1 whatever the objective's slope (the peer test checks both).
-  MetricConfig config{lparam_.huber_slope};
+  // huber_slope = 1 whatever the objective's slope, its default aft-nloglik a normal
+  // distribution of scale 1 whatever the objective's (the peer tests check both).
+  MetricConfig config{lparam_.huber_slope, lparam_.aft_loss_distribution,
+                      lparam_.aft_loss_distribution_scale};
   if (names.empty() && !lparam_.disable_default_eval_metric) {
     names.push_back(objective_->DefaultMetric());
     config = MetricConfig{};

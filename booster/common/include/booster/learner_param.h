@@ -23,6 +23,9 @@ struct LearnerParam {
   float tweedie_variance_power = 1.5f;  // reg:tweedie, [1, 2)
   int num_pairsample = 1;               // rank:*
   float fix_list_weight = 0.0f;         // rank:*
+  // survival:aft, and aft-nloglik when named in eval_metric (XGBoost's aft_loss_param).
+  std::string aft_loss_distribution = "normal";
+  float aft_loss_distribution_scale = 1.0f;
 
   // Every key with its default, range and meaning (base/param_table.h).
   static const ParamTable<LearnerParam>& Table();

@@ -18,6 +18,9 @@ namespace treering::booster {
 // Parameters a metric takes from the learner's configuration (XGBoost passes them the same way).
 struct MetricConfig {
   float huber_slope = 1.0f;  // mphe
+  // aft-nloglik: the noise distribution and its scale (XGBoost's aft_loss_param).
+  std::string aft_loss_distribution = "normal";
+  float aft_loss_distribution_scale = 1.0f;
 };
 
 class Metric {

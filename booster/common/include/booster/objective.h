@@ -49,6 +49,8 @@ struct ObjectiveConfig {
   float tweedie_variance_power = 1.5f;  // reg:tweedie, in [1, 2) (tweedie_regression_param)
   int num_pairsample = 1;               // rank:*: pairs drawn per document (lambda_rank_param)
   float fix_list_weight = 0.0f;         // rank:*: list weight normaliser, 0 = none
+  std::string aft_loss_distribution = "normal";  // survival:aft: normal, logistic or extreme
+  float aft_loss_distribution_scale = 1.0f;      // survival:aft: sigma of the noise
 };
 
 // Labels and optional weights of the rows an objective or metric looks at.
@@ -60,6 +62,10 @@ struct LabelView {
   const std::vector<std::uint64_t>* group_ptr = nullptr;
   // The boosting round being grown: rank:* seeds its pair sampler with it as XGBoost does.
   int iteration = 0;
+  // survival:aft's interval per row (XGBoost's label_lower_bound / label_upper_bound); null or
+  // empty when unset. Only survival:aft and the survival metrics look at them.
+  const std::vector<float>* lower_bound = nullptr;
+  const std::vector<float>* upper_bound = nullptr;
   float Weight(std::size_t row) const { return weight->empty() ? 1.0f : (*weight)[row]; }
   std::size_t NumRows() const { return label->size(); }
 };
