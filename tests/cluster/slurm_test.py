@@ -5,6 +5,7 @@ BIN_DIR [CASE...]`, which starts slurmctld and one slurmd per host and sets SLUR
 Every job trains the same small boosting model; each must end byte-identical to the 4-worker
 job on this one host (`--cluster local`), and its ranks must have run on the 4 hosts. Cases:
   srun      plain `srun -N4 -n4 treering ...`: the Slurm rendezvous, no launcher
+  capi      plain srun of a Python program over the C API: collective.init() with no arguments
   alloc     `salloc -N4 -n4 treering-submit --cluster slurm`: srun steps from the tracker here
   batch     `treering-submit --cluster slurm --nodes 4 ...` outside an allocation: sbatch --wait,
             the output relayed with rank prefixes, the job's exit status (also of a failed job)
@@ -50,6 +51,43 @@ def case_srun(job):
     check(os.listdir(rdv) == [], "srun: rendezvous files left: %s" % os.listdir(rdv))
     check(oct(os.stat(rdv).st_mode & 0o777) == oct(0o700), "srun: rendezvous dir not 0700")
     print("srun: 4 hosts, Slurm rendezvous, model identical, %.2f s" % took)
+
+
+# A program of its own over the C API (the Python package): no tracker arguments at all.
+COLLECTIVE_PROGRAM = """
+import socket, subprocess, sys
+sys.path.insert(0, sys.argv[1])
+import numpy as np
+from treering import collective
+collective.init()
+rank, world = collective.get_rank(), collective.get_world_size()
+total = collective.allreduce(np.array([rank + 1.0, 2.0 ** rank]), collective.Op.SUM)
+addr = subprocess.run(["ip", "-4", "-o", "addr", "show", "dev", "eth0"], capture_output=True,
+                      text=True).stdout.split()[3].split("/")[0]
+print("rank %d of %d at %s: %g %g" % (rank, world, addr, total[0], total[1]), flush=True)
+collective.finalize()
+"""
+
+
+def case_capi(job):
+    lib = os.path.join(os.path.dirname(ct.BIN), "lib", "libtreering.so")
+    if not os.path.exists(lib):
+        print("SKIP part capi: no %s (target treering_shared)" % lib)
+        return
+    package = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                           "python-package")
+    program = os.path.join(job.work, "collective.py")
+    with open(program, "w") as f:
+        f.write(COLLECTIVE_PROGRAM)
+    p, took = run(["srun", "-I5", "-N4", "-n4", "/usr/bin/python3", program, package],
+                  timeout=120, env={"TREERING_LIBRARY": lib,
+                                    "TREERING_RENDEZVOUS_DIR": os.path.join(job.work, "rdv")})
+    check(p.returncode == 0, "capi: srun of a C API program failed:\n" + p.stderr[-3000:])
+    lines = sorted(l for l in p.stdout.splitlines() if l.startswith("rank "))
+    want = ["rank %d of 4 at %s: 10 15" % (r, ct.HOSTS[r]) for r in range(4)]
+    check(lines == want, "capi: got %s, want %s" % (lines, want))
+    print("capi: srun of a Python program (collective.init() without arguments) on 4 hosts, "
+          "allreduce right, %.2f s" % took)
 
 
 def case_alloc(job):
@@ -179,7 +217,7 @@ def case_errors(job):
     print("errors: bad partition and stale SLURM_JOB_ID: one line each, exit 2")
 
 
-CASES = {"srun": case_srun, "alloc": case_alloc, "batch": case_batch, "restart": case_restart,
+CASES = {"srun": case_srun, "capi": case_capi, "alloc": case_alloc, "batch": case_batch, "restart": case_restart,
          "requeue": case_requeue, "errors": case_errors}
 
 
