@@ -135,6 +135,9 @@ int SubmitSlurmBatch(const SubmitOptions& o, const SlurmBatchOptions& b,
     std::fprintf(stderr, "treering-submit: sbatch: %s\n", SlurmMessage(sbatch_err).c_str());
     return 2;
   }
+  // A job cancelled as it started may still have its output files made by the node after
+  // sbatch returned: give that a moment, so they are removed with the rest.
+  if (cancelled) std::this_thread::sleep_for(std::chrono::seconds(1));
   out.Finish(emit);
   err.Finish(emit);
   emit("[submit] slurm job " + job_id + " ended with exit code " + std::to_string(code), true);
