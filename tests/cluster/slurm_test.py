@@ -11,7 +11,8 @@ job on this one host (`--cluster local`), and its ranks must have run on the 4 h
             the output relayed with rank prefixes, the job's exit status (also of a failed job)
   restart   a worker SIGKILLed mid-job is restarted as a one-task step on its node and rejoins
   requeue   `scontrol requeue` of a running job: the rerun resumes from rank 0's last snapshot
-  errors    a bad partition and a stale SLURM_JOB_ID: one line naming the command, exit 2
+  errors    a bad partition, an unknown SLURM_JOB_ID and an ended allocation (srun refuses the
+            step): one line naming the command and Slurm's message, exit 2
 Exit 0 pass, 1 fail, 77 skipped."""
 import os
 import re
@@ -214,7 +215,16 @@ def case_errors(job):
     check(p.returncode == 2 and p.stderr.strip().startswith("treering-submit: scontrol show job:")
           and len(p.stderr.strip().splitlines()) == 1,
           "stale allocation: not one line, exit 2 (%d):\n%s" % (p.returncode, p.stderr))
-    print("errors: bad partition and stale SLURM_JOB_ID: one line each, exit 2")
+    # An allocation that has just ended (Slurm still knows it): srun refuses the step.
+    p, _ = run(["salloc", "-I5", "-N1", "-n1", "sh", "-c", "echo $SLURM_JOB_ID"], timeout=60)
+    ended = p.stdout.strip()
+    p, _ = submit_slurm([], ["true"], env={"SLURM_JOB_ID": ended, "SLURM_JOB_NODELIST": "n1",
+                                           "SLURM_TASKS_PER_NODE": "1"}, timeout=60)
+    check(p.returncode == 2 and p.stderr.strip().startswith("treering-submit: srun: ")
+          and len(p.stderr.strip().splitlines()) == 1,
+          "srun refused: not one line, exit 2 (%d):\n%s" % (p.returncode, p.stderr))
+    print("errors: bad partition, unknown and ended allocations: one line each, exit 2 (%s)"
+          % p.stderr.strip())
 
 
 CASES = {"srun": case_srun, "capi": case_capi, "alloc": case_alloc, "batch": case_batch, "restart": case_restart,

@@ -47,6 +47,10 @@ int PrepareSlurmJob(SubmitOptions& o, const SlurmBatchOptions& b, int argc, char
     return 2;
   }
   *alloc = a.value();
+  if (Status s = ProbeSlurmSteps(*alloc); !s.ok()) {
+    std::fprintf(stderr, "treering-submit: %s\n", s.message().c_str());
+    return 2;
+  }
   if (o.num_workers == 0) o.num_workers = alloc->ntasks;
   if (!o.host_ip_given) {
     auto ip = SlurmTrackerAddress(*alloc);

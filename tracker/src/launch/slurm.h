@@ -43,6 +43,9 @@ Result<SlurmAllocation> ReadSlurmAllocation();
 // The node of each rank 0..n-1: block placement over the allocation's task slots, as srun's
 // default distribution (rank i past the slots wraps around).
 std::vector<std::string> RankNodes(const SlurmAllocation& a, int n);
+// One step of a task per node (`srun ... true`): srun's refusal (the allocation ended, a node
+// down) is then one line with Slurm's message before any worker starts.
+Status ProbeSlurmSteps(const SlurmAllocation& a);
 // This machine's address that reaches the allocation's first node (by its Slurm NodeAddr).
 Result<std::string> SlurmTrackerAddress(const SlurmAllocation& a);
 // One `srun --overlap -N1 -n1 -w NODE ... COMMAND` task per worker, restartable.

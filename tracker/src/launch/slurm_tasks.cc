@@ -150,6 +150,17 @@ std::vector<std::string> RankNodes(const SlurmAllocation& a, int n) {
   return out;
 }
 
+Status ProbeSlurmSteps(const SlurmAllocation& a) {
+  std::string nodes;
+  for (const std::string& n : a.nodes) nodes.append(nodes.empty() ? "" : ",").append(n);
+  const std::string count = std::to_string(a.nodes.size());
+  CommandResult r = RunCommand(
+      {"srun", "--overlap", "-N" + count, "-n" + count, "--ntasks-per-node=1", "-w", nodes, "true"},
+      60);
+  if (r.code != 0) return Status::InvalidInput("srun: " + SlurmMessage(r.err));
+  return Status::Ok();
+}
+
 Result<std::string> SlurmTrackerAddress(const SlurmAllocation& a) {
   CommandResult node = RunCommand({"scontrol", "show", "node", "-o", a.nodes.front()}, 30);
   if (node.code != 0) return Status::InvalidInput("scontrol show node: " + SlurmMessage(node.err));
