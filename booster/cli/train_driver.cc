@@ -15,6 +15,7 @@
 #include "output_check.h"
 #include "rabit/rabit.h"
 #include "row_location.h"
+#include "snapshot_resume.h"
 #include "sync_check.h"
 #include "task_support.h"
 #include "tasks.h"
@@ -175,7 +176,8 @@ Status RunRound(TrainJob* j, int i, bool* stop) {
     *stop = j->stopping.Update(j->start_round + i, results.value());
   }
   const int period = j->plan.save_period;
-  if (period > 0 && (round + 1) % period == 0) {
+  // SIGUSR1 (sbatch --signal): a snapshot now, for the requeued job to resume from.
+  if ((period > 0 && (round + 1) % period == 0) || TakeSnapshotRequest()) {
     return SaveModel(j, SnapshotPath(o.model_dir, round + 1, j->learner->Traits().model_suffix));
   }
   return Status::Ok();
@@ -187,11 +189,14 @@ Status RunRound(TrainJob* j, int i, bool* stop) {
 Result<int> RunRounds(TrainJob* j) {
   j->loop_clock.emplace();
   RoundCheckpoint checkpoint(j->learner.get(), &j->stopping);
+  // A requeued job starts from rank 0's last snapshot (snapshot_resume.h); 0 otherwise.
+  auto snapshot = ResumeFromSnapshot(j->options, j->plan.rounds, j->learner.get());
+  if (!snapshot.ok()) return snapshot.status();
   const int resumed = rabit::LoadCheckPoint(&checkpoint);
   if (resumed > 0) {
     if (Status st = checkpoint.Restore(); !st.ok()) return st;
   }
-  for (int i = resumed; i < j->plan.rounds; ++i) {
+  for (int i = snapshot.value() + resumed; i < j->plan.rounds; ++i) {
     bool stop = false;
     Status st = RunRound(j, i, &stop);
     if (!st.ok()) return st;

@@ -7,6 +7,7 @@
 
 #include "engines/engine.h"
 #include "engines/single/single_engine.h"
+#include "slurm_rendezvous.h"
 
 namespace rabit {
 
@@ -69,7 +70,10 @@ void Init(const std::vector<std::pair<std::string, std::string>>& params) {
 void Finalize() {
   const treering::Status status = TheEngine().Shutdown();
   (void)ProcessEngine::Swap(std::make_unique<engine::SingleEngine>());
+  // Task 0 of an srun step serves the tracker until every rank said Shutdown.
+  const treering::Status tracker = engine::FinishSlurmRendezvous();
   Check(status, "Finalize");
+  Check(tracker, "Finalize (Slurm rendezvous tracker)");
 }
 
 int GetRank() { return TheEngine().Rank(); }

@@ -15,6 +15,7 @@
 #include "../src/launch/launch.h"
 #include "../src/launch/supervisor.h"
 #include "data_serving.h"
+#include "slurm_submit.h"
 #include "tracker/server.h"
 
 namespace {
@@ -34,13 +35,14 @@ void EmitLine(const std::string& line, bool to_stderr) {
 
 void EmitToStderr(const std::string& line) { EmitLine(line, true); }
 
-int ParseArgs(int argc, char** argv, launch::SubmitOptions& o, launch::ServeDataArgs& serve) {
+int ParseArgs(int argc, char** argv, launch::SubmitOptions& o, launch::ServeDataArgs& serve,
+              launch::SlurmBatchOptions& slurm) {
   CLI::App app{"treering-submit: launch a distributed treering / XGBoost job"};
   std::vector<std::string> env;
-  app.add_option("--cluster", o.cluster, "local, mpi or ssh")
-      ->check(CLI::IsMember({"local", "mpi", "ssh"}));
-  app.add_option("--num-workers", o.num_workers, "number of workers")
-      ->required()
+  app.add_option("--cluster", o.cluster, "local, mpi, ssh or slurm")
+      ->check(CLI::IsMember({"local", "mpi", "ssh", "slurm"}));
+  app.add_option("--num-workers", o.num_workers,
+                 "number of workers (slurm: by default the allocation's task count)")
       ->check(CLI::PositiveNumber);
   app.add_option("--host-file", o.host_file, "hosts for mpi / ssh: host[:port] [slots=n]");
   app.add_option("--local-num-attempt", o.local_num_attempt,
@@ -80,12 +82,17 @@ int ParseArgs(int argc, char** argv, launch::SubmitOptions& o, launch::ServeData
   app.add_option("--finish-timeout", o.finish_timeout_s,
                  "seconds workers may run on after every rank said shutdown");
   launch::AddServeDataOptions(app, &serve);
+  launch::AddSlurmOptions(app, &slurm);
   app.add_option("command", o.command, "worker command and its arguments (after --)")->required();
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int rc = app.exit(e);
     return rc == 0 ? 0 : 2;
+  }
+  if (o.num_workers == 0 && o.cluster != "slurm") {
+    std::fprintf(stderr, "--num-workers is required\nRun with --help for more information.\n");
+    return 2;
   }
   o.host_ip_given = host_ip->count() > 0;
   o.ssh_command_given = ssh_command->count() > 0;
@@ -199,7 +206,15 @@ void ChooseTrackerAddress(launch::SubmitOptions& o) {
 int main(int argc, char** argv) {
   launch::SubmitOptions o;
   launch::ServeDataArgs serve_data;
-  if (int rc = ParseArgs(argc, argv, o, serve_data); rc >= 0) return rc;
+  launch::SlurmBatchOptions slurm_batch;
+  if (int rc = ParseArgs(argc, argv, o, serve_data, slurm_batch); rc >= 0) return rc;
+  launch::SlurmAllocation allocation;  // --cluster slurm: srun steps on its nodes
+  if (o.cluster == "slurm") {
+    if (int rc = launch::PrepareSlurmJob(o, slurm_batch, argc, argv, EmitLine, &allocation);
+        rc >= 0) {
+      return rc;
+    }
+  }
   const auto started = std::chrono::steady_clock::now();
   ChooseTrackerAddress(o);
   if (o.cluster == "ssh" && !o.host_file.empty() && !o.command.empty()) {
@@ -237,7 +252,9 @@ int main(int argc, char** argv) {
     return ExitCodeFor(s);
   }
   TrackerThread tracker(server, o.finish_timeout_s);
-  auto tasks = launch::BuildTasks(o, launch::JobEnv(o, server.port(), t.token));
+  const launch::EnvList job_env = launch::JobEnv(o, server.port(), t.token);
+  auto tasks = o.cluster == "slurm" ? launch::SlurmTasks(o, job_env, allocation)
+                                    : launch::BuildTasks(o, job_env);
   const Status run =
       tasks.ok() ? RunWorkers(o, std::move(tasks.value()), server, tracker) : tasks.status();
   if (!run.ok()) server.Abort(run.message());

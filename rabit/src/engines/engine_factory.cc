@@ -11,6 +11,7 @@
 #include "engines/robust/robust_start.h"
 #include "engines/single/single_engine.h"
 #include "engines/socket/socket_engine.h"
+#include "slurm_rendezvous.h"
 
 namespace rabit::engine {
 namespace {
@@ -31,6 +32,8 @@ EngineChoice Resolve(const EngineParams& p) {
 treering::Result<std::unique_ptr<Engine>> CreateEngine(const ParamList& params) {
   auto parsed = ReadEngineParams(params);
   if (!parsed.ok()) return parsed.status();
+  // A task of an srun step without a tracker: the step's task 0 starts one (slurm_rendezvous.h).
+  if (Status s = JoinSlurmRendezvous(&parsed.value()); !s.ok()) return s;
   switch (Resolve(parsed.value())) {
     case EngineChoice::kSocket:
       return SocketEngine::Start(parsed.value());
