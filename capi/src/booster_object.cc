@@ -58,9 +58,10 @@ void CheckFinite(const std::vector<float>& values, const char* what, const char*
 }
 
 void CheckMetaInfo(const data::DMatrix& dm, const char* what) {
-  if (dm.label.size() != dm.NumRows()) {
+  if (dm.label.size() != dm.NumRows() * dm.label_columns) {
     throw ApiError(std::string(what) + ": label: " + std::to_string(dm.label.size()) +
-                   " values for " + std::to_string(dm.NumRows()) + " rows");
+                   " values for " + std::to_string(dm.NumRows()) + " rows x " +
+                   std::to_string(dm.label_columns) + " columns");
   }
   CheckFinite(dm.label, what, "label");
   CheckFinite(dm.weight, what, "weight");

@@ -35,7 +35,8 @@ const std::vector<std::string>& MetricNames() {
                                                   "map@k",
                                                   "map-",
                                                   "map@k-",
-                                                  "pre@k"};
+                                                  "pre@k",
+                                                  "quantile"};
   return kNames;
 }
 
@@ -43,6 +44,7 @@ Result<std::unique_ptr<Metric>> Metric::Create(const std::string& name,
                                                const MetricConfig& config) {
   if (name == "auc" || name == "aucpr") return MakeAucMetric(name);
   if (name == "cox-nloglik") return MakeCoxMetric();
+  if (name == "quantile") return MakeQuantileMetric(config.quantile_alpha);
   if (IsRankMetricName(name)) return MakeRankMetric(name);
   if (name.rfind("tweedie-nloglik", 0) == 0) return MakeTweedieMetric(name);
   if (auto m = MakeElementwiseMetric(name, config)) return m;

@@ -16,6 +16,8 @@ std::unique_ptr<Metric> MakeElementwiseMetric(const std::string& name, const Met
 // tweedie-nloglik@p (p in [1, 2)), or why the name is not one.
 Result<std::unique_ptr<Metric>> MakeTweedieMetric(const std::string& name);
 std::unique_ptr<Metric> MakeCoxMetric();
+// quantile: the pinball loss averaged over rows x alphas (XGBoost 2.x QuantileError).
+std::unique_ptr<Metric> MakeQuantileMetric(const std::vector<float>& alpha);
 // merror, mlogloss; nullptr otherwise.
 std::unique_ptr<Metric> MakeMulticlassMetric(const std::string& name);
 // auc or aucpr: binary, or one-vs-rest over classes as XGBoost 1.7 (auc weights each class

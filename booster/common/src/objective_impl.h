@@ -17,6 +17,8 @@ std::unique_ptr<Objective> MakeElementwiseObjective(const ObjectiveConfig& confi
 std::unique_ptr<Objective> MakeRegressionObjective(const ObjectiveConfig& config);
 std::unique_ptr<Objective> MakeCoxObjective();
 std::unique_ptr<Objective> MakeAbsoluteErrorObjective();
+// reg:quantileerror with one output per alpha (each in (0, 1), at least one).
+Result<std::unique_ptr<Objective>> MakeQuantileObjective(const std::vector<float>& alpha);
 // Row ids by ascending |label|, ties in row order (XGBoost's MetaInfo::LabelAbsSort): the
 // order of survival:cox and cox-nloglik.
 std::vector<std::size_t> AbsLabelOrder(const std::vector<float>& labels);

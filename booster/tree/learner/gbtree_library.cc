@@ -103,9 +103,7 @@ Result<std::vector<EvalResult>> GBTreeLearner::EvalOn(const std::vector<NamedMat
     std::vector<float> preds = *margins;
     objective_->EvalTransform(&preds, ctx_);
     for (const auto& metric : metrics_) {
-      auto value =
-          metric->Evaluate(preds, objective_->NumGroups(),
-                           {&set.dm->label, &set.dm->weight, &set.dm->group_ptr, 0}, ctx_, *comm_);
+      auto value = Score(*metric, preds, *set.dm);
       if (!value.ok()) return value.status();
       results.push_back({set.name + "-" + metric->Name(), value.value()});
     }

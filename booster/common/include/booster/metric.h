@@ -18,6 +18,8 @@ namespace treering::booster {
 // Parameters a metric takes from the learner's configuration (XGBoost passes them the same way).
 struct MetricConfig {
   float huber_slope = 1.0f;  // mphe
+  // quantile (XGBoost 2.x): the objective's quantile_alpha, one per output group.
+  std::vector<float> quantile_alpha{0.5f};
 };
 
 class Metric {
