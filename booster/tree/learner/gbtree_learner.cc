@@ -232,7 +232,10 @@ Status GBTreeLearner::CheckData(const data::DMatrix& dm, const std::string& what
         objective_->InterceptQuantiles().empty() ? "num_target" : "quantile_alpha",
         what + ": labels have " + std::to_string(dm.label_columns) + " columns, the model (" +
             model_.objective + ", num_target " + std::to_string(model_.num_target) + ") takes " +
-            std::to_string(LabelColumns()));
+            std::to_string(LabelColumns()) +
+            (objective_->InterceptQuantiles().empty()
+                 ? ""
+                 : " (one label column, one output per quantile_alpha value, as XGBoost 2.x)"));
   }
   if (!dm.weight.empty() && dm.weight.size() != dm.NumRows()) {
     return Status::InvalidInput(what + ": weights do not match the rows");
