@@ -75,7 +75,7 @@ std::vector<float> ReadFloats(const ArrayInterface& a, const std::string& field,
 void RequireColumn(const ArrayInterface& a, const std::string& field) {
   if (a.cols != 1) {
     throw ApiError(field + ": shape [" + std::to_string(a.rows) + ", " + std::to_string(a.cols) +
-                   "]: one column expected (multi-target labels are not supported)");
+                   "]: one column expected");
   }
 }
 
