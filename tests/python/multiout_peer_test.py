@@ -190,3 +190,41 @@ def test_quantile_errors_name_the_key():
     with pytest.raises(tr.core.XGBoostError, match="2 columns.*quantile_alpha"):
         tr.train({"objective": "reg:quantileerror", "quantile_alpha": [0.1, 0.9]},
                  tr.DMatrix(x, label=np.stack([y, y], axis=1)), 1)
+
+
+def test_target_explanations_equal_xgboost():
+    x, y, _ = targets_data(seed=5, targets=2)
+    params = {"tree_method": "hist", "max_depth": 3, "nthread": 1}
+    ours = tr.train(params, tr.DMatrix(x, label=y), 3)
+    theirs = xgb.train(params, xgb.DMatrix(x, label=y), 3)
+    for kw in (dict(pred_leaf=True), dict(pred_contribs=True), dict(pred_interactions=True),
+               dict(pred_leaf=True, strict_shape=True)):
+        close(ours.predict(tr.DMatrix(x), **kw), theirs.predict(xgb.DMatrix(x), **kw), str(kw),
+              1e-5)
+
+
+def test_cli_quantile_config(tmp_path):
+    """The treering CLI: quantile_alpha as a config list; a bad value names file, line, key."""
+    cli = os.path.join(os.environ.get("TREERING_BUILD_DIR", ""), "bin", "treering")
+    if not os.path.exists(cli):
+        pytest.skip(f"{cli} is not built (target treering)")
+    import subprocess
+    x, y = noisy(1000, 10)
+    data = tmp_path / "train.libsvm"
+    data.write_text("".join(f"{y[r]:.9g} " + " ".join(f"{j}:{x[r, j]:.9g}" for j in range(3))
+                            + "\n" for r in range(len(y))))
+    conf = tmp_path / "q.conf"
+    conf.write_text(f"objective = reg:quantileerror\nquantile_alpha = [0.1,0.9]\n"
+                    f"tree_method = hist\nnthread = 1\nnum_round = 5\ndata = {data}\n"
+                    f"model_out = {tmp_path / 'q.json'}\n")
+    subprocess.run([cli, str(conf)], check=True, capture_output=True)
+    booster = tr.Booster(model_file=str(tmp_path / "q.json"))
+    assert booster.predict(tr.DMatrix(x)).shape == (1000, 2)
+    again = tr.train({"objective": "reg:quantileerror", "quantile_alpha": [0.1, 0.9],
+                      "tree_method": "hist", "nthread": 1}, tr.DMatrix(x, label=y), 5)
+    np.testing.assert_allclose(booster.predict(tr.DMatrix(x)), again.predict(tr.DMatrix(x)),
+                               rtol=1e-6, atol=1e-6)
+    conf.write_text(f"objective = reg:quantileerror\nquantile_alpha = [0.1,1.5]\ndata = {data}\n")
+    run = subprocess.run([cli, str(conf)], capture_output=True, text=True)
+    assert run.returncode != 0
+    assert f"{conf}:2: parameter quantile_alpha" in run.stderr, run.stderr
