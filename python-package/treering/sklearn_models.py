@@ -154,13 +154,6 @@ class XGBRegressor(XGBModel, XGBRegressorBase):
     def __init__(self, *, objective="reg:squarederror", **kwargs):
         super().__init__(objective=objective, **kwargs)
 
-    def _more_tags(self):
-        # As 1.7: y may be rows x targets (one tree per target per round).
-        tags = super()._more_tags()
-        tags["multioutput"] = True
-        tags["multioutput_only"] = False
-        return tags
-
 
 class _RandomForestMixIn:
     """One boosting round of n_estimators parallel trees (XGBoost's random forests): the

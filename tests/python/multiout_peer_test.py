@@ -104,7 +104,6 @@ def test_regressor_with_2d_y():
     assert ours.predict(x).shape == (len(x), 3)
     close(ours.predict(x), theirs.predict(x), "XGBRegressor 2-D y")
     assert ours.evals_result() == theirs.evals_result()
-    assert ours._more_tags()["multioutput"] is True
 
 
 def test_target_errors_name_the_key():
