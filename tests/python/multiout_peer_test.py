@@ -227,3 +227,16 @@ def test_cli_quantile_config(tmp_path):
     run = subprocess.run([cli, str(conf)], capture_output=True, text=True)
     assert run.returncode != 0
     assert f"{conf}:2: parameter quantile_alpha" in run.stderr, run.stderr
+
+
+def test_targets_through_quantile_dmatrix_and_slices():
+    x, y, w = targets_data(seed=6, targets=2)
+    params = {"tree_method": "hist", "max_depth": 3, "nthread": 1}
+    ours = tr.train(params, tr.QuantileDMatrix(x, label=y, weight=w), 3)
+    theirs = xgb.train(params, xgb.QuantileDMatrix(x, label=y, weight=w), 3)
+    close(ours.predict(tr.DMatrix(x)), theirs.predict(xgb.DMatrix(x)), "QuantileDMatrix")
+    rows = [0, 5, 7]
+    ours_slice = tr.DMatrix(x, label=y).slice(rows)
+    theirs_slice = xgb.DMatrix(x, label=y).slice(rows)
+    close(ours_slice.get_label(), theirs_slice.get_label(), "sliced labels")
+    close(ours.predict(ours_slice), theirs.predict(theirs_slice), "sliced predict")
