@@ -240,3 +240,17 @@ def test_targets_through_quantile_dmatrix_and_slices():
     theirs_slice = xgb.DMatrix(x, label=y).slice(rows)
     close(ours_slice.get_label(), theirs_slice.get_label(), "sliced labels")
     close(ours.predict(ours_slice), theirs.predict(theirs_slice), "sliced predict")
+
+
+def test_regressor_quantiles_from_numpy_alpha():
+    """XGBoost 2.x's quantile_regression.py demo passes quantile_alpha as a numpy array."""
+    x, y = noisy(2000, 11)
+    alphas = np.array([0.05, 0.5, 0.95])
+    model = tr.XGBRegressor(objective="reg:quantileerror", quantile_alpha=alphas,
+                            n_estimators=30, learning_rate=0.3, **SAME)
+    model.fit(x, y, eval_set=[(x, y)], verbose=False)
+    pred = model.predict(x)
+    assert pred.shape == (2000, 3)
+    assert list(model.evals_result()["validation_0"]) == ["quantile"]
+    coverage = (y[:, None] <= pred).mean(axis=0)
+    assert np.all(np.abs(coverage - alphas) < 0.03), coverage
