@@ -254,3 +254,12 @@ def test_regressor_quantiles_from_numpy_alpha():
     assert list(model.evals_result()["validation_0"]) == ["quantile"]
     coverage = (y[:, None] <= pred).mean(axis=0)
     assert np.all(np.abs(coverage - alphas) < 0.03), coverage
+
+
+def test_quantile_default_tree_method_is_hist():
+    """2.x's default tree_method is hist; unset, the quantile model is the hist model."""
+    x, y = noisy(500, 12)
+    params = {"objective": "reg:quantileerror", "quantile_alpha": [0.3, 0.7], "nthread": 1}
+    unset = tr.train(params, tr.DMatrix(x, label=y), 5)
+    hist = tr.train({**params, "tree_method": "hist"}, tr.DMatrix(x, label=y), 5)
+    np.testing.assert_array_equal(unset.predict(tr.DMatrix(x)), hist.predict(tr.DMatrix(x)))
