@@ -62,9 +62,10 @@ void CheckMetaInfo(const data::DMatrix& dm, const char* what) {
   // Survival data may carry label_lower_bound / label_upper_bound and no label (XGBoost 1.7
   // trains survival:aft on them; the learner refuses missing labels for other objectives).
   const bool bounds_only = dm.label.empty() && !dm.label_lower_bound.empty();
-  if (dm.label.size() != dm.NumRows() && !bounds_only) {
+  if (dm.label.size() != dm.NumRows() * dm.label_columns && !bounds_only) {
     throw ApiError(std::string(what) + ": label: " + std::to_string(dm.label.size()) +
-                   " values for " + std::to_string(dm.NumRows()) + " rows");
+                   " values for " + std::to_string(dm.NumRows()) + " rows x " +
+                   std::to_string(dm.label_columns) + " columns");
   }
   CheckFinite(dm.label, what, "label");
   CheckFinite(dm.weight, what, "weight");

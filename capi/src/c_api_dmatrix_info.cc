@@ -75,7 +75,7 @@ std::vector<float> ReadFloats(const ArrayInterface& a, const std::string& field,
 void RequireColumn(const ArrayInterface& a, const std::string& field) {
   if (a.cols != 1) {
     throw ApiError(field + ": shape [" + std::to_string(a.rows) + ", " + std::to_string(a.cols) +
-                   "]: one column expected (multi-target labels are not supported)");
+                   "]: one column expected");
   }
 }
 
@@ -139,9 +139,12 @@ void SetInfo(DMatrixObject& m, const std::string& field, const ArrayInterface& a
   const std::uint64_t n = a.rows * a.cols;
   treering::data::DMatrix& d = m.data;
   if (field == "label") {
-    RequireColumn(a, field);
-    if (n != rows) WrongLength(field, n, rows, "rows");
+    // rows x targets for multi-target regression (a 2-D array); flat arrays are one column.
+    if (a.rows != rows) WrongLength(field, a.rows, rows, "rows");
+    if (a.cols == 0 && rows != 0)
+      throw ApiError("label: shape [" + std::to_string(a.rows) + ", 0]");
     d.label = ReadFloats(a, field, true, false);
+    d.label_columns = a.cols == 0 ? 1 : a.cols;
   } else if (field == "weight") {
     RequireColumn(a, field);
     if (n != rows && n != 0 && d.group_ptr.size() == n + 1) {

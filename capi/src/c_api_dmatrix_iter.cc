@@ -46,7 +46,13 @@ void Append(data::DMatrix* all, data::DMatrix&& b, std::size_t batch_index) {
   all->index.insert(all->index.end(), b.index.begin(), b.index.end());
   all->value.insert(all->value.end(), b.value.begin(), b.value.end());
   all->num_col = std::max(all->num_col, b.num_col);
-  AppendRows(&all->label, b.label, first, batch_index, "label", b.NumRows());
+  if (!first && !b.label.empty() && b.label_columns != all->label_columns) {
+    throw ApiError("label: batch " + std::to_string(batch_index) + " has " +
+                   std::to_string(b.label_columns) + " columns, batch 0 " +
+                   std::to_string(all->label_columns));
+  }
+  if (first) all->label_columns = b.label_columns;
+  AppendRows(&all->label, b.label, first, batch_index, "label", b.NumRows() * b.label_columns);
   AppendRows(&all->weight, b.weight, first, batch_index, "weight", b.NumRows());
   if (!first && !all->base_margin.empty() && !b.base_margin.empty() &&
       all->base_margin.size() / row_base !=
@@ -101,6 +107,7 @@ data::DMatrix TakeBatch(DMatrixObject& proxy, float missing) {
   }
   data::DMatrix& info = proxy.data;
   m.label = std::move(info.label);
+  m.label_columns = info.label_columns;
   m.weight = std::move(info.weight);
   m.base_margin = std::move(info.base_margin);
   m.label_lower_bound = std::move(info.label_lower_bound);

@@ -24,6 +24,7 @@ namespace {
 data::DMatrix Slice(const data::DMatrix& d, const int* idx, bst_ulong len) {
   data::DMatrix out;
   out.num_col = d.num_col;
+  out.label_columns = d.label_columns;
   const std::size_t rows = d.NumRows();
   const std::size_t margin_width = rows == 0 ? 0 : d.base_margin.size() / rows;
   out.row_ptr.reserve(len + 1);
@@ -38,7 +39,10 @@ data::DMatrix Slice(const data::DMatrix& d, const int* idx, bst_ulong len) {
     out.value.insert(out.value.end(), d.value.begin() + d.row_ptr[r],
                      d.value.begin() + d.row_ptr[r + 1]);
     out.row_ptr.push_back(out.index.size());
-    if (!d.label.empty()) out.label.push_back(d.label[r]);
+    if (!d.label.empty()) {
+      out.label.insert(out.label.end(), d.label.begin() + r * d.label_columns,
+                       d.label.begin() + (r + 1) * d.label_columns);
+    }
     if (!d.weight.empty()) out.weight.push_back(d.weight[r]);
     if (!d.label_lower_bound.empty()) out.label_lower_bound.push_back(d.label_lower_bound[r]);
     if (!d.label_upper_bound.empty()) out.label_upper_bound.push_back(d.label_upper_bound[r]);

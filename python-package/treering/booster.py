@@ -79,13 +79,14 @@ class Booster:
         items = params.items() if isinstance(params, dict) else list(params)
         out = []
         for name, value in items:
-            if value and name == "monotone_constraints" and isinstance(value, dict):
+            # The key first: a value may be a numpy array (quantile_alpha), which has no truth.
+            if name == "monotone_constraints" and isinstance(value, dict) and value:
                 names = self.feature_names or []
                 if not set(value).issubset(names):
                     raise ValueError("Constrained features are not a subset of training data "
                                      "feature names")
                 value = tuple(value.get(n, 0) for n in names)
-            elif value and name == "interaction_constraints" and not isinstance(value, str):
+            elif name == "interaction_constraints" and not isinstance(value, str) and value:
                 index = {n: i for i, n in enumerate(self.feature_names or [])}
                 try:
                     value = [[index[f] if isinstance(f, str) else f for f in group]

@@ -78,6 +78,7 @@ void WriteLibSvm(const data::DMatrix& dm, const std::string& path) {
 data::DMatrix RowRange(const data::DMatrix& dm, std::size_t begin, std::size_t end) {
   data::DMatrix out;
   out.num_col = dm.num_col;
+  out.label_columns = dm.label_columns;
   out.row_ptr.assign(1, 0);
   for (std::size_t r = begin; r < end; ++r) {
     for (std::uint64_t k = dm.row_ptr[r]; k < dm.row_ptr[r + 1]; ++k) {
@@ -85,7 +86,9 @@ data::DMatrix RowRange(const data::DMatrix& dm, std::size_t begin, std::size_t e
       out.value.push_back(dm.value[k]);
     }
     out.row_ptr.push_back(out.index.size());
-    out.label.push_back(dm.label[r]);
+    for (std::size_t c = 0; c < dm.label_columns; ++c) {
+      out.label.push_back(dm.label[r * dm.label_columns + c]);
+    }
     if (!dm.weight.empty()) out.weight.push_back(dm.weight[r]);
   }
   return out;

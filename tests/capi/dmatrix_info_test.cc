@@ -82,10 +82,19 @@ TEST_F(Info, BaseMarginIsRowsTimesGroupsFromAnyForm) {
   const std::uint64_t u8[3] = {4, 5, 6};
   ASSERT_EQ(XGDMatrixSetDenseInfo(h(), "weight", u8, 3, 4), 0);
   EXPECT_EQ(FloatInfo(h(), "weight"), (std::vector<float>{4, 5, 6}));
+  // rows x targets: multi-target labels (issue 35), row-major; other fields take one column.
   const float two_col[6] = {1, 2, 3, 4, 5, 6};
+  ASSERT_EQ(
+      XGDMatrixSetInfoFromInterface(h(), "label", Interface(two_col, "[3, 2]", "<f4").c_str()), 0)
+      << Error();
+  EXPECT_EQ(FloatInfo(h(), "label"), (std::vector<float>{1, 2, 3, 4, 5, 6}));
   EXPECT_EQ(
-      XGDMatrixSetInfoFromInterface(h(), "label", Interface(two_col, "[3, 2]", "<f4").c_str()), -1);
-  EXPECT_TRUE(Mentions("multi-target labels are not supported")) << Error();
+      XGDMatrixSetInfoFromInterface(h(), "label", Interface(two_col, "[2, 3]", "<f4").c_str()), -1);
+  EXPECT_TRUE(Mentions("label: 2 values for 3 rows")) << Error();
+  EXPECT_EQ(
+      XGDMatrixSetInfoFromInterface(h(), "weight", Interface(two_col, "[3, 2]", "<f4").c_str()),
+      -1);
+  EXPECT_TRUE(Mentions("one column expected")) << Error();
 }
 
 TEST_F(Info, GroupsFromSizesOrSortedQid) {

@@ -80,8 +80,7 @@ DEMOS = {
         "fixed", "../data/autoclaims.csv, which XGBoost's repository does not ship (R makes "
         "it: demo/data/gen_autoclaims.R)")]),
     "guide-python/generalized_linear_model.py": demo([("fixed", "booster=gblinear (issue 35)")]),
-    "guide-python/multioutput_regression.py": demo([(
-        "fixed", "several label columns (multi-target regression, issue 35)")]),
+    "guide-python/multioutput_regression.py": demo([MATPLOTLIB]),
     "guide-python/predict_first_ntree.py": demo([SKLEARN]),
     "guide-python/predict_leaf_indices.py": demo(),
     "guide-python/quantile_data_iterator.py": demo([GPU]),

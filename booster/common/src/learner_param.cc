@@ -1,5 +1,8 @@
 #include "booster/learner_param.h"
 
+#include <cmath>
+#include <cstdlib>
+
 namespace treering::booster {
 
 // One name a line (helpers add objectives in parallel).
@@ -22,7 +25,8 @@ const std::vector<std::string>& ObjectiveNames() {
                                                   "reg:absoluteerror",
                                                   "rank:pairwise",
                                                   "rank:ndcg",
-                                                  "rank:map"};
+                                                  "rank:map",
+                                                  "reg:quantileerror"};
   return kNames;
 }
 // clang-format on
@@ -40,7 +44,70 @@ ParamField<LearnerParam> PinnedChoice(std::string key, std::vector<std::string> 
           }};
 }
 
+// XGBoost 2.0's multi_strategy: only the one-tree-per-target strategy of 1.7 is provided;
+// multi_output_tree (vector-leaf trees) would be another tree model and model format.
+ParamField<LearnerParam> MultiStrategy() {
+  return {"multi_strategy", "", "one_output_per_tree",
+          "several targets (labels as columns) or quantile_alpha values: one_output_per_tree "
+          "grows one tree per output per round, as XGBoost 1.7 (XGBoost 2.0's "
+          "multi_output_tree is not provided)",
+          [](LearnerParam*, const std::string& v) {
+            if (v == "one_output_per_tree") return Status::Ok();
+            if (v == "multi_output_tree") {
+              return Status::InvalidInput(
+                  "one_output_per_tree (multi_output_tree, XGBoost 2.0's vector-leaf trees, "
+                  "is not supported)");
+            }
+            return Status::InvalidInput("one_output_per_tree");
+          }};
+}
+
+ParamField<LearnerParam> QuantileAlpha() {
+  return {"quantile_alpha", "", "0.5",
+          "reg:quantileerror: the quantile, or a list such as [0.1,0.5,0.9] (one model "
+          "output per value, XGBoost 2.x); each in (0, 1)",
+          [](LearnerParam* p, const std::string& v) {
+            auto alphas = ParseQuantileAlpha(v);
+            if (!alphas.ok()) return alphas.status();
+            p->quantile_alpha = std::move(alphas).value();
+            p->quantile_alpha_set = true;
+            return Status::Ok();
+          }};
+}
+
 }  // namespace
+
+Result<std::vector<float>> ParseQuantileAlpha(const std::string& value) {
+  const Status bad =
+      Status::InvalidInput("a number in (0, 1) or a non-empty list of them, such as [0.1,0.5,0.9]");
+  std::string text = value;
+  const std::size_t first = text.find_first_not_of(" \t");
+  const std::size_t last = text.find_last_not_of(" \t");
+  if (first == std::string::npos) return bad;
+  text = text.substr(first, last - first + 1);
+  const char open = text.front();
+  if (open == '[' || open == '(') {
+    if (text.size() < 2 || text.back() != (open == '[' ? ']' : ')')) return bad;
+    text = text.substr(1, text.size() - 2);
+  }
+  for (char& c : text) {
+    if (c == ',') c = ' ';
+  }
+  std::vector<float> out;
+  const char* p = text.c_str();
+  while (true) {
+    while (*p == ' ' || *p == '\t') ++p;
+    if (*p == '\0') break;
+    char* end = nullptr;
+    const double v = std::strtod(p, &end);
+    if (end == p || (*end != ' ' && *end != '\t' && *end != '\0')) return bad;
+    if (!(v > 0.0 && v < 1.0)) return bad;
+    out.push_back(static_cast<float>(v));
+    p = end;
+  }
+  if (out.empty()) return bad;
+  return out;
+}
 
 const ParamTable<LearnerParam>& LearnerParam::Table() {
   using P = LearnerParam;
@@ -53,13 +120,14 @@ const ParamTable<LearnerParam>& LearnerParam::Table() {
       RealField("base_score", &P::base_score, {},
                 "initial prediction of every row (a probability for logistic objectives); "
                 "unset: 0.5, or for reg:absoluteerror the weighted median of the labels as "
-                "XGBoost 1.7 estimates it")
+                "XGBoost 1.7 estimates it (for reg:quantileerror the mean of the labels' "
+                "alpha-quantiles, as XGBoost 2.x)")
           .MarkSet(&P::base_score_set),
       ListField("eval_metric", &P::eval_metrics, "(per objective)",
                 "repeatable: rmse, rmsle, mae, mape, mphe, logloss, error, error@t, auc, aucpr, "
                 "merror, mlogloss, poisson-nloglik, gamma-nloglik, gamma-deviance, "
                 "tweedie-nloglik@p, cox-nloglik, aft-nloglik, interval-regression-accuracy, "
-                "ndcg[@k][-], map[@k][-], pre@k"),
+                "ndcg[@k][-], map[@k][-], pre@k, quantile"),
       BoolField("disable_default_eval_metric", &P::disable_default_eval_metric,
                 "1: no metric unless eval_metric is given"),
       RealField("scale_pos_weight", &P::scale_pos_weight, {.lo = 0, .lo_open = true},
@@ -80,6 +148,11 @@ const ParamTable<LearnerParam>& LearnerParam::Table() {
                 {.lo = 0, .lo_open = true},
                 "survival:aft: scale (sigma) of that noise (also aft-nloglik's when named in "
                 "eval_metric)"),
+      IntField("num_target", &P::num_target, 1, 65535,
+               "outputs per row of multi-target regression (one tree per target per round); "
+               "unset: the training labels' columns"),
+      QuantileAlpha(),
+      MultiStrategy(),
       PinnedChoice("validate_parameters", {"1", "0"},
                    "accepted for XGBoost compatibility; unknown keys are always errors"),
   });

@@ -37,7 +37,8 @@ const std::vector<std::string>& MetricNames() {
                                                   "map@k",
                                                   "map-",
                                                   "map@k-",
-                                                  "pre@k"};
+                                                  "pre@k",
+                                                  "quantile"};
   return kNames;
 }
 
@@ -46,6 +47,7 @@ Result<std::unique_ptr<Metric>> Metric::Create(const std::string& name,
   if (name == "auc" || name == "aucpr") return MakeAucMetric(name);
   if (name == "cox-nloglik") return MakeCoxMetric();
   if (auto m = MakeSurvivalMetric(name, config)) return m;
+  if (name == "quantile") return MakeQuantileMetric(config.quantile_alpha);
   if (IsRankMetricName(name)) return MakeRankMetric(name);
   if (name.rfind("tweedie-nloglik", 0) == 0) return MakeTweedieMetric(name);
   if (auto m = MakeElementwiseMetric(name, config)) return m;

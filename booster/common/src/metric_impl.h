@@ -19,6 +19,8 @@ std::unique_ptr<Metric> MakeCoxMetric();
 // aft-nloglik (with config's AFT distribution and scale) or interval-regression-accuracy;
 // nullptr otherwise (metric_survival.cc).
 std::unique_ptr<Metric> MakeSurvivalMetric(const std::string& name, const MetricConfig& config);
+// quantile: the pinball loss averaged over rows x alphas (XGBoost 2.x QuantileError).
+std::unique_ptr<Metric> MakeQuantileMetric(const std::vector<float>& alpha);
 // merror, mlogloss; nullptr otherwise.
 std::unique_ptr<Metric> MakeMulticlassMetric(const std::string& name);
 // auc or aucpr: binary, or one-vs-rest over classes as XGBoost 1.7 (auc weights each class

@@ -52,6 +52,7 @@ Result<std::unique_ptr<Objective>> CreateNamed(const ObjectiveConfig& config) {
   }
   if (auto objective = MakeRankObjective(config)) return objective;
   if (n == "reg:absoluteerror") return MakeAbsoluteErrorObjective();
+  if (n == "reg:quantileerror") return MakeQuantileObjective(config.quantile_alpha);
   return Status::InvalidInput("unknown objective '" + n + "'");
 }
 

@@ -22,6 +22,8 @@ std::unique_ptr<Objective> MakeAftObjective(const ObjectiveConfig& config);
 // Why `labels` cannot feed survival:aft or a survival metric (`what` starts the message):
 // bounds missing or not one per row, NaN, or lower > upper; Ok otherwise.
 Status CheckAftBounds(const std::string& what, const LabelView& labels);
+// reg:quantileerror with one output per alpha (each in (0, 1), at least one).
+Result<std::unique_ptr<Objective>> MakeQuantileObjective(const std::vector<float>& alpha);
 // Row ids by ascending |label|, ties in row order (XGBoost's MetaInfo::LabelAbsSort): the
 // order of survival:cox and cox-nloglik.
 std::vector<std::size_t> AbsLabelOrder(const std::vector<float>& labels);

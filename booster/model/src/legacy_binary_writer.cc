@@ -1,5 +1,6 @@
 // ModelToLegacyBinary: the bytes of legacy_binary_layout.h for a GBTreeModel, as XGBoost 1.7.4
 // writes them after loading the same model from JSON.
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <string>
@@ -50,7 +51,7 @@ void WriteLearnerParam(const GBTreeModel& model, LittleEndianWriter* w) {
   w->I32(model.eval_metrics.empty() ? 0 : 1);  // contain_eval_metrics
   w->U32(kWrittenMajor);
   w->U32(kWrittenMinor);
-  w->U32(1);  // num_target
+  w->U32(static_cast<std::uint32_t>(std::max(model.num_target, 1)));
   w->I32(model.boost_from_average ? 1 : 0);
   w->ZeroInts(kLearnerReservedInts);
 }

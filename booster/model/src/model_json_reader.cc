@@ -1,5 +1,6 @@
 // ModelFromJson / LoadModelJson: the learner-level fields of an XGBoost 1.7 JSON model; trees
 // are read by tree_json_reader.cc.
+#include <algorithm>
 #include <cstdlib>
 #include <limits>
 #include <string>
@@ -54,6 +55,16 @@ Status ReadModelParam(const JsonCursor& learner, GBTreeModel* model) {
       IntParam(param.value(), "num_feature", 0, std::numeric_limits<std::uint32_t>::max());
   if (!num_feature.ok()) return num_feature.status();
   model->num_feature = static_cast<std::uint64_t>(num_feature.value());
+  if (param->Has("num_target")) {  // optional: XGBoost < 1.6 has none
+    auto num_target = IntParam(param.value(), "num_target", 0, kMaxClasses);
+    if (!num_target.ok()) return num_target.status();
+    model->num_target = std::max(1, static_cast<int>(num_target.value()));
+    if (model->num_target > 1 && model->num_class > 1) {
+      return param->Error("num_class " + std::to_string(model->num_class) + " and num_target " +
+                          std::to_string(model->num_target) +
+                          ": multi-class multi-output is not supported (as XGBoost)");
+    }
+  }
   if (param->Has("boost_from_average")) {  // optional
     auto bfa = IntParam(param.value(), "boost_from_average", 0, 1);
     if (!bfa.ok()) return bfa.status();

@@ -232,7 +232,7 @@ std::map<std::string, std::string> LearnerModelParams(const GBTreeModel& model) 
           {"boost_from_average", model.boost_from_average ? "1" : "0"},
           {"num_class", std::to_string(model.num_class)},
           {"num_feature", std::to_string(model.num_feature)},
-          {"num_target", "1"}};
+          {"num_target", std::to_string(std::max(model.num_target, 1))}};
 }
 
 std::string ObjectiveJson(const GBTreeModel& model) {

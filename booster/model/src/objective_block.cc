@@ -24,6 +24,8 @@ ObjectiveBlock DefaultObjectiveBlock(const std::string& objective) {
       {"rank:pairwise", {"lambda_rank_param", {{"num_pairsample", "1"}, {"fix_list_weight", "0"}}}},
       {"rank:ndcg", {"lambda_rank_param", {{"num_pairsample", "1"}, {"fix_list_weight", "0"}}}},
       {"rank:map", {"lambda_rank_param", {{"num_pairsample", "1"}, {"fix_list_weight", "0"}}}},
+      // XGBoost 2.x (not 1.7): the alphas as a JSON list in a string.
+      {"reg:quantileerror", {"quantile_loss_param", {{"quantile_alpha", "[5E-1]"}}}},
   };
   const auto it = kBlocks.find(objective);
   return it == kBlocks.end() ? ObjectiveBlock{} : it->second;

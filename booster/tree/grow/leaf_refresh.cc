@@ -29,9 +29,13 @@ float LocalLeafQuantile(double alpha, const LeafRefreshInput& in, RowSpan rows) 
   std::vector<float> weights;
   residuals.reserve(rows.size());
   const bool weighted = !in.labels.weight->empty();
+  const std::size_t columns = in.labels.label_columns;
+  const std::size_t column = columns > 1 ? static_cast<std::size_t>(in.group) : 0;
+  const auto groups = static_cast<std::size_t>(in.groups);
   for (const std::uint32_t* r = rows.begin; r != rows.end; ++r) {
     if ((*in.gpair)[*r].hess - 0.0f == 0.0f) continue;
-    residuals.push_back((*in.labels.label)[*r] - (*in.margins)[*r]);
+    residuals.push_back((*in.labels.label)[*r * columns + column] -
+                        (*in.margins)[*r * groups + static_cast<std::size_t>(in.group)]);
     if (weighted) weights.push_back((*in.labels.weight)[*r]);
   }
   return weighted ? WeightedQuantile(alpha, residuals, weights)
@@ -86,7 +90,10 @@ void RefreshLeaves(double alpha, const LeafRefreshInput& in, int nthread, rabit:
   comm->Allreduce<rabit::op::Sum>(valid.data(), valid.size());
   comm->Allreduce<rabit::op::Sum>(quantiles.data(), quantiles.size());
   for (std::size_t k = 0; k < leaves.size(); ++k) {
-    if (valid[k] > 0) tree->split_cond[leaves[k]] = quantiles[k] / static_cast<float>(valid[k]);
+    // 2.x keeps a leaf no rank has rows in, scaled like the rest (UpdateLeafValues).
+    const float q =
+        valid[k] > 0 ? quantiles[k] / static_cast<float>(valid[k]) : tree->split_cond[leaves[k]];
+    if (valid[k] > 0 || in.eta != 1.0f) tree->split_cond[leaves[k]] = q * in.eta;
   }
 }
 
@@ -105,6 +112,32 @@ float MedianBaseScore(const LabelView& labels, rabit::Comm* comm) {
   comm->Allreduce<rabit::op::Sum>(&w, 1);
   if (std::fabs(w) < 1e-6) return 0.5f;  // common::CloseTo(w, 0)
   return static_cast<float>(out / w);
+}
+
+float QuantileBaseScore(const std::vector<float>& alphas, const LabelView& labels,
+                        rabit::Comm* comm) {
+  const std::vector<float>& y = *labels.label;
+  double sw = 0.0;
+  double mean = 0.0;
+  if (labels.weight->empty()) {
+    sw = static_cast<double>(y.size());
+  } else {
+    for (float v : *labels.weight) sw += v;
+  }
+  if (!y.empty()) {
+    // 2.x's common::Mean over the alphas' quantiles: a float sum of each over the count.
+    const auto n = static_cast<float>(alphas.size());
+    float sum = 0.0f;
+    for (float a : alphas) {
+      sum += (labels.weight->empty() ? InterpolatedQuantile(a, y)
+                                     : WeightedQuantile(a, y, *labels.weight)) /
+             n;
+    }
+    mean = static_cast<double>(sum) * sw;
+  }
+  double sums[2] = {mean, sw};
+  comm->Allreduce<rabit::op::Sum>(sums, 2);
+  return static_cast<float>(sums[0] / (sums[1] + 1e-6));
 }
 
 }  // namespace treering::booster

@@ -27,6 +27,13 @@ struct LeafRefreshInput {
   const std::vector<float>* margins;  // one per row (one output group), before the tree
   LabelView labels;
   const std::vector<GradientPair>* gpair;  // rows with hessian 0 (sampled out) are left out
+  // Several outputs (reg:quantileerror's alphas, a multi-target model): margins hold `groups`
+  // values per row and the tree is output `group`'s; labels.label_columns > 1 picks the
+  // group's label column, else the row's one label.
+  int group = 0;
+  int groups = 1;
+  // Multiplies each refreshed leaf: XGBoost 2.x's UpdateLeafValues scales by eta, 1.7 not.
+  float eta = 1.0f;
 };
 
 // Sets every leaf of `tree` to the mean over ranks of its local quantile (ranks without rows
@@ -37,5 +44,11 @@ void RefreshLeaves(double alpha, const LeafRefreshInput& in, int nthread, rabit:
 // ObjFunction::InitEstimation of MeanAbsoluteError: sum over ranks of (median * weight sum)
 // over the total weight; 0.5 (XGBoost's default) when the weights sum to ~0.
 float MedianBaseScore(const LabelView& labels, rabit::Comm* comm);
+
+// XGBoost 2.x's reg:quantileerror InitEstimation: the mean over `alphas` of the labels'
+// (weighted) alpha-quantiles, averaged over ranks weighted by each rank's weight sum (in
+// double, over the total + 1e-6); 2.x's placeholder for a per-output intercept.
+float QuantileBaseScore(const std::vector<float>& alphas, const LabelView& labels,
+                        rabit::Comm* comm);
 
 }  // namespace treering::booster

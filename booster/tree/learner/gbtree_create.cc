@@ -51,14 +51,32 @@ Result<std::unique_ptr<GBTreeLearner>> GBTreeLearner::Create(
   oc.fix_list_weight = lparam.fix_list_weight;
   oc.aft_loss_distribution = lparam.aft_loss_distribution;
   oc.aft_loss_distribution_scale = lparam.aft_loss_distribution_scale;
+  oc.quantile_alpha = lparam.quantile_alpha;
   auto objective = Objective::Create(oc);
   if (!objective.ok()) return objective.status().WithKey("objective");
+  if (lparam.num_target > 1) {
+    if (lparam.num_class > 1) {
+      return Status::InvalidKey("num_target",
+                                "parameter num_target: multi-class multi-output (num_class > 1 "
+                                "with num_target > 1) is not supported (as XGBoost)");
+    }
+    if (objective.value()->NumGroups() == 1) {
+      objective = WithTargets(std::move(objective).value(), lparam.num_target);
+      if (!objective.ok()) return objective.status().WithKey("num_target");
+    } else if (objective.value()->NumGroups() != lparam.num_target) {
+      return Status::InvalidKey(
+          "num_target", "parameter num_target: " + std::to_string(lparam.num_target) +
+                            " disagrees with the " +
+                            std::to_string(objective.value()->NumGroups()) + " outputs of " +
+                            lparam.objective + " (one per quantile_alpha)");
+    }
+  }
   if (auto margin = objective.value()->ProbToMargin(lparam.base_score); !margin.ok()) {
     return Status::InvalidKey("base_score", "parameter " + margin.status().message());
   }
   for (const auto& name : lparam.eval_metrics) {
     if (auto m = Metric::Create(name, {lparam.huber_slope, lparam.aft_loss_distribution,
-                                       lparam.aft_loss_distribution_scale});
+                                       lparam.aft_loss_distribution_scale, lparam.quantile_alpha});
         !m.ok())
       return m.status().WithKey("eval_metric");
   }

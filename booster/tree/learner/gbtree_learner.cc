@@ -30,6 +30,11 @@ void WriteObjectiveParams(const LearnerParam& p, std::map<std::string, std::stri
     (*out)["num_pairsample"] = std::to_string(p.num_pairsample);
     (*out)["fix_list_weight"] = FloatToG9(p.fix_list_weight);
   }
+  if (p.objective == "reg:quantileerror") {  // XGBoost 2.x's quantile_loss_param: a JSON list
+    std::string list;
+    for (float a : p.quantile_alpha) list += (list.empty() ? "[" : ",") + FloatToXgbJson(a);
+    (*out)["quantile_alpha"] = list + "]";
+  }
 }
 
 Status ReadObjectiveParams(const std::map<std::string, std::string>& params, ObjectiveConfig* oc) {
@@ -59,6 +64,14 @@ Status ReadObjectiveParams(const std::map<std::string, std::string>& params, Obj
     }
     oc->num_pairsample = static_cast<int>(n);
   }
+  if (const auto it = params.find("quantile_alpha"); it != params.end()) {
+    auto alphas = ParseQuantileAlpha(it->second);
+    if (!alphas.ok()) {
+      return Status::InvalidInput("model: objective parameter quantile_alpha is '" + it->second +
+                                  "', not " + alphas.status().message());
+    }
+    oc->quantile_alpha = std::move(alphas).value();
+  }
   return Status::Ok();
 }
 
@@ -81,10 +94,11 @@ class Stopwatch {
 };
 
 LabelView Labels(const data::DMatrix& dm, int iteration = 0) {
-  LabelView v{&dm.label, &dm.weight, &dm.group_ptr, iteration};
-  v.lower_bound = &dm.label_lower_bound;
-  v.upper_bound = &dm.label_upper_bound;
-  return v;
+  LabelView view{&dm.label, &dm.weight, &dm.group_ptr, iteration};
+  view.label_columns = dm.label_columns;
+  view.lower_bound = &dm.label_lower_bound;
+  view.upper_bound = &dm.label_upper_bound;
+  return view;
 }
 
 // Time and collectives since construction, to charge a phase of a round to the RoundCost.
@@ -127,6 +141,8 @@ GBTreeLearner::GBTreeLearner(LearnerParam lparam, TreeParam tparam,
   model_.scale_pos_weight = lparam_.scale_pos_weight;
   model_.boost_from_average = !lparam_.base_score_set;  // XGBoost's LearnerModelParamLegacy
   WriteObjectiveParams(lparam_, &model_.objective_params);
+  // reg:quantileerror: one output per alpha is XGBoost 2.x's num_target.
+  if (model_.num_class <= 1) model_.num_target = objective_->NumGroups();
   // Create() has checked that base_score suits the objective.
   auto margin = objective_->ProbToMargin(model_.base_score);
   base_margin_ = margin.ok() ? margin.value() : 0.0f;
@@ -157,6 +173,15 @@ Status GBTreeLearner::LoadModel(GBTreeModel model) {
   if (Status s = ReadObjectiveParams(model.objective_params, &oc); !s.ok()) return s;
   auto objective = Objective::Create(oc);
   if (!objective.ok()) return objective.status();
+  if (model.num_class <= 1 && objective.value()->NumGroups() == 1) {  // 1.7's multi-target
+    objective = WithTargets(std::move(objective).value(), model.num_target);
+    if (!objective.ok()) return objective.status();
+  }
+  if (model.num_class <= 1 && objective.value()->NumGroups() != model.num_target) {
+    return Status::InvalidInput(
+        "model: num_target " + std::to_string(model.num_target) + " disagrees with the " +
+        std::to_string(objective.value()->NumGroups()) + " outputs of " + model.objective);
+  }
   auto margin = objective.value()->ProbToMargin(model.base_score);
   if (!margin.ok()) return margin.status();
   if (model.tree_info.size() != model.trees.size()) {
@@ -192,6 +217,7 @@ Status GBTreeLearner::LoadModel(GBTreeModel model) {
   lparam_.fix_list_weight = oc.fix_list_weight;
   lparam_.aft_loss_distribution = oc.aft_loss_distribution;
   lparam_.aft_loss_distribution_scale = oc.aft_loss_distribution_scale;
+  lparam_.quantile_alpha = oc.quantile_alpha;
   base_margin_ = margin.value();
   model_ = std::move(model);
   trees_to_update_.clear();  // a model loaded is updated from its first round again
@@ -214,9 +240,20 @@ Status GBTreeLearner::LoadModel(GBTreeModel model) {
 Status GBTreeLearner::CheckData(const data::DMatrix& dm, const std::string& what) const {
   // survival:aft learns from label_lower_bound / label_upper_bound alone, as XGBoost does.
   const bool bounds_only = dm.label.empty() && objective_->Name() == "survival:aft";
-  if (dm.label.size() != dm.NumRows() && !bounds_only) {
+  if (dm.label.size() != dm.NumRows() * dm.label_columns && !bounds_only) {
     return Status::InvalidInput(what + ": " + std::to_string(dm.label.size()) + " labels for " +
-                                std::to_string(dm.NumRows()) + " rows");
+                                std::to_string(dm.NumRows()) + " rows x " +
+                                std::to_string(dm.label_columns) + " label columns");
+  }
+  if (!dm.label.empty() && dm.label_columns != LabelColumns()) {
+    return Status::InvalidKey(
+        objective_->InterceptQuantiles().empty() ? "num_target" : "quantile_alpha",
+        what + ": labels have " + std::to_string(dm.label_columns) + " columns, the model (" +
+            model_.objective + ", num_target " + std::to_string(model_.num_target) + ") takes " +
+            std::to_string(LabelColumns()) +
+            (objective_->InterceptQuantiles().empty()
+                 ? ""
+                 : " (one label column, one output per quantile_alpha value, as XGBoost 2.x)"));
   }
   for (const auto* b : {&dm.label_lower_bound, &dm.label_upper_bound}) {
     if (!b->empty() && b->size() != dm.NumRows()) {  // XGBoost's MetaInfo::Validate
@@ -244,10 +281,11 @@ Status GBTreeLearner::ResolveMetrics() {
   // huber_slope = 1 whatever the objective's slope, its default aft-nloglik a normal
   // distribution of scale 1 whatever the objective's (the peer tests check both).
   MetricConfig config{lparam_.huber_slope, lparam_.aft_loss_distribution,
-                      lparam_.aft_loss_distribution_scale};
+                      lparam_.aft_loss_distribution_scale, lparam_.quantile_alpha};
   if (names.empty() && !lparam_.disable_default_eval_metric) {
     names.push_back(objective_->DefaultMetric());
     config = MetricConfig{};
+    config.quantile_alpha = lparam_.quantile_alpha;
   }
   for (const auto& name : names) {
     auto m = Metric::Create(name, config);
@@ -259,12 +297,16 @@ Status GBTreeLearner::ResolveMetrics() {
 
 Status GBTreeLearner::SetTrainData(data::DMatrix* train) {
   Stopwatch watch;
+  if (Status s = AdoptTargets(*train); !s.ok()) return s;
   if (Status s = CheckData(*train, "training data"); !s.ok()) return s;
   if (Status s = ResolveMetrics(); !s.ok()) return s;
-  // XGBoost 1.7's InitBaseScore: estimated from the data before the first tree only.
+  // XGBoost 1.7's InitBaseScore: estimated from the data before the first tree only
+  // (reg:quantileerror: 2.x's estimate).
   if (objective_->LeafQuantile() && model_.boost_from_average && model_.trees.empty() &&
       !update_param_.update) {
-    model_.base_score = MedianBaseScore(Labels(*train), comm_);
+    const std::vector<float> alphas = objective_->InterceptQuantiles();
+    model_.base_score = alphas.empty() ? MedianBaseScore(Labels(*train), comm_)
+                                       : QuantileBaseScore(alphas, Labels(*train), comm_);
     base_margin_ = model_.base_score;
   }
   std::uint64_t num_feature = std::max<std::uint64_t>(train->num_col, model_.num_feature);
@@ -422,9 +464,11 @@ void GBTreeLearner::GrowTree(int group, const std::vector<GradientPair>& group_g
     return;
   }
   // Hist trees only: 1.7's exact updater (colmaker) reports no row positions, so its leaves stay.
-  if (const std::optional<double> alpha = objective_->LeafQuantile()) {
-    const LeafRefreshInput in{&updater_->Partition(), &train_margins_, Labels(*train_),
-                              &group_gpair};
+  if (const std::optional<double> alpha = objective_->LeafQuantileOf(group)) {
+    LeafRefreshInput in{&updater_->Partition(), &train_margins_, Labels(*train_), &group_gpair};
+    in.group = group;
+    in.groups = objective_->NumGroups();
+    if (objective_->LeafRefreshScaledByEta()) in.eta = grow_param_.eta;
     RefreshLeaves(*alpha, in, ctx_.Threads(), comm_, &tree);
   }
   if (add_now) AddLeavesToMargins(tree, group);
@@ -497,7 +541,7 @@ Result<std::vector<EvalResult>> GBTreeLearner::EvalOneIter(int /*iter*/) {
     std::vector<float> preds = margins;
     objective_->EvalTransform(&preds, ctx_);
     for (const auto& metric : metrics_) {
-      auto value = metric->Evaluate(preds, objective_->NumGroups(), Labels(*set.dm), ctx_, *comm_);
+      auto value = Score(*metric, preds, *set.dm);
       if (!value.ok()) return value.status();
       results.push_back({set.name + "-" + metric->Name(), value.value()});
     }

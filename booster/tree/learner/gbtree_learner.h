@@ -103,6 +103,13 @@ class GBTreeLearner : public Learner {
   };
 
   Status CheckData(const data::DMatrix& dm, const std::string& what) const;
+  // Label columns the objective takes: num_target for multi-target regression, else 1.
+  std::size_t LabelColumns() const;
+  // Multi-target regression: wraps the objective for the training labels' columns.
+  Status AdoptTargets(const data::DMatrix& train);
+  // metric over dm's labels (every element of a multi-target matrix).
+  Result<double> Score(const Metric& metric, const std::vector<float>& preds,
+                       const data::DMatrix& dm) const;
   Status ResolveMetrics();
   // The starting margins of dm's rows: its base_margin, else base_score's margin.
   std::vector<float> BaseMargins(const data::DMatrix& dm) const;

@@ -113,11 +113,8 @@ Result<std::vector<EvalResult>> GBTreeLearner::EvalOn(const std::vector<NamedMat
     CatchUp(*set.dm, margins, applied);
     std::vector<float> preds = *margins;
     objective_->EvalTransform(&preds, ctx_);
-    LabelView labels{&set.dm->label, &set.dm->weight, &set.dm->group_ptr, 0};
-    labels.lower_bound = &set.dm->label_lower_bound;
-    labels.upper_bound = &set.dm->label_upper_bound;
     for (const auto& metric : metrics_) {
-      auto value = metric->Evaluate(preds, objective_->NumGroups(), labels, ctx_, *comm_);
+      auto value = Score(*metric, preds, *set.dm);
       if (!value.ok()) return value.status();
       results.push_back({set.name + "-" + metric->Name(), value.value()});
     }

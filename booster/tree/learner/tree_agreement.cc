@@ -16,6 +16,7 @@ Result<std::string> TreeJson(const GBTreeModel& model, std::size_t t) {
   one.objective = model.objective;
   one.num_feature = model.num_feature;
   one.num_class = model.num_class;
+  one.num_target = model.num_target;
   one.trees = {model.trees[t]};
   one.tree_info = {model.tree_info[t]};
   return ModelToJson(one);

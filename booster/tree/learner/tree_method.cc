@@ -40,6 +40,12 @@ Result<std::string> GBTreeLearner::ResolveTreeMethod(const data::DMatrix& train)
   }
   const bool distributed = comm_->IsDistributed();
   const std::string unsupported = ExactUnsupported(tparam_);
+  if (method == "auto" && !objective_->InterceptQuantiles().empty()) {
+    // reg:quantileerror is XGBoost 2.x's, whose default tree_method is hist: its leaves are
+    // refreshed to quantiles, which the exact grower does not do.
+    method_note_.clear();
+    return std::string("hist");
+  }
   if (method == "auto") {
     if (distributed) {
       method_note_ =

@@ -22,7 +22,7 @@ struct DMatrix {
   std::vector<std::uint64_t> row_ptr{0};
   std::vector<std::uint32_t> index;
   std::vector<float> value;
-  std::vector<float> label;        // one per row
+  std::vector<float> label;        // one per row, or rows x label_columns (row-major)
   std::vector<float> weight;       // one per row, or empty when no row carried a weight (all 1)
   std::vector<std::uint64_t> qid;  // one per row, or empty when no row carried qid:N
   // Query groups for ranking, as XGBoost's group_ptr_: group g is rows [group_ptr[g],
@@ -39,6 +39,10 @@ struct DMatrix {
   std::vector<float> feature_weights;      // one per feature: column sampling's probabilities
   std::vector<std::string> feature_names;  // one per feature
   std::vector<std::string> feature_types;  // one per feature: q, c, int, float or i
+
+  // Labels per row: > 1 for multi-target regression (XGBoost's 2-D labels, set through the C
+  // API's array interface; files carry one label per row).
+  std::size_t label_columns = 1;
 
   std::size_t NumRows() const { return row_ptr.size() - 1; }
   std::size_t NumNonZero() const { return index.size(); }

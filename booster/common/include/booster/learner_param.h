@@ -26,6 +26,12 @@ struct LearnerParam {
   // survival:aft, and aft-nloglik when named in eval_metric (XGBoost's aft_loss_param).
   std::string aft_loss_distribution = "normal";
   float aft_loss_distribution_scale = 1.0f;
+  // reg:quantileerror's alphas (XGBoost 2.x): one model output per alpha, each in (0, 1).
+  std::vector<float> quantile_alpha{0.5f};
+  bool quantile_alpha_set = false;
+  // XGBoost 1.7's num_target: outputs of a multi-target model; 1 = taken from the training
+  // labels' columns (a custom objective must say it, as in 1.7).
+  int num_target = 1;
 
   // Every key with its default, range and meaning (base/param_table.h).
   static const ParamTable<LearnerParam>& Table();
@@ -34,5 +40,9 @@ struct LearnerParam {
 
 // The objective names treering implements (same spelling as XGBoost 1.7).
 const std::vector<std::string>& ObjectiveNames();
+
+// quantile_alpha's value: "0.5", "[0.1,0.5,0.9]" or Python's str() of a list or tuple (commas
+// or spaces between numbers); each in (0, 1), at least one.
+Result<std::vector<float>> ParseQuantileAlpha(const std::string& value);
 
 }  // namespace treering::booster

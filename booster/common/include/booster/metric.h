@@ -21,6 +21,8 @@ struct MetricConfig {
   // aft-nloglik: the noise distribution and its scale (XGBoost's aft_loss_param).
   std::string aft_loss_distribution = "normal";
   float aft_loss_distribution_scale = 1.0f;
+  // quantile (XGBoost 2.x): the objective's quantile_alpha, one per output group.
+  std::vector<float> quantile_alpha{0.5f};
 };
 
 class Metric {

@@ -51,6 +51,8 @@ struct ObjectiveConfig {
   float fix_list_weight = 0.0f;         // rank:*: list weight normaliser, 0 = none
   std::string aft_loss_distribution = "normal";  // survival:aft: normal, logistic or extreme
   float aft_loss_distribution_scale = 1.0f;      // survival:aft: sigma of the noise
+  // reg:quantileerror (XGBoost 2.x's quantile_loss_param): one output per alpha, each in (0, 1).
+  std::vector<float> quantile_alpha{0.5f};
 };
 
 // Labels and optional weights of the rows an objective or metric looks at.
@@ -68,7 +70,17 @@ struct LabelView {
   const std::vector<float>* upper_bound = nullptr;
   float Weight(std::size_t row) const { return weight->empty() ? 1.0f : (*weight)[row]; }
   std::size_t NumRows() const { return label->size(); }
+  // Multi-target labels (data::DMatrix::label_columns): `label` is rows x label_columns,
+  // row-major, `weight` still one per row. Objectives and metrics that see one label per
+  // element get ElementLabels' view instead, where this is 1 again.
+  std::size_t label_columns = 1;
 };
+
+// `rows` seen one element at a time, as XGBoost 1.7's elementwise objectives and metrics see a
+// rows x targets label matrix: every label element is a "row" whose weight is its row's.
+// `weights` holds the expanded weights (left empty when `rows` has none); the view points into
+// it and into rows.label.
+LabelView ElementLabels(const LabelView& rows, std::vector<float>* weights);
 
 class Objective {
  public:
@@ -108,6 +120,23 @@ class Objective {
   // each hist tree's leaves are reset to (of their rows' residuals), and an unset base_score
   // starts at the weighted median of the labels. nullopt: leaves stay as grown.
   virtual std::optional<double> LeafQuantile() const { return std::nullopt; }
+  // LeafQuantile for the trees of output group `group` (reg:quantileerror: that group's alpha).
+  virtual std::optional<double> LeafQuantileOf(int /*group*/) const { return LeafQuantile(); }
+  // Whether each refreshed leaf is scaled by eta (XGBoost 2.x's UpdateTreeLeaf does, 1.7's
+  // reg:absoluteerror does not).
+  virtual bool LeafRefreshScaledByEta() const { return false; }
+  // XGBoost 2.x's intercept of reg:quantileerror: an unset base_score starts at the mean over
+  // these alphas of the labels' weighted alpha-quantiles. Empty for every other objective.
+  virtual std::vector<float> InterceptQuantiles() const { return {}; }
 };
+
+// XGBoost 1.7's multi-target regression (one_output_per_tree): `one` (an elementwise objective
+// with one output per row) applied to every element of rows x `targets` labels, NumGroups() =
+// targets. Refused, naming the objective, for objectives 1.7 refuses ("multioutput is not
+// supported by current objective function"): all but reg:squarederror, reg:squaredlogerror,
+// reg:logistic, binary:logistic, binary:logitraw and reg:pseudohubererror.
+Result<std::unique_ptr<Objective>> WithTargets(std::unique_ptr<Objective> one, int targets);
+// WithTargets' refusal, without consuming the objective.
+Status CheckTargets(const Objective& one, int targets);
 
 }  // namespace treering::booster

@@ -74,6 +74,10 @@ struct GBTreeModel {
   float base_score = 0.5f;  // user-facing value as saved in JSON (a probability for logistic)
   std::uint64_t num_feature = 0;
   int num_class = 0;  // 0 unless multi-class (then K >= 2)
+  // XGBoost's learner_model_param.num_target: outputs per row of a multi-target regression
+  // (one_output_per_tree: one tree per target per round) or of reg:quantileerror (one per
+  // quantile_alpha). 1 otherwise; never > 1 together with num_class > 1 (as XGBoost).
+  int num_target = 1;
   float scale_pos_weight = 1.0f;
   std::vector<RegTree> trees;
   std::vector<int> tree_info;                     // output group (class) of each tree, round-major
@@ -102,7 +106,7 @@ struct GBTreeModel {
   // class 0's K trees, then class 1's, as XGBoost's BoostNewTrees appends them.
   int num_parallel_tree = 1;
 
-  int NumGroups() const { return num_class > 1 ? num_class : 1; }
+  int NumGroups() const { return num_class > 1 ? num_class : std::max(num_target, 1); }
   int TreesPerRound() const { return NumGroups() * num_parallel_tree; }
   int NumRounds() const {
     return trees.empty() ? 0 : static_cast<int>(trees.size()) / TreesPerRound();
