@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "booster/linear/linear_learner.h"
 #include "booster/mlp/mlp_learner.h"
 #include "booster/tree/learner/gbtree_learner.h"
 
@@ -9,6 +10,7 @@ namespace treering::cli {
 namespace {
 
 bool IsMlp(const std::string& booster) { return booster == "mlp"; }
+bool IsLinear(const std::string& booster) { return booster == "gblinear"; }
 
 template <typename L>
 Result<std::unique_ptr<booster::Learner>> AsLearner(Result<std::unique_ptr<L>> learner) {
@@ -27,6 +29,7 @@ std::string BoosterOf(const std::vector<ConfigEntry>& entries) {
 }
 
 const std::vector<booster::ParamDoc>& LearnerParamDocs(const std::string& booster) {
+  if (IsLinear(booster)) return booster::linear::LinearLearner::Params();
   return IsMlp(booster) ? booster::mlp::MlpLearner::Params() : booster::GBTreeLearner::Params();
 }
 
@@ -47,6 +50,9 @@ Result<std::unique_ptr<booster::Learner>> CreateLearner(const std::string& boost
                                                         const KeyValues& params, const Context& ctx,
                                                         rabit::Comm* comm) {
   if (IsMlp(booster)) return AsLearner(booster::mlp::MlpLearner::Create(params, ctx, comm));
+  if (IsLinear(booster)) {
+    return AsLearner(booster::linear::LinearLearner::Create(params, ctx, comm));
+  }
   return AsLearner(booster::GBTreeLearner::Create(params, ctx, comm));
 }
 
