@@ -79,7 +79,7 @@ DEMOS = {
     "guide-python/gamma_regression.py": demo([(
         "fixed", "../data/autoclaims.csv, which XGBoost's repository does not ship (R makes "
         "it: demo/data/gen_autoclaims.R)")]),
-    "guide-python/generalized_linear_model.py": demo([("fixed", "booster=gblinear (issue 35)")]),
+    "guide-python/generalized_linear_model.py": demo(),
     "guide-python/multioutput_regression.py": demo([(
         "fixed", "several label columns (multi-target regression, issue 35)")]),
     "guide-python/predict_first_ntree.py": demo([SKLEARN]),
