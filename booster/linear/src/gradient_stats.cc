@@ -28,6 +28,35 @@ GradSums BlockSums(std::size_t n, int nthread, Fn&& fn) {
   return total;
 }
 
+// A dense column's sums with four interleaved accumulators, added in a fixed order at the end:
+// one chain of dependent double additions ran at a third of the loads' speed (perf: 39% of a
+// higgs1m run). The sum differs from XGBoost's one-chain order only in double rounding (1e-16
+// relative), which the float weight step almost never sees; it depends on neither threads nor
+// ranks' row counts beyond their blocks.
+void DenseSums(const GradientPair* g, std::size_t stride, const float* value, std::size_t begin,
+               std::size_t end, GradSums* out) {
+  double sg[4] = {0, 0, 0, 0}, sh[4] = {0, 0, 0, 0};
+  std::size_t j = begin;
+  for (; j + 4 <= end; j += 4) {
+    for (int k = 0; k < 4; ++k) {
+      const float v = value[j + k];
+      const GradientPair& p = g[(j + k) * stride];
+      const bool keep = p.hess >= 0.0f;
+      sg[k] += keep ? p.grad * v : 0.0f;
+      sh[k] += keep ? p.hess * v * v : 0.0f;
+    }
+  }
+  for (; j < end; ++j) {
+    const float v = value[j];
+    const GradientPair& p = g[j * stride];
+    if (p.hess < 0.0f) continue;
+    sg[0] += p.grad * v;
+    sh[0] += p.hess * v * v;
+  }
+  out->grad += (sg[0] + sg[1]) + (sg[2] + sg[3]);
+  out->hess += (sh[0] + sh[1]) + (sh[2] + sh[3]);
+}
+
 }  // namespace
 
 void GradientStats::Reduce(GradSums* sums, std::size_t n) const {
@@ -57,6 +86,14 @@ GradSums GradientStats::ColumnSums(std::size_t feature, int group,
   const std::uint64_t first = columns_->Begin(feature);
   const std::uint32_t* row = columns_->row.data() + first;
   const float* value = columns_->value.data() + first;
+  if (columns_->IsDense(feature)) {  // row j is entry j: no gather
+    const GradientPair* g = gpair.data() + group;
+    const std::size_t stride = static_cast<std::size_t>(groups_);
+    return BlockSums(columns_->num_rows, nthread,
+                     [&](std::size_t begin, std::size_t end, GradSums* out) {
+                       DenseSums(g, stride, value, begin, end, out);
+                     });
+  }
   return BlockSums(columns_->End(feature) - first, nthread,
                    [&](std::size_t begin, std::size_t end, GradSums* out) {
                      for (std::size_t j = begin; j < end; ++j) {
@@ -112,11 +149,47 @@ void GradientStats::ApplyFeature(std::size_t feature, int group, float dw,
   const std::uint32_t* row = columns_->row.data() + first;
   const float* value = columns_->value.data() + first;
   GradientPair* g = gpair->data();
+  if (columns_->IsDense(feature)) {  // row j is entry j: no gather
+    ParallelForBlocks(static_cast<std::int64_t>(n), ThreadsFor(n, ctx_->Threads()),
+                      [&](int, std::int64_t begin, std::int64_t end) {
+                        for (std::int64_t j = begin; j < end; ++j) {
+                          // Branch-free (a dropped row adds 0), so the loop vectorises.
+                          GradientPair& p = g[static_cast<std::size_t>(j) * groups_ + group];
+                          const float step = p.hess * value[j] * dw;
+                          p.grad += p.hess < 0.0f ? 0.0f : step;
+                        }
+                      });
+    return;
+  }
   ParallelFor(n, ThreadsFor(n, ctx_->Threads()), [&](std::size_t j) {
     GradientPair& p = g[std::size_t{row[j]} * groups_ + group];
     if (p.hess < 0.0f) return;
     p.grad += p.hess * value[j] * dw;
   });
+}
+
+GradSums GradientStats::ApplyThenSum(std::size_t prev, float dw, std::size_t feature, int group,
+                                     std::vector<GradientPair>* gpair) const {
+  if (dw == 0.0f || !columns_->IsDense(prev) || !columns_->IsDense(feature)) {
+    ApplyFeature(prev, group, dw, gpair);
+    return Feature(feature, group, *gpair);
+  }
+  const float* x_prev = columns_->value.data() + columns_->Begin(prev);
+  const float* x = columns_->value.data() + columns_->Begin(feature);
+  GradientPair* g = gpair->data() + group;
+  const std::size_t stride = static_cast<std::size_t>(groups_);
+  const std::size_t rows = columns_->num_rows;
+  GradSums s = BlockSums(rows, ThreadsFor(rows, ctx_->Threads()),
+                         [&](std::size_t begin, std::size_t end, GradSums* out) {
+                           for (std::size_t j = begin; j < end; ++j) {
+                             GradientPair& p = g[j * stride];
+                             const float step = p.hess * x_prev[j] * dw;
+                             p.grad += p.hess < 0.0f ? 0.0f : step;
+                           }
+                           DenseSums(g, stride, x, begin, end, out);
+                         });
+  Reduce(&s, 1);
+  return s;
 }
 
 double GradientStats::WeightSum(const std::vector<float>& weights, std::size_t rows) const {

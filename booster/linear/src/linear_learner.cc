@@ -204,6 +204,7 @@ Status LinearLearner::AddEvalSet(const std::string& name, data::DMatrix* dm) {
 }
 
 std::vector<float> LinearLearner::Margins(const data::DMatrix& dm) const {
+  if (&dm == train_ && !model_.linear_weights.empty()) return TrainMargins();
   const int groups = model_.NumGroups();
   const std::size_t rows = dm.NumRows();
   const std::size_t nf = model_.num_feature;
@@ -225,6 +226,21 @@ std::vector<float> LinearLearner::Margins(const data::DMatrix& dm) const {
       out[r * groups + g] = psum;
     }
   });
+  return out;
+}
+
+// The training rows' margins from the columns (AddFeatureTerms: the same floats as Margins').
+std::vector<float> LinearLearner::TrainMargins() const {
+  const int groups = model_.NumGroups();
+  const std::size_t n = train_->NumRows() * groups;
+  const std::vector<float>& w = model_.linear_weights;
+  const float* bias = w.data() + model_.num_feature * groups;
+  std::vector<float> out(n);
+  const bool own_margin = train_->base_margin.size() == n;
+  for (std::size_t i = 0; i < n; ++i) {
+    out[i] = bias[i % groups] + (own_margin ? train_->base_margin[i] : base_margin_);
+  }
+  AddFeatureTerms(columns_, w, groups, ThreadsFor(columns_.value.size(), ctx_.Threads()), &out);
   return out;
 }
 

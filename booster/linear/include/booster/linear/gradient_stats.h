@@ -39,6 +39,10 @@ class GradientStats {
   void ApplyBias(int group, float dbias, std::vector<GradientPair>* gpair) const;
   void ApplyFeature(std::size_t feature, int group, float dw,
                     std::vector<GradientPair>* gpair) const;
+  // ApplyFeature(prev, group, dw) then Feature(feature, group): one pass over the rows when
+  // both columns are dense (each row's residual is updated before it is read, as in two passes).
+  GradSums ApplyThenSum(std::size_t prev, float dw, std::size_t feature, int group,
+                        std::vector<GradientPair>* gpair) const;
   // The instance weight sum over all ranks (XGBoost's sum_instance_weight_).
   double WeightSum(const std::vector<float>& weights, std::size_t rows) const;
 

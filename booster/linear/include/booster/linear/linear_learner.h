@@ -80,6 +80,7 @@ class LinearLearner : public Learner {
   Status ResolveMetrics();
   // base_margin (or base_score's margin) + bias + w . x per row and group (XGBoost's Pred).
   std::vector<float> Margins(const data::DMatrix& dm) const;
+  std::vector<float> TrainMargins() const;
   Result<std::vector<EvalResult>> Evaluate(const std::string& name, const data::DMatrix& dm);
   // One round from gradients in gpair_ (XGBoost's GBLinear::DoBoost).
   void Boost();
