@@ -122,6 +122,28 @@ def test_dump_importance_contribs_config():
             ours.predict(tr.DMatrix(x), pred_leaf=True)
         with pytest.raises(tr.core.XGBoostError, match="gblinear does not support"):
             ours.predict(tr.DMatrix(x), pred_interactions=True)
+        with pytest.raises(tr.core.XGBoostError, match="Slice is not supported"):
+            ours[0:1]
+
+
+def test_continued_training_and_custom_objective():
+    x, labels = make_data(seed=6)
+    y = labels["binary:logistic"]
+    p = dict(booster="gblinear", objective="binary:logistic", nthread=1)
+
+    def logistic(preds, dtrain):
+        prob = 1 / (1 + np.exp(-preds))
+        return prob - dtrain.get_label(), prob * (1 - prob)
+
+    for lib in (tr, xgb):
+        first = lib.train(p, lib.DMatrix(x, y), 2)
+        resumed = lib.train(p, lib.DMatrix(x, y), 3, xgb_model=first)
+        assert resumed.num_boosted_rounds() == 5
+        np.testing.assert_allclose(weights(resumed), weights(lib.train(p, lib.DMatrix(x, y), 5)),
+                                   atol=TOL)
+    ours = tr.train(dict(booster="gblinear", nthread=1), tr.DMatrix(x, y), 3, obj=logistic)
+    theirs = xgb.train(dict(booster="gblinear", nthread=1), xgb.DMatrix(x, y), 3, obj=logistic)
+    np.testing.assert_allclose(weights(ours), weights(theirs), atol=TOL)
 
 
 def test_sklearn_coef_and_intercept():

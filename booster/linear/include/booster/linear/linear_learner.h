@@ -67,6 +67,10 @@ class LinearLearner : public Learner {
   Status CheckRanksAgree(int iter, bool requested) override;
   std::vector<LogLine> Lines(TrainStage stage, const TrainProgress& progress) const override;
   Status LoadModelBytes(std::string_view bytes, const std::string& source) override;
+  // XGBoost 1.7's GBLinear has no Slice: refused with its message.
+  Result<std::string> SliceModel(int, int, int) const override {
+    return Status::InvalidInput("Slice is not supported by current booster.");
+  }
   std::uint64_t NumFeatures() const override { return model_.num_feature; }
   ModelInfo GetModelInfo() const override;
   void SetModelInfo(const ModelInfo& info) override;
