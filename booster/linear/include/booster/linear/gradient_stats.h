@@ -50,6 +50,7 @@ class GradientStats {
   GradSums ColumnSums(std::size_t feature, int group, const std::vector<GradientPair>& gpair,
                       int nthread) const;
   void Reduce(GradSums* sums, std::size_t n) const;
+  static int StepThreads(std::size_t work, int threads);
 
   const FeatureColumns* columns_;
   int groups_;
