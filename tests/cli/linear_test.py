@@ -7,7 +7,8 @@ python3-xgboost:
   with the other's model file (task=pred) and dumps it (task=dump) as XGBoost does, the
   booster taken from model_in as XGBoost's CLI takes it;
 * two workers under treering-submit --cluster local train the one-process model (1e-6);
-* a bad gblinear key in a config file is one line naming the file, line and key (exit 2)."""
+* a bad gblinear key in a config file is one line naming the file, line and key (exit 2), as is
+  a damaged model_in with more features than weights can be made for."""
 import json
 import os
 import shutil
@@ -111,6 +112,24 @@ def test_bad_key_names_file_line_and_key():
         said = [l for l in (proc.stdout + proc.stderr).splitlines() if l.strip()]
         assert proc.returncode == 2 and len(said) == 1, (proc.returncode, said)
         assert "linear.conf" in said[0] and ":4" in said[0] and "feature_selector" in said[0], said
+        # A damaged gblinear model_in claiming 4e9 features: one line, not an allocation.
+        model = os.path.join(d, "huge.json")
+        with open(model, "w") as f:
+            json.dump({"learner": {
+                "attributes": {}, "feature_names": [], "feature_types": [],
+                "gradient_booster": {"model": {"boosted_rounds": 1, "weights": []},
+                                     "name": "gblinear"},
+                "learner_model_param": {"base_score": "5E-1", "boost_from_average": "1",
+                                        "num_class": "0", "num_feature": "4000000000",
+                                        "num_target": "1"},
+                "objective": {"name": "reg:squarederror",
+                              "reg_loss_param": {"scale_pos_weight": "1"}}},
+                "version": [1, 7, 4]}, f)
+        proc = t.run([t.treering_bin(), "/dev/null", "data=" + train, "num_round=1",
+                      "model_in=" + model, "model_out=" + os.path.join(d, "o.json")],
+                     cwd=d, check=False)
+        said = [l for l in (proc.stdout + proc.stderr).splitlines() if l.strip()]
+        assert proc.returncode == 2 and len(said) == 1 and "features" in said[0], said
 
 
 if __name__ == "__main__":

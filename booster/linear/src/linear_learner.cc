@@ -184,6 +184,14 @@ Status LinearLearner::SetTrainData(data::DMatrix* train) {
     return Status::InvalidInput("the model has " + std::to_string(model_.num_feature) +
                                 " features, the training data " + std::to_string(num_feature));
   }
+  // The weights are dense: a feature count from a damaged model_in must not become a
+  // multi-gigabyte allocation (2^28 weights = 1 GiB).
+  const std::uint64_t weights = (num_feature + 1) * static_cast<std::uint64_t>(model_.NumGroups());
+  if (weights > (std::uint64_t{1} << 28)) {
+    return Status::InvalidInput("gblinear: " + std::to_string(num_feature) + " features x " +
+                                std::to_string(model_.NumGroups()) +
+                                " groups is more weights than the 2^28 treering allows");
+  }
   model_.num_feature = num_feature;
   std::int64_t seed = ctx_.seed;
   comm_->Broadcast(&seed, sizeof(seed), 0);

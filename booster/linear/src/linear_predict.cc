@@ -43,8 +43,8 @@ void LinearLearner::Contributions(const data::DMatrix& dm, std::vector<float>* o
   const std::size_t nf = model_.num_feature;
   const std::size_t cols = nf + 1;
   const std::size_t rows = dm.NumRows();
-  std::vector<float> w = model_.linear_weights;
-  if (w.empty()) w.assign(cols * groups, 0.0f);
+  const std::vector<float>& weights = model_.linear_weights;  // empty: an untrained model
+  auto w = [&](std::size_t i) { return weights.empty() ? 0.0f : weights[i]; };
   out->assign(rows * groups * cols, 0.0f);
   const bool own_margin = dm.base_margin.size() == rows * groups;
   ParallelFor(rows, ThreadsFor(dm.value.size() + rows, ctx_.Threads()), [&](std::size_t r) {
@@ -52,10 +52,10 @@ void LinearLearner::Contributions(const data::DMatrix& dm, std::vector<float>* o
       float* c = out->data() + (r * groups + g) * cols;
       for (std::uint64_t k = dm.row_ptr[r]; k < dm.row_ptr[r + 1]; ++k) {
         if (dm.index[k] >= nf || std::isnan(dm.value[k])) continue;
-        c[dm.index[k]] = dm.value[k] * w[std::size_t{dm.index[k]} * groups + g];
+        c[dm.index[k]] = dm.value[k] * w(std::size_t{dm.index[k]} * groups + g);
       }
       c[cols - 1] =
-          w[nf * groups + g] + (own_margin ? dm.base_margin[r * groups + g] : base_margin_);
+          w(nf * groups + g) + (own_margin ? dm.base_margin[r * groups + g] : base_margin_);
     }
   });
 }
