@@ -170,6 +170,7 @@ TEST(LinearUpdater, RanksTrainTheOneProcessModel) {
     treering::testing::ThreadWorld(world).Run([&](int rank, rabit::Comm* comm) {
       auto learner = Train(params, &shards[rank], 4, comm);
       weights[rank] = learner->Model().linear_weights;
+      EXPECT_TRUE(learner->CheckRanksAgree(3, true).ok());  // debug_synchronize's check
     });
     for (int r = 0; r < world; ++r) {
       EXPECT_EQ(weights[r], weights[0]) << "world " << world << " rank " << r;

@@ -31,6 +31,7 @@ def make_data(rows=300, cols=6, seed=0):
         "reg:squarederror": reg,
         "binary:logistic": (reg > 0).astype(float),
         "multi:softprob": (xs[:, 2] > 0).astype(int) + (xs[:, 3] > 0.5),
+        "multi:softmax": (xs[:, 2] > 0).astype(int) + (xs[:, 3] > 0.5),
         "count:poisson": rng.poisson(np.exp(np.clip(0.5 * xs[:, 0], -3, 3))).astype(float),
     }
     return x, labels
@@ -42,7 +43,7 @@ def weights(booster):
 
 
 def both(params, x, y, rounds=5):
-    extra = {"num_class": 3} if params.get("objective") == "multi:softprob" else {}
+    extra = {"num_class": 3} if params.get("objective", "").startswith("multi:") else {}
     p = dict(booster="gblinear", nthread=1, **params, **extra)
     return (tr.train(p, tr.DMatrix(x, y), rounds), xgb.train(p, xgb.DMatrix(x, y), rounds))
 
@@ -50,7 +51,8 @@ def both(params, x, y, rounds=5):
 CASES = [("shotgun", "cyclic"), ("shotgun", "shuffle"), ("coord_descent", "cyclic"),
          ("coord_descent", "greedy"), ("coord_descent", "thrifty"),
          ("coord_descent", "shuffle"), ("coord_descent", "random")]
-OBJECTIVES = ["reg:squarederror", "binary:logistic", "multi:softprob", "count:poisson"]
+OBJECTIVES = ["reg:squarederror", "binary:logistic", "multi:softprob", "multi:softmax",
+              "count:poisson"]
 
 
 @pytest.mark.parametrize("updater,selector", CASES)
