@@ -125,15 +125,15 @@ Status LinearLearner::LoadModel(GBTreeModel model) {
   if (!objective.ok()) return objective.status();
   auto margin = objective.value()->ProbToMargin(model.base_score);
   if (!margin.ok()) return margin.status();
+  if (train_ != nullptr && model.num_feature != columns_.NumFeatures()) {
+    return Status::InvalidInput("the model has " + std::to_string(model.num_feature) +
+                                " features, the training data " +
+                                std::to_string(columns_.NumFeatures()));
+  }
   lparam_ = next;
   objective_ = std::move(objective).value();
   base_margin_ = margin.value();
   model_ = std::move(model);
-  if (train_ != nullptr && model_.num_feature < columns_.NumFeatures()) {
-    return Status::InvalidInput("model_in has " + std::to_string(model_.num_feature) +
-                                " features, the training data " +
-                                std::to_string(columns_.NumFeatures()));
-  }
   previous_weights_.clear();
   converged_ = false;
   return ResolveMetrics();
