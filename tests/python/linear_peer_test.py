@@ -208,3 +208,37 @@ def test_two_workers_train_the_one_process_model(tmp_path):
     single = tr.train(dict(kv.split("=") for kv in params if not kv.startswith("n_")), dm, 4)
     np.testing.assert_allclose(weights(tr.Booster(model_file=str(model))), weights(single),
                                atol=1e-6)
+
+
+def test_killed_worker_restarts_into_the_uninterrupted_model(tmp_path):
+    """treering-submit --local-num-attempt restarts a worker killed after round 2; the rabit
+    checkpoint (the gblinear model) brings it back, and the model is the CLI's uninterrupted
+    one, byte for byte (cyclic: no random stream to restart)."""
+    build = os.environ.get("TREERING_BUILD_DIR", "")
+    submit, cli = (os.path.join(build, "bin", p) for p in ("treering-submit", "treering"))
+    if not (os.path.exists(submit) and os.path.exists(cli)):
+        pytest.skip(f"treering and treering-submit are not built in {build!r}")
+    x, labels = make_data(rows=600, seed=7)
+    x = x.astype(np.float32)
+    train, test = tmp_path / "train.libsvm", tmp_path / "test.libsvm"
+    write_libsvm(train, x, labels["binary:logistic"])
+    write_libsvm(test, x[:100], labels["binary:logistic"][:100])
+    keys = ["booster=gblinear", "objective=binary:logistic", "updater=coord_descent",
+            "eval_metric=auc", "lambda=0.1", "nthread=1"]
+    launch = [submit, "--cluster", "local", "--num-workers", "2", "--bind-to", "none"]
+    cli_model, py_model = tmp_path / "cli.json", tmp_path / "py.json"
+    proc = subprocess.run(launch + ["--", cli, "/dev/null", f"data={train}",
+                                    f"eval[test]={test}", "num_round=5",
+                                    f"model_out={cli_model}"] + keys,
+                          capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    env = dict(os.environ, TREERING_TEST_KILL="1,2")
+    proc = subprocess.run(launch + ["--local-num-attempt", "2", "--", sys.executable,
+                                    os.path.join(HERE, "dist_worker.py"), "train", "env",
+                                    str(train), str(test), str(py_model), "5", "n_features=6"]
+                          + keys, capture_output=True, text=True, timeout=60, cwd=tmp_path,
+                          env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert "restart" in (proc.stdout + proc.stderr).lower(), "no worker was restarted"
+    np.testing.assert_array_equal(weights(tr.Booster(model_file=str(py_model))),
+                                  weights(tr.Booster(model_file=str(cli_model))))
