@@ -4,9 +4,10 @@
 // the ranks' partial sums are added).
 //
 // Determinism: a column (or the bias's rows) is summed in fixed blocks of kBlock entries, each
-// block in order from 0.0, and the block sums added in order: the result does not depend on the
-// thread count, and a column of at most kBlock entries is summed exactly as XGBoost's one-thread
-// loop sums it.
+// block from 0.0, and the block sums added in order: the result does not depend on the thread
+// count. A sparse column of at most kBlock entries is summed exactly as XGBoost's one-thread
+// loop sums it; a dense column uses four interleaved accumulators per block (DenseSums), which
+// differs from XGBoost's single chain in the last bits of a double only.
 #pragma once
 
 #include <cstddef>
