@@ -33,17 +33,28 @@ const std::vector<booster::ParamDoc>& LearnerParamDocs(const std::string& booste
   return IsMlp(booster) ? booster::mlp::MlpLearner::Params() : booster::GBTreeLearner::Params();
 }
 
-std::string OtherLearnersHelpText() {
-  const std::vector<booster::ParamDoc>& docs = LearnerParamDocs("mlp");
+namespace {
+
+// One --help section: `title`, then key = default and meaning, aligned.
+std::string KeySection(const std::string& title, const std::vector<booster::ParamDoc>& docs) {
   std::size_t width = 0;
   for (const auto& d : docs) width = std::max(width, d.key.size() + 3 + d.default_value.size());
-  std::string out = "\nMLP keys, booster=mlp (key = default  meaning; docs/mlp.md):\n";
+  std::string out = title;
   for (const auto& d : docs) {
     std::string left = d.key + " = " + d.default_value;
     left.resize(width + 2, ' ');
     out += "  " + left + d.description + "\n";
   }
   return out;
+}
+
+}  // namespace
+
+std::string OtherLearnersHelpText() {
+  return KeySection("\nMLP keys, booster=mlp (key = default  meaning; docs/mlp.md):\n",
+                    LearnerParamDocs("mlp")) +
+         KeySection("\ngblinear keys beside the learner's, booster=gblinear (docs/learner.md):\n",
+                    booster::linear::LinearParam::Table().Docs());
 }
 
 Result<std::unique_ptr<booster::Learner>> CreateLearner(const std::string& booster,
