@@ -47,8 +47,9 @@ const ParamTable<O>& CliTable() {
                      {"dump", Task::kDump},
                      {"importance", Task::kImportance}},
                     ""),
-          ChoiceField("booster", &O::booster, {"gbtree", "dart", "mlp"},
-                      "dart drops trees while fitting (docs/learner.md); mlp is the neural "
+          ChoiceField("booster", &O::booster, {"gbtree", "dart", "gblinear", "mlp"},
+                      "dart drops trees while fitting, gblinear is XGBoost's linear booster "
+                      "(docs/learner.md); mlp is the neural "
                       "sync-SGD learner (its keys: docs/mlp.md, --help)"),
           StringField("data", &O::data,
                       "training data URI: path, path?format=libsvm, lists, globs (docs/data.md)")

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "booster/linear/linear_learner.h"
 #include "booster/mlp/mlp_learner.h"
 #include "booster/tree/learner/gbtree_learner.h"
 
@@ -9,6 +10,7 @@ namespace treering::cli {
 namespace {
 
 bool IsMlp(const std::string& booster) { return booster == "mlp"; }
+bool IsLinear(const std::string& booster) { return booster == "gblinear"; }
 
 template <typename L>
 Result<std::unique_ptr<booster::Learner>> AsLearner(Result<std::unique_ptr<L>> learner) {
@@ -27,14 +29,17 @@ std::string BoosterOf(const std::vector<ConfigEntry>& entries) {
 }
 
 const std::vector<booster::ParamDoc>& LearnerParamDocs(const std::string& booster) {
+  if (IsLinear(booster)) return booster::linear::LinearLearner::Params();
   return IsMlp(booster) ? booster::mlp::MlpLearner::Params() : booster::GBTreeLearner::Params();
 }
 
-std::string OtherLearnersHelpText() {
-  const std::vector<booster::ParamDoc>& docs = LearnerParamDocs("mlp");
+namespace {
+
+// One --help section: `title`, then key = default and meaning, aligned.
+std::string KeySection(const std::string& title, const std::vector<booster::ParamDoc>& docs) {
   std::size_t width = 0;
   for (const auto& d : docs) width = std::max(width, d.key.size() + 3 + d.default_value.size());
-  std::string out = "\nMLP keys, booster=mlp (key = default  meaning; docs/mlp.md):\n";
+  std::string out = title;
   for (const auto& d : docs) {
     std::string left = d.key + " = " + d.default_value;
     left.resize(width + 2, ' ');
@@ -43,10 +48,22 @@ std::string OtherLearnersHelpText() {
   return out;
 }
 
+}  // namespace
+
+std::string OtherLearnersHelpText() {
+  return KeySection("\nMLP keys, booster=mlp (key = default  meaning; docs/mlp.md):\n",
+                    LearnerParamDocs("mlp")) +
+         KeySection("\ngblinear keys beside the learner's, booster=gblinear (docs/learner.md):\n",
+                    booster::linear::LinearParam::Table().Docs());
+}
+
 Result<std::unique_ptr<booster::Learner>> CreateLearner(const std::string& booster,
                                                         const KeyValues& params, const Context& ctx,
                                                         rabit::Comm* comm) {
   if (IsMlp(booster)) return AsLearner(booster::mlp::MlpLearner::Create(params, ctx, comm));
+  if (IsLinear(booster)) {
+    return AsLearner(booster::linear::LinearLearner::Create(params, ctx, comm));
+  }
   return AsLearner(booster::GBTreeLearner::Create(params, ctx, comm));
 }
 

@@ -1,7 +1,7 @@
 // The one place that knows which learners there are. `booster` names one (gbtree: XGBoost's
-// hist trees, booster/tree; mlp: the neural sync-SGD learner, booster/mlp); the factory creates
-// it and lists its keys. Everything else in the CLI drives a booster::Learner and never asks
-// which one it is.
+// hist trees, booster/tree; gblinear: its linear booster, booster/linear; mlp: the neural
+// sync-SGD learner, booster/mlp); the factory creates it and lists its keys. Everything else in
+// the CLI drives a booster::Learner and never asks which one it is.
 #pragma once
 
 #include <memory>

@@ -1,6 +1,7 @@
 #include "param_docs.h"
 
 #include "booster/learner.h"
+#include "booster/linear/linear_param.h"
 #include "cli_params.h"
 #include "learner_factory.h"
 #include "rabit/params.h"
@@ -65,6 +66,8 @@ std::vector<DocTable> DocTables() {
       {"cli", "cli.md", KeyTable(CliParamDocs())},
       {"learner", "learner.md", KeyTable(LearnerParamDocs("gbtree"))},
       {"mlp", "mlp.md", KeyTable(LearnerParamDocs("mlp"))},
+      // gblinear's own keys (its learner keys are the learner table's).
+      {"gblinear", "learner.md", KeyTable(booster::linear::LinearParam::Table().Docs())},
       {"rabit", "collectives.md", KeyTable(rabit::ParamDocs(), &rabit::EnvironmentNames())},
   };
 }

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "booster/atomic_file.h"
+#include "booster/model_formats.h"
 #include "data/load.h"
 #include "learner_factory.h"
 #include "rabit/rabit.h"
@@ -21,9 +22,24 @@ Result<data::DMatrix> LoadMatrix(const std::string& key, const std::string& uri,
   return matrix;
 }
 
+namespace {
+
+// XGBoost's CLI takes the booster from model_in when the config names none: a gblinear model
+// (whose bytes name it; other files are not parsed twice) selects the linear learner.
+bool ModelInIsLinear(const CliOptions& options) {
+  if (options.model_in.empty() || options.learner_origins.count("booster") != 0) return false;
+  auto bytes = booster::ReadWholeFile(options.model_in);
+  if (!bytes.ok() || bytes->find("gblinear") == std::string::npos) return false;
+  auto model = booster::ParseModel(bytes.value(), options.model_in);
+  return model.ok() && model->linear;
+}
+
+}  // namespace
+
 Result<std::unique_ptr<booster::Learner>> CreateLearnerFromConfig(const CliOptions& options) {
-  auto learner = CreateLearner(options.booster, options.learner_params, options.context,
-                               &rabit::DefaultComm());
+  const std::string name = ModelInIsLinear(options) ? "gblinear" : options.booster;
+  auto learner =
+      CreateLearner(name, options.learner_params, options.context, &rabit::DefaultComm());
   if (learner.ok()) return learner;
   const Status& st = learner.status();
   // The learner names the key it rejects (Status::key()); point at the line that set it last.

@@ -118,6 +118,31 @@ void CollectStrings(const ordered_json& node, ParamList* out) {
 
 }  // namespace
 
+// GBLinear::SaveConfig: the booster's and its updater's parameters with XGBoost's defaults,
+// overlaid with the ones set (a key and its alias both appear, as XGBoost writes them).
+ordered_json LinearConfig(const ParamList& params) {
+  std::map<std::string, std::string> train = {
+      {"max_row_perbatch", "18446744073709551615"}, {"tolerance", "0"}, {"updater", "shotgun"}};
+  std::map<std::string, std::string> linear = {
+      {"alpha", "0"},     {"eta", "0.5"},           {"feature_selector", "cyclic"},
+      {"lambda", "0"},    {"learning_rate", "0.5"}, {"reg_alpha", "0"},
+      {"reg_lambda", "0"}};
+  std::string top_k = "0";
+  const std::map<std::string, std::string> alias = {
+      {"eta", "learning_rate"}, {"lambda", "reg_lambda"}, {"alpha", "reg_alpha"}};
+  for (const auto& [key, value] : params) {
+    if (key == "tolerance" || key == "updater") train[key] = value;
+    if (key == "top_k") top_k = value;
+    if (key == "feature_selector") linear[key] = value;
+    for (const auto& [a, full] : alias) {
+      if (key == a || key == full) linear[a] = linear[full] = value;
+    }
+  }
+  ordered_json updater = {{"linear_train_param", linear}};
+  if (train["updater"] == "coord_descent") updater["coordinate_param"] = {{"top_k", top_k}};
+  return {{"gblinear_train_param", train}, {"name", "gblinear"}, {"updater", updater}};
+}
+
 std::string ConfigJson(const ParamList& params, std::string_view model_json,
                        std::int64_t num_trees) {
   ordered_json generic = ordered_json::object(), train = ordered_json::object(),
@@ -198,6 +223,7 @@ std::string ConfigJson(const ParamList& params, std::string_view model_json,
       {"specified_updater", false},
       {"updater", {{"grow_quantile_histmaker", {{"train_param", tree}}}}}};
   ordered_json gradient = gbtree;
+  if (booster == "gblinear") gradient = LinearConfig(params);
   if (booster == "dart") {
     gradient = {{"dart_train_param", dart}, {"gbtree", gbtree}, {"name", "dart"}};
   }

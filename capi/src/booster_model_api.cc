@@ -67,7 +67,7 @@ void LoadConfigLocked(BoosterObject* b, std::string_view json, const char* what)
   if (!doc.is_discarded()) {
     const auto name =
         doc.value(nlohmann::json::json_pointer("/learner/gradient_booster/name"), std::string());
-    if (name == "gbtree" || name == "dart" || name == "mlp") booster = name;
+    if (name == "gbtree" || name == "dart" || name == "gblinear" || name == "mlp") booster = name;
   }
   b->params = treering::capi::ParamsFromConfig(
       json, what, [&](const std::string& key) { return KnownKey(key, booster); });

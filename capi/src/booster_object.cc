@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "base/nearest_key.h"
+#include "booster/model_formats.h"
 #include "booster/tree_param.h"
 #include "booster_config.h"
 #include "global_config.h"
@@ -114,7 +115,7 @@ std::unique_ptr<booster::Learner> BoosterObject::NewLearner(const Context& conte
   if (name == "mlp") {
     throw ApiError(
         "parameter booster: mlp is available in the treering CLI only; the C API "
-        "serves gbtree and dart");
+        "serves gbtree, dart and gblinear");
   }
   std::vector<std::string> known = Context::Table().Keys();
   for (const booster::ParamDoc& d : cli::LearnerParamDocs(name)) known.push_back(d.key);
@@ -225,6 +226,15 @@ std::vector<booster::EvalResult> BoosterObject::Evaluate(
 }
 
 void BoosterObject::LoadModelLocked(std::string_view bytes, const std::string& source) {
+  // XGBoost's loader takes the booster from the model: a gblinear model (whose bytes name it;
+  // the search skips the parse for every other model) makes this a gblinear booster.
+  if (bytes.find("gblinear") != std::string_view::npos && BoosterName(params) != "gblinear") {
+    auto model = booster::ParseModel(bytes, source);
+    if (model.ok() && model->linear) {
+      std::erase_if(params, [](const auto& p) { return p.first == "booster"; });
+      params.emplace_back("booster", "gblinear");
+    }
+  }
   // A fresh learner takes the model; only when that worked does it replace the current one.
   const Context fresh = ContextFromParams();
   std::unique_ptr<booster::Learner> loaded = NewLearner(fresh);

@@ -175,16 +175,23 @@ XGB_DLL int XGBoosterFeatureScore(BoosterHandle handle, const char* config,
     ReturnSlot& slot = booster->returns.ForThisThread();
     slot.strings.clear();
     slot.floats.clear();
-    for (const auto& score : scores) {
-      slot.strings.push_back(score.feature < map.Size() ? map.Name(score.feature)
-                                                        : DefaultFeatureName(score.feature));
+    // gblinear with several output groups scores each feature once per group (consecutive):
+    // XGBoost names the feature once and shapes the scores features x groups.
+    for (std::size_t i = 0; i < scores.size(); ++i) {
+      const auto& score = scores[i];
+      if (i == 0 || scores[i - 1].feature != score.feature) {
+        slot.strings.push_back(score.feature < map.Size() ? map.Name(score.feature)
+                                                          : DefaultFeatureName(score.feature));
+      }
       slot.floats.push_back(score.score);
     }
-    slot.shape.assign(1, slot.floats.size());
+    const bool grouped = !slot.strings.empty() && slot.floats.size() > slot.strings.size();
+    slot.shape.assign(1, slot.strings.size());
+    if (grouped) slot.shape.push_back(slot.floats.size() / slot.strings.size());
     *out_features = slot.PointStrings();
     *out_n_features = slot.strings.size();
     *out_scores = slot.floats.data();
-    *out_dim = 1;
+    *out_dim = grouped ? 2 : 1;
     *out_shape = reinterpret_cast<const bst_ulong*>(slot.shape.data());
   });
 }

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "api_error.h"
+#include "booster/linear/linear_learner.h"
 #include "booster/tree/learner/gbtree_learner.h"
 
 namespace treering::capi {
@@ -11,8 +12,14 @@ namespace treering::capi {
 ModelFacts FactsOf(const booster::Learner& learner) {
   ModelFacts facts;
   facts.rounds = learner.RoundsInModel();
+  const booster::GBTreeModel* model = nullptr;
   if (const auto* tree = dynamic_cast<const booster::GBTreeLearner*>(&learner)) {
-    facts.trees = &tree->Model();
+    model = &tree->Model();
+  } else if (const auto* linear = dynamic_cast<const booster::linear::LinearLearner*>(&learner)) {
+    model = &linear->Model();  // no trees: the dumps and importance read its weights
+  }
+  if (model != nullptr) {
+    facts.trees = model;
     facts.groups = facts.trees->NumGroups();
     facts.parallel = facts.trees->num_parallel_tree;
     facts.num_feature = facts.trees->num_feature;

@@ -30,6 +30,8 @@ def _parallel_trees(model):
     import json
     try:
         gbm = json.loads(model.save_config())["learner"]["gradient_booster"]
+        if gbm.get("name") == "gblinear":  # XGBoost 1.7: no trees, best_ntree_limit 0
+            return 0
         params = gbm.get("gbtree_model_param") or gbm.get("gbtree", {}).get(
             "gbtree_model_param", {})
         return int(params.get("num_parallel_tree", 1) or 1)

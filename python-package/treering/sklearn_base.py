@@ -543,18 +543,28 @@ class XGBModel(XGBModelBase):
 
     @property
     def coef_(self):
-        # Defined for gblinear only, which treering does not have: trees raise as in 1.7.
+        """Weights of a gblinear model: [n_features], or [n_classes, n_features] reshaped from
+        the feature-major dump as XGBoost 1.7 reshapes it."""
         if self.get_xgb_params()["booster"] != "gblinear":
             raise AttributeError(f"Coefficients are not defined for Booster type "
                                  f"{self.booster}")
-        raise AttributeError("treering has no gblinear booster")
+        b = self.get_booster()
+        coef = np.array(json.loads(b.get_dump(dump_format="json")[0])["weight"])
+        n_classes = getattr(self, "n_classes_", None)
+        if n_classes is not None and n_classes > 2:
+            assert len(coef.shape) == 1
+            assert coef.shape[0] % n_classes == 0
+            coef = coef.reshape((n_classes, -1))
+        return coef
 
     @property
     def intercept_(self):
+        """Biases of a gblinear model: [1] or [n_classes]."""
         if self.get_xgb_params()["booster"] != "gblinear":
             raise AttributeError(f"Intercept (bias) is not defined for Booster type "
                                  f"{self.booster}")
-        raise AttributeError("treering has no gblinear booster")
+        b = self.get_booster()
+        return np.array(json.loads(b.get_dump(dump_format="json")[0])["bias"])
 
 
 def _check_rf_callback(early_stopping_rounds, callbacks):

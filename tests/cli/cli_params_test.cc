@@ -99,8 +99,8 @@ TEST(CliParams, BadValuesNameKeyAndRange) {
             "t.conf:1: dump_format = svg: expected one of text, json, dot");
   EXPECT_EQ(ErrorOf(Entries({{"pred_margin", "yes"}})),
             "t.conf:1: pred_margin = yes: expected 0 or 1 (or false/true)");
-  EXPECT_EQ(ErrorOf(Entries({{"booster", "gblinear"}})),
-            "t.conf:1: booster = gblinear: expected one of gbtree, dart, mlp");
+  EXPECT_EQ(ErrorOf(Entries({{"booster", "gbforest"}})),
+            "t.conf:1: booster = gbforest: expected one of gbtree, dart, gblinear, mlp");
 }
 
 TEST(CliParams, TasksNeedTheirInputs) {

@@ -83,8 +83,8 @@ TEST(ModelErrors, BrokenLinksAreRejected) {
 
 TEST(ModelErrors, UnsupportedFeaturesAreNamed) {
   EXPECT_NE(ErrorAfter([](auto& d) {
-              d["learner"]["gradient_booster"]["name"] = "gblinear";
-            }).find("booster \"gblinear\" is not supported"),
+              d["learner"]["gradient_booster"]["name"] = "gblinear2";
+            }).find("booster \"gblinear2\" is not supported"),
             std::string::npos);
   EXPECT_NE(ErrorAfter([](auto& d) { Tree0(d)["split_type"][0] = 1; }).find("categorical"),
             std::string::npos);

@@ -34,6 +34,8 @@ constexpr std::size_t kLearnerParamBytes = 136;
 constexpr std::size_t kLearnerReservedInts = 25;
 constexpr std::size_t kGBTreeParamBytes = 160;
 constexpr std::size_t kGBTreeReservedInts = 32;
+// gblinear's DeprecatedGBLinearModelParam: num_feature, num_output_group, 32 reserved.
+constexpr int kLinearParamInts = 34;
 constexpr std::size_t kTreeParamBytes = 148;
 constexpr std::size_t kTreeReservedInts = 31;
 constexpr std::size_t kNodeBytes = 20;

@@ -217,13 +217,40 @@ json TakeObjective(const std::string& name, json* attributes, LittleEndianReader
   return objective;
 }
 
+// GBLinearModel::Save: the deprecated parameter block, then the weights as a dmlc vector; the
+// format keeps no boosted_rounds (XGBoost reads 0 then).
+Result<json> ReadLinearDocument(LearnerHeader header, const std::string& objective,
+                                LittleEndianReader* r) {
+  r->Skip(4 * kLinearParamInts, "the gblinear parameters");
+  const std::uint64_t n = r->ok() ? r->U64("the weight count") : 0;
+  if (r->ok() && n > r->left() / 4) {
+    r->Fail("weight count " + std::to_string(n) + " does not fit in the " +
+            std::to_string(r->left()) + " bytes left");
+  }
+  json weights = json::array();
+  for (std::uint64_t i = 0; r->ok() && i < n; ++i) weights.push_back(r->F32("a weight"));
+  json attributes = header.has_attributes ? ReadAttributes(r) : json::object();
+  json objective_block = r->ok() ? TakeObjective(objective, &attributes, r) : json();
+  if (r->ok() && r->left() != 0) {
+    r->Fail(std::to_string(r->left()) + " bytes after the end of the model");
+  }
+  if (!r->ok()) return r->error();
+  json model = {{"boosted_rounds", 0}, {"weights", std::move(weights)}};
+  json learner = {{"attributes", std::move(attributes)},
+                  {"learner_model_param", std::move(header.model_param)},
+                  {"objective", std::move(objective_block)},
+                  {"gradient_booster", {{"name", "gblinear"}, {"model", std::move(model)}}}};
+  return json{{"learner", std::move(learner)}};
+}
+
 Result<json> ReadDocument(LittleEndianReader* r) {
   LearnerHeader header = ReadLearnerParam(r);
   const std::string objective = r->String("the objective name");
   const std::string booster = r->String("the booster name");
-  if (r->ok() && booster != "gbtree" && booster != "dart") {
-    r->Fail("booster \"" + booster + "\" is not supported (only gbtree or dart)");
+  if (r->ok() && booster != "gbtree" && booster != "dart" && booster != "gblinear") {
+    r->Fail("booster \"" + booster + "\" is not supported (only gbtree, dart or gblinear)");
   }
+  if (booster == "gblinear") return ReadLinearDocument(std::move(header), objective, r);
   std::int32_t parallel = 1;
   const std::size_t num_trees = ReadGBTreeParam(r, &parallel);
   json trees = json::array();

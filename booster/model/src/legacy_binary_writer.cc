@@ -110,8 +110,14 @@ Result<std::string> ModelToLegacyBinary(const GBTreeModel& model) {
   std::string out = kMagic;
   WriteLearnerParam(model, &w);
   w.String(model.objective);
-  w.String(model.dart ? "dart" : "gbtree");
-  WriteGBTreeParam(model, &w);
+  w.String(model.linear ? "gblinear" : model.dart ? "dart" : "gbtree");
+  if (model.linear) {  // GBLinearModel::Save: 34 deprecated int32 (zero), a dmlc vector
+    for (int i = 0; i < kLinearParamInts; ++i) w.I32(0);
+    w.U64(model.linear_weights.size());
+    for (const float v : model.linear_weights) w.F32(v);
+  } else {
+    WriteGBTreeParam(model, &w);
+  }
   for (const RegTree& tree : model.trees) WriteTree(tree, model.num_feature, &w);
   for (const int group : model.tree_info) w.I32(group);
   if (model.dart && !model.weight_drop.empty()) {  // Dart::Save

@@ -58,6 +58,8 @@ std::string IntegerThreshold(float cond) {
 }  // namespace dump
 
 Result<std::vector<std::string>> DumpTrees(const GBTreeModel& model, const DumpSpec& spec) {
+  if (model.linear)
+    return std::vector<std::string>{dump::LinearDump(model, spec.format == DumpFormat::kJson)};
   std::vector<std::string> dumps;
   dumps.reserve(model.trees.size());
   for (const RegTree& tree : model.trees) {

@@ -157,6 +157,34 @@ Status ReadTrees(const JsonCursor& gbtree, GBTreeModel* model) {
 Status ReadGradientBooster(const JsonCursor& booster, const std::string& allowed,
                            GBTreeModel* model);
 
+// GBLinearModel::LoadModel: {"boosted_rounds": n (optional), "weights": [(F + 1) x groups]}.
+Status ReadLinear(const JsonCursor& booster, GBTreeModel* model) {
+  auto linear = booster.Member("model");
+  if (!linear.ok()) return linear.status();
+  auto weights = linear->Member("weights");
+  if (!weights.ok()) return weights.status();
+  auto values = weights->FloatArray();
+  if (!values.ok()) return values.status();
+  const std::size_t expected =
+      (model->num_feature + 1) * static_cast<std::size_t>(model->NumGroups());
+  if (!values->empty() && values->size() != expected) {
+    return weights->Error("has " + std::to_string(values->size()) + " weights, not (" +
+                          std::to_string(model->num_feature) + " features + 1) x " +
+                          std::to_string(model->NumGroups()) + " groups");
+  }
+  model->linear = true;
+  model->linear_weights = std::move(values).value();
+  model->linear_rounds = 0;
+  if (linear->Has("boosted_rounds")) {
+    auto rounds = linear->Member("boosted_rounds");
+    if (!rounds.ok()) return rounds.status();
+    auto n = rounds->Integer(0, std::int64_t{1} << 30);
+    if (!n.ok()) return n.status();
+    model->linear_rounds = static_cast<int>(n.value());
+  }
+  return Status::Ok();
+}
+
 // Dart::LoadModel: {"gbtree": {gbtree booster}, "name": "dart", "weight_drop": [one per tree]}.
 Status ReadDart(const JsonCursor& booster, GBTreeModel* model) {
   auto inner = booster.Member("gbtree");
@@ -183,6 +211,7 @@ Status ReadGradientBooster(const JsonCursor& booster, const std::string& allowed
   auto text = name->String();
   if (!text.ok()) return text.status();
   if (text.value() == "dart" && allowed != "gbtree") return ReadDart(booster, model);
+  if (text.value() == "gblinear" && allowed != "gbtree") return ReadLinear(booster, model);
   if (text.value() != "gbtree") {
     return name->Error("booster \"" + text.value() + "\" is not supported (only " + allowed + ")");
   }
@@ -241,7 +270,7 @@ Status ReadFeatureTypes(const JsonCursor& learner, GBTreeModel* model) {
 Status ReadGradientBooster(const JsonCursor& learner, GBTreeModel* model) {
   auto booster = learner.Member("gradient_booster");
   if (!booster.ok()) return booster.status();
-  return ReadGradientBooster(booster.value(), "gbtree or dart", model);
+  return ReadGradientBooster(booster.value(), "gbtree, dart or gblinear", model);
 }
 
 Result<GBTreeModel> ReadModel(const JsonCursor& root) {

@@ -182,6 +182,11 @@ std::string TreeJson(const RegTree& tree, std::size_t id, std::uint64_t num_feat
 
 // The trees array is not formatted here: `trees` is the slot text spliced in later.
 std::string GradientBoosterJson(const GBTreeModel& model, const std::string& trees) {
+  if (model.linear) {  // GBLinearModel::SaveModel: boosted_rounds an integer, weights float32
+    const std::string linear = Object({{"boosted_rounds", std::to_string(model.linear_rounds)},
+                                       {"weights", FloatArray(model.linear_weights)}});
+    return Object({{"model", linear}, {"name", Quoted("gblinear")}});
+  }
   const std::map<std::string, std::string> param = {
       {"num_parallel_tree", std::to_string(model.num_parallel_tree)},
       {"num_trees", std::to_string(model.trees.size())},
@@ -204,6 +209,12 @@ Status CheckLearnerFields(const GBTreeModel& model) {
                                 std::to_string(model.tree_info.size()) + " tree_info entries");
   }
   if (!std::isfinite(model.base_score)) return Status::InvalidInput("base_score is not finite");
+  const std::size_t weights = (model.num_feature + 1) * static_cast<std::size_t>(model.NumGroups());
+  if (model.linear && !model.linear_weights.empty() && model.linear_weights.size() != weights) {
+    return Status::InvalidInput("gblinear model has " +
+                                std::to_string(model.linear_weights.size()) + " weights for " +
+                                std::to_string(model.num_feature) + " features");
+  }
   if (model.dart && model.weight_drop.size() != model.trees.size()) {
     return Status::InvalidInput("dart model has " + std::to_string(model.trees.size()) +
                                 " trees but " + std::to_string(model.weight_drop.size()) +
@@ -275,6 +286,10 @@ Status IncrementalModelJson::AppendTo(const GBTreeModel& model, std::string* out
   const std::string frame =
       Object({{"learner", LearnerJson(model, std::string(1, kTreesSlot))}, {"version", "[1,7,4]"}});
   const std::size_t slot = frame.find(kTreesSlot);
+  if (slot == std::string::npos) {  // gblinear: no trees array
+    out->append(frame);
+    return Status::Ok();
+  }
   std::size_t bytes = frame.size() + 1;
   for (const Formatted& t : trees_) bytes += t.text.size() + 1;
   out->reserve(out->size() + bytes);

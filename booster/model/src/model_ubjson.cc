@@ -119,6 +119,11 @@ std::string TreeUbjson(const RegTree& tree, std::size_t id, std::uint64_t num_fe
 }
 
 std::string GradientBoosterUbjson(const GBTreeModel& model) {
+  if (model.linear) {  // GBLinearModel::SaveModel: the weights as a float32 typed array
+    const std::string linear = Object({{"boosted_rounds", Integer(model.linear_rounds)},
+                                       {"weights", Typed(model.linear_weights)}});
+    return Object({{"model", linear}, {"name", String("gblinear")}});
+  }
   const std::map<std::string, std::string> param = {
       {"num_parallel_tree", std::to_string(model.num_parallel_tree)},
       {"num_trees", std::to_string(model.trees.size())},

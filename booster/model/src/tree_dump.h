@@ -39,5 +39,7 @@ std::string IntegerThreshold(float cond);
 Status TextTree(const RegTree& tree, const FeatureMap& fmap, bool with_stats, std::string* out);
 Status JsonTree(const RegTree& tree, const FeatureMap& fmap, bool with_stats, std::string* out);
 void DotTree(const RegTree& tree, const FeatureMap& fmap, std::string* out);
+// gblinear's one dump string (linear_dump.cc): JSON when `json`, else text.
+std::string LinearDump(const GBTreeModel& model, bool json);
 
 }  // namespace treering::booster::dump

@@ -149,6 +149,10 @@ GBTreeLearner::GBTreeLearner(LearnerParam lparam, TreeParam tparam,
 }
 
 Status GBTreeLearner::LoadModel(GBTreeModel model) {
+  if (model.linear) {
+    return Status::InvalidKey("booster",
+                              "the model is a gblinear model: set booster = gblinear to use it");
+  }
   // XGBoost 1.7 (learner.cc, ConfigureObjective) configures a loaded model with num_class > 1
   // and a one-output objective as multi:softmax: a copy or reload of a booster trained by a
   // custom multi-class objective predicts class indices there, and so it does here.

@@ -106,9 +106,17 @@ struct GBTreeModel {
   // class 0's K trees, then class 1's, as XGBoost's BoostNewTrees appends them.
   int num_parallel_tree = 1;
 
+  // booster=gblinear (XGBoost's GBLinear, booster/linear): no trees; linear_weights holds
+  // (num_feature + 1) x NumGroups() weights, feature-major (weight of feature f, group g at
+  // f * groups + g), the groups' biases last; linear_rounds is gblinear's boosted_rounds (the
+  // legacy binary format has no place for it: 0 after such a load, as in XGBoost).
+  bool linear = false;
+  std::vector<float> linear_weights;
+  int linear_rounds = 0;
   int NumGroups() const { return num_class > 1 ? num_class : std::max(num_target, 1); }
   int TreesPerRound() const { return NumGroups() * num_parallel_tree; }
   int NumRounds() const {
+    if (linear) return linear_rounds;
     return trees.empty() ? 0 : static_cast<int>(trees.size()) / TreesPerRound();
   }
 };
