@@ -26,6 +26,7 @@ packages=(
   libopenblas-dev                           # GEMM of the MLP learner (docs/mlp.md: measured vs Eigen)
   python3-torch                             # PyTorch 1.13: peer of the MLP learner (tests/mlp, bench/mlp)
   openssh-server openssh-client             # tests/cluster: a real sshd per simulated host (--cluster ssh/mpi)
+  chromium                                  # tests/cli/status_page_test.py: the status page in a real browser
 )
 
 missing=()
