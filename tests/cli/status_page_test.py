@@ -318,7 +318,29 @@ def test_a_worker_stuck_reading_its_data_is_named():
                 proc.wait()
 
 
+def test_preflight_names_the_key_and_ranks_that_differ():
+    with t.TempDir() as d:
+        train, test = make_data(d)
+        # Rank 1's command line has another max_depth (a config edited between launches).
+        wrapper = os.path.join(d, "worker.sh")
+        with open(wrapper, "w") as f:
+            f.write('#!/bin/sh\nif [ "$DMLC_TASK_ID" = 1 ]; then exec "$@" max_depth=3; fi\n'
+                    'exec "$@"\n')
+        os.chmod(wrapper, 0o755)
+        submit = os.path.join(os.path.dirname(t.treering_bin()), "treering-submit")
+        proc = t.run([submit, "--cluster", "local", "--num-workers", "2", "--", wrapper,
+                      t.treering_bin(), "/dev/null", "data=" + train, "num_round=2",
+                      "max_depth=6", "nthread=1", "model_out=" + d + "/m.json"],
+                     cwd=d, check=False)
+        assert proc.returncode != 0, proc.stderr
+        expected = "pre-flight: the ranks' configurations differ: max_depth: 6 on rank 0, 3 on rank 1"
+        assert expected in proc.stderr, proc.stderr
+        assert not os.path.exists(os.path.join(d, "m.json"))
+        print(expected)
+
+
 if __name__ == "__main__":
     t.need_xgboost_python()
     t.main([test_status_json_and_page_in_a_browser, test_a_stopped_worker_is_named,
-            test_a_worker_stuck_reading_its_data_is_named])
+            test_a_worker_stuck_reading_its_data_is_named,
+            test_preflight_names_the_key_and_ranks_that_differ])
