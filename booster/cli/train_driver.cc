@@ -138,9 +138,9 @@ void AddCost(const booster::RoundCost& cost, RoundTotals* totals) {
 }
 
 // The round's metrics and cost to the tracker's status page (docs/status.md).
-void ReportRoundStatus(int round, const booster::RoundCost& cost,
+void ReportRoundStatus(int round, int total_rounds, const booster::RoundCost& cost,
                        const std::vector<booster::EvalResult>& results) {
-  rabit::RoundReport report{round, cost.comp_s, cost.sync_s, {}};
+  rabit::RoundReport report{round, total_rounds, cost.comp_s, cost.sync_s, {}};
   for (const booster::EvalResult& r : results) report.metrics.emplace_back(r.name, r.value);
   rabit::ReportRound(report);
 }
@@ -160,7 +160,7 @@ Status RunRound(TrainJob* j, int i, bool* stop) {
   if (!results.ok()) return results.status();
   const booster::RoundCost cost = j->learner->LastRoundCost();
   AddCost(cost, &j->totals);
-  ReportRoundStatus(round, cost, results.value());
+  ReportRoundStatus(round, j->plan.first + j->plan.rounds, cost, results.value());
   rabit::SetPhase("end of round");
   st = j->learner->CheckRanksAgree(round, o.debug_synchronize);
   if (!st.ok()) return st;

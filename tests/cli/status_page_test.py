@@ -339,8 +339,34 @@ def test_preflight_names_the_key_and_ranks_that_differ():
         print(expected)
 
 
+def test_progress_line_only_on_a_terminal():
+    script = shutil.which("script")
+    if script is None:
+        t.skip("util-linux's `script` (a terminal for the launcher) is not installed")
+    with t.TempDir() as d:
+        train, test = make_data(d)
+        submit = os.path.join(os.path.dirname(t.treering_bin()), "treering-submit")
+        args = [submit, "--cluster", "local", "--num-workers", "2", "--", t.treering_bin(),
+                "/dev/null", "data=" + train, "eval[test]=" + test, "num_round=6", "nthread=1",
+                "model_out=" + d + "/m.json"]
+        # On a terminal (script's pseudo-terminal): the line is drawn, erased around the metric
+        # lines, and gone at the end.
+        typed = os.path.join(d, "typescript")
+        proc = t.run([script, "-qec", " ".join("'%s'" % a for a in args), typed], cwd=d)
+        with open(typed, "rb") as f:
+            screen = f.read().decode("utf-8", "replace")
+        drawn = re.findall(r"\r\x1b\[Kround (\d+)/6, [0-9.e-]+ s/round, about \d+ s left", screen)
+        assert drawn and int(drawn[-1]) >= 2, screen[-3000:]
+        assert re.search(r"\r\x1b\[K\[5\]\ttest-rmse:", screen), screen[-3000:]
+        # Redirected to files: not a control character.
+        plain = t.run(args, cwd=d)
+        assert "\x1b" not in plain.stderr + plain.stdout, repr(plain.stderr[-500:])
+        print("progress line drawn at rounds " + ",".join(drawn))
+
+
 if __name__ == "__main__":
     t.need_xgboost_python()
     t.main([test_status_json_and_page_in_a_browser, test_a_stopped_worker_is_named,
             test_a_worker_stuck_reading_its_data_is_named,
-            test_preflight_names_the_key_and_ranks_that_differ])
+            test_preflight_names_the_key_and_ranks_that_differ,
+            test_progress_line_only_on_a_terminal])

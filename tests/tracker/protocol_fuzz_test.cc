@@ -44,6 +44,7 @@ std::vector<Bytes> Corpus() {
                         811,
                         1 << 20,
                         40,
+                        100,
                         0.5,
                         0.25,
                         {{"eval-rmse", 0.125}, {"train-rmse", 0.0625}}})};

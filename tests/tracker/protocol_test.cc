@@ -65,16 +65,17 @@ TEST(ProtocolTest, ReportLayoutAndRoundTrip) {
   in.finished = 811;
   in.bytes = 1;
   in.done_round = -1;
+  in.total_rounds = 100;
   in.comp_s = 1.0;  // 0x3ff0000000000000
   in.metrics = {{"m", 0.5}};
   const Bytes f = Encode(in);
   EXPECT_EQ(f[6], 11);  // kind Report
   const Bytes payload(f.begin() + kHeaderBytes, f.end());
-  const Bytes expected{4, 3,    2,    1,   41, 0, 0, 0,    2,    0,    0,    0,   'h', 's', 1, 0x2c,
-                       3, 0,    0,    0,   0,  0, 0, 0x2b, 3,    0,    0,    0,   0,   0,   0, 1,
-                       0, 0,    0,    0,   0,  0, 0, 0xff, 0xff, 0xff, 0xff, 0,   0,   0,   0, 0,
-                       0, 0xf0, 0x3f, 0,   0,  0, 0, 0,    0,    0,    0,    1,   0,   0,   0, 1,
-                       0, 0,    0,    'm', 0,  0, 0, 0,    0,    0,    0xe0, 0x3f};
+  const Bytes expected{
+      4,    3,    2,    1,    41, 0, 0, 0, 2, 0, 0, 0,   'h', 's',  1,    0x2c, 3, 0, 0,    0,
+      0,    0,    0,    0x2b, 3,  0, 0, 0, 0, 0, 0, 1,   0,   0,    0,    0,    0, 0, 0,    0xff,
+      0xff, 0xff, 0xff, 100,  0,  0, 0, 0, 0, 0, 0, 0,   0,   0xf0, 0x3f, 0,    0, 0, 0,    0,
+      0,    0,    0,    1,    0,  0, 0, 1, 0, 0, 0, 'm', 0,   0,    0,    0,    0, 0, 0xe0, 0x3f};
   EXPECT_EQ(payload, expected);
   auto out = DecodeReport(payload);
   ASSERT_TRUE(out.ok()) << out.status().message();

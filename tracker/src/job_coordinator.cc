@@ -27,12 +27,15 @@ JobCoordinator::JobCoordinator(asio::io_context& io, const TrackerOptions& optio
       started_(std::chrono::steady_clock::now()),
       status_(options.num_workers),
       hang_watch_(options.hang_report_s),
-      hang_timer_(io) {}
+      hang_timer_(io),
+      progress_line_(options.progress_line) {}
 
 void JobCoordinator::Log(const std::string& line) const {
   if (options_.log) return options_.log(line);
+  progress_line_.Clear();
   std::fprintf(stderr, "[tracker] %s\n", line.c_str());
   std::fflush(stderr);
+  progress_line_.Restore();
 }
 
 void JobCoordinator::StartBootstrapClock() {
@@ -74,12 +77,14 @@ void JobCoordinator::OnPrint(int rank, std::string message) {
   }
   // Rank 0 prints the evaluation lines users compare with XGBoost's, so they stay verbatim.
   if (rank != 0) message = "[rank " + std::to_string(rank) + "] " + message;
+  progress_line_.Clear();
   if (options_.print) {
     options_.print(message);
   } else {
     std::printf("%s\n", message.c_str());
     std::fflush(stdout);
   }
+  progress_line_.Restore();
 }
 
 Status JobCoordinator::CheckLegacyClaim(int rank, const std::string& remote_ip) const {
@@ -216,6 +221,7 @@ void JobCoordinator::End(Status result) {
   if (ended_) return;
   ended_ = true;
   result_ = std::move(result);
+  progress_line_.Finish();
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
   Log((result_.ok() ? "job finished" : "job failed: " + result_.message()) + "; wall time " +
@@ -236,6 +242,9 @@ void JobCoordinator::End(Status result) {
 void JobCoordinator::OnReport(int rank, const proto::Report& report) {
   if (ended_ || rank < 0 || rank >= roster_.num_workers()) return;
   status_.OnReport(rank, report, std::chrono::steady_clock::now());
+  if (report.done_round >= 0) {
+    if (const auto pace = status_.Pace()) progress_line_.Show(FormatProgress(*pace));
+  }
 }
 
 std::string JobCoordinator::StatusJson() const {

@@ -18,6 +18,7 @@
 #include "session_manager.h"
 #include "status/hang_watch.h"
 #include "status/job_status.h"
+#include "status/progress_line.h"
 #include "tracker/server.h"
 
 namespace treering::tracker {
@@ -97,6 +98,7 @@ class JobCoordinator {
   JobStatus status_;
   HangWatch hang_watch_;
   boost::asio::steady_timer hang_timer_;
+  mutable ProgressLine progress_line_;  // every line the tracker prints steps around it
   std::uint16_t port_ = 0;
 };
 

@@ -298,6 +298,7 @@ std::vector<std::uint8_t> Encode(const Report& m) {
     w.PutUInt<std::uint64_t>(m.finished);
     w.PutUInt<std::uint64_t>(m.bytes);
     w.PutI32(m.done_round);
+    w.PutI32(m.total_rounds);
     w.PutUInt<std::uint64_t>(std::bit_cast<std::uint64_t>(m.comp_s));
     w.PutUInt<std::uint64_t>(std::bit_cast<std::uint64_t>(m.sync_s));
     w.PutUInt<std::uint32_t>(static_cast<std::uint32_t>(m.metrics.size()));
@@ -325,6 +326,7 @@ Result<Report> DecodeReport(std::span<const std::uint8_t> payload) {
   m.finished = r.GetUInt<std::uint64_t>("finished");
   m.bytes = r.GetUInt<std::uint64_t>("bytes");
   m.done_round = r.GetI32("done_round");
+  m.total_rounds = r.GetI32("total_rounds");
   m.comp_s = std::bit_cast<double>(r.GetUInt<std::uint64_t>("comp_s"));
   m.sync_s = std::bit_cast<double>(r.GetUInt<std::uint64_t>("sync_s"));
   const std::uint32_t n = r.GetCount("metrics", 12);

@@ -2,6 +2,8 @@
 // workers (local processes, one mpirun, or ssh per task), relays their output with rank
 // prefixes, and exits non-zero when the job fails. With --serve-data it also runs `treering-data
 // serve` as a child process for the job (data_serving.h).
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -232,6 +234,7 @@ int main(int argc, char** argv) {
   t.max_attempts = static_cast<std::uint32_t>(o.local_num_attempt) + 1;
   t.recovery_timeout_s = o.recovery_timeout_s;
   t.hang_report_s = o.hang_report_s;
+  t.progress_line = ::isatty(STDERR_FILENO) != 0;
   t.print = [](const std::string& m) { EmitLine(m, false); };
   t.legacy = o.legacy || launch::IsLegacyWorker(o.command);
   if (t.legacy && !o.legacy) {

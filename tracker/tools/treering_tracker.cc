@@ -1,6 +1,7 @@
 // treering-tracker: runs the tracker alone, for workers started by something else. Prints the
 // worker environment between DMLC_TRACKER_ENV_START / _END, then serves until the job ends.
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
@@ -75,6 +76,7 @@ int main(int argc, char** argv) {
     }
   }
   if (o.token.empty()) o.token = treering::launch::RandomToken();
+  o.progress_line = ::isatty(STDERR_FILENO) != 0;
   treering::tracker::TrackerServer server(o);
   treering::Status s = server.Start();
   if (!s.ok()) {

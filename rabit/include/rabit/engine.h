@@ -33,8 +33,9 @@ using PrepareFn = std::function<void()>;
 // One finished round, for the tracker's status page (docs/status.md).
 struct RoundReport {
   int round = 0;
-  double comp_s = 0;                                    // the round's time outside collectives
-  double sync_s = 0;                                    // ... and inside them
+  int total_rounds = -1;  // rounds the job runs in all (the status page's ETA), -1: unknown
+  double comp_s = 0;      // the round's time outside collectives
+  double sync_s = 0;      // ... and inside them
   std::vector<std::pair<std::string, double>> metrics;  // "eval-rmse" -> value
 };
 

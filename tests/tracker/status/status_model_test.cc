@@ -5,6 +5,7 @@
 
 #include "status/hang_watch.h"
 #include "status/job_status.h"
+#include "status/progress_line.h"
 #include "status/status_http.h"
 #include "tracker/status_url.h"
 
@@ -249,6 +250,57 @@ TEST(StatusUrlTest, PrintsTheUrlAndATunnelInsideSsh) {
   EXPECT_EQ(lines[1],
             "status from your machine: ssh -N -L 9091:[::1]:9091 head  then open "
             "http://localhost:9091/?token=t0k");
+}
+
+}  // namespace
+}  // namespace treering::tracker
+
+namespace treering::tracker {
+namespace {
+
+TEST(ProgressLineTest, PaceAndText) {
+  const SteadyTime t0{};
+  JobStatus job = Job(1, t0);
+  EXPECT_FALSE(job.Pace());
+  for (int round = 0; round < 3; ++round) {
+    proto::Report r = At(round, round);
+    r.done_round = round;
+    r.total_rounds = 100;
+    job.OnReport(0, r, t0 + std::chrono::milliseconds(500 * round));
+    if (round == 0) EXPECT_FALSE(job.Pace());
+  }
+  const auto pace = job.Pace();
+  ASSERT_TRUE(pace);
+  EXPECT_EQ(pace->rounds_done, 3);
+  EXPECT_DOUBLE_EQ(pace->seconds_per_round, 0.5);
+  EXPECT_DOUBLE_EQ(pace->eta_s, 48.5);
+  EXPECT_EQ(FormatProgress(*pace), "round 3/100, 0.5 s/round, about 48 s left");
+  EXPECT_EQ(FormatProgress({10, -1, 2.5, -1}), "round 10, 2.5 s/round");
+  EXPECT_EQ(FormatProgress({10, 500, 2, 980}), "round 10/500, 2 s/round, about 17 min left");
+  EXPECT_EQ(FormatProgress({10, 5000, 2, 9980}), "round 10/5000, 2 s/round, about 2.8 h left");
+  const auto j = nlohmann::json::parse(job.ToJson(t0, t0));
+  EXPECT_EQ(j["total_rounds"], 100);
+  EXPECT_DOUBLE_EQ(j["eta_s"].get<double>(), 48.5);
+}
+
+TEST(ProgressLineTest, RedrawsAroundOtherLinesOnlyWhenEnabled) {
+  char* text = nullptr;
+  std::size_t size = 0;
+  std::FILE* out = open_memstream(&text, &size);
+  {
+    ProgressLine off(false, out);
+    off.Show("x");
+    off.Clear();
+    ProgressLine on(true, out);
+    on.Clear();  // nothing shown yet: nothing to erase
+    on.Show("round 3/10");
+    on.Clear();
+    on.Restore();
+    on.Finish();
+  }
+  std::fclose(out);
+  EXPECT_EQ(std::string(text, size), "\r\033[Kround 3/10\r\033[Kround 3/10\r\033[K");
+  std::free(text);
 }
 
 }  // namespace

@@ -148,15 +148,16 @@ struct RoundMetric {
 };
 struct Report {
   std::uint32_t pid = 0;
-  std::int32_t round = -1;       // the round being trained, -1 before the first
-  std::string phase;             // what the rank does now ("loading data", "histogram sync")
-  OpKind op = OpKind::kNone;     // the kind of collective `entered` is
-  std::uint64_t entered = 0;     // sequence number of the last collective entered
-  std::uint64_t finished = 0;    // ... and of the last one finished
-  std::uint64_t bytes = 0;       // payload bytes handed to collectives so far
-  std::int32_t done_round = -1;  // the finished round the fields below describe, -1: none
-  double comp_s = 0;             // that round's time outside collectives
-  double sync_s = 0;             // ... and inside them
+  std::int32_t round = -1;         // the round being trained, -1 before the first
+  std::string phase;               // what the rank does now ("loading data", "histogram sync")
+  OpKind op = OpKind::kNone;       // the kind of collective `entered` is
+  std::uint64_t entered = 0;       // sequence number of the last collective entered
+  std::uint64_t finished = 0;      // ... and of the last one finished
+  std::uint64_t bytes = 0;         // payload bytes handed to collectives so far
+  std::int32_t done_round = -1;    // the finished round the fields below describe, -1: none
+  std::int32_t total_rounds = -1;  // rounds the job runs in all (for the ETA), -1: unknown
+  double comp_s = 0;               // that round's time outside collectives
+  double sync_s = 0;               // ... and inside them
   std::vector<RoundMetric> metrics;
 };
 

@@ -1,5 +1,6 @@
 #include "status/job_status.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <nlohmann/json.hpp>
@@ -75,6 +76,15 @@ void JobStatus::OnReport(int rank, const proto::Report& report, SteadyTime now) 
   s.last.finished = report.finished;
   s.last.bytes = report.bytes;
   if (done < 0) return;
+  if (report.total_rounds > 0) total_rounds_ = report.total_rounds;
+  if (first_round_ < 0) {
+    first_round_ = done;
+    first_round_at_ = now;
+  }
+  if (done > last_round_) {
+    last_round_ = done;
+    last_round_at_ = now;
+  }
   // A restarted rank reports its rounds again: count each round once.
   RoundRecord* record = nullptr;
   if (auto it = rounds_.find(done); it != rounds_.end()) {
@@ -104,6 +114,27 @@ double Seconds(SteadyTime from, SteadyTime to) {
   return std::chrono::duration<double>(to - from).count();
 }
 
+}  // namespace
+
+std::optional<RoundPace> JobStatus::Pace() const {
+  if (last_round_ <= first_round_) return std::nullopt;
+  RoundPace pace;
+  pace.rounds_done = last_round_ + 1;
+  pace.total_rounds = total_rounds_;
+  pace.seconds_per_round =
+      Seconds(first_round_at_, last_round_at_) / static_cast<double>(last_round_ - first_round_);
+  if (total_rounds_ > 0) {
+    pace.eta_s = pace.seconds_per_round * std::max(0, total_rounds_ - pace.rounds_done);
+  }
+  return pace;
+}
+
+namespace {
+
+double SecondsBetween(SteadyTime from, SteadyTime to) {
+  return std::chrono::duration<double>(to - from).count();
+}
+
 // JSON has no NaN or infinity: they become null.
 nlohmann::json Number(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); }
 
@@ -124,7 +155,8 @@ nlohmann::json RankJson(const RankStatus& s, SteadyTime now) {
   j["comp_s"] = Number(s.comp_total_s);
   j["sync_s"] = Number(s.sync_total_s);
   j["rounds_reported"] = s.rounds_reported;
-  j["last_report_s"] = s.reported ? nlohmann::json(Seconds(s.last_report, now)) : nlohmann::json();
+  j["last_report_s"] =
+      s.reported ? nlohmann::json(SecondsBetween(s.last_report, now)) : nlohmann::json();
   return j;
 }
 
@@ -134,7 +166,11 @@ std::string JobStatus::ToJson(SteadyTime now, SteadyTime started) const {
   nlohmann::json j;
   j["world_size"] = num_workers_;
   j["state"] = outcome_.empty() ? "running" : outcome_;
-  j["elapsed_s"] = Seconds(started, now);
+  j["elapsed_s"] = SecondsBetween(started, now);
+  const auto pace = Pace();
+  j["total_rounds"] = total_rounds_;
+  j["seconds_per_round"] = pace ? nlohmann::json(pace->seconds_per_round) : nlohmann::json();
+  j["eta_s"] = pace && pace->eta_s >= 0 ? nlohmann::json(pace->eta_s) : nlohmann::json();
   j["restarts"] = restarts_;
   j["recoveries"] = recoveries_;
   j["hang"] = hang_;

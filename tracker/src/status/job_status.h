@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,14 @@ struct RoundRecord {
   std::vector<double> sync_s;
 };
 
+// How fast rounds finish: from the first and the latest round a rank reported.
+struct RoundPace {
+  int rounds_done = 0;
+  int total_rounds = -1;  // -1: unknown
+  double seconds_per_round = 0;
+  double eta_s = -1;  // -1: unknown
+};
+
 class JobStatus {
  public:
   explicit JobStatus(int num_workers);
@@ -59,6 +68,8 @@ class JobStatus {
 
   const std::vector<RankStatus>& ranks() const { return ranks_; }
   const std::map<int, RoundRecord>& rounds() const { return rounds_; }
+  // Known after two finished rounds, else nullopt.
+  std::optional<RoundPace> Pace() const;
   int restarts() const { return restarts_; }
   std::uint32_t recoveries() const { return recoveries_; }
   // The last hang line the watch printed, shown on the page until progress clears it.
@@ -75,6 +86,11 @@ class JobStatus {
   int num_workers_;
   std::vector<RankStatus> ranks_;
   std::map<int, RoundRecord> rounds_;
+  int total_rounds_ = -1;
+  int first_round_ = -1;  // the first round reported, and when
+  SteadyTime first_round_at_{};
+  int last_round_ = -1;  // the latest round reported, and when
+  SteadyTime last_round_at_{};
   int restarts_ = 0;
   std::uint32_t recoveries_ = 0;
   std::string outcome_;  // "" while running

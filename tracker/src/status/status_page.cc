@@ -57,9 +57,13 @@ function drawSummary(s) {
   document.getElementById("state").textContent = "(" + s.state + ")";
   const box = document.getElementById("summary");
   box.replaceChildren();
-  for (const [k, v] of [["workers", s.world_size], ["rounds done", s.rounds_done],
-                        ["elapsed", fmt(s.elapsed_s, 1) + " s"], ["restarts", s.restarts],
-                        ["recoveries", s.recoveries]]) box.append(el("span", {}, k + ": " + v));
+  const done = s.rounds_done + (s.total_rounds > 0 ? "/" + s.total_rounds : "");
+  const items = [["workers", s.world_size], ["rounds done", done],
+                 ["elapsed", fmt(s.elapsed_s, 1) + " s"], ["restarts", s.restarts],
+                 ["recoveries", s.recoveries]];
+  if (s.seconds_per_round !== null) items.push(["per round", fmt(s.seconds_per_round, 3) + " s"]);
+  if (s.eta_s !== null && s.state === "running") items.push(["left", fmt(s.eta_s, 0) + " s"]);
+  for (const [k, v] of items) box.append(el("span", {}, k + ": " + v));
   document.getElementById("hang").textContent = s.hang || "";
 }
 function drawRanks(s) {

@@ -99,6 +99,7 @@ void SocketEngine::ReportRound(const RoundReport& round) {
   if (!heartbeat_) return;  // rabit_status_interval=0: no reports
   treering::proto::Report report = progress_.Snapshot();
   report.done_round = round.round;
+  report.total_rounds = round.total_rounds;
   report.comp_s = round.comp_s;
   report.sync_s = round.sync_s;
   for (const auto& [name, value] : round.metrics) report.metrics.push_back({name, value});
