@@ -362,6 +362,18 @@ def test_progress_line_only_on_a_terminal():
         plain = t.run(args, cwd=d)
         assert "\x1b" not in plain.stderr + plain.stdout, repr(plain.stderr[-500:])
         print("progress line drawn at rounds " + ",".join(drawn))
+        # One process on a terminal: the loader's line (counting, then parsing with the rows).
+        one = [t.treering_bin(), "/dev/null", "data=" + train, "num_round=1", "nthread=1",
+               "model_out=" + d + "/m1.json"]
+        t.run([script, "-qec", " ".join("'%s'" % a for a in one), typed], cwd=d)
+        with open(typed, "rb") as f:
+            screen = f.read().decode("utf-8", "replace")
+        assert re.search(r"\r\x1b\[Kdata = \S+train.libsvm: counting [0-9.]+ of [0-9.]+ MB, "
+                         r"[0-9.]+ MB/s", screen), repr(screen[:2000])
+        assert re.search(r"\r\x1b\[Kdata = \S+: parsing [0-9.]+ of [0-9.]+ MB, [0-9.]+ MB/s, "
+                         r"2000 rows", screen), repr(screen[:2000])
+        plain = t.run(one, cwd=d)
+        assert "\x1b" not in plain.stderr + plain.stdout, repr(plain.stderr[-500:])
 
 
 if __name__ == "__main__":
