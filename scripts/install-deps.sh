@@ -27,6 +27,7 @@ packages=(
   python3-torch                             # PyTorch 1.13: peer of the MLP learner (tests/mlp, bench/mlp)
   openssh-server openssh-client             # tests/cluster: a real sshd per simulated host (--cluster ssh/mpi)
   slurm-wlm munge                           # tests/cluster/slurm.sh: a real Slurm (slurmctld, slurmd per host)
+  chromium                                  # tests/cli/status_page_test.py: the status page in a real browser
 )
 
 missing=()

@@ -1,11 +1,14 @@
 #include "task_support.h"
 
+#include <unistd.h>
+
 #include <cstdio>
 
 #include "booster/atomic_file.h"
 #include "booster/model_formats.h"
 #include "data/load.h"
 #include "learner_factory.h"
+#include "load_progress.h"
 #include "rabit/rabit.h"
 
 namespace treering::cli {
@@ -17,6 +20,9 @@ Result<data::DMatrix> LoadMatrix(const std::string& key, const std::string& uri,
     options.part = rabit::GetRank();
     options.nparts = rabit::GetWorldSize();
   }
+  // Rank 0 only: the other ranks' lines would fight for the same terminal.
+  LoadProgressLine line(key + " = " + uri, rabit::GetRank() == 0 && ::isatty(STDERR_FILENO));
+  line.Attach(&options);
   auto matrix = data::Load(uri, options, ctx);
   if (!matrix.ok()) return matrix.status().WithContext("cannot load " + key + " = " + uri);
   return matrix;

@@ -13,6 +13,7 @@
 #include "eval_report.h"
 #include "model_output.h"
 #include "output_check.h"
+#include "preflight.h"
 #include "rabit/rabit.h"
 #include "row_location.h"
 #include "snapshot_resume.h"
@@ -106,6 +107,7 @@ Status AttachBounds(const CliOptions& o, const std::string& key, const std::stri
 Status LoadDatasets(TrainJob* j) {
   const CliOptions& o = j->options;
   const Stopwatch clock;
+  rabit::SetPhase("loading data");
   auto train = LoadMatrix("data", o.data, o.context, /*shard=*/true);
   if (!train.ok()) return train.status();
   // Query groups (ranking) for training only: prediction needs none.
@@ -136,6 +138,7 @@ Status LoadDatasets(TrainJob* j) {
 
 Status SetData(TrainJob* j) {
   const CliOptions& o = j->options;
+  rabit::SetPhase("preparing data (quantile sketch)");
   Status st = WithRowLocation(j->learner->SetTrainData(&j->train), o.data, rabit::GetRank(),
                               rabit::GetWorldSize())
                   .WithContext("data = " + o.data);
@@ -157,17 +160,31 @@ void AddCost(const booster::RoundCost& cost, RoundTotals* totals) {
   totals->scattered_bytes += cost.scattered_bytes;
 }
 
+// The round's metrics and cost to the tracker's status page (docs/status.md).
+void ReportRoundStatus(int round, int total_rounds, const booster::RoundCost& cost,
+                       const std::vector<booster::EvalResult>& results) {
+  rabit::RoundReport report{round, total_rounds, cost.comp_s, cost.sync_s, {}};
+  for (const booster::EvalResult& r : results) report.metrics.emplace_back(r.name, r.value);
+  rabit::ReportRound(report);
+}
+
 // Round i of this job: update, metrics, rank agreement, metric line, early-stopping
 // bookkeeping, periodic snapshot. Sets *stop when early stopping ends training.
 Status RunRound(TrainJob* j, int i, bool* stop) {
   const CliOptions& o = j->options;
   const int round = j->plan.first + i;
   PrintLines(*j, TrainStage::kRoundBegin, Progress(*j, round, i));
+  rabit::SetRound(round);
+  rabit::SetPhase("training");
   Status st = j->learner->UpdateOneIter(round);
   if (!st.ok()) return st;
+  rabit::SetPhase("evaluation");
   auto results = j->learner->EvalOneIter(round);
   if (!results.ok()) return results.status();
-  AddCost(j->learner->LastRoundCost(), &j->totals);
+  const booster::RoundCost cost = j->learner->LastRoundCost();
+  AddCost(cost, &j->totals);
+  ReportRoundStatus(round, j->plan.first + j->plan.rounds, cost, results.value());
+  rabit::SetPhase("end of round");
   st = j->learner->CheckRanksAgree(round, o.debug_synchronize);
   if (!st.ok()) return st;
   if (rabit::GetRank() == 0) rabit::TrackerPrint(FormatEvalLine(round, results.value()));
@@ -258,12 +275,14 @@ Status ReportDigest(TrainJob* j, int rounds_run) {
 
 Status RunTrain(const CliOptions& options) {
   TrainJob job(options);
-  Status st = SetUpLearner(&job);
+  Status st = RunPreflight(options);
+  if (st.ok()) st = SetUpLearner(&job);
   if (st.ok()) st = LoadDatasets(&job);
   if (st.ok()) st = SetData(&job);
   if (!st.ok()) return st;
   auto rounds_run = RunRounds(&job);
   if (!rounds_run.ok()) return rounds_run.status();
+  rabit::SetPhase("saving the model");
   st = SaveFinal(&job, rounds_run.value());
   if (st.ok() && options.debug_synchronize) st = ReportDigest(&job, rounds_run.value());
   if (!st.ok()) return st;

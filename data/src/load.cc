@@ -6,6 +6,7 @@
 #include "data/load.h"
 
 #include <atomic>
+#include <chrono>
 #include <optional>
 #include <vector>
 
@@ -55,10 +56,17 @@ struct ChunkOutcome {
 
 class TwoPassLoader {
  public:
-  TwoPassLoader(const InputSpec& input, std::vector<Chunk> chunks, int threads)
-      : input_(input), chunks_(std::move(chunks)), threads_(threads), outcomes_(chunks_.size()) {
+  TwoPassLoader(const InputSpec& input, std::vector<Chunk> chunks, int threads,
+                const LoadOptions& options)
+      : input_(input),
+        chunks_(std::move(chunks)),
+        threads_(threads),
+        outcomes_(chunks_.size()),
+        options_(options) {
     for (int t = 0; t < threads; ++t) states_.emplace_back(input.index_base, input.xgboost_floats);
+    for (const Chunk& c : chunks_) total_bytes_ += c.end - c.begin;
   }
+  void set_rows(std::uint64_t rows) { rows_ = rows; }
 
   Status Count(std::vector<ChunkCounts>* counts);
   Status Fill(std::vector<CsrCursor>* cursors);
@@ -70,13 +78,34 @@ class TwoPassLoader {
   template <typename WithoutReading, typename OnText>
   void ForEachChunk(WithoutReading&& without_reading, OnText&& on_text);
   Status FirstError() const;
+  // Counts `bytes` read and calls options_.progress when its interval passed (one caller at
+  // a time: a thread that finds another reporting skips).
+  void Advance(std::uint64_t bytes);
 
   const InputSpec& input_;
   std::vector<Chunk> chunks_;
   int threads_;
   std::vector<ThreadState> states_;
   std::vector<ChunkOutcome> outcomes_;
+  const LoadOptions& options_;
+  int pass_ = 0;
+  std::uint64_t total_bytes_ = 0;
+  std::uint64_t rows_ = 0;
+  std::atomic<std::uint64_t> bytes_done_{0};
+  std::atomic<bool> reporting_{false};
+  std::chrono::steady_clock::time_point last_report_{};
 };
+
+void TwoPassLoader::Advance(std::uint64_t bytes) {
+  const std::uint64_t done = bytes_done_.fetch_add(bytes, std::memory_order_relaxed) + bytes;
+  if (!options_.progress || reporting_.exchange(true, std::memory_order_acquire)) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (now - last_report_ >= std::chrono::duration<double>(options_.progress_interval_s)) {
+    last_report_ = now;
+    options_.progress(LoadProgress{pass_, done, total_bytes_, rows_});
+  }
+  reporting_.store(false, std::memory_order_release);
+}
 
 // Runs on_text(chunk_index, text, file_offset, state) over each chunk's blocks; on_text
 // returns false to stop reading that chunk. Before reading a chunk, without_reading(chunk_index,
@@ -86,6 +115,9 @@ class TwoPassLoader {
 template <typename WithoutReading, typename OnText>
 void TwoPassLoader::ForEachChunk(WithoutReading&& without_reading, OnText&& on_text) {
   std::atomic<std::size_t> next_chunk{0};
+  ++pass_;
+  bytes_done_ = 0;
+  last_report_ = {};  // each pass shows its first block at once
   ParallelFor(threads_, threads_, [&](int t) {
     ThreadState& state = states_[t];
     for (std::size_t i = next_chunk++; i < chunks_.size(); i = next_chunk++) {
@@ -97,6 +129,7 @@ void TwoPassLoader::ForEachChunk(WithoutReading&& without_reading, OnText&& on_t
       if (without_reading(i, *state.file, &outcomes_[i].io)) continue;
       outcomes_[i].io = ForEachLineBlock(*state.file, chunk.begin, chunk.end, state.buffer,
                                          [&](std::string_view text, std::uint64_t offset) {
+                                           Advance(text.size());
                                            return on_text(i, text, offset, state);
                                          });
     }
@@ -207,9 +240,12 @@ Result<DMatrix> Load(const std::string& uri, const LoadOptions& options, const C
   if (!chunks.ok()) return chunks.status();
   if (stats != nullptr) *stats = LoadStats{ChunkBytes(*chunks), threads};
 
-  TwoPassLoader loader(*input, std::move(*chunks), threads);
+  TwoPassLoader loader(*input, std::move(*chunks), threads, options);
   std::vector<ChunkCounts> counts;
   if (Status s = loader.Count(&counts); !s.ok()) return s;
+  std::uint64_t rows = 0;
+  for (const ChunkCounts& c : counts) rows += c.rows;
+  loader.set_rows(rows);
   DMatrix matrix;
   std::vector<CsrCursor> cursors = LayOutMatrix(counts, threads, &matrix);
   if (Status s = loader.Fill(&cursors); !s.ok()) return s;

@@ -224,6 +224,21 @@ const ParamTable<P>& Table() {
                        "seconds a collective may wait on a peer without a byte moving"),
           SecondsField("rabit_bootstrap_timeout", &P::bootstrap_timeout_seconds,
                        "seconds to reach the tracker, get a rank and link all peers"),
+          {"rabit_status_interval", "", "1",
+           "seconds between two progress reports to the tracker's status page and hang watch; "
+           "0: no reports at all (docs/status.md)",
+           [](P* p, const std::string& v) -> Status {
+             try {
+               std::size_t used = 0;
+               const double s = std::stod(v, &used);
+               if (used == v.size() && s >= 0) {
+                 p->status_interval_seconds = s;
+                 return Status::Ok();
+               }
+             } catch (const std::exception&) {
+             }
+             return Status::InvalidInput("seconds >= 0");
+           }},
           AllreduceField(),
           PositiveField("rabit_link_latency_us", &P::link_latency_us, "microseconds > 0",
                         "the link model's latency (alpha), µs per message between two ranks; "

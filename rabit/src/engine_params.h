@@ -48,6 +48,7 @@ struct EngineParams {
   std::string host_ip;
   double timeout_seconds = 300;
   double bootstrap_timeout_seconds = 120;
+  double status_interval_seconds = 1;  // rabit_status_interval: the heartbeat (docs/status.md)
   // The Allreduce choice (collective/allreduce_cost.h): the link model, and the keys that
   // override it (empty: the model decides).
   double link_latency_us = 20;

@@ -81,6 +81,9 @@ int GetWorldSize() { return TheEngine().WorldSize(); }
 bool IsDistributed() { return TheEngine().WorldSize() > 1; }
 std::string GetProcessorName() { return TheEngine().ProcessorName(); }
 void TrackerPrint(const std::string& msg) { DefaultComm().TrackerPrint(msg); }
+const char* SetPhase(const char* phase) { return DefaultComm().SetPhase(phase); }
+void SetRound(int round) { DefaultComm().SetRound(round); }
+void ReportRound(const RoundReport& round) { DefaultComm().ReportRound(round); }
 
 int LoadCheckPoint(Serializable* global, Serializable* local) {
   auto version = TheEngine().LoadCheckPoint(global, local);

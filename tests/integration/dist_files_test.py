@@ -55,11 +55,12 @@ def test_only_rank0_writes_and_every_rank_holds_its_model():
                 assert a.read() == b.read(), "snapshot %04d.model differs" % rounds
 
 
-def diverging_job(d, how, check):
-    """Rank 1 is started with another eta: its leaf values differ from round 0 on."""
+def diverging_job(d, how, check, preflight=False):
+    """Rank 1 is started with another eta: its leaf values differ from round 0 on (the
+    pre-flight check stops such a job first unless TREERING_PREFLIGHT=0)."""
     train, _ = distlib.write_data(d, "binary", 1000)
     rank_var = "DMLC_TASK_ID" if how == "submit" else "OMPI_COMM_WORLD_RANK"
-    script = ('exec "%s" /dev/null data="%s" num_round=3 debug_synchronize=%d %s '
+    script = (("" if preflight else "TREERING_PREFLIGHT=0 ") + 'exec "%s" /dev/null data="%s" num_round=3 debug_synchronize=%d %s '
               'model_out="%s/m$%s.json" eta=$([ "$%s" = 1 ] && echo 0.5 || echo 0.3)' %
               (t.treering_bin(), train, check, " ".join(KEYS), d, rank_var, rank_var))
     return distlib.launch(how, 2, ["bash", "-c", script], check=False)
@@ -79,6 +80,16 @@ def test_debug_synchronize_fails_loudly_when_ranks_diverge():
             proc = diverging_job(d, how, check=0)
             assert proc.returncode == 0, how + ":\n" + proc.stdout + proc.stderr
             assert not os.path.exists(os.path.join(d, "m1.json"))
+
+
+def test_preflight_names_the_key_the_ranks_disagree_on():
+    with t.TempDir() as d:
+        proc = diverging_job(d, "submit", check=0, preflight=True)
+        output = proc.stdout + proc.stderr
+        assert proc.returncode != 0, output
+        assert "pre-flight: the ranks' configurations differ: eta: 0.3 on rank 0, 0.5 on rank 1" \
+            in output, output
+        assert not os.path.exists(os.path.join(d, "m0.json")), "a model was written"
 
 
 def test_distributed_prediction_equals_single_process():
@@ -141,6 +152,7 @@ if __name__ == "__main__":
         print("SKIP: treering-submit is not built")
         raise SystemExit(t.SKIP)
     t.main([test_only_rank0_writes_and_every_rank_holds_its_model,
+            test_preflight_names_the_key_the_ranks_disagree_on,
             test_debug_synchronize_fails_loudly_when_ranks_diverge,
             test_distributed_prediction_equals_single_process,
             test_timing_report_from_rank0_only])

@@ -86,7 +86,7 @@ def expect_user_error(d, args, *needles):
 
 def test_help_lists_mlp_keys():
     out = t.run([t.treering_bin(), "--help"]).stdout
-    assert "booster=mlp" in out and "gbtree | dart | mlp" in out, out
+    assert "booster=mlp" in out and "gbtree | dart | gblinear | mlp" in out, out
     for line in ("hidden_layers = 256,128", "optimizer = sgd", "batch_size = 64", "epochs = 10"):
         assert line in out, line
 

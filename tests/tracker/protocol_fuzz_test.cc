@@ -35,7 +35,19 @@ std::vector<Bytes> Corpus() {
           Encode(Reject{"bad token"}),
           Encode(PeerHello{2, 1, h.nonce, {}}),
           Encode(Challenge{h.nonce}),
-          Encode(Proof{})};
+          Encode(Proof{}),
+          Encode(Report{4121,
+                        41,
+                        "histogram sync",
+                        OpKind::kAllreduce,
+                        812,
+                        811,
+                        1 << 20,
+                        40,
+                        100,
+                        0.5,
+                        0.25,
+                        {{"eval-rmse", 0.125}, {"train-rmse", 0.0625}}})};
 }
 
 void Mutate(Bytes& b, std::mt19937& rng) {
@@ -93,6 +105,8 @@ Result<Bytes> DecodeFrame(const Bytes& f) {
       return again(DecodeChallenge(payload));
     case Kind::kProof:
       return again(DecodeProof(payload));
+    case Kind::kReport:
+      return again(DecodeReport(payload));
   }
   return Status::Protocol("unreachable");
 }

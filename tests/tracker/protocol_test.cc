@@ -42,7 +42,7 @@ Assign SampleAssign() {
 
 TEST(ProtocolTest, ShutdownFrameIsExactlyTheHeader) {
   const Bytes f = Encode(Shutdown{});
-  const Bytes expected{'T', 'R', 'K', '1', 3, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  const Bytes expected{'T', 'R', 'K', '1', 4, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0};
   EXPECT_EQ(f, expected);
 }
 
@@ -53,6 +53,41 @@ TEST(ProtocolTest, PrintLayoutIsLengthPrefixedLittleEndian) {
   EXPECT_EQ(f[8], 6);  // payload bytes, low byte
   const Bytes payload(f.begin() + kHeaderBytes, f.end());
   EXPECT_EQ(payload, (Bytes{2, 0, 0, 0, 'h', 'i'}));
+}
+
+TEST(ProtocolTest, ReportLayoutAndRoundTrip) {
+  Report in;
+  in.pid = 0x01020304;
+  in.round = 41;
+  in.phase = "hs";
+  in.op = OpKind::kAllreduce;
+  in.entered = 812;
+  in.finished = 811;
+  in.bytes = 1;
+  in.done_round = -1;
+  in.total_rounds = 100;
+  in.comp_s = 1.0;  // 0x3ff0000000000000
+  in.metrics = {{"m", 0.5}};
+  const Bytes f = Encode(in);
+  EXPECT_EQ(f[6], 11);  // kind Report
+  const Bytes payload(f.begin() + kHeaderBytes, f.end());
+  const Bytes expected{
+      4,    3,    2,    1,    41, 0, 0, 0, 2, 0, 0, 0,   'h', 's',  1,    0x2c, 3, 0, 0,    0,
+      0,    0,    0,    0x2b, 3,  0, 0, 0, 0, 0, 0, 1,   0,   0,    0,    0,    0, 0, 0,    0xff,
+      0xff, 0xff, 0xff, 100,  0,  0, 0, 0, 0, 0, 0, 0,   0,   0xf0, 0x3f, 0,    0, 0, 0,    0,
+      0,    0,    0,    1,    0,  0, 0, 1, 0, 0, 0, 'm', 0,   0,    0,    0,    0, 0, 0xe0, 0x3f};
+  EXPECT_EQ(payload, expected);
+  auto out = DecodeReport(payload);
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  EXPECT_EQ(out->phase, "hs");
+  EXPECT_EQ(out->entered, 812u);
+  EXPECT_EQ(out->done_round, -1);
+  EXPECT_EQ(out->comp_s, 1.0);
+  ASSERT_EQ(out->metrics.size(), 1u);
+  EXPECT_EQ(out->metrics[0].value, 0.5);
+  Bytes bad_op = payload;
+  bad_op[14] = 5;
+  EXPECT_NE(DecodeReport(bad_op).status().message().find("op 5"), std::string::npos);
 }
 
 TEST(ProtocolTest, HeaderRoundTrip) {
@@ -191,7 +226,8 @@ TEST(ProtocolTest, WrongMagicVersionKindAndOversizeAreRejected) {
   auto version = header(4, 1);  // version 1 sent the token in clear: refused
   EXPECT_NE(version.status().message().find("version 1"), std::string::npos);
   EXPECT_NE(header(6, 0).status().message().find("unknown message kind 0"), std::string::npos);
-  EXPECT_NE(header(6, 11).status().message().find("kind 11"), std::string::npos);
+  EXPECT_NE(header(6, 12).status().message().find("kind 12"), std::string::npos);
+  EXPECT_NE(header(4, 3).status().message().find("version 3"), std::string::npos);
   auto big = header(11, 1);  // payload_bytes = 2^24 > kMaxPayload
   EXPECT_EQ(big.status().code(), StatusCode::kProtocol);
   EXPECT_NE(big.status().message().find("exceeds"), std::string::npos);

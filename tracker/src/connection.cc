@@ -55,6 +55,23 @@ asio::awaitable<Status> Connection::Read(std::span<std::uint8_t> buffer, Millis 
   co_return Status::Ok();
 }
 
+asio::awaitable<Result<std::size_t>> Connection::ReadSome(std::span<std::uint8_t> buffer,
+                                                          Millis timeout) {
+  auto keep_alive = shared_from_this();
+  if (!socket_.is_open()) co_return Status::Network("connection already closed");
+  read_timed_out_ = false;
+  ArmTimer(read_timer_, &read_generation_, timeout);
+  boost::system::error_code ec;
+  const std::size_t got = co_await socket_.async_read_some(
+      asio::buffer(buffer.data(), buffer.size()), asio::redirect_error(asio::use_awaitable, ec));
+  ++read_generation_;
+  read_timer_.cancel();
+  if (read_timed_out_) co_return Status::Timeout("no complete request in time");
+  if (ec == asio::error::eof) co_return Status::Network("connection closed by peer");
+  if (ec) co_return Status::Network(ec.message());
+  co_return got;
+}
+
 void Connection::Send(std::vector<std::uint8_t> bytes, Millis timeout) {
   if (!socket_.is_open()) return;
   outbox_.emplace_back(std::move(bytes), timeout);

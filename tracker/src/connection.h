@@ -30,6 +30,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
   // Fills `buffer` completely. kNetwork when the peer closed, kTimeout when `timeout` passed.
   asio::awaitable<Status> Read(std::span<std::uint8_t> buffer, Millis timeout);
+  // Reads what is there (at least one byte) into `buffer`; errors as Read.
+  asio::awaitable<Result<std::size_t>> ReadSome(std::span<std::uint8_t> buffer, Millis timeout);
   // Queues bytes; they go out in order. A failed or late write closes the connection.
   void Send(std::vector<std::uint8_t> bytes, Millis timeout);
   // Closes once every queued byte is written (or the write deadline passed).

@@ -24,12 +24,18 @@ JobCoordinator::JobCoordinator(asio::io_context& io, const TrackerOptions& optio
       bootstrap_timer_(io),
       recovery_(options.num_workers, options.max_attempts),
       recovery_timer_(io),
-      started_(std::chrono::steady_clock::now()) {}
+      started_(std::chrono::steady_clock::now()),
+      status_(options.num_workers),
+      hang_watch_(options.hang_report_s),
+      hang_timer_(io),
+      progress_line_(options.progress_line) {}
 
 void JobCoordinator::Log(const std::string& line) const {
   if (options_.log) return options_.log(line);
+  progress_line_.Clear();
   std::fprintf(stderr, "[tracker] %s\n", line.c_str());
   std::fflush(stderr);
+  progress_line_.Restore();
 }
 
 void JobCoordinator::StartBootstrapClock() {
@@ -55,9 +61,13 @@ Status JobCoordinator::Join(const Arrival& arrival) {
   if (batch->empty()) return Status::Ok();
   bootstrap_timer_.cancel();
   Log("all " + std::to_string(roster_.num_workers()) + " workers arrived; ranks assigned");
+  const auto now = std::chrono::steady_clock::now();
   for (const Placement& p : batch.value()) {
+    const Arrival& a = roster_.worker(p.rank);
+    status_.OnAssigned(p.rank, a.host, a.task_id, now);
     if (auto s = sessions_.Find(p.session_id)) s->OnRankAssigned(p.rank);
   }
+  if (options_.hang_report_s > 0) WatchForHangs();
   return Status::Ok();
 }
 
@@ -67,12 +77,14 @@ void JobCoordinator::OnPrint(int rank, std::string message) {
   }
   // Rank 0 prints the evaluation lines users compare with XGBoost's, so they stay verbatim.
   if (rank != 0) message = "[rank " + std::to_string(rank) + "] " + message;
+  progress_line_.Clear();
   if (options_.print) {
     options_.print(message);
   } else {
     std::printf("%s\n", message.c_str());
     std::fflush(stdout);
   }
+  progress_line_.Restore();
 }
 
 Status JobCoordinator::CheckLegacyClaim(int rank, const std::string& remote_ip) const {
@@ -93,6 +105,7 @@ Status JobCoordinator::CheckLegacyClaim(int rank, const std::string& remote_ip) 
 Status JobCoordinator::OnShutdown(int rank) {
   Status s = roster_.MarkShutdown(rank);
   if (!s.ok()) return s;
+  status_.OnShutdown(rank);
   if (roster_.AllShutdown()) End(Status::Ok());
   return Status::Ok();
 }
@@ -128,6 +141,7 @@ void JobCoordinator::OnWorkerFailed(int rank, const std::string& why,
     }
     if (!after.empty()) after += ")";
   }
+  status_.OnFailed(rank);
   End(Status::Aborted("rank " + std::to_string(rank) + " failed: " + why + after + HostsOf(ranks)));
 }
 
@@ -137,6 +151,7 @@ void JobCoordinator::OnRankLost(int rank, std::uint64_t session_id, const std::s
   const bool was_collecting = recovery_.collecting();
   Status s = recovery_.OnLost(rank, roster_.num_shut_down() > 0);
   if (!s.ok()) return End(Status::Aborted(s.message() + ": " + why));
+  status_.OnLost(rank);
   Log("lost rank " + std::to_string(rank) + " (" + why + "); waiting for its restart (epoch " +
       std::to_string(recovery_.epoch() + 1) + ")");
   if (!was_collecting) StartRecoveryClock();
@@ -154,6 +169,7 @@ Result<int> JobCoordinator::OnRestartedHello(std::uint64_t session_id, const pro
   const std::uint64_t old_session = roster_.worker(rank).session_id;
   Log("rank " + std::to_string(rank) + " restarted (attempt " + std::to_string(hello.attempt) +
       ") rejoins");
+  status_.OnRestarted(rank, hello.attempt);
   Asked(rank, session_id, hello);  // rebinds first, so the old session's end is not a loss
   if (placed->supersedes) {
     if (auto old = sessions_.Find(old_session)) old->Stop();
@@ -180,6 +196,7 @@ void JobCoordinator::Asked(int rank, std::uint64_t session_id, const proto::Hell
     return;
   }
   recovery_timer_.cancel();
+  status_.OnRecoveryDone(recovery_.epoch());
   Log("recovery epoch " + std::to_string(recovery_.epoch()) + ": all " +
       std::to_string(roster_.num_workers()) + " ranks relink");
   for (int r = 0; r < roster_.num_workers(); ++r) {
@@ -204,19 +221,50 @@ void JobCoordinator::End(Status result) {
   if (ended_) return;
   ended_ = true;
   result_ = std::move(result);
+  progress_line_.Finish();
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
   Log((result_.ok() ? "job finished" : "job failed: " + result_.message()) + "; wall time " +
       std::to_string(wall) + " s");
   bootstrap_timer_.cancel();
   recovery_timer_.cancel();
+  hang_timer_.cancel();
   legacy_turn_changed_.cancel();
+  status_.OnJobEnded(result_.ok() ? "finished" : "failed");
   if (result_.ok()) {
     sessions_.FinishAll();
   } else {
     sessions_.AbortAll(result_.message());
   }
   on_end_();
+}
+
+void JobCoordinator::OnReport(int rank, const proto::Report& report) {
+  if (ended_ || rank < 0 || rank >= roster_.num_workers()) return;
+  status_.OnReport(rank, report, std::chrono::steady_clock::now());
+  if (report.done_round >= 0) {
+    if (const auto pace = status_.Pace()) progress_line_.Show(FormatProgress(*pace));
+  }
+}
+
+std::string JobCoordinator::StatusJson() const {
+  return status_.ToJson(std::chrono::steady_clock::now(), started_);
+}
+
+// Once a second: a stalled collective gets its line (hang_watch.h), at a back-off.
+void JobCoordinator::WatchForHangs() {
+  hang_timer_.expires_after(std::chrono::seconds(1));
+  hang_timer_.async_wait([this](const boost::system::error_code& ec) {
+    if (ec || ended_) return;
+    auto line = hang_watch_.Check(status_.ranks(), std::chrono::steady_clock::now());
+    if (line) {
+      Log(*line);
+      status_.SetHang(*line);
+    } else if (!hang_watch_.stalled()) {
+      status_.SetHang("");
+    }
+    WatchForHangs();
+  });
 }
 
 asio::awaitable<bool> JobCoordinator::AwaitLegacyTurn(int rank) {

@@ -16,6 +16,9 @@
 #include "legacy_links.h"
 #include "recovery.h"
 #include "session_manager.h"
+#include "status/hang_watch.h"
+#include "status/job_status.h"
+#include "status/progress_line.h"
 #include "tracker/server.h"
 
 namespace treering::tracker {
@@ -53,6 +56,12 @@ class JobCoordinator {
   std::uint32_t epoch() const { return recovery_.epoch(); }
   void End(Status result);
 
+  // Status page (docs/status.md). A rank's progress Report: recorded and shown, never acted on.
+  void OnReport(int rank, const proto::Report& report);
+  std::string StatusJson() const;
+  void set_port(std::uint16_t port) { port_ = port; }
+  std::uint16_t port() const { return port_; }
+
   // Legacy link negotiations run one at a time, in rank order.
   boost::asio::awaitable<bool> AwaitLegacyTurn(int rank);
   void FinishLegacyTurn();
@@ -71,6 +80,7 @@ class JobCoordinator {
   std::string HostsOf(const std::vector<int>& ranks) const;
   void Asked(int rank, std::uint64_t session_id, const proto::Hello& hello);
   void StartRecoveryClock();
+  void WatchForHangs();
 
   const TrackerOptions& options_;
   SessionManager& sessions_;
@@ -85,6 +95,11 @@ class JobCoordinator {
   std::chrono::steady_clock::time_point started_;
   bool ended_ = false;
   Status result_;
+  JobStatus status_;
+  HangWatch hang_watch_;
+  boost::asio::steady_timer hang_timer_;
+  mutable ProgressLine progress_line_;  // every line the tracker prints steps around it
+  std::uint16_t port_ = 0;
 };
 
 // "who" for log lines and abort reasons: "rank 3" once ranked, else the task id or address.

@@ -3,6 +3,7 @@
 #include "tracker/protocol.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 
 #include "byte_codec.h"
@@ -38,7 +39,7 @@ std::vector<std::uint8_t> Frame(Kind kind, Fill fill) {
 
 bool KnownKind(std::uint16_t k) {
   return k >= static_cast<std::uint16_t>(Kind::kHello) &&
-         k <= static_cast<std::uint16_t>(Kind::kProof);
+         k <= static_cast<std::uint16_t>(Kind::kReport);
 }
 
 // Every decoder ends here: a short read or trailing bytes become one kProtocol error.
@@ -287,6 +288,73 @@ Result<Proof> DecodeProof(std::span<const std::uint8_t> payload) {
   return Finish(r, "Proof", std::move(m));
 }
 
+std::vector<std::uint8_t> Encode(const Report& m) {
+  return Frame(Kind::kReport, [&](ByteWriter& w) {
+    w.PutUInt<std::uint32_t>(m.pid);
+    w.PutI32(m.round);
+    w.PutString(Capped(m.phase));
+    w.PutUInt<std::uint8_t>(static_cast<std::uint8_t>(m.op));
+    w.PutUInt<std::uint64_t>(m.entered);
+    w.PutUInt<std::uint64_t>(m.finished);
+    w.PutUInt<std::uint64_t>(m.bytes);
+    w.PutI32(m.done_round);
+    w.PutI32(m.total_rounds);
+    w.PutUInt<std::uint64_t>(std::bit_cast<std::uint64_t>(m.comp_s));
+    w.PutUInt<std::uint64_t>(std::bit_cast<std::uint64_t>(m.sync_s));
+    w.PutUInt<std::uint32_t>(static_cast<std::uint32_t>(m.metrics.size()));
+    for (const RoundMetric& metric : m.metrics) {
+      w.PutString(Capped(metric.name));
+      w.PutUInt<std::uint64_t>(std::bit_cast<std::uint64_t>(metric.value));
+    }
+  });
+}
+
+// Doubles travel as their IEEE-754 bits (u64 LE), so every value, NaN included, re-encodes to
+// the same bytes.
+Result<Report> DecodeReport(std::span<const std::uint8_t> payload) {
+  ByteReader r(payload);
+  Report m;
+  m.pid = r.GetUInt<std::uint32_t>("pid");
+  m.round = r.GetI32("round");
+  m.phase = r.GetString("phase", kMaxString);
+  const auto op = r.GetUInt<std::uint8_t>("op");
+  if (r.ok() && op > static_cast<std::uint8_t>(OpKind::kReduceScatter)) {
+    r.Fail("op " + std::to_string(op) + " is not a collective kind (0-4)");
+  }
+  m.op = static_cast<OpKind>(op);
+  m.entered = r.GetUInt<std::uint64_t>("entered");
+  m.finished = r.GetUInt<std::uint64_t>("finished");
+  m.bytes = r.GetUInt<std::uint64_t>("bytes");
+  m.done_round = r.GetI32("done_round");
+  m.total_rounds = r.GetI32("total_rounds");
+  m.comp_s = std::bit_cast<double>(r.GetUInt<std::uint64_t>("comp_s"));
+  m.sync_s = std::bit_cast<double>(r.GetUInt<std::uint64_t>("sync_s"));
+  const std::uint32_t n = r.GetCount("metrics", 12);
+  for (std::uint32_t i = 0; i < n && r.ok(); ++i) {
+    RoundMetric metric;
+    metric.name = r.GetString("metric name", kMaxString);
+    metric.value = std::bit_cast<double>(r.GetUInt<std::uint64_t>("metric value"));
+    m.metrics.push_back(std::move(metric));
+  }
+  return Finish(r, "Report", std::move(m));
+}
+
+std::string OpName(OpKind op) {
+  switch (op) {
+    case OpKind::kAllreduce:
+      return "Allreduce";
+    case OpKind::kBroadcast:
+      return "Broadcast";
+    case OpKind::kAllgather:
+      return "Allgather";
+    case OpKind::kReduceScatter:
+      return "ReduceScatter";
+    case OpKind::kNone:
+      break;
+  }
+  return "collective";
+}
+
 std::string KindName(Kind kind) {
   switch (kind) {
     case Kind::kHello:
@@ -309,6 +377,8 @@ std::string KindName(Kind kind) {
       return "Challenge";
     case Kind::kProof:
       return "Proof";
+    case Kind::kReport:
+      return "Report";
   }
   return "kind " + std::to_string(static_cast<int>(kind));
 }

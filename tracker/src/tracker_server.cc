@@ -93,6 +93,7 @@ Status TrackerServer::Start() {
   m.port = m.acceptor.local_endpoint().port();
   m.job = std::make_unique<tracker::JobCoordinator>(m.io, m.options, m.sessions,
                                                     [&m] { m.CloseAcceptor(); });
+  m.job->set_port(m.port);
   m.job->StartBootstrapClock();
   asio::co_spawn(m.io, m.AcceptLoop(), asio::detached);
   m.started = true;

@@ -4,6 +4,7 @@
 
 #include "admission.h"
 #include "legacy_session.h"
+#include "status/status_session.h"
 
 namespace treering::tracker {
 namespace {
@@ -54,6 +55,14 @@ asio::awaitable<void> TrackerSession::Run() {
     handed_over_ = true;
     sessions_.Remove(id());
     sessions_.StartAnonymous(std::make_shared<LegacySession>(id(), conn_, job_, sessions_),
+                             job_.options().max_anonymous_connections);
+    co_return;
+  }
+  if (const std::string text(magic.begin(), magic.end()); text == "GET " || text == "HEAD") {
+    // The status page (docs/status.md): an anonymous, read-only HTTP request.
+    handed_over_ = true;
+    sessions_.Remove(id());
+    sessions_.StartAnonymous(std::make_shared<StatusSession>(id(), conn_, text, job_, sessions_),
                              job_.options().max_anonymous_connections);
     co_return;
   }
@@ -184,6 +193,13 @@ Status TrackerSession::Handle(const Frame& frame) {
       if (!m.ok()) return m.status();
       blamed_.assign(m->ranks.begin(), m->ranks.end());
       return Status::Aborted("reported an error: " + m->message);
+    }
+    case proto::Kind::kReport: {
+      // Shown on the status page only; before the rank assignment there is nothing to show.
+      auto m = proto::DecodeReport(frame.payload);
+      if (!m.ok()) return m.status();
+      if (rank_ >= 0) job_.OnReport(rank_, m.value());
+      return Status::Ok();
     }
     case proto::Kind::kShutdown: {
       auto m = proto::DecodeShutdown(frame.payload);

@@ -2,6 +2,8 @@
 // workers (local processes, one mpirun, or ssh per task), relays their output with rank
 // prefixes, and exits non-zero when the job fails. With --serve-data it also runs `treering-data
 // serve` as a child process for the job (data_serving.h).
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -17,6 +19,7 @@
 #include "data_serving.h"
 #include "slurm_submit.h"
 #include "tracker/server.h"
+#include "tracker/status_url.h"
 
 namespace {
 
@@ -47,6 +50,10 @@ int ParseArgs(int argc, char** argv, launch::SubmitOptions& o, launch::ServeData
   app.add_option("--host-file", o.host_file, "hosts for mpi / ssh: host[:port] [slots=n]");
   app.add_option("--local-num-attempt", o.local_num_attempt,
                  "restarts of a failed local worker (>= 1 turns on recovery in the tracker)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--hang-report", o.hang_report_s,
+                 "rabit_hang_report: seconds a collective may wait for some ranks before a line "
+                 "names them (0: never; docs/status.md)")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--recovery-timeout", o.recovery_timeout_s,
                  "seconds every rank has to rejoin a recovery epoch (use the job's rabit_timeout)")
@@ -241,6 +248,8 @@ int main(int argc, char** argv) {
   // Restarted local workers rejoin their rank through a recovery epoch (docs/fault-tolerance.md).
   t.max_attempts = static_cast<std::uint32_t>(o.local_num_attempt) + 1;
   t.recovery_timeout_s = o.recovery_timeout_s;
+  t.hang_report_s = o.hang_report_s;
+  t.progress_line = ::isatty(STDERR_FILENO) != 0;
   t.print = [](const std::string& m) { EmitLine(m, false); };
   t.legacy = o.legacy || launch::IsLegacyWorker(o.command);
   if (t.legacy && !o.legacy) {
@@ -250,6 +259,9 @@ int main(int argc, char** argv) {
   if (Status s = server.Start(); !s.ok()) {
     std::fprintf(stderr, "treering-submit: %s\n", s.message().c_str());
     return ExitCodeFor(s);
+  }
+  for (const std::string& line : tracker::StatusLinesHere(o.host_ip, server.port(), t.token)) {
+    EmitLine("[submit] " + line, true);
   }
   TrackerThread tracker(server, o.finish_timeout_s);
   const launch::EnvList job_env = launch::JobEnv(o, server.port(), t.token);

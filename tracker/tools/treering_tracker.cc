@@ -1,6 +1,7 @@
 // treering-tracker: runs the tracker alone, for workers started by something else. Prints the
 // worker environment between DMLC_TRACKER_ENV_START / _END, then serves until the job ends.
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
@@ -10,6 +11,7 @@
 
 #include "../src/launch/launch.h"
 #include "tracker/server.h"
+#include "tracker/status_url.h"
 
 namespace {
 
@@ -56,6 +58,10 @@ int main(int argc, char** argv) {
   app.add_option("--recovery-timeout", o.recovery_timeout_s,
                  "seconds every rank has to rejoin a recovery epoch")
       ->check(CLI::PositiveNumber);
+  app.add_option("--hang-report", o.hang_report_s,
+                 "rabit_hang_report: seconds a collective may wait for some ranks before a line "
+                 "names them (0: never; docs/status.md)")
+      ->check(CLI::NonNegativeNumber);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -70,6 +76,7 @@ int main(int argc, char** argv) {
     }
   }
   if (o.token.empty()) o.token = treering::launch::RandomToken();
+  o.progress_line = ::isatty(STDERR_FILENO) != 0;
   treering::tracker::TrackerServer server(o);
   treering::Status s = server.Start();
   if (!s.ok()) {
@@ -81,6 +88,11 @@ int main(int argc, char** argv) {
       "DMLC_NUM_WORKER=%d\nTREERING_JOB_TOKEN=%s\nDMLC_TRACKER_ENV_END\n",
       o.host_ip.c_str(), static_cast<unsigned>(server.port()), o.num_workers, o.token.c_str());
   std::fflush(stdout);
+  for (const std::string& line :
+       treering::tracker::StatusLinesHere(o.host_ip, server.port(), o.token)) {
+    std::fprintf(stderr, "%s\n", line.c_str());
+  }
+  std::fflush(stderr);
   s = server.Wait();
   if (!s.ok()) std::fprintf(stderr, "treering-tracker: job failed: %s\n", s.message().c_str());
   return s.ok() ? 0 : 1;

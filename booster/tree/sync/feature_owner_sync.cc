@@ -48,6 +48,7 @@ void FeatureOwnerSync::SumLevel(const std::vector<Histogram*>& outs) {
     }
     counts[r] = outs.size() * std::size_t(end - begin) * 2;  // int64 halves of each pair
   }
+  const rabit::PhaseScope phase(*comm_, "histogram sync");
   comm_->ReduceScatter<rabit::op::Sum>(reinterpret_cast<std::int64_t*>(level.data()), counts);
   const std::uint32_t begin = owners.BinBegin(owners.Rank()), end = owners.BinEnd(owners.Rank());
   for (Histogram* out : outs) {

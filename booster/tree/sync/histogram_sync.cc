@@ -50,6 +50,7 @@ void AllreduceSync::SumLevel(const std::vector<Histogram*>& built) {
     std::copy(built[i]->begin(), built[i]->end(), level.begin() + i * total_bins_);
   }
   static_assert(sizeof(GradientPairInt) == 2 * sizeof(std::int64_t));
+  const rabit::PhaseScope phase(*comm_, "histogram sync");
   comm_->Allreduce<rabit::op::Sum>(reinterpret_cast<std::int64_t*>(level.data()), level.size() * 2);
   for (std::size_t i = 0; i < built.size(); ++i) {
     std::copy_n(level.begin() + i * total_bins_, total_bins_, built[i]->begin());

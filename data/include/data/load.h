@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "base/context.h"
@@ -17,9 +18,23 @@
 
 namespace treering::data {
 
+// How far a Load is (for a progress line): the pass (1 counts the rows, 2 parses them), the
+// part's text bytes read in this pass of `total_bytes`, and the part's rows (0 until pass 1 is
+// done).
+struct LoadProgress {
+  int pass = 1;
+  std::uint64_t bytes = 0;
+  std::uint64_t total_bytes = 0;
+  std::uint64_t rows = 0;
+};
+
 struct LoadOptions {
   int part = 0;    // this reader's part (rank)
   int nparts = 1;  // number of parts (world size), 1..256 (more is allowed)
+  // Called now and then (at most every `progress_interval_s`, from one parser thread at a
+  // time) while the part is read; empty: never.
+  std::function<void(const LoadProgress&)> progress;
+  double progress_interval_s = 0.25;
 };
 
 // Returns exactly the rows whose line starts in bytes [part*size/nparts, (part+1)*size/nparts)

@@ -192,6 +192,10 @@ class Comm {
 
   // Prints msg on the tracker's console; without a tracker, on stdout.
   void TrackerPrint(const std::string& msg);
+  // Progress for the tracker's status page (Engine::SetPhase; docs/status.md); never throws.
+  const char* SetPhase(const char* phase) { return engine_->SetPhase(phase); }
+  void SetRound(int round) { engine_->SetRound(round); }
+  void ReportRound(const RoundReport& round) { engine_->ReportRound(round); }
   // What this handle's collectives have cost so far (messages and prints are not counted).
   CommStats Stats() const { return stats_; }
 
@@ -236,6 +240,20 @@ class Comm {
   Engine* engine_;
   std::unique_ptr<Engine> owned_;  // null when the engine belongs to someone else
   CommStats stats_;
+};
+
+// Names what the collectives in a scope are for ("histogram sync"), for hang reports; the
+// previous phase comes back at the end of the scope.
+class PhaseScope {
+ public:
+  PhaseScope(Comm& comm, const char* phase) : comm_(comm), previous_(comm.SetPhase(phase)) {}
+  ~PhaseScope() { comm_.SetPhase(previous_); }
+  PhaseScope(const PhaseScope&) = delete;
+  PhaseScope& operator=(const PhaseScope&) = delete;
+
+ private:
+  Comm& comm_;
+  const char* previous_;
 };
 
 // The handle on the process's engine (chosen by rabit::Init; a world of one before Init and

@@ -17,6 +17,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/status.h"
@@ -28,6 +29,15 @@ namespace rabit {
 // Fills the buffer just before the collective runs. It is called only when the result is not
 // already known, so a recovering worker skips the work (Rabit's lazy prepare).
 using PrepareFn = std::function<void()>;
+
+// One finished round, for the tracker's status page (docs/status.md).
+struct RoundReport {
+  int round = 0;
+  int total_rounds = -1;  // rounds the job runs in all (the status page's ETA), -1: unknown
+  double comp_s = 0;      // the round's time outside collectives
+  double sync_s = 0;      // ... and inside them
+  std::vector<std::pair<std::string, double>> metrics;  // "eval-rmse" -> value
+};
 
 // State saved by CheckPoint. Save must write the same bytes on every rank for global state.
 class Serializable {
@@ -86,6 +96,14 @@ class Engine {
   virtual treering::Status CheckPoint(const Serializable* global, const Serializable* local);
   virtual int VersionNumber() const;
 
+  // Progress for the tracker's status page and hang reports (docs/status.md). `phase` is a
+  // string literal naming what the rank does ("histogram sync"); SetPhase returns the previous
+  // one. Cheap (atomic stores): call them freely. Defaults: an engine without a tracker only
+  // remembers the phase.
+  virtual const char* SetPhase(const char* phase);
+  virtual void SetRound(int round);
+  virtual void ReportRound(const RoundReport& round);
+
   // Says goodbye to the tracker and closes links; called once by rabit::Finalize. Default:
   // nothing to close.
   virtual treering::Status Shutdown();
@@ -97,6 +115,7 @@ class Engine {
 
   struct DefaultsState;  // the defaults' scratch buffers and version count (engine.cc)
   std::unique_ptr<DefaultsState> defaults_;
+  const char* phase_ = "starting";
 };
 
 }  // namespace rabit

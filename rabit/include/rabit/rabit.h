@@ -39,6 +39,12 @@ bool IsDistributed();
 std::string GetProcessorName();
 // Prints msg on the tracker's console (prefixed with nothing); without a tracker, on stdout.
 void TrackerPrint(const std::string& msg);
+// Progress for the tracker's status page and hang reports (docs/status.md): what this rank
+// does now (a string literal; returns the previous phase), the round it trains, and each
+// finished round's metrics and compute / sync seconds. Cheap, never throws.
+const char* SetPhase(const char* phase);
+void SetRound(int round);
+void ReportRound(const RoundReport& round);
 
 // --- collectives: the same calls as on rabit::DefaultComm() ---------------------------------
 template <typename Op, typename T>

@@ -67,6 +67,8 @@ Result<TrackerClient::Frame> TrackerClient::ReadFrame(transport::Deadline deadli
 }
 
 Status TrackerClient::Send(const std::vector<std::uint8_t>& frame) {
+  std::lock_guard<std::mutex> lock(send_mutex_);
+  if (closed_) return Status::Network("the tracker connection is closed");
   Status sent = socket_.SendAll(frame, transport::DeadlineAfter(kSendSeconds));
   return sent.WithContext("writing to the tracker");
 }
@@ -168,8 +170,14 @@ Status TrackerClient::ReportError(const std::string& message) {
 
 Status TrackerClient::Shutdown() {
   Status sent = Send(proto::Encode(proto::Shutdown{}));
+  std::lock_guard<std::mutex> lock(send_mutex_);
+  closed_ = true;
   socket_.Close();
   return sent;
+}
+
+Status TrackerClient::SendReport(const proto::Report& report) {
+  return Send(proto::Encode(report));
 }
 
 }  // namespace rabit::bootstrap

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,9 @@ class TrackerClient final : public transport::AbortWatch {
   treering::Status ReportError(const std::string& message, std::vector<std::int32_t> ranks);
   treering::Status ReportError(const std::string& message);
   treering::Status Shutdown();
+  // Progress for the status page (docs/status.md): one frame, no answer. Safe from the
+  // heartbeat thread while the engine's thread uses the connection (sends are serialised).
+  treering::Status SendReport(const treering::proto::Report& report);
 
   int fd() const override { return socket_.fd(); }
   treering::Status OnReadable() override;
@@ -59,6 +63,8 @@ class TrackerClient final : public transport::AbortWatch {
   transport::TcpSocket socket_;
   std::string token_;
   bool authenticated_ = false;
+  std::mutex send_mutex_;  // whole frames: the heartbeat thread sends too
+  bool closed_ = false;    // under send_mutex_: Shutdown closed the socket
 };
 
 // Reads one native frame (header + payload) from `socket`; shared with the peer handshake.

@@ -1,4 +1,4 @@
-// The tracker <-> worker wire protocol (native, version 3). This header is the contract between
+// The tracker <-> worker wire protocol (native, version 4). This header is the contract between
 // tracker/ (server) and rabit/ (client); docs/protocol.md describes the same bytes.
 //
 // Framing: every message is   u32 magic | u16 version | u16 kind | u64 payload_bytes | payload
@@ -11,6 +11,8 @@
 //                                itself never crosses the wire)
 //   tracker -> Assign | Reject  (after every worker of the batch said Hello)
 //   worker  -> Print*           (any time)
+//   worker  -> Report*          (any time: progress for the status page and hang reports;
+//                                the tracker only displays it, docs/status.md)
 //   worker  -> Error            (fatal: the tracker aborts the job; names the ranks it blames)
 //   worker  -> Hello(recover)   (after a link failure: relink; the tracker answers with a new
 //                                Assign of the next epoch once every rank asked, see below)
@@ -40,8 +42,9 @@
 namespace treering::proto {
 
 inline constexpr std::uint32_t kMagic = 0x314B5254;  // the bytes "TRK1" on the wire
-// 2: challenge-response instead of the token; 3: Error carries the ranks it is about.
-inline constexpr std::uint16_t kVersion = 3;
+// 2: challenge-response instead of the token; 3: Error carries the ranks it is about;
+// 4: Report (a rank's progress).
+inline constexpr std::uint16_t kVersion = 4;
 inline constexpr std::uint32_t kLegacyMagic = 0xff99;
 inline constexpr std::size_t kHeaderBytes = 16;
 inline constexpr std::uint64_t kMaxPayload = 1u << 20;
@@ -58,6 +61,7 @@ enum class Kind : std::uint16_t {
   kPeerHello = 8,
   kChallenge = 9,
   kProof = 10,
+  kReport = 11,
 };
 
 enum class Command : std::uint8_t { kStart = 0, kRecover = 1 };
@@ -129,6 +133,33 @@ struct Challenge {
 struct Proof {
   Mac mac{};
 };
+// A rank's progress (worker -> tracker): sent at the end of each round and by a heartbeat
+// thread. The tracker only shows it (status page, hang reports): nothing in it changes the job.
+enum class OpKind : std::uint8_t {
+  kNone = 0,
+  kAllreduce = 1,
+  kBroadcast = 2,
+  kAllgather = 3,
+  kReduceScatter = 4
+};
+struct RoundMetric {
+  std::string name;  // "eval-rmse", as the metric line prints it
+  double value = 0;
+};
+struct Report {
+  std::uint32_t pid = 0;
+  std::int32_t round = -1;         // the round being trained, -1 before the first
+  std::string phase;               // what the rank does now ("loading data", "histogram sync")
+  OpKind op = OpKind::kNone;       // the kind of collective `entered` is
+  std::uint64_t entered = 0;       // sequence number of the last collective entered
+  std::uint64_t finished = 0;      // ... and of the last one finished
+  std::uint64_t bytes = 0;         // payload bytes handed to collectives so far
+  std::int32_t done_round = -1;    // the finished round the fields below describe, -1: none
+  std::int32_t total_rounds = -1;  // rounds the job runs in all (for the ETA), -1: unknown
+  double comp_s = 0;               // that round's time outside collectives
+  double sync_s = 0;               // ... and inside them
+  std::vector<RoundMetric> metrics;
+};
 
 // Encoders return one whole frame (header + payload).
 std::vector<std::uint8_t> Encode(const Hello& m);
@@ -141,6 +172,7 @@ std::vector<std::uint8_t> Encode(const Reject& m);
 std::vector<std::uint8_t> Encode(const PeerHello& m);
 std::vector<std::uint8_t> Encode(const Challenge& m);
 std::vector<std::uint8_t> Encode(const Proof& m);
+std::vector<std::uint8_t> Encode(const Report& m);
 
 // Decoders do no I/O: they read exactly kHeaderBytes / payload_bytes given by the caller and
 // return kProtocol errors (wrong magic, unsupported version, unknown kind, oversized payload,
@@ -155,10 +187,13 @@ Result<Reject> DecodeReject(std::span<const std::uint8_t> payload);
 Result<PeerHello> DecodePeerHello(std::span<const std::uint8_t> payload);
 Result<Challenge> DecodeChallenge(std::span<const std::uint8_t> payload);
 Result<Proof> DecodeProof(std::span<const std::uint8_t> payload);
+Result<Report> DecodeReport(std::span<const std::uint8_t> payload);
 // Shutdown has an empty payload; any byte in it is a protocol error.
 Result<Shutdown> DecodeShutdown(std::span<const std::uint8_t> payload);
 
 // "Hello", "Assign", ...: for log lines and error messages.
 std::string KindName(Kind kind);
+// "Allreduce", "Broadcast", ...; "collective" for kNone.
+std::string OpName(OpKind op);
 
 }  // namespace treering::proto

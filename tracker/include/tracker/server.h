@@ -37,6 +37,13 @@ struct TrackerOptions {
   // rabit_timeout) or the job is aborted naming the ranks that did not rejoin.
   std::uint32_t max_attempts = 1;
   double recovery_timeout_s = 60;
+  // rabit_hang_report: a collective some ranks entered and others did not (or that every rank
+  // entered and some never finished) for this long gets one line naming the late ranks, then
+  // again at 2x, 4x, ... (docs/status.md). 0 turns the lines off.
+  double hang_report_s = 30;
+  // One updating "round 12/100, ..., about 27 s left" line on stderr (the tools turn it on when
+  // stderr is a terminal).
+  bool progress_line = false;
   // Where Print messages go (one message per call, trailing newlines removed); default stdout.
   std::function<void(const std::string&)> print;
   // Where the tracker's own lines go (arrivals, failures); default stderr as "[tracker] line".

@@ -20,6 +20,7 @@ struct SubmitOptions {
   std::string host_file;
   int local_num_attempt = 0;       // how many times a failed local worker is restarted
   double recovery_timeout_s = 60;  // a recovery epoch must complete within this
+  double hang_report_s = 30;       // rabit_hang_report: the tracker's hang lines (docs/status.md)
   std::string host_ip = "127.0.0.1";
   bool host_ip_given = false;
   int tracker_port = 0;  // 0: any free port; fixed so a firewall can open it  // false: ssh / mpi

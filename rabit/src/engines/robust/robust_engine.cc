@@ -25,7 +25,20 @@ RobustEngine::RobustEngine(int rank, int world, Relinker relink, RobustOptions o
   if (!options_.die) options_.die = DieAsIfKilled;
 }
 
-RobustEngine::~RobustEngine() = default;
+RobustEngine::~RobustEngine() {
+  if (heartbeat_) heartbeat_->Stop();
+}
+
+void RobustEngine::ReportRound(const RoundReport& round) {
+  if (!heartbeat_) return;  // no tracker, or rabit_status_interval=0
+  treering::proto::Report report = progress_.Snapshot();
+  report.done_round = round.round;
+  report.total_rounds = round.total_rounds;
+  report.comp_s = round.comp_s;
+  report.sync_s = round.sync_s;
+  for (const auto& [name, value] : round.metrics) report.metrics.push_back({name, value});
+  (void)tracker_->SendReport(report);
+}
 
 Result<std::unique_ptr<RobustEngine>> RobustEngine::Create(
     transport::LinkSet links, Relinker relink, RobustOptions options,
@@ -35,6 +48,14 @@ Result<std::unique_ptr<RobustEngine>> RobustEngine::Create(
   std::unique_ptr<RobustEngine> engine(
       new RobustEngine(rank, world, std::move(relink), std::move(options), std::move(tracker)));
   engine->recovering_ = engine->options_.rejoined;
+  if (engine->tracker_ && engine->options_.status_interval_s > 0) {
+    engine->heartbeat_ = std::make_unique<status::Heartbeat>(
+        &engine->progress_,
+        [tracker = engine->tracker_.get()](const treering::proto::Report& r) {
+          return tracker->SendReport(r);
+        },
+        engine->options_.status_interval_s);
+  }
   Status st = engine->Connect(std::move(links));
   if (!st.ok() && (st.code() == treering::StatusCode::kNetwork ||
                    st.code() == treering::StatusCode::kTimeout)) {
@@ -108,7 +129,8 @@ Status RobustEngine::DoAllgather(void* buf, const std::vector<std::size_t>& slic
 Status RobustEngine::Allreduce(void* buf, std::size_t count, DataType type, OpKind op,
                                const PrepareFn& prepare) {
   MaybeDie();
-  return DoAllreduce(buf, count, type, op, &prepare, UserPhase());
+  return Tracked(treering::proto::OpKind::kAllreduce, count * DataTypeSize(type),
+                 [&] { return DoAllreduce(buf, count, type, op, &prepare, UserPhase()); });
 }
 
 Status RobustEngine::Broadcast(void* buf, std::size_t bytes, int root) {
@@ -119,12 +141,16 @@ Status RobustEngine::Broadcast(void* buf, std::size_t bytes, int root) {
             nullptr,
             false,
             [&](std::uint64_t seq) { return comm_->Broadcast(seq, buf, bytes, root); }};
-  return Collective(call, UserPhase());
+  return Tracked(treering::proto::OpKind::kBroadcast, bytes,
+                 [&] { return Collective(call, UserPhase()); });
 }
 
 Status RobustEngine::Allgather(void* buf, const std::vector<std::size_t>& slice_bytes) {
   MaybeDie();
-  return DoAllgather(buf, slice_bytes);
+  std::uint64_t bytes = 0;
+  for (const std::size_t b : slice_bytes) bytes += b;
+  return Tracked(treering::proto::OpKind::kAllgather, bytes,
+                 [&] { return DoAllgather(buf, slice_bytes); });
 }
 
 Result<PointToPoint*> RobustEngine::Messages() {
@@ -209,6 +235,7 @@ Status RobustEngine::Shutdown() {
   std::uint64_t done = 0;
   Status st = DoAllreduce(&done, 1, DataType::kUInt64, OpKind::kMax, nullptr, UserPhase());
   if (comm_) comm_->Close();
+  if (heartbeat_) heartbeat_->Stop();
   if (!st.ok()) return st;
   return tracker_ ? tracker_->Shutdown() : Status::Ok();
 }

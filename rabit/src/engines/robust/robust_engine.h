@@ -26,6 +26,8 @@
 #include "engines/engine.h"
 #include "engines/robust/consensus.h"
 #include "engines/robust/result_cache.h"
+#include "status/heartbeat.h"
+#include "status/progress.h"
 
 namespace rabit::engine {
 
@@ -45,6 +47,8 @@ struct RobustOptions {
   // algorithms as the socket engine and a job's floats sum in the same order with or without
   // restarts. Empty (in-process tests): tree and ring only.
   std::function<Status(collective::Communicator&)> link_partners;
+  // Seconds between two progress Reports to the tracker (rabit_status_interval; 0: none).
+  double status_interval_s = 1;
 };
 
 class RobustEngine final : public Engine {
@@ -73,6 +77,11 @@ class RobustEngine final : public Engine {
   Status CheckPoint(const Serializable* global, const Serializable* local) override;
   int VersionNumber() const override { return static_cast<int>(version_); }
   Status Shutdown() override;
+
+  // The status page's progress (docs/status.md), as the socket engine reports it.
+  const char* SetPhase(const char* phase) override { return progress_.SetPhase(phase); }
+  void SetRound(int round) override { progress_.SetRound(round); }
+  void ReportRound(const RoundReport& round) override;
 
   // Re-links performed so far (tests and the overhead report).
   int relinks() const { return relinks_; }
@@ -132,6 +141,19 @@ class RobustEngine final : public Engine {
   int relinks_ = 0;
   bool failed_reported_ = false;
   bool shut_down_ = false;
+  // The program's collectives as numbered on the status page (replays and the engine's own
+  // consensus collectives are not counted).
+  template <typename Run>
+  Status Tracked(treering::proto::OpKind kind, std::uint64_t bytes, Run run) {
+    const std::uint64_t seq = ++user_seq_;
+    progress_.Enter(kind, seq, bytes);
+    Status status = run();
+    progress_.Finish(seq);
+    return status;
+  }
+  std::uint64_t user_seq_ = 0;
+  status::Progress progress_;
+  std::unique_ptr<status::Heartbeat> heartbeat_;
 };
 
 }  // namespace rabit::engine

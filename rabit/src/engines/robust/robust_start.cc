@@ -23,6 +23,7 @@ treering::Result<std::unique_ptr<Engine>> StartRobustEngine(const EngineParams& 
   // everyone else: nobody holds anything, nothing to recover.
   options.rejoined = boot->epoch > 0;
   options.local_replica = params.local_replica;
+  options.status_interval_s = params.status_interval_seconds;
   options.mocks = params.mocks;
   const int rank = boot->links.topology().rank;
   bootstrap::TrackerClient* tracker = boot->tracker.get();

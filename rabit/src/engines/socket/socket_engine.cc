@@ -74,8 +74,36 @@ treering::Result<std::unique_ptr<Engine>> SocketEngine::Start(const EngineParams
                                      transport::LinkEndsShareAnAddress(&link);
   }
   auto messages = std::make_unique<transport::Mailbox>(mailbox, std::move(message_links.value()));
-  return std::unique_ptr<Engine>(
+  auto engine = std::unique_ptr<SocketEngine>(
       new SocketEngine(std::move(tracker), std::move(comm.value()), std::move(messages)));
+  engine->StartHeartbeat(params.status_interval_seconds);
+  return std::unique_ptr<Engine>(std::move(engine));
+}
+
+void SocketEngine::StartHeartbeat(double interval_s) {
+  if (interval_s <= 0) return;
+  heartbeat_ = std::make_unique<status::Heartbeat>(
+      &progress_,
+      [tracker = tracker_.get()](const treering::proto::Report& r) {
+        return tracker->SendReport(r);
+      },
+      interval_s);
+}
+
+SocketEngine::~SocketEngine() {
+  if (heartbeat_) heartbeat_->Stop();
+}
+
+// One frame per round on this thread (a few microseconds): the page's curves and timeline.
+void SocketEngine::ReportRound(const RoundReport& round) {
+  if (!heartbeat_) return;  // rabit_status_interval=0: no reports
+  treering::proto::Report report = progress_.Snapshot();
+  report.done_round = round.round;
+  report.total_rounds = round.total_rounds;
+  report.comp_s = round.comp_s;
+  report.sync_s = round.sync_s;
+  for (const auto& [name, value] : round.metrics) report.metrics.push_back({name, value});
+  (void)tracker_->SendReport(report);
 }
 
 Status SocketEngine::Report(Status status) {
@@ -89,15 +117,20 @@ Status SocketEngine::Report(Status status) {
 Status SocketEngine::Allreduce(void* buf, std::size_t count, DataType type, OpKind op,
                                const PrepareFn& prepare) {
   if (prepare) prepare();
-  return Report(comm_->Allreduce(++sequence_, buf, count, type, op));
+  return Tracked(treering::proto::OpKind::kAllreduce, count * DataTypeSize(type),
+                 [&](std::uint64_t seq) { return comm_->Allreduce(seq, buf, count, type, op); });
 }
 
 Status SocketEngine::Broadcast(void* buf, std::size_t bytes, int root) {
-  return Report(comm_->Broadcast(++sequence_, buf, bytes, root));
+  return Tracked(treering::proto::OpKind::kBroadcast, bytes,
+                 [&](std::uint64_t seq) { return comm_->Broadcast(seq, buf, bytes, root); });
 }
 
 Status SocketEngine::Allgather(void* buf, const std::vector<std::size_t>& slice_bytes) {
-  return Report(comm_->Allgather(++sequence_, buf, slice_bytes));
+  std::uint64_t bytes = 0;
+  for (const std::size_t b : slice_bytes) bytes += b;
+  return Tracked(treering::proto::OpKind::kAllgather, bytes,
+                 [&](std::uint64_t seq) { return comm_->Allgather(seq, buf, slice_bytes); });
 }
 
 Status SocketEngine::Reduce(void* buf, std::size_t count, DataType type, OpKind op, int root) {
@@ -116,7 +149,11 @@ Status SocketEngine::Scatter(const void* send, void* recv,
 
 Status SocketEngine::ReduceScatter(void* buf, const std::vector<std::size_t>& counts, DataType type,
                                    OpKind op) {
-  return Report(comm_->ReduceScatter(++sequence_, buf, counts, type, op));
+  std::uint64_t count = 0;
+  for (const std::size_t c : counts) count += c;
+  return Tracked(
+      treering::proto::OpKind::kReduceScatter, count * DataTypeSize(type),
+      [&](std::uint64_t seq) { return comm_->ReduceScatter(seq, buf, counts, type, op); });
 }
 
 Status SocketEngine::TrackerPrint(const std::string& msg) { return tracker_->Print(msg); }
@@ -124,6 +161,7 @@ Status SocketEngine::TrackerPrint(const std::string& msg) { return tracker_->Pri
 Status SocketEngine::Shutdown() {
   if (shut_down_) return Status::Ok();
   shut_down_ = true;
+  if (heartbeat_) heartbeat_->Stop();
   messages_->Close();
   comm_->Close();
   return tracker_->Shutdown();

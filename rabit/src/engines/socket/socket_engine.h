@@ -13,6 +13,8 @@
 #include "collective/communicator.h"
 #include "engine_params.h"
 #include "engines/engine.h"
+#include "status/heartbeat.h"
+#include "status/progress.h"
 #include "transport/mailbox.h"
 
 namespace rabit::engine {
@@ -47,6 +49,10 @@ class SocketEngine final : public Engine {
 
   Status Shutdown() override;
 
+  const char* SetPhase(const char* phase) override { return progress_.SetPhase(phase); }
+  void SetRound(int round) override { progress_.SetRound(round); }
+  void ReportRound(const RoundReport& round) override;
+
  private:
   // The partner and message links' addresses go round as more ops #0 (after the tree discovery), so
   // the program's collectives keep their numbers (1, 2, ...) in error messages.
@@ -58,6 +64,15 @@ class SocketEngine final : public Engine {
       : tracker_(std::move(tracker)), comm_(std::move(comm)), messages_(std::move(messages)) {
     comm_->SetFailureHook([this](const Status& status) { (void)Report(status); });
   }
+  // Runs one collective as op `seq`, telling Progress when it enters and finishes.
+  template <typename Run>
+  Status Tracked(treering::proto::OpKind kind, std::uint64_t bytes, Run run) {
+    const std::uint64_t seq = ++sequence_;
+    progress_.Enter(kind, seq, bytes);
+    Status status = run(seq);
+    progress_.Finish(seq);
+    return Report(std::move(status));
+  }
   // Tells the tracker about a failed collective (best effort) and passes the status on.
   Status Report(Status status);
 
@@ -67,6 +82,13 @@ class SocketEngine final : public Engine {
   std::uint64_t sequence_ = 0;  // op #0: the tree discovery and the message-link addresses
   bool reported_ = false;
   bool shut_down_ = false;
+  status::Progress progress_;
+  std::unique_ptr<status::Heartbeat> heartbeat_;  // after tracker_: stopped before it closes
+
+ public:
+  // Starts the heartbeat (every `interval_s`; 0: none).
+  void StartHeartbeat(double interval_s);
+  ~SocketEngine() override;
 };
 
 }  // namespace rabit::engine

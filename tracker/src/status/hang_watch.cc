@@ -1,0 +1,146 @@
+#include "status/hang_watch.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace treering::tracker {
+namespace {
+
+double Seconds(SteadyTime from, SteadyTime to) {
+  return std::chrono::duration<double>(to - from).count();
+}
+
+// A rank the watch can reason about: running and heard from since its (re)assignment.
+bool Watchable(const RankStatus& s) { return s.state == RankState::kRunning && s.reported; }
+
+std::string Who(const RankStatus& s) {
+  return "rank " + std::to_string(s.rank) + " (" + (s.host.empty() ? "?" : s.host) + ", pid " +
+         std::to_string(s.last.pid) + ")";
+}
+
+// "Allreduce #812 (round 41, histogram sync)" as the rank inside it reported it.
+std::string OpText(const RankStatus& inside, std::uint64_t seq) {
+  std::string text = proto::OpName(inside.last.op) + " #" + std::to_string(seq);
+  std::string where;
+  if (inside.last.round >= 0) where = "round " + std::to_string(inside.last.round);
+  if (!inside.last.phase.empty()) where += (where.empty() ? "" : ", ") + inside.last.phase;
+  return where.empty() ? text : text + " (" + where + ")";
+}
+
+std::string Plural(std::size_t n, const char* one, const char* many) { return n == 1 ? one : many; }
+
+// A rank whose heartbeats (one a second by default) stopped this long ago is not running.
+constexpr double kSilentSeconds = 3;
+
+// "; rank 1 (h1, pid 42) has sent nothing for 12 s (...)" for each of `ranks` gone silent.
+std::string SilentOnes(const std::vector<const RankStatus*>& ranks, SteadyTime now) {
+  std::string text;
+  for (const RankStatus* s : ranks) {
+    const double silent = Seconds(s->last_report, now);
+    if (silent < kSilentSeconds) continue;
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.0f", silent);
+    text += "; " + Who(*s) + " has sent nothing for " + seconds +
+            " s (stopped, or its host is unreachable?)";
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string RankRanges(const std::vector<int>& ranks) {
+  std::string out;
+  for (std::size_t i = 0; i < ranks.size();) {
+    std::size_t j = i;
+    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
+    if (!out.empty()) out += ",";
+    out += std::to_string(ranks[i]);
+    if (j > i) out += "-" + std::to_string(ranks[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+std::optional<std::string> HangWatch::Due(const std::string& key, double waited_s,
+                                          std::string line) {
+  if (key != key_) {
+    key_ = key;
+    next_s_ = after_s_;
+  }
+  if (waited_s < next_s_) return std::nullopt;
+  next_s_ *= 2;
+  return line;
+}
+
+std::optional<std::string> HangWatch::Check(const std::vector<RankStatus>& ranks, SteadyTime now) {
+  const bool all_watchable = ranks.size() > 1 && std::all_of(ranks.begin(), ranks.end(), Watchable);
+  if (!all_watchable) {
+    key_.clear();
+    return std::nullopt;
+  }
+  std::uint64_t top = 0;
+  for (const RankStatus& s : ranks) top = std::max(top, s.last.entered);
+  std::vector<const RankStatus*> behind, waiting;
+  for (const RankStatus& s : ranks) {
+    if (s.last.entered < top) behind.push_back(&s);
+    if (s.last.entered == top && s.last.finished < top) waiting.push_back(&s);
+  }
+  if (top == 0 || waiting.empty()) {
+    key_.clear();
+    return std::nullopt;
+  }
+  const std::string op = OpText(*waiting.front(), top);
+  if (!behind.empty()) {
+    // Some ranks wait inside op `top` for ranks that never entered it.
+    SteadyTime since = waiting.front()->entered_at;
+    for (const RankStatus* s : waiting) since = std::min(since, s->entered_at);
+    std::vector<int> waiters;
+    for (const RankStatus& s : ranks) {
+      if (s.last.entered == top) waiters.push_back(s.rank);
+    }
+    std::string line, key = "behind " + std::to_string(top);
+    for (const RankStatus* s : behind) {
+      line += (line.empty() ? "" : ", ") + Who(*s);
+      key += " " + std::to_string(s->rank);
+    }
+    line += Plural(behind.size(), " has", " have") + " not entered " + op + "; " +
+            Plural(waiters.size(), "rank ", "ranks ") + RankRanges(waiters) +
+            Plural(waiters.size(), " waits for ", " wait for ") +
+            Plural(behind.size(), "it", "them");
+    // Say what the late ranks are doing, or that they went silent (a stopped process).
+    line += SilentOnes(behind, now);
+    for (const RankStatus* s : behind) {
+      if (Seconds(s->last_report, now) >= kSilentSeconds || s->last.phase.empty()) continue;
+      line += "; rank " + std::to_string(s->rank) + " is " +
+              (s->last.entered > s->last.finished
+                   ? "inside " + proto::OpName(s->last.op) + " #" + std::to_string(s->last.entered)
+                   : "at: " + s->last.phase);
+    }
+    return Due(key, Seconds(since, now), line);
+  }
+  // Every rank entered op `top` and some never finished it: the op itself does not progress
+  // (a cut link, a peer that stopped inside it).
+  SteadyTime since = ranks.front().entered_at;
+  for (const RankStatus& s : ranks) since = std::max(since, s.entered_at);
+  std::vector<int> stuck, done;
+  std::vector<const RankStatus*> stuck_ranks;
+  for (const RankStatus& s : ranks) {
+    (s.last.finished < top ? stuck : done).push_back(s.rank);
+    if (s.last.finished < top) stuck_ranks.push_back(&s);
+  }
+  const double waited = Seconds(since, now);
+  char waited_text[32];
+  std::snprintf(waited_text, sizeof waited_text, "%.0f", waited);
+  std::string line = Plural(stuck.size(), "rank ", "ranks ") + RankRanges(stuck) +
+                     Plural(stuck.size(), " is", " are") + " inside " + op +
+                     ", entered by every rank, and " + Plural(stuck.size(), "has", "have") +
+                     " not finished it for " + waited_text + " s";
+  if (!done.empty()) {
+    line += "; " + std::string(Plural(done.size(), "rank ", "ranks ")) + RankRanges(done) +
+            " finished it";
+  }
+  line += SilentOnes(stuck_ranks, now);
+  return Due("inside " + std::to_string(top), waited, line);
+}
+
+}  // namespace treering::tracker
