@@ -2,23 +2,13 @@
 // driver's round loop, and what the C API adds.
 #include <cmath>
 
+#include "booster/learner_support.h"
 #include "booster/linear/linear_learner.h"
 #include "booster/model_dump.h"
 #include "booster/model_formats.h"
 #include "booster/model_io.h"
 
 namespace treering::booster::linear {
-namespace {
-
-GBTreeModel WithAttributes(const GBTreeModel& model,
-                           const std::map<std::string, std::string>& attributes) {
-  GBTreeModel out = model;
-  for (const auto& [key, value] : attributes) out.attributes[key] = value;
-  return out;
-}
-
-}  // namespace
-
 Status LinearLearner::LoadModelFile(const std::string& path, ModelUse /*use*/) {
   auto model = LoadModelAnyFormat(path);
   if (!model.ok()) return model.status().WithContext("model_in");
@@ -89,36 +79,19 @@ Status LinearLearner::LoadModelBytes(std::string_view bytes, const std::string& 
   return LoadModel(std::move(model.value()));
 }
 
-ModelInfo LinearLearner::GetModelInfo() const {
-  ModelInfo info{model_.attributes, model_.feature_names, model_.feature_types};
-  for (const auto& [key, value] : attributes_) info.attributes[key] = value;
-  return info;
-}
+ModelInfo LinearLearner::GetModelInfo() const { return ModelInfoOf(model_, attributes_); }
 
 void LinearLearner::SetModelInfo(const ModelInfo& info) {
-  attributes_.clear();
-  model_.attributes = info.attributes;
-  model_.feature_names = info.feature_names;
-  if (!info.feature_types.empty()) model_.feature_types = info.feature_types;
+  SetModelInfoOf(info, &model_, &attributes_);
 }
 
 Status LinearLearner::BoostFromGradients(const std::vector<float>& grad,
                                          const std::vector<float>& hess) {
-  if (train_ == nullptr) return Status::InvalidInput("no training data set");
-  const std::size_t n = train_->NumRows() * static_cast<std::size_t>(objective_->NumGroups());
-  if (grad.size() != n || hess.size() != n) {
-    return Status::InvalidInput("gradients: " + std::to_string(grad.size()) + " values for " +
-                                std::to_string(train_->NumRows()) + " rows x " +
-                                std::to_string(objective_->NumGroups()) + " output groups");
+  if (Status s = CheckCustomGradients(train_, objective_->NumGroups(), grad, hess); !s.ok()) {
+    return s;
   }
-  gpair_.resize(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    if (!std::isfinite(grad[i]) || !std::isfinite(hess[i])) {
-      return Status::InvalidInput("gradients: grad[" + std::to_string(i) + "] or hess[" +
-                                  std::to_string(i) + "] is not finite");
-    }
-    gpair_[i] = GradientPair{grad[i], hess[i]};
-  }
+  gpair_.resize(grad.size());
+  for (std::size_t i = 0; i < grad.size(); ++i) gpair_[i] = GradientPair{grad[i], hess[i]};
   Boost();
   return Status::Ok();
 }

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "base/parallel_for.h"
+#include "booster/learner_support.h"
 #include "booster/number_format.h"
 #include "booster/work_split.h"
 
@@ -144,15 +145,7 @@ Status LinearLearner::CheckData(const data::DMatrix& dm, const std::string& what
     return Status::InvalidInput(what + ": " + std::to_string(dm.label.size()) + " labels for " +
                                 std::to_string(dm.NumRows()) + " rows");
   }
-  if (!dm.weight.empty() && dm.weight.size() != dm.NumRows()) {
-    return Status::InvalidInput(what + ": weights do not match the rows");
-  }
-  const std::size_t margins = dm.NumRows() * static_cast<std::size_t>(objective_->NumGroups());
-  if (!dm.base_margin.empty() && dm.base_margin.size() != margins) {
-    return Status::InvalidInput(what + ": base_margin has " +
-                                std::to_string(dm.base_margin.size()) + " values for " +
-                                std::to_string(margins) + " (rows x output groups)");
-  }
+  if (Status s = CheckRowInfo(dm, objective_->NumGroups(), what); !s.ok()) return s;
   return objective_->CheckLabels(Labels(dm)).WithContext(what);
 }
 

@@ -3,6 +3,7 @@
 #include <map>
 #include <string>
 
+#include "booster/learner_support.h"
 #include "booster/model_dump.h"
 #include "booster/model_formats.h"
 #include "booster/tree/learner/gbtree_learner.h"
@@ -15,13 +16,6 @@ Result<GBTreeModel> ReadModelIn(const std::string& path) {
   auto model = LoadModelAnyFormat(path);
   if (!model.ok()) return model.status().WithContext("model_in");
   return model;
-}
-
-GBTreeModel WithAttributes(const GBTreeModel& model,
-                           const std::map<std::string, std::string>& attributes) {
-  GBTreeModel out = model;
-  for (const auto& [key, value] : attributes) out.attributes[key] = value;
-  return out;
 }
 
 }  // namespace

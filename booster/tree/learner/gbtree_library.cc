@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "booster/learner_support.h"
 #include "booster/model_formats.h"
 #include "booster/tree/learner/gbtree_learner.h"
 
@@ -53,39 +54,22 @@ Result<std::string> GBTreeLearner::SliceModel(int begin, int end, int step) cons
   return ModelToJson(out);
 }
 
-ModelInfo GBTreeLearner::GetModelInfo() const {
-  ModelInfo info{model_.attributes, model_.feature_names, model_.feature_types};
-  for (const auto& [key, value] : attributes_) info.attributes[key] = value;
-  return info;
-}
+ModelInfo GBTreeLearner::GetModelInfo() const { return ModelInfoOf(model_, attributes_); }
 
 void GBTreeLearner::SetModelInfo(const ModelInfo& info) {
-  attributes_.clear();
-  model_.attributes = info.attributes;
-  model_.feature_names = info.feature_names;
-  if (!info.feature_types.empty()) model_.feature_types = info.feature_types;
+  SetModelInfoOf(info, &model_, &attributes_);
 }
 
 // As UpdateOneIter with the objective's gradients replaced by the caller's: XGBoost's
 // BoostOneIter does no more than hand them to the booster.
 Status GBTreeLearner::BoostFromGradients(const std::vector<float>& grad,
                                          const std::vector<float>& hess) {
-  if (train_ == nullptr) return Status::InvalidInput("no training data set");
-  const std::size_t n = train_->NumRows() * static_cast<std::size_t>(objective_->NumGroups());
-  if (grad.size() != n || hess.size() != n) {
-    return Status::InvalidInput("gradients: " + std::to_string(grad.size()) + " values for " +
-                                std::to_string(train_->NumRows()) + " rows x " +
-                                std::to_string(objective_->NumGroups()) + " output groups");
-  }
-  for (std::size_t i = 0; i < n; ++i) {
-    if (!std::isfinite(grad[i]) || !std::isfinite(hess[i])) {
-      return Status::InvalidInput("gradients: grad[" + std::to_string(i) + "] or hess[" +
-                                  std::to_string(i) + "] is not finite");
-    }
+  if (Status s = CheckCustomGradients(train_, objective_->NumGroups(), grad, hess); !s.ok()) {
+    return s;
   }
   BeginRound();
-  gpair_.resize(n);
-  for (std::size_t i = 0; i < n; ++i) gpair_[i] = GradientPair{grad[i], hess[i]};
+  gpair_.resize(grad.size());
+  for (std::size_t i = 0; i < grad.size(); ++i) gpair_[i] = GradientPair{grad[i], hess[i]};
   for (int group = 0; group < objective_->NumGroups(); ++group) BoostGroup(group, gpair_, nullptr);
   EndRound();
   return Status::Ok();
