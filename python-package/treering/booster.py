@@ -1,4 +1,4 @@
-"""Booster: XGBoost 1.7's model object over treering's C API (re-exported by core)."""
+"""Booster: XGBoost 1.7's model object over treering's C API (also reachable as core.Booster)."""
 import copy
 import ctypes
 import functools
@@ -9,9 +9,9 @@ import warnings
 import numpy as np
 
 from . import data as _data
-from .core import (_LIB, DMatrix, XGBoostError, _c_array, _c_str, _check_call,
-                   _get_str_feature_info, _set_str_feature_info,
-                   _from_cstr_list, _prediction_output, _str_array, c_bst_ulong)
+from .dmatrix import DMatrix, _get_str_feature_info, _set_str_feature_info
+from .libcall import (_LIB, XGBoostError, _c_array, _c_str, _check_call, _from_cstr_list,
+                      _prediction_output, _str_array, c_bst_ulong)
 
 _PREDICT_OUT = (ctypes.POINTER(c_bst_ulong), c_bst_ulong, ctypes.POINTER(ctypes.c_float))
 

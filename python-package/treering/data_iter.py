@@ -14,7 +14,8 @@ from abc import ABC, abstractmethod
 import numpy as np
 
 from . import data as _data
-from .core import DMatrix, _check_call, _deprecate_positional_args, _LIB
+from .dmatrix import DMatrix
+from .libcall import _LIB, _check_call, _deprecate_positional_args
 
 
 class _ProxyDMatrix(DMatrix):
@@ -125,6 +126,10 @@ class DataIter(ABC):
                 self.proxy.set_csr(arr)
             self.proxy.set_info(feature_names=names, feature_types=types, **kwargs)
         return self._handle_exception(lambda: self.next(input_data), 0)
+
+    def _fill_dmatrix(self, dmat, enable_categorical):
+        # DMatrix(it) calls this: the batches concatenated in memory.
+        init_dmatrix_from_iter(dmat, self, enable_categorical)
 
     @abstractmethod
     def reset(self):
