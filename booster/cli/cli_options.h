@@ -57,6 +57,9 @@ struct CliOptions {
   KeyValues rabit_params;            // rabit_*, dmlc_*, DMLC_*, mock
   // Where each learner key was last set, to point a learner error at file:line.
   std::map<std::string, std::string> learner_origins;
+  // Keys of another learner (gbtree's under booster=gblinear...): XGBoost 1.7 trains on and
+  // warns that they "are not used"; so does the CLI (UnusedKeysWarning).
+  std::vector<std::string> unused_keys;
 };
 
 }  // namespace treering::cli

@@ -1,5 +1,6 @@
 #include "cli_params.h"
 
+#include <algorithm>
 #include <set>
 
 #include "base/context.h"
@@ -163,7 +164,8 @@ Status UnknownKey(const ConfigEntry& e, const std::vector<booster::ParamDoc>& le
 }
 
 Status ApplyEntry(const ConfigEntry& e, const std::set<std::string>& learner_keys,
-                  const std::vector<booster::ParamDoc>& learner_docs, CliOptions* o) {
+                  const std::vector<booster::ParamDoc>& learner_docs,
+                  const std::set<std::string>& other_learner_keys, CliOptions* o) {
   const bool for_learner = learner_keys.count(e.key) != 0;
   if (for_learner) {
     o->learner_params.emplace_back(e.key, e.value);
@@ -185,6 +187,12 @@ Status ApplyEntry(const ConfigEntry& e, const std::set<std::string>& learner_key
     Status st = rabit::CheckParam(e.key, e.value);
     if (!st.ok()) return st.WithContext(e.origin);
     o->rabit_params.emplace_back(e.key, e.value);
+    return Status::Ok();
+  }
+  if (!for_learner && other_learner_keys.count(e.key) != 0) {
+    if (std::find(o->unused_keys.begin(), o->unused_keys.end(), e.key) == o->unused_keys.end()) {
+      o->unused_keys.push_back(e.key);
+    }
     return Status::Ok();
   }
   return for_learner ? Status::Ok() : UnknownKey(e, learner_docs);
@@ -238,12 +246,13 @@ const std::vector<booster::ParamDoc>& CliParamDocs() {
 }
 
 Result<CliOptions> BuildOptions(const std::vector<ConfigEntry>& entries,
-                                const std::vector<booster::ParamDoc>& learner_docs) {
+                                const std::vector<booster::ParamDoc>& learner_docs,
+                                const std::set<std::string>& other_learner_keys) {
   std::set<std::string> learner_keys;
   for (const booster::ParamDoc& d : learner_docs) learner_keys.insert(d.key);
   CliOptions options;
   for (const ConfigEntry& e : entries) {
-    Status st = ApplyEntry(e, learner_keys, learner_docs, &options);
+    Status st = ApplyEntry(e, learner_keys, learner_docs, other_learner_keys, &options);
     if (!st.ok()) return st;
   }
   Status st = CheckComplete(options);

@@ -3,6 +3,7 @@
 // one-line user error: "train.conf:7: unknown key 'max_dept' (did you mean 'max_depth'?)".
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,10 @@ const std::vector<booster::ParamDoc>& CliParamDocs();
 // position). `learner_docs` is the booster's LearnerParamDocs(). Every key is checked: the CLI's
 // own, the learner's, and rabit's (rabit_* keys must be ones rabit knows; rabit/params.h has the
 // rule). Errors are kInvalidInput starting with the origin ("train.conf:7: ..."), with key() set.
+// `other_learner_keys` are the keys of the learners not chosen (OtherLearnersKeys): they go
+// to CliOptions::unused_keys instead of failing as unknown.
 Result<CliOptions> BuildOptions(const std::vector<ConfigEntry>& entries,
-                                const std::vector<booster::ParamDoc>& learner_docs);
+                                const std::vector<booster::ParamDoc>& learner_docs,
+                                const std::set<std::string>& other_learner_keys = {});
 
 }  // namespace treering::cli

@@ -33,6 +33,25 @@ const std::vector<booster::ParamDoc>& LearnerParamDocs(const std::string& booste
   return IsMlp(booster) ? booster::mlp::MlpLearner::Params() : booster::GBTreeLearner::Params();
 }
 
+std::set<std::string> OtherLearnersKeys(const std::string& booster) {
+  std::set<std::string> own;
+  for (const booster::ParamDoc& d : LearnerParamDocs(booster)) own.insert(d.key);
+  std::set<std::string> out;
+  for (const char* other : {"gbtree", "gblinear"}) {
+    for (const booster::ParamDoc& d : LearnerParamDocs(other)) {
+      if (own.count(d.key) == 0) out.insert(d.key);
+    }
+  }
+  return out;
+}
+
+std::string UnusedKeysWarning(const std::vector<std::string>& keys) {
+  if (keys.empty()) return "";
+  std::string list;
+  for (const std::string& k : keys) list += (list.empty() ? "\"" : ", \"") + k + "\"";
+  return "Parameters: { " + list + " } are not used.";  // XGBoost 1.7.4's words
+}
+
 namespace {
 
 // One --help section: `title`, then key = default and meaning, aligned.

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,14 @@ std::string BoosterOf(const std::vector<ConfigEntry>& entries);
 // The keys `booster` takes, with defaults and meanings (for --help and the "did you mean"
 // hint). An unknown name gets the default booster's: the booster key's own check rejects it.
 const std::vector<booster::ParamDoc>& LearnerParamDocs(const std::string& booster);
+
+// The keys of XGBoost's other boosters (gbtree/dart and gblinear) that `booster` does not
+// take. XGBoost 1.7 accepts them with a warning that they "are not used" (scripts and
+// grid searches that switch booster keep max_depth and the like); the CLI and the C API do too.
+std::set<std::string> OtherLearnersKeys(const std::string& booster);
+
+// XGBoost's warning for such keys ("" when `keys` is empty).
+std::string UnusedKeysWarning(const std::vector<std::string>& keys);
 
 // The --help sections of the boosters other than the default one (whose keys HelpText lists).
 std::string OtherLearnersHelpText();

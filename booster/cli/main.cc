@@ -31,7 +31,8 @@ Result<cli::CliOptions> ReadOptions(const std::string& config_path,
     entries->push_back(std::move(entry.value()));
   }
   const std::string booster = cli::BoosterOf(entries.value());
-  return cli::BuildOptions(entries.value(), cli::LearnerParamDocs(booster));
+  return cli::BuildOptions(entries.value(), cli::LearnerParamDocs(booster),
+                           cli::OtherLearnersKeys(booster));
 }
 
 Status RunTask(const cli::CliOptions& options) {
@@ -56,6 +57,10 @@ int Fail(const Status& st) {
 int RunCommand(const std::string& config_path, const std::vector<std::string>& pairs) {
   auto options = ReadOptions(config_path, pairs);
   if (!options.ok()) return Fail(options.status());
+  if (const std::string w = cli::UnusedKeysWarning(options->unused_keys);
+      !w.empty() && options->context.verbosity >= 1) {
+    std::fprintf(stderr, "treering: warning: %s\n", w.c_str());
+  }
   try {
     rabit::Init(options->rabit_params);
     const Status st = RunTask(options.value());

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "base/nearest_key.h"
 #include "booster/model_formats.h"
@@ -88,8 +89,10 @@ std::string FeatureTypesValue(const data::DMatrix& dm) {
 
 std::vector<std::pair<std::string, std::string>> BoosterObject::LearnerParams() const {
   std::vector<std::pair<std::string, std::string>> out;
+  const std::set<std::string> others = cli::OtherLearnersKeys(BoosterName(params));
   for (const auto& [key, value] : params) {
-    if (Context::Table().Find(key) == nullptr && !IgnoredKey(key, value)) {
+    if (Context::Table().Find(key) == nullptr && !IgnoredKey(key, value) &&
+        others.count(key) == 0) {
       out.emplace_back(key, value);
     }
   }
@@ -108,7 +111,8 @@ Context BoosterObject::ContextFromParams() const {
   return out;
 }
 
-std::unique_ptr<booster::Learner> BoosterObject::NewLearner(const Context& context) const {
+std::unique_ptr<booster::Learner> BoosterObject::NewLearner(const Context& context,
+                                                            bool warn_unused) const {
   const std::string name = BoosterName(params);
   // The MLP standardises the matrices it is given in place (booster/learner.h): through the C
   // API that would rewrite the caller's data under concurrent predictions.
@@ -119,7 +123,13 @@ std::unique_ptr<booster::Learner> BoosterObject::NewLearner(const Context& conte
   }
   std::vector<std::string> known = Context::Table().Keys();
   for (const booster::ParamDoc& d : cli::LearnerParamDocs(name)) known.push_back(d.key);
+  const std::set<std::string> others = cli::OtherLearnersKeys(name);
+  std::vector<std::string> unused;
   for (const auto& [key, value] : params) {
+    if (others.count(key) != 0) {
+      if (std::find(unused.begin(), unused.end(), key) == unused.end()) unused.push_back(key);
+      continue;
+    }
     if (!IgnoredKey(key, value) && std::find(known.begin(), known.end(), key) == known.end()) {
       throw ApiError("unknown parameter '" + key + "' (booster " + name + ")" +
                      DidYouMean(key, known));
@@ -131,6 +141,11 @@ std::unique_ptr<booster::Learner> BoosterObject::NewLearner(const Context& conte
   // from these params.
   if (const std::string gpu = GpuWarning(params); !gpu.empty()) {
     Log(kLogWarning, gpu, context.verbosity);
+  }
+  if (const std::string w = cli::UnusedKeysWarning(unused);
+      warn_unused && !w.empty() && w != unused_warning_) {
+    Log(kLogWarning, w, context.verbosity);
+    unused_warning_ = w;
   }
   return std::move(learner.value());
 }
@@ -158,7 +173,7 @@ void BoosterObject::ConfigureLocked() {
     learner->SetModelInfo(Info());
     model = ValueOrThrow(learner->SerializeModelFile("booster.json"));
   }
-  std::unique_ptr<booster::Learner> rebuilt = NewLearner(fresh);
+  std::unique_ptr<booster::Learner> rebuilt = NewLearner(fresh, true);
   if (!model.empty()) ThrowIfError(rebuilt->LoadModelBytes(model, "the booster's model"));
   ctx = fresh;
   rebuilt->SetModelInfo(Info());
@@ -237,7 +252,7 @@ void BoosterObject::LoadModelLocked(std::string_view bytes, const std::string& s
   }
   // A fresh learner takes the model; only when that worked does it replace the current one.
   const Context fresh = ContextFromParams();
-  std::unique_ptr<booster::Learner> loaded = NewLearner(fresh);
+  std::unique_ptr<booster::Learner> loaded = NewLearner(fresh, false);
   ThrowIfError(loaded->LoadModelBytes(bytes, source));
   ctx = fresh;
   learner = std::move(loaded);

@@ -115,8 +115,10 @@ class BoosterObject {
   std::vector<std::pair<std::string, std::string>> LearnerParams() const;
   // nthread, seed, verbosity of `params` (errors name the key).
   Context ContextFromParams() const;
-  // A learner for `params`; unknown keys fail here, naming the key (and a near one).
-  std::unique_ptr<booster::Learner> NewLearner(const Context& context) const;
+  // A learner for `params`; unknown keys fail here, naming the key (and a near one). Keys of
+  // another booster are dropped with XGBoost's "are not used" warning when `warn_unused` (not
+  // when a model is loaded: a copy or a reload would repeat the trained booster's warning).
+  std::unique_ptr<booster::Learner> NewLearner(const Context& context, bool warn_unused) const;
   booster::ModelInfo Info() const;
   void TakeInfo(const booster::Learner& from);
 
@@ -132,6 +134,9 @@ class BoosterObject {
   };
   std::map<const data::DMatrix*, Evaluated> evaluated_;
   bool has_model_ = false;  // trained or loaded: a rebuilt learner must carry the model
+  // The last "are not used" warning given: a learner rebuilt from the same params does not
+  // repeat it, as XGBoost warns once per configuration.
+  mutable std::string unused_warning_;
 };
 
 }  // namespace treering::capi

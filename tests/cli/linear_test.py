@@ -101,6 +101,22 @@ def test_two_workers_train_the_one_process_model():
         close(weights(dist), weights(single), 1e-6, "2 workers vs 1")
 
 
+def test_tree_keys_warn_and_train_as_xgboost_does():
+    # XGBoost's CLI trains gblinear with max_depth set and warns that it are not used.
+    with t.TempDir() as d:
+        train, _ = make_data(d)
+        keys = ["booster=gblinear", "data=" + train, "num_round=2", "updater=coord_descent"]
+        plain = os.path.join(d, "plain.json")
+        extra = os.path.join(d, "extra.json")
+        t.run([t.treering_bin(), "/dev/null", "model_out=" + plain] + keys, cwd=d)
+        proc = t.run([t.treering_bin(), "/dev/null", "model_out=" + extra, "max_depth=4",
+                      "eta=0.5"] + keys[:1] + ["eta=0.3"] + keys[1:], cwd=d)
+        assert '{ "max_depth" } are not used' in proc.stderr, proc.stderr
+        assert weights(extra) == weights(plain)
+        proc = t.run([t.treering_bin(), "/dev/null", "max_dpth=4"] + keys, cwd=d, check=False)
+        assert proc.returncode == 2 and "unknown key 'max_dpth'" in proc.stderr, proc.stderr
+
+
 def test_bad_key_names_file_line_and_key():
     with t.TempDir() as d:
         train, _ = make_data(d)

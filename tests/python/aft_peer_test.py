@@ -158,3 +158,16 @@ def test_file_matrix_reads_the_bounds_side_file(tmp_path):
     (tmp_path / "surv.libsvm.bounds").write_text("1 1\n2 inf\n5 4\n")
     with pytest.raises(tr.core.XGBoostError, match=r"surv.libsvm.bounds:3: LOWER 5"):
         tr.DMatrix(str(path) + "?format=libsvm")
+
+
+@pytest.mark.parametrize("dist", ["normal", "logistic", "extreme"])
+def test_gblinear_aft_with_configured_metric(dist):
+    # gblinear shares the objective and the metric set-up with gbtree: an explicit
+    # aft-nloglik takes the objective's distribution and scale, as in XGBoost 1.7.
+    x, lower, upper = survival_data(rows=240, seed=7)
+    x = np.nan_to_num(x)
+    out = train_both({"booster": "gblinear", "updater": "coord_descent",
+                      "objective": "survival:aft", "aft_loss_distribution": dist,
+                      "aft_loss_distribution_scale": 1.5, "eval_metric": "aft-nloglik"},
+                     x, lower, upper, rounds=6)
+    compare(out, "gblinear " + dist, tol=1e-4)

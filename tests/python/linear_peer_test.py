@@ -175,6 +175,25 @@ def test_bad_keys_name_the_key(bad, key):
     assert len(str(err.value).splitlines()) == 1
 
 
+def test_tree_keys_are_unused_with_a_warning_as_in_xgboost(capsys):
+    # XGBoost 1.7 trains gblinear with gbtree's keys set (scripts and grid searches that
+    # switch booster keep them) and warns that they are not used; a key no booster has
+    # stays an error in treering.
+    x, labels = make_data(rows=60)
+    params = {"max_depth": 3, "tree_method": "hist", "subsample": 0.5}
+    ours, theirs = both(params, x, labels["reg:squarederror"], rounds=3)
+    np.testing.assert_allclose(weights(ours), weights(theirs), atol=TOL)
+    said = capsys.readouterr().out
+    assert '"max_depth"' in said and '"subsample"' in said and "are not used" in said, said
+    with pytest.raises(tr.core.XGBoostError, match="unknown parameter 'max_dpth'"):
+        tr.train({"booster": "gblinear", "max_dpth": 3},
+                 tr.DMatrix(x, labels["reg:squarederror"]), 1)
+    # And the other way: gblinear's keys on a tree booster.
+    tr.train({"booster": "gbtree", "feature_selector": "cyclic"},
+             tr.DMatrix(x, labels["reg:squarederror"]), 1)
+    assert capsys.readouterr().out.count('{ "feature_selector" } are not used') == 1
+
+
 def write_libsvm(path, x, y):
     with open(path, "w") as f:
         for row, label in zip(x, y):

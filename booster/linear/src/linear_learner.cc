@@ -16,36 +16,6 @@ double Now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-LabelView Labels(const data::DMatrix& dm, int iteration = 0) {
-  return {&dm.label, &dm.weight, &dm.group_ptr, iteration};
-}
-
-// The objective's own parameters as XGBoost keeps them in its JSON param block.
-void WriteObjectiveParams(const LearnerParam& p, std::map<std::string, std::string>* out) {
-  if (p.objective == "reg:pseudohubererror") (*out)["huber_slope"] = FloatToG9(p.huber_slope);
-  if (p.objective == "reg:tweedie") {
-    (*out)["tweedie_variance_power"] = FloatToG9(p.tweedie_variance_power);
-  }
-}
-
-float ObjectiveParam(const std::map<std::string, std::string>& params, const char* key,
-                     float fallback) {
-  const auto it = params.find(key);
-  if (it == params.end()) return fallback;
-  char* end = nullptr;
-  const float v = std::strtof(it->second.c_str(), &end);
-  return (it->second.empty() || *end != '\0') ? fallback : v;
-}
-
-// XGBoost 1.7 (learner.cc): count:poisson's max_delta_step is 0.7 for every booster.
-ObjectiveConfig ConfigFor(const LearnerParam& p) {
-  ObjectiveConfig oc{p.objective, p.num_class,   p.scale_pos_weight,
-                     0.7f,        p.huber_slope, p.tweedie_variance_power};
-  oc.num_pairsample = p.num_pairsample;
-  oc.fix_list_weight = p.fix_list_weight;
-  return oc;
-}
-
 }  // namespace
 
 const std::vector<ParamDoc>& LinearLearner::Params() {
@@ -70,14 +40,14 @@ Result<std::unique_ptr<LinearLearner>> LinearLearner::Create(
   if (!lparam.objective_set && lparam.num_class > 1) lparam.objective = "multi:softmax";
   if (Status s = lparam.Validate(); !s.ok()) return s;
   if (Status s = param.Validate(); !s.ok()) return s;
-  auto objective = Objective::Create(ConfigFor(lparam));
+  // XGBoost 1.7 (learner.cc): count:poisson's max_delta_step is 0.7 for gblinear.
+  auto objective = Objective::Create(ObjectiveConfigOf(lparam, 0.7f));
   if (!objective.ok()) return objective.status().WithKey("objective");
   if (auto margin = objective.value()->ProbToMargin(lparam.base_score); !margin.ok()) {
     return Status::InvalidKey("base_score", "parameter " + margin.status().message());
   }
-  for (const auto& name : lparam.eval_metrics) {
-    if (auto m = Metric::Create(name, {lparam.huber_slope}); !m.ok())
-      return m.status().WithKey("eval_metric");
+  if (auto metrics = CreateMetrics(lparam, *objective.value()); !metrics.ok()) {
+    return metrics.status();
   }
   return std::make_unique<LinearLearner>(std::move(lparam), param, std::move(objective).value(),
                                          ctx, comm);
@@ -97,7 +67,7 @@ LinearLearner::LinearLearner(LearnerParam lparam, LinearParam param,
   model_.base_score = lparam_.base_score;
   model_.scale_pos_weight = lparam_.scale_pos_weight;
   model_.boost_from_average = !lparam_.base_score_set;
-  WriteObjectiveParams(lparam_, &model_.objective_params);
+  model_.objective_params = ObjectiveParamsOf(lparam_);
   auto margin = objective_->ProbToMargin(model_.base_score);
   base_margin_ = margin.ok() ? margin.value() : 0.0f;
 }
@@ -119,10 +89,15 @@ Status LinearLearner::LoadModel(GBTreeModel model) {
   next.objective = model.objective;
   next.num_class = model.num_class;
   next.scale_pos_weight = model.scale_pos_weight;
-  next.huber_slope = ObjectiveParam(model.objective_params, "huber_slope", next.huber_slope);
-  next.tweedie_variance_power =
-      ObjectiveParam(model.objective_params, "tweedie_variance_power", next.tweedie_variance_power);
-  auto objective = Objective::Create(ConfigFor(next));
+  ObjectiveConfig oc = ObjectiveConfigOf(next, 0.7f);
+  // The objective's own parameters as the model file carries them (XGBoost's param blocks).
+  if (Status s = ReadObjectiveParams(model.objective_params, &oc); !s.ok()) return s;
+  next.huber_slope = oc.huber_slope;  // the metrics take them from the learner's parameters
+  next.tweedie_variance_power = oc.tweedie_variance_power;
+  next.aft_loss_distribution = oc.aft_loss_distribution;
+  next.aft_loss_distribution_scale = oc.aft_loss_distribution_scale;
+  next.quantile_alpha = oc.quantile_alpha;
+  auto objective = Objective::Create(oc);
   if (!objective.ok()) return objective.status();
   auto margin = objective.value()->ProbToMargin(model.base_score);
   if (!margin.ok()) return margin.status();
@@ -141,27 +116,20 @@ Status LinearLearner::LoadModel(GBTreeModel model) {
 }
 
 Status LinearLearner::CheckData(const data::DMatrix& dm, const std::string& what) const {
-  if (dm.label.size() != dm.NumRows()) {
+  // survival:aft learns from label_lower_bound / label_upper_bound alone, as XGBoost does.
+  const bool bounds_only = dm.label.empty() && objective_->Name() == "survival:aft";
+  if (dm.label.size() != dm.NumRows() && !bounds_only) {
     return Status::InvalidInput(what + ": " + std::to_string(dm.label.size()) + " labels for " +
                                 std::to_string(dm.NumRows()) + " rows");
   }
   if (Status s = CheckRowInfo(dm, objective_->NumGroups(), what); !s.ok()) return s;
-  return objective_->CheckLabels(Labels(dm)).WithContext(what);
+  return objective_->CheckLabels(LabelsOf(dm)).WithContext(what);
 }
 
 Status LinearLearner::ResolveMetrics() {
-  metrics_.clear();
-  std::vector<std::string> names = lparam_.eval_metrics;
-  MetricConfig config{lparam_.huber_slope};
-  if (names.empty() && !lparam_.disable_default_eval_metric) {
-    names.push_back(objective_->DefaultMetric());
-    config = MetricConfig{};
-  }
-  for (const auto& name : names) {
-    auto m = Metric::Create(name, config);
-    if (!m.ok()) return m.status();
-    metrics_.push_back(std::move(m).value());
-  }
+  auto metrics = CreateMetrics(lparam_, *objective_);
+  if (!metrics.ok()) return metrics.status();
+  metrics_ = std::move(metrics).value();
   return Status::Ok();
 }
 
@@ -282,7 +250,7 @@ Status LinearLearner::UpdateOneIter(int /*iter*/) {
   const double start = Now();
   const rabit::CommStats before = comm_->Stats();
   const std::vector<float> margins = Margins(*train_);
-  objective_->GetGradient(margins, Labels(*train_, model_.linear_rounds), ctx_, &gpair_);
+  objective_->GetGradient(margins, LabelsOf(*train_, model_.linear_rounds), ctx_, &gpair_);
   Boost();
   const rabit::CommStats after = comm_->Stats();
   round_cost_ = RoundCost{};
@@ -300,7 +268,7 @@ Result<std::vector<EvalResult>> LinearLearner::Evaluate(const std::string& name,
   objective_->EvalTransform(&preds, ctx_);
   std::vector<EvalResult> results;
   for (const auto& metric : metrics_) {
-    auto value = metric->Evaluate(preds, objective_->NumGroups(), Labels(dm), ctx_, *comm_);
+    auto value = metric->Evaluate(preds, objective_->NumGroups(), LabelsOf(dm), ctx_, *comm_);
     if (!value.ok()) return value.status();
     results.push_back({name + "-" + metric->Name(), value.value()});
   }

@@ -1,6 +1,7 @@
 // GBTreeLearner::Params and ::Create: parameter tables -> typed params -> GBTreeLearner.
 #include <utility>
 
+#include "booster/learner_support.h"
 #include "booster/tree/learner/gbtree_learner.h"
 
 namespace treering::booster {
@@ -45,14 +46,7 @@ Result<std::unique_ptr<GBTreeLearner>> GBTreeLearner::Create(
   if (lparam.objective == "count:poisson" && !tparam.max_delta_step_set) {
     tparam.max_delta_step = 0.7f;
   }
-  ObjectiveConfig oc{lparam.objective,      lparam.num_class,   lparam.scale_pos_weight,
-                     tparam.max_delta_step, lparam.huber_slope, lparam.tweedie_variance_power};
-  oc.num_pairsample = lparam.num_pairsample;
-  oc.fix_list_weight = lparam.fix_list_weight;
-  oc.aft_loss_distribution = lparam.aft_loss_distribution;
-  oc.aft_loss_distribution_scale = lparam.aft_loss_distribution_scale;
-  oc.quantile_alpha = lparam.quantile_alpha;
-  auto objective = Objective::Create(oc);
+  auto objective = Objective::Create(ObjectiveConfigOf(lparam, tparam.max_delta_step));
   if (!objective.ok()) return objective.status().WithKey("objective");
   if (lparam.num_target > 1) {
     if (lparam.num_class > 1) {
@@ -74,11 +68,8 @@ Result<std::unique_ptr<GBTreeLearner>> GBTreeLearner::Create(
   if (auto margin = objective.value()->ProbToMargin(lparam.base_score); !margin.ok()) {
     return Status::InvalidKey("base_score", "parameter " + margin.status().message());
   }
-  for (const auto& name : lparam.eval_metrics) {
-    if (auto m = Metric::Create(name, {lparam.huber_slope, lparam.aft_loss_distribution,
-                                       lparam.aft_loss_distribution_scale, lparam.quantile_alpha});
-        !m.ok())
-      return m.status().WithKey("eval_metric");
+  if (auto metrics = CreateMetrics(lparam, *objective.value()); !metrics.ok()) {
+    return metrics.status();
   }
   return std::make_unique<GBTreeLearner>(std::move(lparam), tparam, std::move(objective).value(),
                                          ctx, comm, std::move(dart), std::move(update));

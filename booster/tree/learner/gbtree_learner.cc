@@ -16,66 +16,6 @@
 namespace treering::booster {
 namespace {
 
-// The objective parameters XGBoost keeps in its JSON param block (pseudo_huber_param,
-// tweedie_regression_param), as strings the way it writes them.
-void WriteObjectiveParams(const LearnerParam& p, std::map<std::string, std::string>* out) {
-  if (p.objective == "reg:pseudohubererror") (*out)["huber_slope"] = FloatToG9(p.huber_slope);
-  if (p.objective == "reg:tweedie") {
-    (*out)["tweedie_variance_power"] = FloatToG9(p.tweedie_variance_power);
-  }
-  if (p.objective == "survival:aft") {  // XGBoost's aft_loss_param
-    (*out)["aft_loss_distribution"] = p.aft_loss_distribution;
-    (*out)["aft_loss_distribution_scale"] = FloatToG9(p.aft_loss_distribution_scale);
-  }
-  if (p.objective.rfind("rank:", 0) == 0) {
-    (*out)["num_pairsample"] = std::to_string(p.num_pairsample);
-    (*out)["fix_list_weight"] = FloatToG9(p.fix_list_weight);
-  }
-  if (p.objective == "reg:quantileerror") {  // XGBoost 2.x's quantile_loss_param: a JSON list
-    std::string list;
-    for (float a : p.quantile_alpha) list += (list.empty() ? "[" : ",") + FloatToXgbJson(a);
-    (*out)["quantile_alpha"] = list + "]";
-  }
-}
-
-Status ReadObjectiveParams(const std::map<std::string, std::string>& params, ObjectiveConfig* oc) {
-  for (auto [key, field] :
-       {std::pair{"huber_slope", &oc->huber_slope},
-        std::pair{"tweedie_variance_power", &oc->tweedie_variance_power},
-        std::pair{"fix_list_weight", &oc->fix_list_weight},
-        std::pair{"aft_loss_distribution_scale", &oc->aft_loss_distribution_scale}}) {
-    const auto it = params.find(key);
-    if (it == params.end()) continue;
-    char* end = nullptr;
-    *field = std::strtof(it->second.c_str(), &end);
-    if (it->second.empty() || *end != '\0') {
-      return Status::InvalidInput(std::string("model: objective parameter ") + key + " is '" +
-                                  it->second + "', not a number");
-    }
-  }
-  if (const auto it = params.find("aft_loss_distribution"); it != params.end()) {
-    oc->aft_loss_distribution = it->second;  // Objective::Create checks the name
-  }
-  if (const auto it = params.find("num_pairsample"); it != params.end()) {
-    char* end = nullptr;
-    const long n = std::strtol(it->second.c_str(), &end, 10);
-    if (it->second.empty() || *end != '\0' || n < 1 || n > (1 << 20)) {
-      return Status::InvalidInput("model: objective parameter num_pairsample is '" + it->second +
-                                  "', not an integer in [1, 2^20]");
-    }
-    oc->num_pairsample = static_cast<int>(n);
-  }
-  if (const auto it = params.find("quantile_alpha"); it != params.end()) {
-    auto alphas = ParseQuantileAlpha(it->second);
-    if (!alphas.ok()) {
-      return Status::InvalidInput("model: objective parameter quantile_alpha is '" + it->second +
-                                  "', not " + alphas.status().message());
-    }
-    oc->quantile_alpha = std::move(alphas).value();
-  }
-  return Status::Ok();
-}
-
 // Dart's drops and weights are per tree and per round; with several trees per round the
 // weights XGBoost gives them have not been compared yet, so training is refused, not guessed.
 Status DartForestRefused() {
@@ -93,14 +33,6 @@ class Stopwatch {
  private:
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
-
-LabelView Labels(const data::DMatrix& dm, int iteration = 0) {
-  LabelView view{&dm.label, &dm.weight, &dm.group_ptr, iteration};
-  view.label_columns = dm.label_columns;
-  view.lower_bound = &dm.label_lower_bound;
-  view.upper_bound = &dm.label_upper_bound;
-  return view;
-}
 
 // Time and collectives since construction, to charge a phase of a round to the RoundCost.
 class CostMeter {
@@ -141,7 +73,7 @@ GBTreeLearner::GBTreeLearner(LearnerParam lparam, TreeParam tparam,
   model_.base_score = lparam_.base_score;
   model_.scale_pos_weight = lparam_.scale_pos_weight;
   model_.boost_from_average = !lparam_.base_score_set;  // XGBoost's LearnerModelParamLegacy
-  WriteObjectiveParams(lparam_, &model_.objective_params);
+  model_.objective_params = ObjectiveParamsOf(lparam_);
   // reg:quantileerror: one output per alpha is XGBoost 2.x's num_target.
   if (model_.num_class <= 1) model_.num_target = objective_->NumGroups();
   // Create() has checked that base_score suits the objective.
@@ -260,35 +192,14 @@ Status GBTreeLearner::CheckData(const data::DMatrix& dm, const std::string& what
                  ? ""
                  : " (one label column, one output per quantile_alpha value, as XGBoost 2.x)"));
   }
-  for (const auto* b : {&dm.label_lower_bound, &dm.label_upper_bound}) {
-    if (!b->empty() && b->size() != dm.NumRows()) {  // XGBoost's MetaInfo::Validate
-      return Status::InvalidInput(what + ": " + std::to_string(b->size()) + " label " +
-                                  (b == &dm.label_lower_bound ? "lower" : "upper") +
-                                  " bounds for " + std::to_string(dm.NumRows()) + " rows");
-    }
-  }
   if (Status s = CheckRowInfo(dm, objective_->NumGroups(), what); !s.ok()) return s;
-  return objective_->CheckLabels(Labels(dm)).WithContext(what);
+  return objective_->CheckLabels(LabelsOf(dm)).WithContext(what);
 }
 
 Status GBTreeLearner::ResolveMetrics() {
-  metrics_.clear();
-  std::vector<std::string> names = lparam_.eval_metrics;
-  // XGBoost 1.7 configures only the metrics named in eval_metric: its default mphe keeps
-  // huber_slope = 1 whatever the objective's slope, its default aft-nloglik a normal
-  // distribution of scale 1 whatever the objective's (the peer tests check both).
-  MetricConfig config{lparam_.huber_slope, lparam_.aft_loss_distribution,
-                      lparam_.aft_loss_distribution_scale, lparam_.quantile_alpha};
-  if (names.empty() && !lparam_.disable_default_eval_metric) {
-    names.push_back(objective_->DefaultMetric());
-    config = MetricConfig{};
-    config.quantile_alpha = lparam_.quantile_alpha;
-  }
-  for (const auto& name : names) {
-    auto m = Metric::Create(name, config);
-    if (!m.ok()) return m.status();
-    metrics_.push_back(std::move(m).value());
-  }
+  auto metrics = CreateMetrics(lparam_, *objective_);
+  if (!metrics.ok()) return metrics.status();
+  metrics_ = std::move(metrics).value();
   return Status::Ok();
 }
 
@@ -302,8 +213,8 @@ Status GBTreeLearner::SetTrainData(data::DMatrix* train) {
   if (objective_->LeafQuantile() && model_.boost_from_average && model_.trees.empty() &&
       !update_param_.update) {
     const std::vector<float> alphas = objective_->InterceptQuantiles();
-    model_.base_score = alphas.empty() ? MedianBaseScore(Labels(*train), comm_)
-                                       : QuantileBaseScore(alphas, Labels(*train), comm_);
+    model_.base_score = alphas.empty() ? MedianBaseScore(LabelsOf(*train), comm_)
+                                       : QuantileBaseScore(alphas, LabelsOf(*train), comm_);
     base_margin_ = model_.base_score;
   }
   std::uint64_t num_feature = std::max<std::uint64_t>(train->num_col, model_.num_feature);
@@ -462,7 +373,7 @@ void GBTreeLearner::GrowTree(int group, const std::vector<GradientPair>& group_g
   }
   // Hist trees only: 1.7's exact updater (colmaker) reports no row positions, so its leaves stay.
   if (const std::optional<double> alpha = objective_->LeafQuantileOf(group)) {
-    LeafRefreshInput in{&updater_->Partition(), &train_margins_, Labels(*train_), &group_gpair};
+    LeafRefreshInput in{&updater_->Partition(), &train_margins_, LabelsOf(*train_), &group_gpair};
     in.group = group;
     in.groups = objective_->NumGroups();
     if (objective_->LeafRefreshScaledByEta()) in.eta = grow_param_.eta;
@@ -510,7 +421,7 @@ Status GBTreeLearner::UpdateOneIter(int /*iter*/) {
   // One output group and every row kept: the objective's maxima are the tree's (one pass
   // over the gradients fewer); otherwise each group's gradients are scanned for their own.
   // XGBoost passes the round number to the objective (rank:* seeds its pair sampler with it).
-  const LabelView labels = Labels(*train_, round_first_tree_ / model_.TreesPerRound());
+  const LabelView labels = LabelsOf(*train_, round_first_tree_ / model_.TreesPerRound());
   if (objective_->NumGroups() == 1 && tparam_.subsample >= 1.0f) {
     const GradientMaxima maxima =
         objective_->GetGradientAndMaxima(train_margins_, labels, ctx_, &gpair_);
