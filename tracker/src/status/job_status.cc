@@ -157,8 +157,8 @@ nlohmann::json RankJson(const RankStatus& s, SteadyTime now) {
   j["comp_s"] = Number(s.comp_total_s);
   j["sync_s"] = Number(s.sync_total_s);
   j["rounds_reported"] = s.rounds_reported;
-  j["hang_report_s"] = s.last.hang_report_s >= 0 ? nlohmann::json(s.last.hang_report_s)
-                                                : nlohmann::json();
+  j["hang_report_s"] =
+      s.last.hang_report_s >= 0 ? nlohmann::json(s.last.hang_report_s) : nlohmann::json();
   nlohmann::json links = nlohmann::json::array();
   for (const proto::LinkReport& l : s.last.links) {
     // idle as of now: the rank measured it when it sent the report.
