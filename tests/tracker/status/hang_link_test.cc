@@ -64,6 +64,24 @@ TEST(HangLinkTest, NamesTheRankAndItsSilentLink) {
   EXPECT_DOUBLE_EQ(links[1]["idle_s"].get<double>(), 42.0);
 }
 
+TEST(HangLinkTest, ALateRankStuckOnASilentLinkLeadsTheLine) {
+  // Rank 0 finished #191 (its bytes left it) and waits in #192; rank 1 never got them and
+  // still reports from inside #191 (the cut in tests/cluster/link_stall_test.py).
+  const SteadyTime t0{};
+  JobStatus job = Job(2, t0);
+  for (const int at : {0, 5}) {  // a heartbeat at 0 s and at 5 s, the same op each
+    job.OnReport(0, Inside(192, 191, {{1, 50, 40, at + 0.0, true}}), t0 + seconds(at));
+    job.OnReport(1, Inside(191, 190, {{0, 40, 45, at + 0.0, true}}), t0 + seconds(at));
+  }
+  HangWatch watch(3);
+  auto line = watch.Check(job.ranks(), t0 + seconds(5));
+  ASSERT_TRUE(line);
+  EXPECT_EQ(*line,
+            "rank 1 (h1, pid 4100) is inside Allreduce #191 (round 41, histogram sync); its link "
+            "to rank 0 has carried no bytes for 5 s; rank 0 waits in Allreduce #192 (round 41, "
+            "histogram sync)");
+}
+
 TEST(HangLinkTest, MovingLinksGiveTheGeneralLine) {
   const SteadyTime t0{};
   JobStatus job = Job(2, t0);

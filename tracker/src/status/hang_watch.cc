@@ -63,6 +63,23 @@ std::string SilentLink(const RankStatus& s, SteadyTime now, double after_s) {
          seconds + " s";
 }
 
+// "rank 2 (h2, pid 9) is inside Allreduce #812 (...); its link to rank 3 has carried no bytes
+// for 40 s; rank 3 (...): its link ..." for those of `ranks` that still report, are inside a
+// collective and wait on a silent link; "" when none does.
+std::string StuckOnLinks(const std::vector<const RankStatus*>& ranks, SteadyTime now,
+                         double after_s) {
+  std::string text;
+  for (const RankStatus* s : ranks) {
+    if (Seconds(s->last_report, now) >= kSilentSeconds) continue;
+    if (s->last.finished >= s->last.entered) continue;
+    const std::string link = SilentLink(*s, now, after_s);
+    if (link.empty()) continue;
+    text += text.empty() ? Who(*s) + " is inside " + OpText(*s, s->last.entered) + "; " + link
+                         : "; " + Who(*s) + ": " + link;
+  }
+  return text;
+}
+
 }  // namespace
 
 double HangReportAfter(const std::vector<RankStatus>& ranks, double tracker_s) {
@@ -127,10 +144,17 @@ std::optional<std::string> HangWatch::Check(const std::vector<RankStatus>& ranks
       if (s.last.entered == top) waiters.push_back(s.rank);
     }
     std::string line, key = "behind " + std::to_string(top);
-    for (const RankStatus* s : behind) {
-      line += (line.empty() ? "" : ", ") + Who(*s);
-      key += " " + std::to_string(s->rank);
+    for (const RankStatus* s : behind) key += " " + std::to_string(s->rank);
+    // A late rank still reporting, stuck inside an earlier collective on a silent link (its
+    // peer finished that one and moved on; the bytes between them were lost): that is the
+    // cause, so the line leads with it.
+    std::string link_line = StuckOnLinks(behind, now, after);
+    if (!link_line.empty()) {
+      link_line += "; " + std::string(Plural(waiters.size(), "rank ", "ranks ")) +
+                   RankRanges(waiters) + Plural(waiters.size(), " waits", " wait") + " in " + op;
+      return Due(key, Seconds(since, now), link_line + SilentOnes(behind, now), after);
     }
+    for (const RankStatus* s : behind) line += (line.empty() ? "" : ", ") + Who(*s);
     line += Plural(behind.size(), " has", " have") + " not entered " + op + "; " +
             Plural(waiters.size(), "rank ", "ranks ") + RankRanges(waiters) +
             Plural(waiters.size(), " waits for ", " wait for ") +
@@ -159,14 +183,7 @@ std::optional<std::string> HangWatch::Check(const std::vector<RankStatus>& ranks
   const double waited = Seconds(since, now);
   // A rank still reporting whose link has gone quiet: the line names it and the link (a cut
   // link between two hosts whose tracker connections still work).
-  std::string link_line;
-  for (const RankStatus* s : stuck_ranks) {
-    if (Seconds(s->last_report, now) >= kSilentSeconds) continue;
-    const std::string link = SilentLink(*s, now, after);
-    if (link.empty()) continue;
-    link_line += link_line.empty() ? Who(*s) + " is inside " + OpText(*s, top) + "; " + link
-                                   : "; " + Who(*s) + ": " + link;
-  }
+  std::string link_line = StuckOnLinks(stuck_ranks, now, after);
   if (!link_line.empty()) {
     if (!done.empty()) {
       link_line += "; " + std::string(Plural(done.size(), "rank ", "ranks ")) + RankRanges(done) +
