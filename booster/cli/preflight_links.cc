@@ -9,8 +9,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
@@ -93,12 +95,26 @@ int Listen(const std::string& address, int backlog, LinkEndpoint* e) {
   return fd;
 }
 
+// What a dial ended with, per peer: 0 connected (or not dialled), an errno, or one of these.
+constexpr std::int32_t kNoAnswer = -1;
+constexpr std::int32_t kBadAddress = -2;
+
+std::string DialReason(std::int32_t code, double timeout_s) {
+  if (code == kBadAddress) return "cannot parse its address";
+  if (code == kNoAnswer) {
+    char waited[32];
+    std::snprintf(waited, sizeof waited, "%g", timeout_s);
+    return std::string("no answer within ") + waited + " s";
+  }
+  return Reason(code);
+}
+
 // Dials every endpoint but `self` at once (non-blocking connects, one poll loop) and returns
-// the ones that failed within `timeout_s`. The peers' kernels complete the handshakes from
-// their listen backlog: nobody needs to accept.
-std::vector<LinkFailure> DialAll(const std::vector<LinkEndpoint>& endpoints, int self,
-                                 double timeout_s) {
-  std::vector<LinkFailure> failures;
+// each one's outcome within `timeout_s`. The peers' kernels complete the handshakes from their
+// listen backlog: nobody needs to accept.
+std::vector<std::int32_t> DialAll(const std::vector<LinkEndpoint>& endpoints, int self,
+                                  double timeout_s) {
+  std::vector<std::int32_t> outcome(endpoints.size(), 0);
   struct Dial {
     int to;
     int fd;
@@ -112,7 +128,7 @@ std::vector<LinkFailure> DialAll(const std::vector<LinkEndpoint>& endpoints, int
     hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV;
     addrinfo* found = nullptr;
     if (getaddrinfo(e.address.c_str(), std::to_string(e.port).c_str(), &hints, &found) != 0) {
-      failures.push_back({self, to, "cannot parse its address"});
+      outcome[to] = kBadAddress;
       continue;
     }
     const int fd = ::socket(found->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
@@ -123,7 +139,7 @@ std::vector<LinkFailure> DialAll(const std::vector<LinkEndpoint>& endpoints, int
     freeaddrinfo(found);
     if (err != 0) {
       if (fd >= 0) ::close(fd);
-      failures.push_back({self, to, Reason(err)});
+      outcome[to] = err;
       continue;
     }
     pending.push_back({to, fd});
@@ -146,53 +162,47 @@ std::vector<LinkFailure> DialAll(const std::vector<LinkEndpoint>& endpoints, int
       int err = 0;
       socklen_t len = sizeof err;
       ::getsockopt(pending[i].fd, SOL_SOCKET, SO_ERROR, &err, &len);
-      if (err != 0) failures.push_back({self, pending[i].to, Reason(err)});
+      outcome[pending[i].to] = err;
       ::close(pending[i].fd);
     }
     pending.swap(still);
   }
-  char waited[32];
-  std::snprintf(waited, sizeof waited, "%g", timeout_s);
   for (const Dial& d : pending) {
-    failures.push_back({self, d.to, std::string("no answer within ") + waited + " s"});
+    outcome[d.to] = kNoAnswer;
     ::close(d.fd);
   }
-  return failures;
+  return outcome;
 }
 
-std::vector<std::string> Fields(const std::string& line) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  for (std::size_t tab; (tab = line.find('\t', start)) != std::string::npos; start = tab + 1) {
-    out.push_back(line.substr(start, tab - start));
-  }
-  out.push_back(line.substr(start));
-  return out;
+// One rank's endpoint as gathered: fixed-size fields. Fixed sizes matter beyond simplicity:
+// the robust engine replays a restarted worker's collectives from the survivors' results, so
+// its contribution must have the size of the first run's (a new port may have other digits).
+struct EndpointRecord {
+  char host[64];
+  char interface[32];
+  char address[64];
+  std::int32_t port;
+  char error[124];
+};
+
+void Put(char* field, std::size_t size, const std::string& text) {
+  std::memset(field, 0, size);
+  std::memcpy(field, text.data(), std::min(text.size(), size - 1));
 }
 
-// Every rank's lines ("\n"-terminated) gathered in rank order.
-std::vector<std::vector<std::string>> GatherLines(const std::string& mine) {
-  std::vector<std::size_t> counts;
-  const std::vector<char> all =
-      rabit::AllgatherV(std::vector<char>(mine.begin(), mine.end()), &counts);
-  std::vector<std::vector<std::string>> per_rank(counts.size());
-  std::size_t at = 0;
-  for (std::size_t r = 0; r < counts.size(); ++r) {
-    const std::string text(all.begin() + at, all.begin() + at + counts[r]);
-    at += counts[r];
-    for (std::size_t start = 0, nl; (nl = text.find('\n', start)) != std::string::npos;
-         start = nl + 1) {
-      per_rank[r].push_back(text.substr(start, nl - start));
-    }
-  }
-  return per_rank;
+std::string Get(const char* field, std::size_t size) {
+  return std::string(field, strnlen(field, size));
 }
 
-std::string Clean(std::string text) {  // tabs and newlines would break the gathered lines
-  for (char& c : text) {
-    if (c == '\t' || c == '\n') c = ' ';
-  }
-  return text;
+// Every rank's `mine` (the same size on every rank), in rank order.
+template <typename T>
+std::vector<T> GatherFixed(const std::vector<T>& mine, int world, int self) {
+  std::vector<T> all(mine.size() * static_cast<std::size_t>(world));
+  std::copy(mine.begin(), mine.end(),
+            all.begin() + static_cast<std::ptrdiff_t>(mine.size() * self));
+  rabit::Allgather(all.data(), std::vector<std::size_t>(static_cast<std::size_t>(world),
+                                                        mine.size() * sizeof(T)));
+  return all;
 }
 
 }  // namespace
@@ -242,34 +252,26 @@ Status RunLinkTest(double timeout_s) {
     ::close(fd);
     fd = -1;
   }
+  EndpointRecord record{};
+  Put(record.host, sizeof record.host, mine.host);
+  Put(record.interface, sizeof record.interface, mine.interface);
+  Put(record.address, sizeof record.address, mine.address);
+  record.port = mine.port;
+  Put(record.error, sizeof record.error, mine.error);
   std::vector<LinkEndpoint> endpoints;
-  for (const auto& lines :
-       GatherLines(Clean(mine.host) + "\t" + Clean(mine.interface) + "\t" + Clean(mine.address) +
-                   "\t" + std::to_string(mine.port) + "\t" + Clean(mine.error) + "\n")) {
-    LinkEndpoint e;
-    const std::vector<std::string> f =
-        lines.empty() ? std::vector<std::string>{} : Fields(lines[0]);
-    if (f.size() == 5) {
-      e = {f[0], f[1], f[2], std::atoi(f[3].c_str()), f[4]};
-    } else {
-      e.error = "sent no address";
-    }
-    endpoints.push_back(std::move(e));
+  for (const EndpointRecord& r : GatherFixed(std::vector<EndpointRecord>{record}, world, self)) {
+    endpoints.push_back({Get(r.host, sizeof r.host), Get(r.interface, sizeof r.interface),
+                         Get(r.address, sizeof r.address), r.port, Get(r.error, sizeof r.error)});
   }
-  std::string failed;
-  for (const LinkFailure& f : DialAll(endpoints, self, timeout_s)) {
-    failed += std::to_string(f.to) + "\t" + Clean(f.reason) + "\n";
-  }
-  const auto per_rank = GatherLines(failed);  // also the barrier before the listeners close
+  // Also the barrier before the listeners close: every rank has dialled when it returns.
+  const std::vector<std::int32_t> outcomes =
+      GatherFixed(DialAll(endpoints, self, timeout_s), world, self);
   if (fd >= 0) ::close(fd);
   std::vector<LinkFailure> failures;
-  for (std::size_t r = 0; r < per_rank.size(); ++r) {
-    for (const std::string& line : per_rank[r]) {
-      const std::vector<std::string> f = Fields(line);
-      if (f.size() != 2) continue;
-      const int to = std::atoi(f[0].c_str());
-      if (to < 0 || to >= world) continue;
-      failures.push_back({static_cast<int>(r), to, f[1]});
+  for (int from = 0; from < world; ++from) {
+    for (int to = 0; to < world; ++to) {
+      const std::int32_t code = outcomes[static_cast<std::size_t>(from * world + to)];
+      if (code != 0) failures.push_back({from, to, DialReason(code, timeout_s)});
     }
   }
   auto mismatch = LinkTestMismatch(endpoints, failures);
