@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <map>
 
+#include "preflight_links.h"
 #include "rabit/rabit.h"
 
 #ifndef TREERING_VERSION_STRING
@@ -101,8 +102,15 @@ Status RunPreflight(const CliOptions& options) {
     }
   }
   auto mismatch = PreflightMismatch(per_rank);
-  if (!mismatch) return Status::Ok();
-  return Status::InvalidInput("pre-flight: the ranks' configurations differ: " + *mismatch);
+  if (mismatch) {
+    return Status::InvalidInput("pre-flight: the ranks' configurations differ: " + *mismatch);
+  }
+  // Long enough for a loaded host to answer, short enough that a dropped SYN fails promptly.
+  constexpr double kLinkTestSeconds = 10;
+  const char* during = rabit::SetPhase("pre-flight check");
+  Status links = RunLinkTest(kLinkTestSeconds);
+  rabit::SetPhase(during);
+  return links;
 }
 
 }  // namespace treering::cli

@@ -22,7 +22,8 @@ std::vector<std::string> PreflightEntries(const CliOptions& options, const std::
 // nothing when all agree. `per_rank[r]` is rank r's PreflightEntries.
 std::optional<std::string> PreflightMismatch(const std::vector<std::vector<std::string>>& per_rank);
 
-// Gathers every rank's entries (two collectives) and fails with the mismatch on every rank.
+// Gathers every rank's entries (two collectives) and fails with the mismatch on every rank;
+// then the link test (preflight_links.h).
 Status RunPreflight(const CliOptions& options);
 
 }  // namespace treering::cli

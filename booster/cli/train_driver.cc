@@ -14,6 +14,7 @@
 #include "model_output.h"
 #include "output_check.h"
 #include "preflight.h"
+#include "preflight_data.h"
 #include "rabit/rabit.h"
 #include "row_location.h"
 #include "snapshot_resume.h"
@@ -117,6 +118,7 @@ Status LoadDatasets(TrainJob* j) {
   if (Status st = AttachBounds(o, "data", o.data, &train.value()); !st.ok()) return st;
   j->train = std::move(train.value());
   if (Status st = CheckTrainingParts(o, j->train); !st.ok()) return st;
+  if (Status st = CheckPartsAgree(o, j->train); !st.ok()) return st;
   for (const EvalSetSpec& e : o.evals) {
     if (e.uri == o.data) {
       j->eval_data.push_back(nullptr);

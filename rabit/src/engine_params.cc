@@ -239,6 +239,22 @@ const ParamTable<P>& Table() {
              }
              return Status::InvalidInput("seconds >= 0");
            }},
+          {"rabit_hang_report", "", "",
+           "seconds a collective may wait for some ranks (or on a silent link) before the "
+           "tracker prints a hang line naming them; 0: no lines. Sent with this rank's reports; "
+           "set, it overrides the tracker's `--hang-report` (default 30; docs/status.md)",
+           [](P* p, const std::string& v) -> Status {
+             try {
+               std::size_t used = 0;
+               const double s = std::stod(v, &used);
+               if (used == v.size() && s >= 0 && s < 1e9) {
+                 p->hang_report_seconds = s;
+                 return Status::Ok();
+               }
+             } catch (const std::exception&) {
+             }
+             return Status::InvalidInput("seconds >= 0");
+           }},
           AllreduceField(),
           PositiveField("rabit_link_latency_us", &P::link_latency_us, "microseconds > 0",
                         "the link model's latency (alpha), µs per message between two ranks; "
@@ -335,10 +351,16 @@ const std::vector<treering::ParamDoc>& ParamDocs() {
 
 const std::vector<std::pair<std::string, std::string>>& EnvironmentNames() {
   static const std::vector<std::pair<std::string, std::string>> kNames = {
-      {"DMLC_TRACKER_URI", "rabit_tracker_uri"}, {"DMLC_TRACKER_PORT", "rabit_tracker_port"},
-      {"DMLC_TASK_ID", "rabit_task_id"},         {"DMLC_NUM_ATTEMPT", "rabit_num_attempt"},
-      {"DMLC_NUM_WORKER", "rabit_world_size"},   {"TREERING_JOB_TOKEN", "rabit_job_token"},
-      {"TREERING_HOST_IP", "rabit_host_ip"},     {"TREERING_MAX_ATTEMPTS", "rabit_max_attempts"},
+      {"DMLC_TRACKER_URI", "rabit_tracker_uri"},
+      {"DMLC_TRACKER_PORT", "rabit_tracker_port"},
+      {"DMLC_TASK_ID", "rabit_task_id"},
+      {"DMLC_NUM_ATTEMPT", "rabit_num_attempt"},
+      {"DMLC_NUM_WORKER", "rabit_world_size"},
+      {"TREERING_JOB_TOKEN", "rabit_job_token"},
+      {"TREERING_HOST_IP", "rabit_host_ip"},
+      {"TREERING_MAX_ATTEMPTS", "rabit_max_attempts"},
+      // As XGBoost's rabit reads its rabit_* keys from the environment too.
+      {"rabit_hang_report", "rabit_hang_report"},
   };
   return kNames;
 }

@@ -49,6 +49,7 @@ struct EngineParams {
   double timeout_seconds = 300;
   double bootstrap_timeout_seconds = 120;
   double status_interval_seconds = 1;  // rabit_status_interval: the heartbeat (docs/status.md)
+  double hang_report_seconds = -1;     // rabit_hang_report, sent to the tracker; -1: not set
   // The Allreduce choice (collective/allreduce_cost.h): the link model, and the keys that
   // override it (empty: the model decides).
   double link_latency_us = 20;

@@ -45,6 +45,21 @@ TEST(EngineParamKeys, AliasesAndEnvironmentNamesAsArguments) {
   EXPECT_EQ(ReadEngineParams({{"DMLC_NUM_ATTEMPT", "2"}})->num_attempt, 2u);
 }
 
+// rabit_hang_report: a key like XGBoost users' other rabit_* keys, also read from the
+// environment under its own name; unset is -1 (the tracker's --hang-report applies).
+TEST(EngineParamKeys, HangReportFromKeyOrEnvironment) {
+  EXPECT_EQ(ReadEngineParams({})->hang_report_seconds, -1);
+  EXPECT_EQ(ReadEngineParams({{"rabit_hang_report", "5"}})->hang_report_seconds, 5);
+  EXPECT_EQ(ReadEngineParams({{"rabit_hang_report", "0"}})->hang_report_seconds, 0);
+  setenv("rabit_hang_report", "7.5", 1);
+  EXPECT_EQ(ReadEngineParams({})->hang_report_seconds, 7.5);
+  EXPECT_EQ(ReadEngineParams({{"rabit_hang_report", "2"}})->hang_report_seconds, 2);  // key wins
+  unsetenv("rabit_hang_report");
+  auto bad = ReadEngineParams({{"rabit_hang_report", "-1"}});
+  EXPECT_EQ(bad.status().key(), "rabit_hang_report");
+  EXPECT_NE(bad.status().message().find("seconds >= 0"), std::string::npos);
+}
+
 TEST(EngineParamKeys, BadValuesCarryTheKeyAsWritten) {
   auto p = ReadEngineParams({{"rabit_timeout", "soon"}});
   EXPECT_EQ(p.status().key(), "rabit_timeout");

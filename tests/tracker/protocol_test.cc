@@ -76,7 +76,15 @@ TEST(ProtocolTest, ReportLayoutAndRoundTrip) {
       0,    0,    0,    0x2b, 3,  0, 0, 0, 0, 0, 0, 1,   0,   0,    0,    0,    0, 0, 0,    0xff,
       0xff, 0xff, 0xff, 100,  0,  0, 0, 0, 0, 0, 0, 0,   0,   0xf0, 0x3f, 0,    0, 0, 0,    0,
       0,    0,    0,    1,    0,  0, 0, 1, 0, 0, 0, 'm', 0,   0,    0,    0,    0, 0, 0xe0, 0x3f};
-  EXPECT_EQ(payload, expected);
+  // The trailer: hang_report_s -1.0 (0xbff0...), no links.
+  Bytes with_trailer = expected;
+  for (std::uint8_t b : {0, 0, 0, 0, 0, 0, 0xf0, 0xbf, 0, 0, 0, 0}) with_trailer.push_back(b);
+  EXPECT_EQ(payload, with_trailer);
+  // A Report of an earlier version-4 worker ends after the metrics: it decodes with defaults.
+  auto old = DecodeReport(expected);
+  ASSERT_TRUE(old.ok()) << old.status().message();
+  EXPECT_EQ(old->hang_report_s, -1.0);
+  EXPECT_TRUE(old->links.empty());
   auto out = DecodeReport(payload);
   ASSERT_TRUE(out.ok()) << out.status().message();
   EXPECT_EQ(out->phase, "hs");
@@ -88,6 +96,30 @@ TEST(ProtocolTest, ReportLayoutAndRoundTrip) {
   Bytes bad_op = payload;
   bad_op[14] = 5;
   EXPECT_NE(DecodeReport(bad_op).status().message().find("op 5"), std::string::npos);
+}
+
+TEST(ProtocolTest, ReportLinksRoundTrip) {
+  Report in;
+  in.hang_report_s = 5;
+  in.links = {{3, 100, 200, 40.5, true}, {1, 7, 0, 0.25, false}};
+  const Bytes f = Encode(in);
+  const Bytes payload(f.begin() + kHeaderBytes, f.end());
+  auto out = DecodeReport(payload);
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  EXPECT_EQ(out->hang_report_s, 5.0);
+  ASSERT_EQ(out->links.size(), 2u);
+  EXPECT_EQ(out->links[0].peer, 3);
+  EXPECT_EQ(out->links[0].sent, 100u);
+  EXPECT_EQ(out->links[0].received, 200u);
+  EXPECT_EQ(out->links[0].idle_s, 40.5);
+  EXPECT_TRUE(out->links[0].waiting);
+  EXPECT_FALSE(out->links[1].waiting);
+  Bytes bad_flag = payload;
+  bad_flag.back() = 2;
+  EXPECT_NE(DecodeReport(bad_flag).status().message().find("waiting 2"), std::string::npos);
+  Bytes cut = payload;
+  cut.pop_back();
+  EXPECT_FALSE(DecodeReport(cut).ok());
 }
 
 TEST(ProtocolTest, HeaderRoundTrip) {

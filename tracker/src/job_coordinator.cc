@@ -67,7 +67,8 @@ Status JobCoordinator::Join(const Arrival& arrival) {
     status_.OnAssigned(p.rank, a.host, a.task_id, now);
     if (auto s = sessions_.Find(p.session_id)) s->OnRankAssigned(p.rank);
   }
-  if (options_.hang_report_s > 0) WatchForHangs();
+  // Even with --hang-report 0: a worker's rabit_hang_report may turn the lines on.
+  WatchForHangs();
   return Status::Ok();
 }
 

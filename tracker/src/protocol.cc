@@ -306,6 +306,15 @@ std::vector<std::uint8_t> Encode(const Report& m) {
       w.PutString(Capped(metric.name));
       w.PutUInt<std::uint64_t>(std::bit_cast<std::uint64_t>(metric.value));
     }
+    w.PutUInt<std::uint64_t>(std::bit_cast<std::uint64_t>(m.hang_report_s));
+    w.PutUInt<std::uint32_t>(static_cast<std::uint32_t>(m.links.size()));
+    for (const LinkReport& link : m.links) {
+      w.PutI32(link.peer);
+      w.PutUInt<std::uint64_t>(link.sent);
+      w.PutUInt<std::uint64_t>(link.received);
+      w.PutUInt<std::uint64_t>(std::bit_cast<std::uint64_t>(link.idle_s));
+      w.PutUInt<std::uint8_t>(link.waiting ? 1 : 0);
+    }
   });
 }
 
@@ -335,6 +344,21 @@ Result<Report> DecodeReport(std::span<const std::uint8_t> payload) {
     metric.name = r.GetString("metric name", kMaxString);
     metric.value = std::bit_cast<double>(r.GetUInt<std::uint64_t>("metric value"));
     m.metrics.push_back(std::move(metric));
+  }
+  if (r.ok() && r.remaining() > 0) {  // the trailer (protocol.h: optional within version 4)
+    m.hang_report_s = std::bit_cast<double>(r.GetUInt<std::uint64_t>("hang_report_s"));
+    const std::uint32_t n_links = r.GetCount("links", 4 + 8 + 8 + 8 + 1);
+    for (std::uint32_t i = 0; i < n_links && r.ok(); ++i) {
+      LinkReport link;
+      link.peer = r.GetI32("link peer");
+      link.sent = r.GetUInt<std::uint64_t>("link sent");
+      link.received = r.GetUInt<std::uint64_t>("link received");
+      link.idle_s = std::bit_cast<double>(r.GetUInt<std::uint64_t>("link idle_s"));
+      const auto waiting = r.GetUInt<std::uint8_t>("link waiting");
+      if (r.ok() && waiting > 1) r.Fail("link waiting " + std::to_string(waiting) + " is not 0/1");
+      link.waiting = waiting == 1;
+      m.links.push_back(link);
+    }
   }
   return Finish(r, "Report", std::move(m));
 }

@@ -71,6 +71,7 @@ ExchangeOptions Communicator::ExchangeOptionsFor() const {
   out.timeout_seconds = options_.timeout_seconds;
   out.abort_watch = abort_watch_;
   out.spin_microseconds = options_.spin_microseconds;
+  out.traffic = options_.traffic.get();
   return out;
 }
 

@@ -36,6 +36,9 @@ struct CollectiveOptions {
   // reading the partner's buffer (process_vm_readv) instead of through the socket, when both
   // ranks can; and local puts (mailbox_local_put.cc).
   bool local_read = true;
+  // Per-peer byte counters for the status page and hang watch (transport/link_traffic.h),
+  // shared with the engine's Progress; null: not counted.
+  std::shared_ptr<transport::LinkTrafficTable> traffic;
 };
 
 class Communicator {

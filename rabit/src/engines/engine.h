@@ -22,4 +22,7 @@ using ParamList = std::vector<std::pair<std::string, std::string>>;
 // Chooses and starts the engine for these parameters (see rabit.h for the rules).
 Result<std::unique_ptr<Engine>> CreateEngine(const ParamList& params);
 
+// What rabit::LinkAddress() answers (rabit/link_address.h): set by the TCP engines' Start.
+void SetLinkAddress(const std::string& host);
+
 }  // namespace rabit::engine

@@ -16,6 +16,22 @@ treering::proto::Report Progress::Snapshot() const {
   r.finished = finished_.load(std::memory_order_acquire);
   r.entered = entered_.load(std::memory_order_acquire);
   r.bytes = bytes_.load(std::memory_order_relaxed);
+  r.hang_report_s = hang_report_s_;
+  if (links_) {
+    const std::int64_t now = transport::LinkTrafficTable::NowNs();
+    for (int peer = 0; peer < links_->world(); ++peer) {
+      const transport::LinkTraffic* t = links_->Peer(peer);
+      if (!t->used.load(std::memory_order_relaxed)) continue;
+      treering::proto::LinkReport link;
+      link.peer = peer;
+      link.sent = t->sent.load(std::memory_order_relaxed);
+      link.received = t->received.load(std::memory_order_relaxed);
+      link.idle_s =
+          static_cast<double>(now - t->last_byte_ns.load(std::memory_order_relaxed)) * 1e-9;
+      link.waiting = t->waiting.load(std::memory_order_relaxed) > 0;
+      r.links.push_back(link);
+    }
+  }
   return r;
 }
 

@@ -6,9 +6,11 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "tracker/protocol.h"
+#include "transport/link_traffic.h"
 
 namespace rabit::status {
 
@@ -25,9 +27,15 @@ class Progress {
     return phase_.exchange(phase, std::memory_order_relaxed);
   }
   void SetRound(int round) noexcept { round_.store(round, std::memory_order_relaxed); }
+  // Both set once, before the heartbeat starts: the links' counters to report (the same table
+  // the Communicator counts into) and the worker's rabit_hang_report (-1: not set).
+  void TrackLinks(std::shared_ptr<const transport::LinkTrafficTable> links) {
+    links_ = std::move(links);
+  }
+  void SetHangReport(double seconds) { hang_report_s_ = seconds; }
 
-  // The fields of a Report (done_round -1, no metrics): a consistent enough view for a
-  // display; each field is read once.
+  // The fields of a Report (done_round -1, no metrics; each link a collective used): a
+  // consistent enough view for a display; each field is read once.
   treering::proto::Report Snapshot() const;
 
  private:
@@ -37,6 +45,8 @@ class Progress {
   std::atomic<std::uint64_t> bytes_{0};  // one writer: load + store, no locked add
   std::atomic<const char*> phase_{"starting"};
   std::atomic<int> round_{-1};
+  std::shared_ptr<const transport::LinkTrafficTable> links_;
+  double hang_report_s_ = -1;
 };
 
 }  // namespace rabit::status

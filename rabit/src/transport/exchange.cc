@@ -57,6 +57,30 @@ Exchange::Exchange(const OpHeader& header, const ExchangeOptions& options, LinkS
   channels_.reserve(links_->links().size());
 }
 
+Exchange::~Exchange() {
+  for (Channel& ch : channels_) {
+    if (ch.counted_waiting) ch.traffic->waiting.fetch_sub(1, std::memory_order_relaxed);
+  }
+}
+
+void Exchange::CountTraffic(Channel* ch, std::size_t sent, std::size_t received) {
+  LinkTraffic* t = ch->traffic;
+  if (t == nullptr) return;
+  // One writer per counter (this rank's collective thread): load + store, no locked add.
+  if (sent > 0)
+    t->sent.store(t->sent.load(std::memory_order_relaxed) + sent, std::memory_order_relaxed);
+  if (received > 0) {
+    t->received.store(t->received.load(std::memory_order_relaxed) + received,
+                      std::memory_order_relaxed);
+  }
+  if (sent + received > 0)
+    t->last_byte_ns.store(LinkTrafficTable::NowNs(), std::memory_order_relaxed);
+  if (ch->counted_waiting && !ch->SendPending() && !ch->RecvPending()) {
+    ch->counted_waiting = false;
+    t->waiting.fetch_sub(1, std::memory_order_relaxed);
+  }
+}
+
 Channel* Exchange::To(int peer) {
   for (Channel& ch : channels_) {
     if (ch.peer() == peer) return &ch;
@@ -67,12 +91,33 @@ Channel* Exchange::To(int peer) {
   ch.link = link;
   ch.header_out = header_bytes_;
   ch.send_quiet_since = ch.recv_quiet_since = Clock::now();
+  if (options_.traffic != nullptr && (ch.traffic = options_.traffic->Peer(peer)) != nullptr) {
+    if (!ch.traffic->used.exchange(true, std::memory_order_relaxed)) {
+      ch.traffic->last_byte_ns.store(LinkTrafficTable::NowNs(), std::memory_order_relaxed);
+    }
+    ch.traffic->waiting.fetch_add(1, std::memory_order_relaxed);
+    ch.counted_waiting = true;
+  }
   return &ch;
 }
 
-void Exchange::SetSend(Channel* ch, const Flow& flow) { ch->send = flow; }
+// A later phase's flow makes a link that had nothing left waited on again.
+static void Rearm(Channel* ch) {
+  if (ch->traffic == nullptr || ch->counted_waiting) return;
+  if (!ch->SendPending() && !ch->RecvPending()) return;
+  ch->counted_waiting = true;
+  ch->traffic->waiting.fetch_add(1, std::memory_order_relaxed);
+}
 
-void Exchange::SetRecv(Channel* ch, const Flow& flow) { ch->recv = flow; }
+void Exchange::SetSend(Channel* ch, const Flow& flow) {
+  ch->send = flow;
+  Rearm(ch);
+}
+
+void Exchange::SetRecv(Channel* ch, const Flow& flow) {
+  ch->recv = flow;
+  Rearm(ch);
+}
 
 std::string Exchange::OpName() const {
   return header_.Describe() + " op #" + std::to_string(header_.sequence) + " on rank " +
@@ -152,6 +197,7 @@ treering::Result<bool> Exchange::PumpSend(Channel* ch) {
   const std::size_t to_header = std::min(bytes, header_left);
   ch->header_sent += to_header;
   ch->send.done += bytes - to_header;
+  CountTraffic(ch, bytes, 0);
   return bytes > 0;
 }
 
@@ -175,6 +221,7 @@ treering::Result<bool> Exchange::PumpRecv(Channel* ch) {
   const std::size_t to_header = std::min(bytes, header_left);
   ch->header_received += to_header;
   ch->recv.done += bytes - to_header;
+  CountTraffic(ch, 0, bytes);
   if (to_header > 0 && ch->HeaderArrived()) {
     treering::Status checked = CheckHeader(*ch);
     if (!checked.ok()) return checked;

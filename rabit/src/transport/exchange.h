@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "transport/link_set.h"
+#include "transport/link_traffic.h"
 #include "transport/op_header.h"
 
 namespace rabit::transport {
@@ -52,6 +53,8 @@ struct Channel {
   // a frozen peer's kernel still accepts our bytes for a while, but sends nothing).
   Clock::time_point send_quiet_since;
   Clock::time_point recv_quiet_since;
+  LinkTraffic* traffic = nullptr;  // this link's counters (null: not counted)
+  bool counted_waiting = false;    // holds one of traffic->waiting
 
   int peer() const { return link->peer; }
   bool HeaderArrived() const { return header_received == OpHeader::kBytes; }
@@ -75,11 +78,15 @@ struct ExchangeOptions {
   double timeout_seconds = 300;  // longest wait without any byte moving
   AbortWatch* abort_watch = nullptr;
   int spin_microseconds = 50;  // busy-retry this long after the last progress before poll()
+  LinkTrafficTable* traffic = nullptr;  // per-peer byte counters (link_traffic.h); null: none
 };
 
 class Exchange {
  public:
   Exchange(const OpHeader& header, const ExchangeOptions& options, LinkSet* links);
+  ~Exchange();
+  Exchange(const Exchange&) = delete;
+  Exchange& operator=(const Exchange&) = delete;
 
   // The channel to `peer` (created on first use: the op header is exchanged on it). Returns
   // nullptr when no link to `peer` exists.
@@ -104,6 +111,8 @@ class Exchange {
   treering::Status TimeoutError(Clock::time_point now) const;
   Clock::duration RecvPatience(const Channel& ch) const;
   treering::Status LinkError(const Channel& ch, const std::string& what) const;
+  // Counts `bytes` moved on `ch` and stops counting it as waited on once it has nothing left.
+  static void CountTraffic(Channel* ch, std::size_t sent, std::size_t received);
 
   OpHeader header_;
   std::array<std::uint8_t, OpHeader::kBytes> header_bytes_{};

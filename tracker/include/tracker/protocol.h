@@ -146,6 +146,15 @@ struct RoundMetric {
   std::string name;  // "eval-rmse", as the metric line prints it
   double value = 0;
 };
+// One of the rank's links to a peer, as its collectives used it (the hang watch's "its link to
+// rank 3 has carried no bytes for 40 s").
+struct LinkReport {
+  std::int32_t peer = -1;
+  std::uint64_t sent = 0;      // collective bytes sent to `peer` so far
+  std::uint64_t received = 0;  // ... and received from it
+  double idle_s = 0;           // seconds since the link last carried a byte either way
+  bool waiting = false;        // the collective running now still waits on this link
+};
 struct Report {
   std::uint32_t pid = 0;
   std::int32_t round = -1;         // the round being trained, -1 before the first
@@ -159,6 +168,10 @@ struct Report {
   double comp_s = 0;               // that round's time outside collectives
   double sync_s = 0;               // ... and inside them
   std::vector<RoundMetric> metrics;
+  // The optional trailer (still version 4: a Report that ends after the metrics decodes with
+  // these defaults, so a worker of an earlier 4 reaches a newer tracker unchanged).
+  double hang_report_s = -1;  // the worker's rabit_hang_report, -1: not set
+  std::vector<LinkReport> links;
 };
 
 // Encoders return one whole frame (header + payload).

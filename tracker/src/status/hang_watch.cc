@@ -46,7 +46,51 @@ std::string SilentOnes(const std::vector<const RankStatus*>& ranks, SteadyTime n
   return text;
 }
 
+// "its link to rank 3 has carried no bytes for 40 s" for the link `s` waits on that has been
+// silent longest, once that is at least `after_s`; "" when its links move (a slow op, not a
+// stuck one) or it sent no link counters (a worker of an earlier version 4).
+std::string SilentLink(const RankStatus& s, SteadyTime now, double after_s) {
+  const proto::LinkReport* worst = nullptr;
+  for (const proto::LinkReport& l : s.last.links) {
+    if (l.waiting && (worst == nullptr || l.idle_s > worst->idle_s)) worst = &l;
+  }
+  if (worst == nullptr) return "";
+  const double idle = worst->idle_s + Seconds(s.last_report, now);
+  if (idle < after_s) return "";
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%.0f", idle);
+  return "its link to rank " + std::to_string(worst->peer) + " has carried no bytes for " +
+         seconds + " s";
+}
+
+// "rank 2 (h2, pid 9) is inside Allreduce #812 (...); its link to rank 3 has carried no bytes
+// for 40 s; rank 3 (...): its link ..." for those of `ranks` that still report, are inside a
+// collective and wait on a silent link; "" when none does.
+std::string StuckOnLinks(const std::vector<const RankStatus*>& ranks, SteadyTime now,
+                         double after_s) {
+  std::string text;
+  for (const RankStatus* s : ranks) {
+    if (Seconds(s->last_report, now) >= kSilentSeconds) continue;
+    if (s->last.finished >= s->last.entered) continue;
+    const std::string link = SilentLink(*s, now, after_s);
+    if (link.empty()) continue;
+    text += text.empty() ? Who(*s) + " is inside " + OpText(*s, s->last.entered) + "; " + link
+                         : "; " + Who(*s) + ": " + link;
+  }
+  return text;
+}
+
 }  // namespace
+
+double HangReportAfter(const std::vector<RankStatus>& ranks, double tracker_s) {
+  double after = -1;
+  for (const RankStatus& s : ranks) {
+    if (s.reported && s.last.hang_report_s >= 0 && (after < 0 || s.last.hang_report_s < after)) {
+      after = s.last.hang_report_s;
+    }
+  }
+  return after >= 0 ? after : tracker_s;
+}
 
 std::string RankRanges(const std::vector<int>& ranks) {
   std::string out;
@@ -61,11 +105,11 @@ std::string RankRanges(const std::vector<int>& ranks) {
   return out;
 }
 
-std::optional<std::string> HangWatch::Due(const std::string& key, double waited_s,
-                                          std::string line) {
+std::optional<std::string> HangWatch::Due(const std::string& key, double waited_s, std::string line,
+                                          double after_s) {
   if (key != key_) {
     key_ = key;
-    next_s_ = after_s_;
+    next_s_ = after_s;
   }
   if (waited_s < next_s_) return std::nullopt;
   next_s_ *= 2;
@@ -74,7 +118,8 @@ std::optional<std::string> HangWatch::Due(const std::string& key, double waited_
 
 std::optional<std::string> HangWatch::Check(const std::vector<RankStatus>& ranks, SteadyTime now) {
   const bool all_watchable = ranks.size() > 1 && std::all_of(ranks.begin(), ranks.end(), Watchable);
-  if (!all_watchable) {
+  const double after = HangReportAfter(ranks, after_s_);
+  if (!all_watchable || after <= 0) {
     key_.clear();
     return std::nullopt;
   }
@@ -99,10 +144,17 @@ std::optional<std::string> HangWatch::Check(const std::vector<RankStatus>& ranks
       if (s.last.entered == top) waiters.push_back(s.rank);
     }
     std::string line, key = "behind " + std::to_string(top);
-    for (const RankStatus* s : behind) {
-      line += (line.empty() ? "" : ", ") + Who(*s);
-      key += " " + std::to_string(s->rank);
+    for (const RankStatus* s : behind) key += " " + std::to_string(s->rank);
+    // A late rank still reporting, stuck inside an earlier collective on a silent link (its
+    // peer finished that one and moved on; the bytes between them were lost): that is the
+    // cause, so the line leads with it.
+    std::string link_line = StuckOnLinks(behind, now, after);
+    if (!link_line.empty()) {
+      link_line += "; " + std::string(Plural(waiters.size(), "rank ", "ranks ")) +
+                   RankRanges(waiters) + Plural(waiters.size(), " waits", " wait") + " in " + op;
+      return Due(key, Seconds(since, now), link_line + SilentOnes(behind, now), after);
     }
+    for (const RankStatus* s : behind) line += (line.empty() ? "" : ", ") + Who(*s);
     line += Plural(behind.size(), " has", " have") + " not entered " + op + "; " +
             Plural(waiters.size(), "rank ", "ranks ") + RankRanges(waiters) +
             Plural(waiters.size(), " waits for ", " wait for ") +
@@ -116,7 +168,7 @@ std::optional<std::string> HangWatch::Check(const std::vector<RankStatus>& ranks
                    ? "inside " + proto::OpName(s->last.op) + " #" + std::to_string(s->last.entered)
                    : "at: " + s->last.phase);
     }
-    return Due(key, Seconds(since, now), line);
+    return Due(key, Seconds(since, now), line, after);
   }
   // Every rank entered op `top` and some never finished it: the op itself does not progress
   // (a cut link, a peer that stopped inside it).
@@ -129,6 +181,17 @@ std::optional<std::string> HangWatch::Check(const std::vector<RankStatus>& ranks
     if (s.last.finished < top) stuck_ranks.push_back(&s);
   }
   const double waited = Seconds(since, now);
+  // A rank still reporting whose link has gone quiet: the line names it and the link (a cut
+  // link between two hosts whose tracker connections still work).
+  std::string link_line = StuckOnLinks(stuck_ranks, now, after);
+  if (!link_line.empty()) {
+    if (!done.empty()) {
+      link_line += "; " + std::string(Plural(done.size(), "rank ", "ranks ")) + RankRanges(done) +
+                   " finished it";
+    }
+    link_line += SilentOnes(stuck_ranks, now);
+    return Due("inside " + std::to_string(top), waited, link_line, after);
+  }
   char waited_text[32];
   std::snprintf(waited_text, sizeof waited_text, "%.0f", waited);
   std::string line = Plural(stuck.size(), "rank ", "ranks ") + RankRanges(stuck) +
@@ -140,7 +203,7 @@ std::optional<std::string> HangWatch::Check(const std::vector<RankStatus>& ranks
             " finished it";
   }
   line += SilentOnes(stuck_ranks, now);
-  return Due("inside " + std::to_string(top), waited, line);
+  return Due("inside " + std::to_string(top), waited, line, after);
 }
 
 }  // namespace treering::tracker

@@ -14,6 +14,8 @@ namespace treering::tracker {
 
 class HangWatch {
  public:
+  // `report_after_s`: the tracker's --hang-report; a rank's rabit_hang_report (sent in its
+  // Reports) overrides it, the smallest of the ranks' values winning.
   explicit HangWatch(double report_after_s) : after_s_(report_after_s) {}
 
   // A line to print now, or nothing. `ranks` is JobStatus::ranks().
@@ -22,12 +24,17 @@ class HangWatch {
   bool stalled() const { return !key_.empty(); }
 
  private:
-  std::optional<std::string> Due(const std::string& key, double waited_s, std::string line);
+  std::optional<std::string> Due(const std::string& key, double waited_s, std::string line,
+                                 double after_s);
 
   double after_s_;
   std::string key_;  // the stall the last line was about ("" none)
   double next_s_ = 0;
 };
+
+// The seconds a stall lasts before its first line: the smallest rabit_hang_report a rank sent,
+// else `tracker_s` (--hang-report). 0: no lines.
+double HangReportAfter(const std::vector<RankStatus>& ranks, double tracker_s);
 
 // "0-2,4-7": ascending ranks, runs of consecutive ones joined.
 std::string RankRanges(const std::vector<int>& ranks);

@@ -75,6 +75,8 @@ void JobStatus::OnReport(int rank, const proto::Report& report, SteadyTime now) 
   s.last.entered = report.entered;
   s.last.finished = report.finished;
   s.last.bytes = report.bytes;
+  s.last.hang_report_s = report.hang_report_s;
+  s.last.links = report.links;
   if (done < 0) return;
   if (report.total_rounds > 0) total_rounds_ = report.total_rounds;
   if (first_round_ < 0) {
@@ -155,6 +157,18 @@ nlohmann::json RankJson(const RankStatus& s, SteadyTime now) {
   j["comp_s"] = Number(s.comp_total_s);
   j["sync_s"] = Number(s.sync_total_s);
   j["rounds_reported"] = s.rounds_reported;
+  j["hang_report_s"] =
+      s.last.hang_report_s >= 0 ? nlohmann::json(s.last.hang_report_s) : nlohmann::json();
+  nlohmann::json links = nlohmann::json::array();
+  for (const proto::LinkReport& l : s.last.links) {
+    // idle as of now: the rank measured it when it sent the report.
+    links.push_back({{"peer", l.peer},
+                     {"sent", l.sent},
+                     {"received", l.received},
+                     {"idle_s", Number(l.idle_s + SecondsBetween(s.last_report, now))},
+                     {"waiting", l.waiting}});
+  }
+  j["links"] = std::move(links);
   j["last_report_s"] =
       s.reported ? nlohmann::json(SecondsBetween(s.last_report, now)) : nlohmann::json();
   return j;

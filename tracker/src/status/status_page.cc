@@ -30,7 +30,8 @@ td:nth-child(2),td:nth-child(5),td:nth-child(7){text-align:left}
 <div id="summary"></div><div id="hang"></div>
 <h2>Ranks</h2><div class="scroll"><table id="ranks"><thead><tr><th>rank</th><th>host</th>
 <th>pid</th><th>state</th><th>phase</th><th>round</th><th>collective</th><th>entered</th>
-<th>finished</th><th>MB sent</th><th>comp s</th><th>sync s</th><th>seen</th></tr></thead>
+<th>finished</th><th>MB sent</th><th>comp s</th><th>sync s</th><th>seen</th><th>waits on</th>
+</tr></thead>
 <tbody></tbody></table></div>
 <h2>Metrics</h2><div id="metrics" class="charts"></div>
 <h2>Compute / sync per round (last 60)</h2>
@@ -66,6 +67,14 @@ function drawSummary(s) {
   for (const [k, v] of items) box.append(el("span", {}, k + ": " + v));
   document.getElementById("hang").textContent = s.hang || "";
 }
+// The link the running collective waits on longest: "rank 3, quiet 40 s" (docs/status.md).
+function waitsOn(r) {
+  let worst = null;
+  for (const l of r.links || []) {
+    if (l.waiting && (worst === null || l.idle_s > worst.idle_s)) worst = l;
+  }
+  return worst === null ? "" : "rank " + worst.peer + ", quiet " + fmt(worst.idle_s, 0) + " s";
+}
 function drawRanks(s) {
   const body = document.querySelector("#ranks tbody");
   body.replaceChildren();
@@ -74,7 +83,8 @@ function drawRanks(s) {
     const cells = [r.rank, r.host, r.pid || "", r.state, r.phase, r.round >= 0 ? r.round : "",
                    r.op, r.entered, r.finished, fmt(r.bytes_sent / 1e6, 1), fmt(r.comp_s, 2),
                    fmt(r.sync_s, 2),
-                   r.last_report_s === null ? "never" : fmt(r.last_report_s, 0) + " s ago"];
+                   r.last_report_s === null ? "never" : fmt(r.last_report_s, 0) + " s ago",
+                   waitsOn(r)];
     cells.forEach((c, i) => tr.append(el("td", i == 3 ? {"class": "st-" + r.state} : {}, c)));
     body.append(tr);
   }

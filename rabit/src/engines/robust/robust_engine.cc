@@ -8,6 +8,8 @@
 #include <functional>
 #include <string_view>
 
+#include "engines/tracker_reports.h"
+
 namespace rabit::engine {
 namespace {
 
@@ -30,14 +32,7 @@ RobustEngine::~RobustEngine() {
 }
 
 void RobustEngine::ReportRound(const RoundReport& round) {
-  if (!heartbeat_) return;  // no tracker, or rabit_status_interval=0
-  treering::proto::Report report = progress_.Snapshot();
-  report.done_round = round.round;
-  report.total_rounds = round.total_rounds;
-  report.comp_s = round.comp_s;
-  report.sync_s = round.sync_s;
-  for (const auto& [name, value] : round.metrics) report.metrics.push_back({name, value});
-  (void)tracker_->SendReport(report);
+  if (heartbeat_) SendRoundReport(progress_, tracker_.get(), round);  // else: no reports
 }
 
 Result<std::unique_ptr<RobustEngine>> RobustEngine::Create(
@@ -48,14 +43,12 @@ Result<std::unique_ptr<RobustEngine>> RobustEngine::Create(
   std::unique_ptr<RobustEngine> engine(
       new RobustEngine(rank, world, std::move(relink), std::move(options), std::move(tracker)));
   engine->recovering_ = engine->options_.rejoined;
-  if (engine->tracker_ && engine->options_.status_interval_s > 0) {
-    engine->heartbeat_ = std::make_unique<status::Heartbeat>(
-        &engine->progress_,
-        [tracker = engine->tracker_.get()](const treering::proto::Report& r) {
-          return tracker->SendReport(r);
-        },
-        engine->options_.status_interval_s);
-  }
+  // Counted per peer rank across relinks: every Communicator of the job shares the table.
+  engine->options_.collective.traffic = std::make_shared<transport::LinkTrafficTable>(world);
+  engine->progress_.TrackLinks(engine->options_.collective.traffic);
+  engine->progress_.SetHangReport(engine->options_.hang_report_s);
+  engine->heartbeat_ = StartTrackerHeartbeat(&engine->progress_, engine->tracker_.get(),
+                                             engine->options_.status_interval_s);
   Status st = engine->Connect(std::move(links));
   if (!st.ok() && (st.code() == treering::StatusCode::kNetwork ||
                    st.code() == treering::StatusCode::kTimeout)) {

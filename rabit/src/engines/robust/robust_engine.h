@@ -49,6 +49,7 @@ struct RobustOptions {
   std::function<Status(collective::Communicator&)> link_partners;
   // Seconds between two progress Reports to the tracker (rabit_status_interval; 0: none).
   double status_interval_s = 1;
+  double hang_report_s = -1;  // rabit_hang_report, sent with the reports (-1: not set)
 };
 
 class RobustEngine final : public Engine {

@@ -24,8 +24,11 @@ treering::Result<std::unique_ptr<Engine>> StartRobustEngine(const EngineParams& 
   options.rejoined = boot->epoch > 0;
   options.local_replica = params.local_replica;
   options.status_interval_s = params.status_interval_seconds;
+  options.hang_report_s = params.hang_report_seconds;
   options.mocks = params.mocks;
   const int rank = boot->links.topology().rank;
+  SetLinkAddress(config.advertised_host.empty() ? boot->tracker->LocalAddress()
+                                                : config.advertised_host);
   bootstrap::TrackerClient* tracker = boot->tracker.get();
   // A recovery epoch waits for restarted workers: bounded like a collective, by rabit_timeout.
   bootstrap::BootstrapConfig relink_config = config;

@@ -3,6 +3,7 @@
 #include "bootstrap/message_links.h"
 #include "bootstrap/partner_links.h"
 #include "bootstrap/tracker_bootstrap.h"
+#include "engines/tracker_reports.h"
 
 namespace rabit::engine {
 
@@ -39,7 +40,8 @@ treering::Result<std::unique_ptr<Engine>> SocketEngine::Start(const EngineParams
   const bootstrap::BootstrapConfig config = BootstrapConfigFor(params);
   auto boot = bootstrap::BootstrapThroughTracker(config);
   if (!boot.ok()) return boot.status();
-  const collective::CollectiveOptions options = CollectiveOptionsFor(params);
+  collective::CollectiveOptions options = CollectiveOptionsFor(params);
+  options.traffic = std::make_shared<transport::LinkTrafficTable>(boot->links.topology().world);
   auto tracker = std::move(boot->tracker);
   auto comm = collective::Communicator::Create(std::move(boot->links), options, tracker.get());
   if (!comm.ok()) {
@@ -48,6 +50,7 @@ treering::Result<std::unique_ptr<Engine>> SocketEngine::Start(const EngineParams
   }
   const std::string host =
       config.advertised_host.empty() ? tracker->LocalAddress() : config.advertised_host;
+  SetLinkAddress(host);
   Status partners =
       bootstrap::LinkRecursivePartners(*comm.value(), kMessageLinkSeq, host, config, boot->epoch);
   if (!partners.ok()) {
@@ -76,34 +79,22 @@ treering::Result<std::unique_ptr<Engine>> SocketEngine::Start(const EngineParams
   auto messages = std::make_unique<transport::Mailbox>(mailbox, std::move(message_links.value()));
   auto engine = std::unique_ptr<SocketEngine>(
       new SocketEngine(std::move(tracker), std::move(comm.value()), std::move(messages)));
+  engine->progress_.TrackLinks(options.traffic);
+  engine->progress_.SetHangReport(params.hang_report_seconds);
   engine->StartHeartbeat(params.status_interval_seconds);
   return std::unique_ptr<Engine>(std::move(engine));
 }
 
 void SocketEngine::StartHeartbeat(double interval_s) {
-  if (interval_s <= 0) return;
-  heartbeat_ = std::make_unique<status::Heartbeat>(
-      &progress_,
-      [tracker = tracker_.get()](const treering::proto::Report& r) {
-        return tracker->SendReport(r);
-      },
-      interval_s);
+  heartbeat_ = StartTrackerHeartbeat(&progress_, tracker_.get(), interval_s);
 }
 
 SocketEngine::~SocketEngine() {
   if (heartbeat_) heartbeat_->Stop();
 }
 
-// One frame per round on this thread (a few microseconds): the page's curves and timeline.
 void SocketEngine::ReportRound(const RoundReport& round) {
-  if (!heartbeat_) return;  // rabit_status_interval=0: no reports
-  treering::proto::Report report = progress_.Snapshot();
-  report.done_round = round.round;
-  report.total_rounds = round.total_rounds;
-  report.comp_s = round.comp_s;
-  report.sync_s = round.sync_s;
-  for (const auto& [name, value] : round.metrics) report.metrics.push_back({name, value});
-  (void)tracker_->SendReport(report);
+  if (heartbeat_) SendRoundReport(progress_, tracker_.get(), round);  // else: no reports
 }
 
 Status SocketEngine::Report(Status status) {
