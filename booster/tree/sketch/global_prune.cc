@@ -19,6 +19,7 @@
 #include <memory>
 
 #include "base/parallel_for.h"
+#include "booster/tree/sketch/global_select.h"
 #include "booster/tree/sketch/radix_sort.h"
 
 namespace treering::booster {
@@ -27,8 +28,6 @@ namespace {
 constexpr std::uint64_t kFloatExact = std::uint64_t{1} << 24;
 // Global values per block of features sorted at once (bounds the key copies' memory).
 constexpr std::uint64_t kBlockValues = 32u << 20;
-constexpr std::uint32_t kNoKey = 0;         // below every float's key (-inf is 0x007fffff)
-constexpr std::uint32_t kNoKeyAbove = ~0u;  // above every float's key (+inf is 0xff800000)
 const std::uint32_t kNegZero = OrderedBits(-0.0f);
 const std::uint32_t kPosZero = OrderedBits(0.0f);
 
@@ -37,37 +36,6 @@ std::uint32_t CanonicalKey(float v) {
   const std::uint32_t k = OrderedBits(v);
   return k == kNegZero ? kPosZero : k;
 }
-
-struct Column {
-  const std::uint32_t* keys = nullptr;
-  std::uint32_t n = 0;
-  std::uint32_t Less(std::uint32_t key) const {
-    return static_cast<std::uint32_t>(std::lower_bound(keys, keys + n, key) - keys);
-  }
-  std::uint32_t LessEq(std::uint32_t key) const {
-    return static_cast<std::uint32_t>(std::upper_bound(keys, keys + n, key) - keys);
-  }
-};
-
-// One search: the entry holding global position q of feature `feature` (block-local index).
-struct Query {
-  std::uint32_t feature = 0;
-  std::uint32_t q = 0;
-  std::uint32_t lo = 0, hi = 0;  // the answer's key lies in [lo, hi]
-  std::uint32_t less_lo = 0;     // #(< lo) over all ranks
-  std::uint32_t less_eq_hi = 0;  // #(<= hi)
-  bool bisect = false;           // the last guess did not halve the range: bisect next
-  // The next key to count: where q falls between the counts at the ends if the keys were
-  // evenly spread (values are locally smooth in key order, so this usually lands within a few
-  // keys), or the middle after a guess that did not halve the range (so at most twice
-  // bisection's 32 rounds).
-  std::uint32_t Guess() const {
-    if (bisect || less_eq_hi <= less_lo) return lo + (hi - lo) / 2;
-    const double t = (q - less_lo + 0.5) / static_cast<double>(less_eq_hi - less_lo);
-    const auto step = static_cast<std::uint32_t>(t * static_cast<double>(hi - lo));
-    return lo + std::min(step, hi - lo - 1);
-  }
-};
 
 // What one process's exact summary holds for a key: counts before and up to it.
 struct KeyEntry {
@@ -83,8 +51,8 @@ SummaryEntry MakeEntry(const KeyEntry& e, bool neg_zero) {
 
 // Narrows each query's key range with `bounds` (entries whose rmin <= #(< v) and whose
 // rmax >= #(<= v)): the answer is above a v with rmax <= q and at most a v with rmin > q.
-void Narrow(const Summary& bounds, std::vector<Query>::iterator first,
-            std::vector<Query>::iterator last) {
+void Narrow(const Summary& bounds, std::vector<KeySearch>::iterator first,
+            std::vector<KeySearch>::iterator last) {
   std::size_t below = 0;  // bounds[below - 1] is the last entry with rmax <= q so far
   std::size_t above = 0;  // first entry with rmin > q
   for (auto it = first; it != last; ++it) {
@@ -98,69 +66,15 @@ void Narrow(const Summary& bounds, std::vector<Query>::iterator first,
   }
 }
 
-// Narrows every query's key range down to one key: the smallest x with #(<= x) > q. Each
-// round counts one key per unfinished query and finds the held keys on either side of it (two
-// allreduces); the range's ends then sit on held keys, so a range holding few distinct values
-// closes in a few rounds. Every rank takes the same steps.
-void Search(const std::vector<Column>& cols, int nthread, rabit::Comm& comm,
-            std::vector<Query>* queries) {
-  std::vector<std::uint32_t> counts(2 * queries->size());
-  ParallelFor(queries->size(), nthread, [&](std::size_t i) {
-    const Query& qr = (*queries)[i];
-    counts[2 * i] = cols[qr.feature].Less(qr.lo);
-    counts[2 * i + 1] = cols[qr.feature].LessEq(qr.hi);
-  });
-  comm.Allreduce<rabit::op::Sum>(counts.data(), counts.size());
-  for (std::size_t i = 0; i < queries->size(); ++i) {
-    (*queries)[i].less_lo = counts[2 * i];
-    (*queries)[i].less_eq_hi = counts[2 * i + 1];
-  }
-  std::vector<std::uint32_t> active, guesses, neighbours;
-  for (;;) {
-    active.clear();
-    for (std::uint32_t i = 0; i < queries->size(); ++i) {
-      if ((*queries)[i].lo < (*queries)[i].hi) active.push_back(i);
-    }
-    if (active.empty()) return;  // the same on every rank: the sums are
-    counts.assign(active.size(), 0);
-    guesses.resize(active.size());
-    neighbours.resize(2 * active.size());
-    ParallelFor(active.size(), nthread, [&](std::size_t a) {
-      const Query& qr = (*queries)[active[a]];
-      const Column& c = cols[qr.feature];
-      guesses[a] = qr.Guess();
-      counts[a] = c.LessEq(guesses[a]);
-      neighbours[2 * a] = ~(counts[a] > 0 ? c.keys[counts[a] - 1] : kNoKey);
-      neighbours[2 * a + 1] = counts[a] < c.n ? c.keys[counts[a]] : kNoKeyAbove;
-    });
-    comm.Allreduce<rabit::op::Sum>(counts.data(), counts.size());
-    comm.Allreduce<rabit::op::Min>(neighbours.data(), neighbours.size());
-    for (std::size_t a = 0; a < active.size(); ++a) {
-      Query& qr = (*queries)[active[a]];
-      const std::uint32_t before = qr.hi - qr.lo;
-      // The range's ends move to keys some rank holds: the largest key <= the guess when the
-      // answer is at most the guess, else the smallest key above it.
-      if (counts[a] > qr.q) {
-        qr.hi = ~neighbours[2 * a];
-        qr.less_eq_hi = counts[a];
-      } else {
-        qr.lo = neighbours[2 * a + 1];
-        qr.less_lo = counts[a];
-      }
-      qr.bisect = !qr.bisect && qr.hi - qr.lo > before / 2;
-    }
-  }
-}
-
 // Global counts of each query's key and of its neighbouring keys over all ranks: out[3i] is
 // the predecessor P, out[3i + 1] the key R, out[3i + 2] the successor S (key kNoKey /
 // kNoKeyAbove when there is none).
-std::vector<KeyEntry> Probe(const std::vector<Column>& cols, const std::vector<Query>& queries,
-                            int nthread, rabit::Comm& comm) {
+std::vector<KeyEntry> Probe(const std::vector<SortedKeys>& cols,
+                            const std::vector<KeySearch>& queries, int nthread, rabit::Comm& comm) {
   const std::size_t nq = queries.size();
   std::vector<std::uint32_t> counts(2 * nq), neighbours(2 * nq);
   ParallelFor(nq, nthread, [&](std::size_t i) {
-    const Column& c = cols[queries[i].feature];
+    const SortedKeys& c = cols[queries[i].feature];
     const std::uint32_t x = queries[i].lo;
     const std::uint32_t less = c.Less(x), less_eq = c.LessEq(x);
     counts[2 * i] = less;
@@ -172,7 +86,7 @@ std::vector<KeyEntry> Probe(const std::vector<Column>& cols, const std::vector<Q
   comm.Allreduce<rabit::op::Min>(neighbours.data(), neighbours.size());
   std::vector<std::uint32_t> outer(2 * nq);  // #(< P) and #(<= S)
   ParallelFor(nq, nthread, [&](std::size_t i) {
-    const Column& c = cols[queries[i].feature];
+    const SortedKeys& c = cols[queries[i].feature];
     const std::uint32_t p = ~neighbours[2 * i], s = neighbours[2 * i + 1];
     outer[2 * i] = p != kNoKey ? c.Less(p) : 0;
     outer[2 * i + 1] = s != kNoKeyAbove ? c.LessEq(s) : 0;
@@ -189,7 +103,7 @@ std::vector<KeyEntry> Probe(const std::vector<Column>& cols, const std::vector<Q
 }
 
 // The selected features [begin, end) of one block, with their sorted local keys.
-void PruneBlock(const std::vector<std::uint32_t>& features, const std::vector<Column>& cols,
+void PruneBlock(const std::vector<std::uint32_t>& features, const std::vector<SortedKeys>& cols,
                 const std::vector<bool>& local_neg_zero,
                 const std::vector<std::uint64_t>& global_sizes,
                 const std::vector<std::uint32_t>& limits, const std::vector<Summary>& bounds,
@@ -198,7 +112,7 @@ void PruneBlock(const std::vector<std::uint32_t>& features, const std::vector<Co
   // 1. Smallest and largest key, whether any rank holds -0; then the ends' counts.
   std::vector<std::uint32_t> ends(3 * nf);
   for (std::size_t i = 0; i < nf; ++i) {
-    const Column& c = cols[i];
+    const SortedKeys& c = cols[i];
     ends[3 * i] = c.n > 0 ? c.keys[0] : kNoKeyAbove;
     ends[3 * i + 1] = ~(c.n > 0 ? c.keys[c.n - 1] : kNoKey);
     ends[3 * i + 2] = local_neg_zero[i] ? 0 : 1;
@@ -212,7 +126,7 @@ void PruneBlock(const std::vector<std::uint32_t>& features, const std::vector<Co
   comm.Allreduce<rabit::op::Sum>(end_counts.data(), end_counts.size());
   // 2. Prune's targets: the distinct global positions it looks at, and where their keys lie.
   std::vector<SummaryEntry> fronts(nf), backs(nf);
-  std::vector<Query> queries;
+  std::vector<KeySearch> queries;
   std::vector<std::size_t> first_query(nf + 1, 0);
   for (std::size_t i = 0; i < nf; ++i) {
     const std::uint32_t f = features[i];
@@ -223,7 +137,7 @@ void PruneBlock(const std::vector<std::uint32_t>& features, const std::vector<Co
     const float begin = fronts[i].rmax, range = backs[i].rmin - fronts[i].rmax;
     const std::size_t steps = std::max<std::uint32_t>(limits[f], 1) - 1;
     first_query[i] = queries.size();
-    Query qr;
+    KeySearch qr;
     qr.feature = static_cast<std::uint32_t>(i);
     qr.lo = ends[3 * i];
     qr.hi = ~ends[3 * i + 1];
@@ -236,7 +150,7 @@ void PruneBlock(const std::vector<std::uint32_t>& features, const std::vector<Co
     Narrow(bounds[f], queries.begin() + first_query[i], queries.end());
   }
   first_query[nf] = queries.size();
-  Search(cols, nthread, comm, &queries);
+  SearchKeys(cols, nthread, comm, &queries);
   // 3. P, R, S of every target; front, back and those make the part of the exact summary
   // that Prune's walk reads.
   const std::vector<KeyEntry> found = Probe(cols, queries, nthread, comm);
@@ -292,7 +206,7 @@ void GlobalPrune(const std::vector<bool>& select, const std::vector<std::uint64_
     }
     std::unique_ptr<std::uint32_t[]> keys(new std::uint32_t[column_begin.back() + 1]);
     gather(f0, f1, column_begin, keys.get());
-    std::vector<Column> cols(f1 - f0);
+    std::vector<SortedKeys> cols(f1 - f0);
     std::vector<bool> neg_zero(f1 - f0);
     std::vector<std::uint8_t> neg_zero_bytes(f1 - f0, 0);
     ParallelForDynamic(f1 - f0, nthread, [&](std::uint32_t i) {
