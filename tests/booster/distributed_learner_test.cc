@@ -161,7 +161,7 @@ TEST(DistributedLearner, MulticlassEqualsOneProcess) {
 }
 
 // A forest's trees share the round's gradients and draw columns by tree index: N ranks grow
-// one process's forest (row sampling draws per rank, for single trees and forests alike).
+// one process's forest (row sampling draws by global row, for single trees and forests alike).
 TEST(DistributedLearner, MulticlassForestEqualsOneProcess) {
   testing::SyntheticSpec spec;
   spec.task = testing::Task::kMulticlass3;
