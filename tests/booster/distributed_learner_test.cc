@@ -108,6 +108,27 @@ TEST(DistributedLearner, BinaryDepthWiseEqualsOneProcess) {
                          all, 4);
 }
 
+// Issue 34: every rank holds more distinct values than its sketch keeps (max_bin 8: 64
+// entries; 1400 continuous rows, 200 per rank at 7 ranks), so the cuts need the exact global
+// prune; subsample draws by global row, and reg:absoluteerror's leaves and base score are the
+// quantiles of all ranks' rows.
+TEST(DistributedLearner, PrunedSketchesSamplingAndAbsoluteErrorEqualOneProcess) {
+  testing::SyntheticSpec spec;
+  spec.rows = 1400;
+  spec.distinct_values = 1 << 20;
+  for (const char* objective : {"binary:logistic", "reg:absoluteerror"}) {
+    SCOPED_TRACE(objective);
+    spec.task = objective[0] == 'b' ? testing::Task::kBinary : testing::Task::kRegression;
+    ExpectSameAsOneProcess({{"objective", objective},
+                            {"max_depth", "3"},
+                            {"max_bin", "8"},
+                            {"subsample", "0.7"},
+                            {"colsample_bytree", "0.8"},
+                            {"nthread", "1"}},
+                           testing::MakeSynthetic(spec), 3);
+  }
+}
+
 TEST(DistributedLearner, WeightedRegressionLossGuideEqualsOneProcess) {
   testing::SyntheticSpec spec;
   spec.task = testing::Task::kRegression;
@@ -140,7 +161,7 @@ TEST(DistributedLearner, MulticlassEqualsOneProcess) {
 }
 
 // A forest's trees share the round's gradients and draw columns by tree index: N ranks grow
-// one process's forest (row sampling draws per rank, for single trees and forests alike).
+// one process's forest (row sampling draws by global row, for single trees and forests alike).
 TEST(DistributedLearner, MulticlassForestEqualsOneProcess) {
   testing::SyntheticSpec spec;
   spec.task = testing::Task::kMulticlass3;

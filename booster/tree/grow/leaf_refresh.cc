@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "base/parallel_for.h"
+#include "booster/tree/grow/global_quantile.h"
 #include "booster/work_split.h"
 
 namespace treering::booster {
@@ -23,23 +24,46 @@ std::vector<std::size_t> SortedOrder(const std::vector<float>& values) {
   return order;
 }
 
-// One leaf's quantile on this rank: its rows' residuals (sampled-out rows left out).
-float LocalLeafQuantile(double alpha, const LeafRefreshInput& in, RowSpan rows) {
-  std::vector<float> residuals;
-  std::vector<float> weights;
-  residuals.reserve(rows.size());
+// One leaf's rows on this rank: residuals and weights (sampled-out rows left out).
+void LeafResiduals(const LeafRefreshInput& in, RowSpan rows, std::vector<float>* residuals,
+                   std::vector<float>* weights) {
+  residuals->reserve(rows.size());
   const bool weighted = !in.labels.weight->empty();
   const std::size_t columns = in.labels.label_columns;
   const std::size_t column = columns > 1 ? static_cast<std::size_t>(in.group) : 0;
   const auto groups = static_cast<std::size_t>(in.groups);
   for (const std::uint32_t* r = rows.begin; r != rows.end; ++r) {
     if ((*in.gpair)[*r].hess - 0.0f == 0.0f) continue;
-    residuals.push_back((*in.labels.label)[*r * columns + column] -
-                        (*in.margins)[*r * groups + static_cast<std::size_t>(in.group)]);
-    if (weighted) weights.push_back((*in.labels.weight)[*r]);
+    residuals->push_back((*in.labels.label)[*r * columns + column] -
+                         (*in.margins)[*r * groups + static_cast<std::size_t>(in.group)]);
+    if (weighted) weights->push_back((*in.labels.weight)[*r]);
   }
-  return weighted ? WeightedQuantile(alpha, residuals, weights)
-                  : InterpolatedQuantile(alpha, residuals);
+}
+
+// One leaf's quantile on this rank.
+float LocalLeafQuantile(double alpha, const LeafRefreshInput& in, RowSpan rows) {
+  std::vector<float> residuals, weights;
+  LeafResiduals(in, rows, &residuals, &weights);
+  return !in.labels.weight->empty() ? WeightedQuantile(alpha, residuals, weights)
+                                    : InterpolatedQuantile(alpha, residuals);
+}
+
+// Unweighted rows on several ranks: every leaf gets the quantile of all ranks' residuals in
+// it, the value one process computes (issue 34), instead of the mean of the ranks' quantiles.
+void RefreshLeavesGlobally(double alpha, const LeafRefreshInput& in, int nthread, rabit::Comm* comm,
+                           const std::vector<int>& leaves, RegTree* tree) {
+  std::vector<std::vector<float>> residuals(leaves.size());
+  ParallelForDynamic(leaves.size(), ThreadsFor(in.margins->size(), nthread), [&](std::size_t k) {
+    std::vector<float> unused;
+    LeafResiduals(in, in.partition->Rows(leaves[k]), &residuals[k], &unused);
+  });
+  const std::vector<float> q = GlobalInterpolatedQuantiles(alpha, residuals, nthread, comm);
+  for (std::size_t k = 0; k < leaves.size(); ++k) {
+    const bool valid = !std::isnan(q[k]);
+    if (valid || in.eta != 1.0f) {
+      tree->split_cond[leaves[k]] = (valid ? q[k] : tree->split_cond[leaves[k]]) * in.eta;
+    }
+  }
 }
 
 }  // namespace
@@ -78,6 +102,10 @@ void RefreshLeaves(double alpha, const LeafRefreshInput& in, int nthread, rabit:
   for (int node = 0; node < tree->NumNodes(); ++node) {
     if (tree->IsLeaf(node)) leaves.push_back(node);
   }
+  if (comm->IsDistributed() && in.labels.weight->empty()) {
+    RefreshLeavesGlobally(alpha, in, nthread, comm, leaves, tree);
+    return;
+  }
   std::vector<float> quantiles(leaves.size());
   ParallelForDynamic(leaves.size(), ThreadsFor(in.margins->size(), nthread), [&](std::size_t k) {
     quantiles[k] = LocalLeafQuantile(alpha, in, in.partition->Rows(leaves[k]));
@@ -101,6 +129,16 @@ float MedianBaseScore(const LabelView& labels, rabit::Comm* comm) {
   const std::vector<float>& y = *labels.label;
   double w = 0.0;
   float out = 0.0f;
+  if (comm->IsDistributed() && labels.weight->empty()) {
+    // The median of every rank's labels (issue 34), through one process's arithmetic.
+    std::uint64_t n = y.size();
+    comm->Allreduce<rabit::op::Sum>(&n, 1);
+    w = static_cast<double>(n);
+    const float median = GlobalInterpolatedQuantiles(0.5, {y}, 1, comm)[0];
+    if (n == 0) return 0.5f;
+    out = static_cast<float>(median * w);
+    return static_cast<float>(out / w);
+  }
   if (labels.weight->empty()) {
     w = static_cast<double>(y.size());
     if (!y.empty()) out = static_cast<float>(InterpolatedQuantile(0.5, y) * w);

@@ -36,13 +36,17 @@ struct LeafRefreshInput {
   float eta = 1.0f;
 };
 
-// Sets every leaf of `tree` to the mean over ranks of its local quantile (ranks without rows
-// in the leaf do not count; a leaf no rank has rows in keeps its value), as UpdateLeafValues.
+// Sets every leaf of `tree` to the alpha quantile of its rows' residuals. Unweighted rows: the
+// quantile of all ranks' rows (global_quantile.h), so the leaf is one process's whatever the
+// sharding; weighted rows on several ranks: the mean over ranks of their local quantiles
+// (ranks without rows in the leaf do not count), as 1.7's UpdateLeafValues. A leaf no rank
+// has rows in keeps its value.
 void RefreshLeaves(double alpha, const LeafRefreshInput& in, int nthread, rabit::Comm* comm,
                    RegTree* tree);
 
 // ObjFunction::InitEstimation of MeanAbsoluteError: sum over ranks of (median * weight sum)
-// over the total weight; 0.5 (XGBoost's default) when the weights sum to ~0.
+// over the total weight; 0.5 (XGBoost's default) when the weights sum to ~0. Unweighted rows
+// on several ranks: the median of all ranks' labels instead (one process's value).
 float MedianBaseScore(const LabelView& labels, rabit::Comm* comm);
 
 // XGBoost 2.x's reg:quantileerror InitEstimation: the mean over `alphas` of the labels'

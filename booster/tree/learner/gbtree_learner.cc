@@ -231,6 +231,14 @@ Status GBTreeLearner::SetTrainData(data::DMatrix* train) {
   std::int64_t seed = ctx_.seed;
   comm_->Broadcast(&seed, sizeof(seed), 0);
   seed_ = static_cast<std::uint64_t>(seed);
+  // This rank's first global row (shards are consecutive row ranges in rank order): subsample
+  // draws by global row.
+  row_offset_ = 0;
+  if (comm_->IsDistributed()) {
+    const std::vector<std::uint64_t> rows =
+        comm_->AllgatherV(std::vector<std::uint64_t>{train->NumRows()});
+    for (int r = 0; r < comm_->Rank(); ++r) row_offset_ += rows[std::size_t(r)];
+  }
   // XGBoost seeds its global stream once, when the learner is configured for training.
   dart_.reset();
   if (model_.dart) dart_.emplace(dart_param_, seed_);
@@ -275,21 +283,33 @@ void GBTreeLearner::CatchUp(const data::DMatrix& dm, std::vector<float>* margins
   *trees_applied = total;
 }
 
-// Rows left out of this tree get zero gradients (XGBoost's hist sampling); the stream
-// depends on seed, iteration, group, rank and the tree's place k in a forest only. k = 0 keeps
-// the seed sequence of single-tree rounds, so those models stay as they were.
+// Rows left out of this tree get zero gradients (XGBoost's hist sampling). Whether a row is
+// kept is a hash of the round's key and the row's global number (row_offset_ + local row), so
+// the sample does not depend on how the rows are sharded over ranks (issue 34). The key
+// depends on seed, iteration, group and the tree's place k in a forest only (k = 0 leaves it
+// out, as before).
 void GBTreeLearner::SampleRows(int iter, int group, int k, std::vector<GradientPair>* gpair) const {
   if (tparam_.subsample >= 1.0f) return;
   std::vector<std::uint64_t> seeds{seed_, static_cast<std::uint64_t>(iter),
-                                   static_cast<std::uint64_t>(group),
-                                   static_cast<std::uint64_t>(comm_->Rank())};
+                                   static_cast<std::uint64_t>(group)};
   if (k > 0) seeds.push_back(static_cast<std::uint64_t>(k));
   std::seed_seq seq(seeds.begin(), seeds.end());
-  std::mt19937_64 rng(seq);
-  std::bernoulli_distribution keep(tparam_.subsample);
-  for (auto& g : *gpair) {
-    if (!keep(rng)) g = GradientPair{};
-  }
+  const std::uint64_t key = std::mt19937_64(seq)();
+  const double keep = tparam_.subsample;
+  ParallelForBlocks(
+      static_cast<std::int64_t>(gpair->size()), ctx_.ThreadsFor(gpair->size(), kBoosterGrain),
+      [&](int, std::int64_t begin, std::int64_t end) {
+        for (std::int64_t r = begin; r < end; ++r) {
+          // SplitMix64's finaliser of (key, global row): a uniform in [0, 1).
+          std::uint64_t z = key + (row_offset_ + std::uint64_t(r) + 1) * 0x9e3779b97f4a7c15ull;
+          z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+          z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+          z ^= z >> 31;
+          if (static_cast<double>(z >> 11) * 0x1p-53 >= keep) {
+            (*gpair)[std::size_t(r)] = GradientPair{};
+          }
+        }
+      });
 }
 
 // Every row is in exactly one leaf's range of the partition, so each margin gets one addition

@@ -152,6 +152,7 @@ class GBTreeLearner : public Learner {
   std::map<std::string, std::string> attributes_;
   float base_margin_ = 0.0f;
   std::uint64_t seed_ = 0;
+  std::uint64_t row_offset_ = 0;  // this rank's first global row (SampleRows)
   DartParam dart_param_;
   std::optional<DartRounds> dart_;  // booster=dart: from SetTrainData (or a dart model loaded)
   UpdateParam update_param_;

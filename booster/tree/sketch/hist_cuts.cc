@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "base/parallel_for.h"
+#include "booster/tree/sketch/global_prune.h"
 #include "booster/tree/sketch/quantile_summary.h"
 #include "booster/tree/sketch/radix_sort.h"
 #include "booster/work_split.h"
@@ -167,33 +168,78 @@ std::vector<Summary> LocalSummaries(const data::DMatrix& dm, std::uint32_t n_fea
   return summaries;
 }
 
+// Whether this rank pruned its summary of a column: a pruned summary lacks entries, so its
+// weights add up to less than the column's (unweighted counts: exact integers below 2^24).
+bool PrunedLocally(const Summary& s) {
+  double sum = 0;
+  for (const SummaryEntry& e : s) sum += e.wmin;
+  return !s.empty() && sum != static_cast<double>(s.back().rmax);
+}
+
 // Every rank's pruned summaries, combined per feature in rank order (identical on all ranks),
 // then pruned once. Combining exact summaries is exact, so when no rank had to prune its own
-// column the merged summary is the single-node exact summary and the cuts (hence the trees)
-// do not depend on the number of ranks; pruning after each rank would lose that.
-void MergeOverRanks(std::vector<Summary>* summaries, const std::vector<std::uint32_t>& limits,
-                    rabit::Comm& comm) {
+// column the merged summary is the single-node exact summary. Where some rank pruned, the
+// combined summary only bounds the global ranks; GlobalPrune (global_prune.h) then finds the
+// entries one process's prune picks from the exact summary, so the cuts (hence the trees) do
+// not depend on the number of ranks or the sharding.
+void MergeOverRanks(std::vector<Summary>* summaries, const std::vector<std::uint64_t>& local_sizes,
+                    const std::vector<std::uint64_t>& column_sizes,
+                    const std::vector<std::uint32_t>& limits, bool weighted,
+                    const KeyGather& gather, int nthread, rabit::Comm& comm) {
   if (!comm.IsDistributed()) return;
   std::vector<std::uint64_t> sizes;
   std::vector<SummaryEntry> flat;
-  for (const auto& s : *summaries) {
+  // flags[f]: bit 0 this rank pruned feature f; flags.back(): this rank's rows carry weights.
+  std::vector<std::uint8_t> flags(summaries->size() + 1, 0);
+  for (std::size_t f = 0; f < summaries->size(); ++f) {
+    const Summary& s = (*summaries)[f];
     sizes.push_back(s.size());
     flat.insert(flat.end(), s.begin(), s.end());
+    flags[f] = PrunedLocally(s) ? 1 : 0;
   }
+  flags.back() = weighted ? 1 : 0;
+  comm.Allreduce<rabit::op::Max>(flags.data(), flags.size());
   const auto all_sizes = comm.AllgatherV(sizes);
   const auto all_entries = comm.AllgatherV(flat);
   const std::size_t n_feat = summaries->size();
   std::size_t offset = 0;
   std::vector<Summary> merged(n_feat);
+  std::vector<bool> neg_zero(n_feat, false);  // one process's zero entry is -0 if any row's is
   for (int rank = 0; rank < comm.WorldSize(); ++rank) {
     for (std::size_t f = 0; f < n_feat; ++f) {
       const std::uint64_t n = all_sizes[rank * n_feat + f];
       Summary part(all_entries.begin() + offset, all_entries.begin() + offset + n);
       offset += n;
+      for (const SummaryEntry& e : part) {
+        if (e.value == 0 && std::signbit(e.value)) neg_zero[f] = true;
+      }
       merged[f] = Combine(merged[f], part);
     }
   }
-  for (std::size_t f = 0; f < n_feat; ++f) merged[f] = Prune(merged[f], limits[f]);
+  std::vector<bool> select(n_feat, false);
+  bool any_selected = false;
+  for (std::size_t f = 0; f < n_feat; ++f) {
+    select[f] = flags[f] != 0 && GlobalPruneApplies(flags.back() != 0, column_sizes[f]);
+    any_selected = any_selected || select[f];
+  }
+  std::vector<Summary> exact(n_feat);
+  if (any_selected) {
+    GlobalPrune(select, local_sizes, column_sizes, limits, merged, gather, nthread, comm, &exact);
+  }
+  for (std::size_t f = 0; f < n_feat; ++f) {
+    if (select[f]) {
+      merged[f].swap(exact[f]);
+      continue;
+    }
+    // Exact unweighted parts: one process's zero entry is -0 when any row's is (its sorted keys
+    // put -0 first); weighted, it is the first row's zero, as the rank-order combine keeps.
+    if (flags[f] == 0 && flags.back() == 0 && neg_zero[f]) {
+      for (SummaryEntry& e : merged[f]) {
+        if (e.value == 0) e.value = -0.0f;
+      }
+    }
+    merged[f] = Prune(merged[f], limits[f]);
+  }
   summaries->swap(merged);
 }
 
@@ -231,7 +277,14 @@ HistogramCuts BuildCuts(const data::DMatrix& dm, std::uint32_t num_feature, int 
         std::min<std::uint64_t>(column_sizes[f], std::uint64_t(max_bin) * kSketchFactor));
   }
   std::vector<Summary> summaries = LocalSummaries(dm, num_feature, local_sizes, num_cuts, nthread);
-  MergeOverRanks(&summaries, num_cuts, comm);
+  const KeyGather gather = [&](std::uint32_t f0, std::uint32_t f1,
+                               const std::vector<std::uint64_t>& column_begin,
+                               std::uint32_t* keys) {
+    GatherKeys(dm, num_feature, f0, f1, column_begin, ThreadsFor(column_begin.back(), nthread),
+               keys);
+  };
+  MergeOverRanks(&summaries, local_sizes, column_sizes, num_cuts, !dm.weight.empty(), gather,
+                 nthread, comm);
   HistogramCuts cuts;
   for (std::uint32_t f = 0; f < num_feature; ++f) {
     AddFeatureCuts(summaries[f], num_cuts[f], max_bin, &cuts);

@@ -36,15 +36,23 @@ Summary MakeExactSummary(const std::vector<float>& sorted_values) {
   return out;
 }
 
+float PruneTarget(float begin, float range, std::size_t k, std::size_t steps) {
+  return 2 * ((k * range) / steps + begin);
+}
+
 Summary Prune(const Summary& src, std::size_t max_size) {
   if (src.size() <= max_size) return src;
+  return PruneWalk(src, max_size);
+}
+
+Summary PruneWalk(const Summary& src, std::size_t max_size) {
   const float begin = src.front().rmax;
   const float range = src.back().rmin - src.front().rmax;
   const std::size_t n = max_size - 1;
   Summary out{src.front()};
   std::size_t i = 1, last = 0;  // `last` avoids taking one entry twice
   for (std::size_t k = 1; k < n; ++k) {
-    const float dx2 = 2 * ((k * range) / n + begin);
+    const float dx2 = PruneTarget(begin, range, k, n);
     while (i < src.size() - 1 && dx2 >= src[i + 1].rmax + src[i + 1].rmin) ++i;
     if (i == src.size() - 1) break;
     if (dx2 < src[i].RMinNext() + src[i + 1].RMaxPrev()) {

@@ -31,6 +31,13 @@ Summary MakeExactSummary(const std::vector<float>& sorted_values);
 Summary PruneSortedKeys(const std::uint32_t* sorted_keys, std::size_t n, std::size_t max_size);
 // XGBoost's SetPrune: keeps first and last, picks entries nearest to evenly spaced ranks.
 Summary Prune(const Summary& src, std::size_t max_size);
+// Prune's walk without its "already small enough" return, for a src that is only part of the
+// summary being pruned: its first and last entries and, for every target rank, the entries
+// the walk stops at and their successors (global_prune.cc). The walk then picks the same
+// entries from the part as from the whole summary.
+Summary PruneWalk(const Summary& src, std::size_t max_size);
+// Prune's k-th target, twice the rank it looks for: 2 * (k * range / steps + begin), in float.
+float PruneTarget(float begin, float range, std::size_t k, std::size_t steps);
 // XGBoost's SetCombine: merges two summaries of disjoint row sets (rank bounds add up).
 Summary Combine(const Summary& a, const Summary& b);
 
