@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "booster/tree/learner/gbtree_learner.h"
 #include "data/query_group_shards.h"
 #include "data/survival_bounds.h"
 #include "eval_report.h"
@@ -108,7 +109,17 @@ Status LoadDatasets(TrainJob* j) {
   const CliOptions& o = j->options;
   const Stopwatch clock;
   rabit::SetPhase("loading data");
-  auto train = LoadMatrix("data", o.data, o.context, /*shard=*/true);
+  // Memory (docs/data.md): the tree learner trains dense data without their feature ids, and
+  // frees the values once binned when nothing here reads them again: no eval set on the
+  // training data, and no model loaded after the setup (a resumed snapshot or a restarted
+  // worker's checkpoint, possible only when distributed or resuming).
+  auto* trees = dynamic_cast<booster::GBTreeLearner*>(j->learner.get());
+  bool eval_on_train = o.eval_train;
+  for (const EvalSetSpec& e : o.evals) eval_on_train |= e.uri == o.data;
+  if (trees != nullptr) {
+    trees->AllowTrainValueDrop(!eval_on_train && !rabit::IsDistributed() && !ResumeWanted());
+  }
+  auto train = LoadMatrix("data", o.data, o.context, /*shard=*/true, trees != nullptr);
   if (!train.ok()) return train.status();
   // Query groups (ranking) for training only: prediction needs none.
   Status groups =
