@@ -128,6 +128,17 @@ Status LoadDatasets(TrainJob* j) {
   if (Status st = AttachBounds(o, "data", o.data, &train.value()); !st.ok()) return st;
   j->train = std::move(train.value());
   if (Status st = CheckTrainingParts(o, j->train); !st.ok()) return st;
+  j->load_s = clock.Seconds();
+  return Status::Ok();
+}
+
+// After the training setup (SetData): the eval sets are not resident while the training
+// values are sketched and binned (docs/data.md, "Memory").
+Status LoadEvalSets(TrainJob* j) {
+  const CliOptions& o = j->options;
+  const Stopwatch clock;
+  rabit::SetPhase("loading data");
+  Status groups = Status::Ok();
   for (const EvalSetSpec& e : o.evals) {
     if (e.uri == o.data) {
       j->eval_data.push_back(nullptr);
@@ -142,7 +153,7 @@ Status LoadDatasets(TrainJob* j) {
     if (!groups.ok()) return groups;
     j->eval_data.push_back(std::make_unique<data::DMatrix>(std::move(m.value())));
   }
-  j->load_s = clock.Seconds();
+  j->load_s += clock.Seconds();
   PrintLines(*j, TrainStage::kDataLoaded, Progress(*j, 0, 0));
   return Status::Ok();
 }
@@ -153,6 +164,7 @@ Status SetData(TrainJob* j) {
   Status st = WithRowLocation(j->learner->SetTrainData(&j->train), o.data, rabit::GetRank(),
                               rabit::GetWorldSize())
                   .WithContext("data = " + o.data);
+  if (st.ok()) st = LoadEvalSets(j);
   for (std::size_t i = 0; st.ok() && i < o.evals.size(); ++i) {
     data::DMatrix* dm = j->eval_data[i] ? j->eval_data[i].get() : &j->train;
     st = j->learner->AddEvalSet(o.evals[i].name, dm);

@@ -338,6 +338,7 @@ Status GBTreeLearner::SetTrainData(data::DMatrix* train) {
                       {allow_train_value_drop_, method.value(), num_feature, model_.dart,
                        model_.num_parallel_tree, !model_.trees.empty(), update_param_.update});
   if (memory.restore_index) data::RestoreDenseIndex(train);
+  train->values_disposable = memory.drop_values;
   auto updater = TreeUpdater::Create(grow_param_, *train, static_cast<std::uint32_t>(num_feature),
                                      method.value() == "exact", seed_, ctx_, comm_);
   if (!updater.ok()) return updater.status();

@@ -19,6 +19,9 @@ TrainMemoryPlan PlanTrainMemory(const data::DMatrix& train, const TreeParam& par
   return plan;
 }
 
-void DropTrainValues(data::DMatrix* train) { std::vector<float>().swap(train->value); }
+void DropTrainValues(data::DMatrix* train) {
+  std::vector<float>().swap(train->value);
+  train->values_disposable = false;
+}
 
 }  // namespace treering::booster

@@ -45,6 +45,11 @@ struct DMatrix {
   // `index` must call RestoreDenseIndex first; the histogram learner's training path does not
   // (docs/data.md, "Memory").
   bool implicit_index = false;
+  // Set by an owner that frees `value` right after the histogram bins are built (the tree
+  // learner's training setup, booster/tree/learner/train_memory.h): the binner hands each
+  // binned block's value pages back to the kernel as it goes (they read as zeros after), so
+  // the values and the bins are never resident together.
+  bool values_disposable = false;
 
   // Labels per row: > 1 for multi-target regression (XGBoost's 2-D labels, set through the C
   // API's array interface; files carry one label per row).
