@@ -33,7 +33,7 @@ make_data() {  # $1 = set
 run() {  # $1 = program $2 = conf $3.. = overrides; prints "wall_s rss_kb"
   local prog=$1 conf=$2; shift 2
   (cd "$out" && /usr/bin/time -v "$prog" "$conf" "$@" > "$scratch/log" 2>&1) || {
-    tail -5 "$scratch/log" >&2; return 1; }
+    grep -v $'^\t' "$scratch/log" | tail -5 >&2; return 1; }
   awk '/Elapsed \(wall clock\)/ {n=split($NF, t, ":"); s=0; for (i=1;i<=n;i++) s=s*60+t[i]}
        /Maximum resident set size/ {r=$NF} END {print s, r}' "$scratch/log"
 }
@@ -44,8 +44,9 @@ for set in "$@"; do
   extra=()
   case $set in
     fashion) conf=$conf_dir/fashion.conf ;;
-    higgs3m | higgs10m)
-      extra=(data="$set.train.libsvm?format=libsvm" eval[test]="$set.test.libsvm?format=libsvm" num_round=20) ;;
+    higgs3m | higgs10m)  # XGBoost's CLI keeps the config's eval[test] beside one given
+      sed -e "s/higgs1m\./$set./g" "$conf" > "$scratch/$set.conf"
+      conf=$scratch/$set.conf extra=(num_round=20) ;;
   esac
   read -r tw trss < <(run "$treering" "$conf" "${extra[@]}" model_out="$scratch/t.model")
   read -r xw xrss < <(run "$xgboost" "$conf" "${extra[@]}" model_out="$scratch/x.model")
