@@ -18,13 +18,6 @@ namespace {
 std::atomic<bool> g_snapshot_requested{false};
 void OnUsr1(int) { g_snapshot_requested.store(true); }
 
-bool ResumeWanted() {
-  const char* restarts = std::getenv("SLURM_RESTART_COUNT");
-  const char* forced = std::getenv("TREERING_RESUME");
-  return (restarts != nullptr && std::atoi(restarts) > 0) ||
-         (forced != nullptr && std::string(forced) == "1");
-}
-
 // Rank 0: the snapshot with the most rounds below the plan's end, and its bytes.
 int FindLastSnapshot(const CliOptions& o, int rounds_planned, const std::string& suffix,
                      std::string* bytes) {
@@ -40,6 +33,13 @@ int FindLastSnapshot(const CliOptions& o, int rounds_planned, const std::string&
 }
 
 }  // namespace
+
+bool ResumeWanted() {
+  const char* restarts = std::getenv("SLURM_RESTART_COUNT");
+  const char* forced = std::getenv("TREERING_RESUME");
+  return (restarts != nullptr && std::atoi(restarts) > 0) ||
+         (forced != nullptr && std::string(forced) == "1");
+}
 
 Result<int> ResumeFromSnapshot(const CliOptions& o, int rounds_planned, booster::Learner* learner) {
   struct sigaction sa {};

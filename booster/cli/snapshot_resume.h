@@ -16,6 +16,9 @@ namespace treering::cli {
 // Every rank, before rabit::LoadCheckPoint (a collective: rank 0 broadcasts the snapshot it
 // found). Loads the snapshot into the learner and returns its rounds; 0 when there is none or
 // the job was not requeued. Rank 0 says which file it resumed from on stderr.
+// True when this run is a requeued job's (SLURM_RESTART_COUNT > 0) or TREERING_RESUME=1.
+bool ResumeWanted();
+
 Result<int> ResumeFromSnapshot(const CliOptions& o, int rounds_planned, booster::Learner* learner);
 
 // SIGUSR1 sets a flag instead of ending the process (installed by ResumeFromSnapshot).

@@ -14,8 +14,9 @@
 namespace treering::cli {
 
 Result<data::DMatrix> LoadMatrix(const std::string& key, const std::string& uri, const Context& ctx,
-                                 bool shard) {
+                                 bool shard, bool omit_dense_index) {
   data::LoadOptions options;
+  options.omit_dense_index = omit_dense_index;
   if (shard) {
     options.part = rabit::GetRank();
     options.nparts = rabit::GetWorldSize();

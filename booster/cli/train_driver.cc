@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "booster/tree/learner/gbtree_learner.h"
 #include "data/query_group_shards.h"
 #include "data/survival_bounds.h"
 #include "eval_report.h"
@@ -109,7 +110,17 @@ Status LoadDatasets(TrainJob* j) {
   const CliOptions& o = j->options;
   const Stopwatch clock;
   rabit::SetPhase("loading data");
-  auto train = LoadMatrix("data", o.data, o.context, /*shard=*/true);
+  // Memory (docs/data.md): the tree learner trains dense data without their feature ids, and
+  // frees the values once binned when nothing here reads them again: no eval set on the
+  // training data, and no model loaded after the setup (a resumed snapshot or a restarted
+  // worker's checkpoint, possible only when distributed or resuming).
+  auto* trees = dynamic_cast<booster::GBTreeLearner*>(j->learner.get());
+  bool eval_on_train = o.eval_train;
+  for (const EvalSetSpec& e : o.evals) eval_on_train |= e.uri == o.data;
+  if (trees != nullptr) {
+    trees->AllowTrainValueDrop(!eval_on_train && !rabit::IsDistributed() && !ResumeWanted());
+  }
+  auto train = LoadMatrix("data", o.data, o.context, /*shard=*/true, trees != nullptr);
   if (!train.ok()) return train.status();
   // Query groups (ranking) for training only: prediction needs none.
   Status groups =
@@ -119,6 +130,17 @@ Status LoadDatasets(TrainJob* j) {
   j->train = std::move(train.value());
   if (Status st = CheckTrainingParts(o, j->train); !st.ok()) return st;
   if (Status st = CheckPartsAgree(o, j->train); !st.ok()) return st;
+  j->load_s = clock.Seconds();
+  return Status::Ok();
+}
+
+// After the training setup (SetData): the eval sets are not resident while the training
+// values are sketched and binned (docs/data.md, "Memory").
+Status LoadEvalSets(TrainJob* j) {
+  const CliOptions& o = j->options;
+  const Stopwatch clock;
+  rabit::SetPhase("loading data");
+  Status groups = Status::Ok();
   for (const EvalSetSpec& e : o.evals) {
     if (e.uri == o.data) {
       j->eval_data.push_back(nullptr);
@@ -133,7 +155,7 @@ Status LoadDatasets(TrainJob* j) {
     if (!groups.ok()) return groups;
     j->eval_data.push_back(std::make_unique<data::DMatrix>(std::move(m.value())));
   }
-  j->load_s = clock.Seconds();
+  j->load_s += clock.Seconds();
   PrintLines(*j, TrainStage::kDataLoaded, Progress(*j, 0, 0));
   return Status::Ok();
 }
@@ -144,6 +166,7 @@ Status SetData(TrainJob* j) {
   Status st = WithRowLocation(j->learner->SetTrainData(&j->train), o.data, rabit::GetRank(),
                               rabit::GetWorldSize())
                   .WithContext("data = " + o.data);
+  if (st.ok()) st = LoadEvalSets(j);
   for (std::size_t i = 0; st.ok() && i < o.evals.size(); ++i) {
     data::DMatrix* dm = j->eval_data[i] ? j->eval_data[i].get() : &j->train;
     st = j->learner->AddEvalSet(o.evals[i].name, dm);

@@ -13,6 +13,7 @@
 #include "base/parallel_for.h"
 #include "chunk_plan.h"
 #include "csv_parser.h"
+#include "dense_index.h"
 #include "error_location.h"
 #include "input_files.h"
 #include "libsvm_parser.h"
@@ -69,7 +70,8 @@ class TwoPassLoader {
   void set_rows(std::uint64_t rows) { rows_ = rows; }
 
   Status Count(std::vector<ChunkCounts>* counts);
-  Status Fill(std::vector<CsrCursor>* cursors);
+  // With `dense`, one tracker per chunk checks each parsed block (dense_index.h).
+  Status Fill(std::vector<CsrCursor>* cursors, std::vector<DenseIndexTracker>* dense = nullptr);
   Status CheckWeights(const std::vector<CsrCursor>& cursors) const {
     return CheckWeightsAllOrNone(input_, chunks_, cursors);
   }
@@ -169,7 +171,7 @@ Status TwoPassLoader::Count(std::vector<ChunkCounts>* counts) {
   return FirstError();
 }
 
-Status TwoPassLoader::Fill(std::vector<CsrCursor>* cursors) {
+Status TwoPassLoader::Fill(std::vector<CsrCursor>* cursors, std::vector<DenseIndexTracker>* dense) {
   const bool csv = input_.format == TextFormat::kCsv;
   auto always_read = [](std::size_t, const OpenedFile&, Status*) { return false; };
   ForEachChunk(always_read, [&](std::size_t i, std::string_view text, std::uint64_t offset,
@@ -179,6 +181,7 @@ Status TwoPassLoader::Fill(std::vector<CsrCursor>* cursors) {
     const bool ok = csv ? ParseCsv(text, offset, input_.label_column, cursor, &outcome.failure)
                         : state.libsvm.Parse(text, offset, cursor, &outcome.failure);
     outcome.parse_failed = !ok;
+    if (ok && dense != nullptr) (*dense)[i].AfterBlock(*cursor);
     return ok;
   });
   if (Status s = FirstError(); !s.ok()) return s;
@@ -247,10 +250,18 @@ Result<DMatrix> Load(const std::string& uri, const LoadOptions& options, const C
   for (const ChunkCounts& c : counts) rows += c.rows;
   loader.set_rows(rows);
   DMatrix matrix;
-  std::vector<CsrCursor> cursors = LayOutMatrix(counts, threads, &matrix);
-  if (Status s = loader.Fill(&cursors); !s.ok()) return s;
+  std::uint64_t entries = 0;
+  for (const ChunkCounts& c : counts) entries += c.entries;
+  std::optional<ScratchIndex> scratch;
+  if (options.omit_dense_index && CountsLookDense(counts)) scratch.emplace(entries);
+  if (scratch && scratch->data() == nullptr) scratch.reset();
+  std::vector<CsrCursor> cursors =
+      LayOutMatrix(counts, threads, &matrix, scratch ? scratch->data() : nullptr);
+  std::vector<DenseIndexTracker> trackers(scratch ? cursors.size() : 0);
+  if (Status s = loader.Fill(&cursors, scratch ? &trackers : nullptr); !s.ok()) return s;
   if (Status s = loader.CheckWeights(cursors); !s.ok()) return s;
   for (const CsrCursor& c : cursors) matrix.num_col = std::max(matrix.num_col, c.num_col);
+  if (scratch) FinishDenseIndex(trackers, cursors, *scratch, entries, &matrix);
   return matrix;
 }
 

@@ -46,10 +46,10 @@ ChunkCounts Total(const std::vector<ChunkCounts>& chunk_counts) {
 }  // namespace
 
 std::vector<CsrCursor> LayOutMatrix(const std::vector<ChunkCounts>& chunk_counts, int threads,
-                                    DMatrix* matrix) {
+                                    DMatrix* matrix, std::uint32_t* scratch_index) {
   const ChunkCounts total = Total(chunk_counts);
   ResizeFresh(&matrix->row_ptr, threads, total.rows + 1);
-  ResizeFresh(&matrix->index, threads, total.entries);
+  ResizeFresh(&matrix->index, threads, scratch_index != nullptr ? 0 : total.entries);
   ResizeFresh(&matrix->value, threads, total.entries);
   ResizeFresh(&matrix->label, threads, total.rows);
   ResizeFresh(&matrix->weight, threads, total.has_weight ? total.rows : 0);
@@ -62,7 +62,7 @@ std::vector<CsrCursor> LayOutMatrix(const std::vector<ChunkCounts>& chunk_counts
   for (std::size_t i = 0; i < chunk_counts.size(); ++i) {
     CsrCursor& c = cursors[i];
     c.row_end = matrix->row_ptr.data() + row + 1;
-    c.index = matrix->index.data() + entry;
+    c.index = (scratch_index != nullptr ? scratch_index : matrix->index.data()) + entry;
     c.value = matrix->value.data() + entry;
     c.label = matrix->label.data() + row;
     c.weight = total.has_weight ? matrix->weight.data() + row : nullptr;

@@ -10,6 +10,7 @@
 #include "booster/number_format.h"
 #include "booster/tree/grow/leaf_refresh.h"
 #include "booster/tree/learner/feature_budget.h"
+#include "booster/tree/learner/train_memory.h"
 #include "booster/tree/predict/predictor.h"
 #include "booster/work_split.h"
 
@@ -141,6 +142,11 @@ Status GBTreeLearner::LoadModel(GBTreeModel model) {
   if (model.trees.empty()) model.num_parallel_tree = tparam_.num_parallel_tree;
   if (model.dart && model.num_parallel_tree > 1 && train_ != nullptr) return DartForestRefused();
   dart_param_.booster = model.dart ? "dart" : "gbtree";
+  if (train_values_dropped_) {
+    return Status::InvalidInput(
+        "a model cannot be set after training started on a matrix "
+        "whose values were freed once binned");
+  }
   if (train_ != nullptr) {  // training data already set: the stream starts now, as on a reload
     dart_.reset();
     if (model.dart) dart_.emplace(dart_param_, seed_);
@@ -246,10 +252,18 @@ Status GBTreeLearner::SetTrainData(data::DMatrix* train) {
   auto method = ResolveTreeMethod(*train);
   if (!method.ok()) return method.status();
   grow_param_ = tparam_;
+  const TrainMemoryPlan memory =
+      PlanTrainMemory(*train, tparam_,
+                      {allow_train_value_drop_, method.value(), num_feature, model_.dart,
+                       model_.num_parallel_tree, !model_.trees.empty(), update_param_.update});
+  if (memory.restore_index) data::RestoreDenseIndex(train);
+  train->values_disposable = memory.drop_values;
   auto updater = TreeUpdater::Create(grow_param_, *train, static_cast<std::uint32_t>(num_feature),
                                      method.value() == "exact", seed_, ctx_, comm_);
   if (!updater.ok()) return updater.status();
   updater_ = std::move(updater).value();
+  if (memory.drop_values) DropTrainValues(train);
+  train_values_dropped_ = memory.drop_values;
   train_ = train;
   model_.feature_types = tparam_.feature_types;
   train_margins_.clear();

@@ -55,6 +55,10 @@ class GBTreeLearner : public Learner {
 
   // Learner: training and prediction (gbtree_learner.cc). Trees never rewrite the data.
   Status SetTrainData(data::DMatrix* train) override;
+  // The caller reads no feature value of the training matrix after SetTrainData (the CLI):
+  // dense values may be freed once binned where training never reads them again
+  // (train_memory.h).
+  void AllowTrainValueDrop(bool allow) { allow_train_value_drop_ = allow; }
   Status AddEvalSet(const std::string& name, data::DMatrix* dm) override;
   Status UpdateOneIter(int iter) override;
   Result<std::vector<EvalResult>> EvalOneIter(int iter) override;
@@ -162,6 +166,8 @@ class GBTreeLearner : public Learner {
   bool update_started_ = false;
 
   const data::DMatrix* train_ = nullptr;
+  bool allow_train_value_drop_ = false;
+  bool train_values_dropped_ = false;  // train_'s values freed: margins come from the partition
   // One group's gradients -> one tree, for train_ (cuts, bins, sampler, sync, grower).
   std::unique_ptr<TreeUpdater> updater_;
   std::string method_note_;  // why this tree method, printed at verbosity 1

@@ -1,6 +1,9 @@
 #include "booster/tree/sketch/binned_matrix.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
+#include <cstdint>
 
 #include "base/parallel_for.h"
 #include "booster/tree/sketch/dense_bin_search.h"
@@ -8,6 +11,16 @@
 
 namespace treering::booster {
 namespace {
+
+// DMatrix::values_disposable: the whole pages of values [*from, to) go back to the kernel once
+// a thread binned them (in 1 MiB steps; a page shared with another thread's rows stays).
+void ReleaseBinnedValues(const float* to, std::uintptr_t* from) {
+  constexpr std::uintptr_t kPage = 4096, kStep = 1 << 20;
+  const std::uintptr_t end = reinterpret_cast<std::uintptr_t>(to) & ~(kPage - 1);
+  if (end < *from + kStep) return;
+  madvise(reinterpret_cast<void*>(*from), end - *from, MADV_DONTNEED);  // advice only
+  *from = end;
+}
 
 bool EveryRowHasEveryFeature(const data::DMatrix& dm, std::uint32_t num_features) {
   return dm.NumNonZero() == dm.NumRows() * std::size_t(num_features);
@@ -65,34 +78,41 @@ void DenseBins(const data::DMatrix& dm, const HistogramCuts& cuts, int nthread, 
   const std::uint32_t nf = cuts.NumFeatures();
   const std::size_t n = dm.NumRows();
   const std::optional<DenseBinSearchAvx2> avx2 = DenseBinSearchAvx2::For(cuts);
-  ParallelForBlocks(static_cast<std::int64_t>(n), ThreadsFor(dm.NumNonZero(), nthread),
-                    [&](int, std::int64_t begin, std::int64_t end) {
-                      std::vector<std::uint32_t> found(avx2 ? nf : 0);
-                      for (std::int64_t tile = begin; tile < end; tile += kColumnTileRows) {
-                        const std::int64_t tile_end = std::min(end, tile + kColumnTileRows);
-                        for (std::int64_t row = tile; row < tile_end; ++row) {
-                          Bin* out = rows + std::size_t(row) * nf;
-                          const float* values = dm.value.data() + dm.row_ptr[row];
-                          if (avx2) {
-                            avx2->Row(values, found.data());
-                            for (std::uint32_t f = 0; f < nf; ++f) {
-                              out[f] = static_cast<Bin>(found[f]);
-                            }
-                          } else {
-                            BinDenseRow(cuts, values, nf, out);
-                          }
-                        }
-                        if (columns == nullptr) continue;
-                        // The tile's rows, still in L1, transposed: each feature's column
-                        // gets one run of consecutive bytes instead of a byte per row.
-                        for (std::uint32_t f = 0; f < nf; ++f) {
-                          Bin* column = columns + f * n;
-                          for (std::int64_t row = tile; row < tile_end; ++row) {
-                            column[row] = rows[std::size_t(row) * nf + f];
-                          }
-                        }
-                      }
-                    });
+  ParallelForBlocks(
+      static_cast<std::int64_t>(n), ThreadsFor(dm.NumNonZero(), nthread),
+      [&](int, std::int64_t begin, std::int64_t end) {
+        std::vector<std::uint32_t> found(avx2 ? nf : 0);
+        std::uintptr_t released =
+            (reinterpret_cast<std::uintptr_t>(dm.value.data() + dm.row_ptr[begin]) + 4095) &
+            ~std::uintptr_t{4095};
+        for (std::int64_t tile = begin; tile < end; tile += kColumnTileRows) {
+          const std::int64_t tile_end = std::min(end, tile + kColumnTileRows);
+          for (std::int64_t row = tile; row < tile_end; ++row) {
+            Bin* out = rows + std::size_t(row) * nf;
+            const float* values = dm.value.data() + dm.row_ptr[row];
+            if (avx2) {
+              avx2->Row(values, found.data());
+              for (std::uint32_t f = 0; f < nf; ++f) {
+                out[f] = static_cast<Bin>(found[f]);
+              }
+            } else {
+              BinDenseRow(cuts, values, nf, out);
+            }
+          }
+          if (dm.values_disposable) {
+            ReleaseBinnedValues(dm.value.data() + dm.row_ptr[tile_end], &released);
+          }
+          if (columns == nullptr) continue;
+          // The tile's rows, still in L1, transposed: each feature's column
+          // gets one run of consecutive bytes instead of a byte per row.
+          for (std::uint32_t f = 0; f < nf; ++f) {
+            Bin* column = columns + f * n;
+            for (std::int64_t row = tile; row < tile_end; ++row) {
+              column[row] = rows[std::size_t(row) * nf + f];
+            }
+          }
+        }
+      });
 }
 
 }  // namespace

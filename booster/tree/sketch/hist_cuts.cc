@@ -18,7 +18,10 @@ namespace {
 constexpr std::uint32_t kSketchFactor = 8;  // XGBoost's WQSketch::kFactor
 // Bound the memory of the column copies (and the walks over the rows: one per block). A
 // weighted block holds values, weights and a sort order per entry, so it stays smaller.
-constexpr std::size_t kBlockEntries = 64u << 20;
+// 4M keys (16 MiB; at least one column per thread): the whole of higgs1m's 28M keys in one
+// block was 112 MiB on top of the loaded floats, the process's peak (docs/data.md, "Memory").
+// Extra walks over the rows cost ~10 ms each on higgs1m.
+constexpr std::size_t kBlockEntries = 4u << 20;
 constexpr std::size_t kWeightedBlockEntries = 8u << 20;
 
 // Sorts (value, weight) pairs by value; equal values keep row order, so their weights are

@@ -40,12 +40,23 @@ struct DMatrix {
   std::vector<std::string> feature_names;  // one per feature
   std::vector<std::string> feature_types;  // one per feature: q, c, int, float or i
 
+  // True when every row holds features 0 .. num_col-1 in order and `index` is left empty, to
+  // save its 4 bytes per entry (Load with LoadOptions::omit_dense_index). Code that reads
+  // `index` must call RestoreDenseIndex first; the histogram learner's training path does not
+  // (docs/data.md, "Memory").
+  bool implicit_index = false;
+  // Set by an owner that frees `value` right after the histogram bins are built (the tree
+  // learner's training setup, booster/tree/learner/train_memory.h): the binner hands each
+  // binned block's value pages back to the kernel as it goes (they read as zeros after), so
+  // the values and the bins are never resident together.
+  bool values_disposable = false;
+
   // Labels per row: > 1 for multi-target regression (XGBoost's 2-D labels, set through the C
   // API's array interface; files carry one label per row).
   std::size_t label_columns = 1;
 
   std::size_t NumRows() const { return row_ptr.size() - 1; }
-  std::size_t NumNonZero() const { return index.size(); }
+  std::size_t NumNonZero() const { return value.size(); }
   float Weight(std::size_t row) const { return weight.empty() ? 1.0f : weight[row]; }
   // Bytes held by the CSR arrays, labels, weights and qids (the load-memory yardstick).
   std::size_t Bytes() const {
@@ -57,5 +68,9 @@ struct DMatrix {
                sizeof(float);
   }
 };
+
+// Writes the feature ids of a matrix loaded with implicit_index (each row 0 .. num_col-1) and
+// clears the flag; does nothing to other matrices.
+void RestoreDenseIndex(DMatrix* dm);
 
 }  // namespace treering::data

@@ -35,6 +35,10 @@ struct LoadOptions {
   // time) while the part is read; empty: never.
   std::function<void(const LoadProgress&)> progress;
   double progress_interval_s = 0.25;
+  // Dense data (every row holds features 0 .. n-1) come back with an empty index and
+  // implicit_index set, and the index never occupies memory while loading; other data load
+  // as usual. For callers that never read `index` (or call RestoreDenseIndex).
+  bool omit_dense_index = false;
 };
 
 // Returns exactly the rows whose line starts in bytes [part*size/nparts, (part+1)*size/nparts)

@@ -1,0 +1,27 @@
+#include "booster/tree/learner/train_memory.h"
+
+#include <vector>
+
+namespace treering::booster {
+
+TrainMemoryPlan PlanTrainMemory(const data::DMatrix& train, const TreeParam& param,
+                                const TrainMemoryInputs& in) {
+  TrainMemoryPlan plan;
+  if (!train.implicit_index) return plan;
+  // The ids are read by the exact grower, the weighted sketch, the categorical cuts and the
+  // sparse bins (chosen when the model has more features than the matrix).
+  plan.restore_index = in.method == "exact" || !train.weight.empty() || param.HasCategorical() ||
+                       in.num_feature != train.num_col;
+  // Values are read again by dart's and a forest's margins, by trees continued from a model
+  // and by process_type=update; else only the bins are.
+  plan.drop_values = in.allow_drop && !plan.restore_index && !in.dart &&
+                     in.num_parallel_tree == 1 && !in.has_trees && !in.update;
+  return plan;
+}
+
+void DropTrainValues(data::DMatrix* train) {
+  std::vector<float>().swap(train->value);
+  train->values_disposable = false;
+}
+
+}  // namespace treering::booster

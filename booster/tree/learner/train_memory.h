@@ -1,0 +1,38 @@
+// The training matrix's memory in the histogram learner: a dense matrix loaded without its
+// feature ids (DMatrix::implicit_index) trains as it is where nothing reads the ids, and its
+// feature values are dropped once the bins exist when the caller allows it (the CLI) and
+// nothing reads them again (docs/data.md, "Memory").
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "booster/tree_param.h"
+#include "data/dmatrix.h"
+
+namespace treering::booster {
+
+// What the training setup does with the matrix; decided before the cuts are built.
+struct TrainMemoryPlan {
+  bool restore_index = false;  // ids needed: write them back (data::RestoreDenseIndex)
+  bool drop_values = false;    // values unused after binning: free them then
+};
+
+struct TrainMemoryInputs {
+  bool allow_drop = false;  // the caller reads no feature value of the matrix afterwards
+  std::string method;       // resolved tree_method
+  std::uint64_t num_feature = 0;
+  bool dart = false;
+  int num_parallel_tree = 1;
+  bool has_trees = false;  // a model to continue from: its trees are applied to the rows
+  bool update = false;     // process_type=update reads the rows again every round
+};
+
+TrainMemoryPlan PlanTrainMemory(const data::DMatrix& train, const TreeParam& param,
+                                const TrainMemoryInputs& in);
+
+// Frees the values (keeping rows, labels, weights): the learner's margins of this matrix
+// come from the row partition from now on.
+void DropTrainValues(data::DMatrix* train);
+
+}  // namespace treering::booster

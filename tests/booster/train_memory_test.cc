@@ -1,0 +1,96 @@
+// Training memory (docs/data.md, "Memory"): a dense matrix loaded without its feature ids and
+// freed once binned grows the same trees as the ordinary matrix.
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "booster/tree/learner/gbtree_learner.h"
+#include "context_keys.h"
+#include "data/load.h"
+
+namespace treering::booster {
+namespace {
+
+using Params = std::vector<std::pair<std::string, std::string>>;
+
+std::string WriteDense(int rows, int features) {
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("train_memory_" + std::to_string(::getpid()) + ".libsvm"))
+                               .string();
+  std::ofstream out(path);
+  std::mt19937 rng(3);
+  std::normal_distribution<float> n(0.0f, 1.0f);
+  char buf[32];
+  for (int r = 0; r < rows; ++r) {
+    std::string line;
+    float sum = 0;
+    for (int f = 0; f < features; ++f) {
+      const float v = n(rng);
+      sum += f % 3 == 0 ? v : 0.0f;
+      std::snprintf(buf, sizeof buf, " %d:%.4f", f, v);
+      line += buf;
+    }
+    out << (sum + 0.5f * n(rng) > 0 ? 1 : 0) << line << '\n';
+  }
+  return path;
+}
+
+data::DMatrix Load(const std::string& path, bool omit) {
+  data::LoadOptions options;
+  options.omit_dense_index = omit;
+  auto m = data::Load(path, options, Context{.nthread = 2});
+  EXPECT_TRUE(m.ok()) << m.status().message();
+  return std::move(m).value();
+}
+
+std::string TrainedModel(data::DMatrix* dm, bool allow_drop, const Params& extra = {}) {
+  Params params{{"tree_method", "hist"},
+                {"objective", "binary:logistic"},
+                {"max_depth", "5"},
+                {"max_bin", "64"},
+                {"nthread", "2"}};
+  params.insert(params.end(), extra.begin(), extra.end());
+  auto learner = test::CreateWithKeys<GBTreeLearner>(params, &rabit::DefaultComm());
+  EXPECT_TRUE(learner.ok()) << learner.status().message();
+  (*learner)->AllowTrainValueDrop(allow_drop);
+  EXPECT_TRUE((*learner)->SetTrainData(dm).ok());
+  for (int i = 0; i < 8; ++i) EXPECT_TRUE((*learner)->UpdateOneIter(i).ok());
+  auto bytes = (*learner)->SerializeModel();
+  EXPECT_TRUE(bytes.ok());
+  return bytes.ok() ? *bytes : "";
+}
+
+TEST(TrainMemory, DroppedValuesGrowTheSameModel) {
+  const std::string path = WriteDense(6000, 9);
+  data::DMatrix plain = Load(path, false);
+  data::DMatrix lean = Load(path, true);
+  ASSERT_TRUE(lean.implicit_index);
+  const std::string expected = TrainedModel(&plain, false);
+  EXPECT_EQ(TrainedModel(&lean, true), expected);
+  EXPECT_TRUE(lean.value.empty()) << "values kept after binning";
+  EXPECT_EQ(lean.label.size(), 6000u);
+
+  // Needing the ids (a weighted sketch) restores them; the model is still the same.
+  data::DMatrix weighted_plain = Load(path, false), weighted_lean = Load(path, true);
+  weighted_plain.weight.assign(6000, 2.0f);
+  weighted_lean.weight.assign(6000, 2.0f);
+  EXPECT_EQ(TrainedModel(&weighted_lean, true), TrainedModel(&weighted_plain, false));
+  EXPECT_FALSE(weighted_lean.implicit_index);
+  EXPECT_EQ(weighted_lean.index, weighted_plain.index);
+
+  // A forest reads the values again for its margins: they stay.
+  data::DMatrix forest = Load(path, true);
+  data::DMatrix forest_plain = Load(path, false);
+  EXPECT_EQ(TrainedModel(&forest, true, {{"num_parallel_tree", "2"}}),
+            TrainedModel(&forest_plain, false, {{"num_parallel_tree", "2"}}));
+  EXPECT_FALSE(forest.value.empty());
+  std::filesystem::remove(path);
+}
+
+}  // namespace
+}  // namespace treering::booster
