@@ -80,13 +80,14 @@ std::size_t RowPartition::ResetKeptFirst(std::size_t num_rows, Keep&& keep, int 
   const std::size_t total_kept = kept[threads];
   ParallelFor(threads, threads, [&](int t) {
     std::size_t in = kept[t], out = total_kept + bound(t) - kept[t];
+    // Branch-free: a 20 % sample is unpredictable row by row (perf: the branch version cost
+    // 3 % of a 20-tree forest, as much as the histograms it saved at the root).
     for (std::size_t r = bound(t); r < bound(t + 1); ++r) {
       const auto row = std::uint32_t(r);
-      if (keep(row)) {
-        rows_[in++] = row;
-      } else {
-        rows_[out++] = row;
-      }
+      const bool kept_row = keep(row);
+      rows_[kept_row ? in : out] = row;
+      in += kept_row;
+      out += !kept_row;
     }
   });
   ranges_.assign(1, Range{0, num_rows});

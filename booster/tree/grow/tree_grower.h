@@ -68,7 +68,7 @@ class TreeGrower {
   struct InSample {
     const GradientPair* gpair;
     bool operator()(std::uint32_t row) const {
-      return gpair[row].grad != 0.0f || gpair[row].hess != 0.0f;
+      return (gpair[row].grad != 0.0f) | (gpair[row].hess != 0.0f);  // no branch
     }
   };
   // The rows whose pairs a node's histogram needs: all of its rows, or with subsample the
