@@ -35,6 +35,8 @@ $(grep -o 'test-auc:[0-9.]*' "$log" | tail -1 | cut -d: -f2)"
 
 median() { tr ' ' '\n' | sed '/^$/d' | sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 
+# Other jobs on the machine change both times (2 vCPUs here): the load is printed with them.
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 run_one treering > /dev/null; run_one xgboost > /dev/null
 tw=(); trss=(); xw=(); xrss=()
 for ((i = 0; i < repeats; i++)); do
@@ -43,8 +45,10 @@ for ((i = 0; i < repeats; i++)); do
 done
 awk -v tw="$(echo "${tw[@]}" | median)" -v xw="$(echo "${xw[@]}" | median)" \
     -v tr="$(echo "${trss[@]}" | median)" -v xr="$(echo "${xrss[@]}" | median)" \
-    -v ta="$tauc" -v xa="$xauc" -v n="$repeats" -v k="${forest[*]}" 'BEGIN {
+    -v ta="$tauc" -v xa="$xauc" -v n="$repeats" -v k="${forest[*]}" \
+    -v lb="$load_before" -v la="$(cut -d' ' -f1-3 /proc/loadavg)" 'BEGIN {
   printf "higgs1m forest (%s), median of %d\n", k, n
+  printf "  load      before %s   after %s (1, 5, 15 min)\n", lb, la
   printf "  wall      treering %7.2f s   xgboost %7.2f s   ratio %.2f\n", tw, xw, tw / xw
   printf "  test-auc  treering %.6f   xgboost %.6f\n", ta, xa
   printf "  peak RSS  treering %7.0f MB  xgboost %7.0f MB  ratio %.2f\n", tr / 1024, xr / 1024, tr / xr

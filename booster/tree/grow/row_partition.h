@@ -3,6 +3,7 @@
 // so the order, and hence every later sum, is independent of the thread count.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -17,6 +18,18 @@ class RowPartition {
  public:
   // All rows 0..num_rows-1 in the root (node 0).
   void Reset(std::size_t num_rows);
+  // All rows in the root as Reset gives, but those for which keep(row) holds first (each part
+  // ascending); returns how many are kept. Split is stable, so every node's range then starts
+  // with its kept rows: a row sample's rows are a prefix of every node (KeptPrefix).
+  template <typename Keep>
+  std::size_t ResetKeptFirst(std::size_t num_rows, Keep&& keep, int nthread);
+  // The kept rows of `node`: the prefix of its range for which keep(row) holds.
+  template <typename Keep>
+  RowSpan KeptPrefix(int node, Keep&& keep) const {
+    RowSpan rows = Rows(node);
+    rows.end = std::partition_point(rows.begin, rows.end, keep);
+    return rows;
+  }
   RowSpan Rows(int node) const {
     const Range& r = ranges_[node];
     return {rows_.data() + r.begin, rows_.data() + r.end};
@@ -49,6 +62,37 @@ class RowPartition {
   std::vector<std::uint32_t> scratch_;
   std::vector<Range> ranges_;
 };
+
+template <typename Keep>
+std::size_t RowPartition::ResetKeptFirst(std::size_t num_rows, Keep&& keep, int nthread) {
+  rows_.resize(num_rows);
+  scratch_.resize(num_rows);
+  const int threads = ResolveThreads(ThreadsFor(num_rows, nthread));
+  const auto bound = [&](int t) { return num_rows * std::size_t(t) / std::size_t(threads); };
+  // Per block of rows: its kept count, then each block writes both parts at their offsets.
+  std::vector<std::size_t> kept(threads + 1, 0);
+  ParallelFor(threads, threads, [&](int t) {
+    std::size_t n = 0;
+    for (std::size_t r = bound(t); r < bound(t + 1); ++r) n += keep(std::uint32_t(r)) ? 1 : 0;
+    kept[t + 1] = n;
+  });
+  for (int t = 0; t < threads; ++t) kept[t + 1] += kept[t];
+  const std::size_t total_kept = kept[threads];
+  ParallelFor(threads, threads, [&](int t) {
+    std::size_t in = kept[t], out = total_kept + bound(t) - kept[t];
+    // Branch-free: a 20 % sample is unpredictable row by row (perf: the branch version cost
+    // 3 % of a 20-tree forest, as much as the histograms it saved at the root).
+    for (std::size_t r = bound(t); r < bound(t + 1); ++r) {
+      const auto row = std::uint32_t(r);
+      const bool kept_row = keep(row);
+      rows_[kept_row ? in : out] = row;
+      in += kept_row;
+      out += !kept_row;
+    }
+  });
+  ranges_.assign(1, Range{0, num_rows});
+  return total_kept;
+}
 
 template <typename GoLeftFor>
 void RowPartition::Split(const std::vector<SplitTask>& tasks, GoLeftFor&& go_left_for,

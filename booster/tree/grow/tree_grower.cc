@@ -183,6 +183,10 @@ std::vector<std::vector<std::uint8_t>> TreeGrower::BinTables(const Batch& applie
   return tables;
 }
 
+RowSpan TreeGrower::HistogramRows(const std::vector<GradientPair>& gpair, int node) const {
+  return sampled_ ? partition_.KeptPrefix(node, InSample{gpair.data()}) : partition_.Rows(node);
+}
+
 // DecideByColumns: column_decisions.cc.
 
 void TreeGrower::PartitionRows(const Batch& applied, const RegTree& tree) {
@@ -267,7 +271,7 @@ void TreeGrower::BuildChildHistograms(GrowingTree& t, const Batch& parents) {
   for (const ExpandEntry& e : parents) {
     int build = tree.left[e.node], derive = tree.right[e.node];
     if (e.split.right_sum.hess < e.split.left_sum.hess) std::swap(build, derive);
-    rows.push_back(partition_.Rows(build));
+    rows.push_back(HistogramRows(t.gpair, build));
     built.push_back(&t.HistOf(build));
     built_hists.push_back(built.back());
     derived.push_back(&t.HistOf(derive));
@@ -286,12 +290,22 @@ RegTree TreeGrower::Grow(const std::vector<GradientPair>& gpair,
                          const GradientQuantiser& quantiser) {
   const SplitEvaluator evaluator(param_, cuts_, quantiser);
   GrowingTree t(&spare_hists_, gpair, evaluator);
-  partition_.Reset(matrix_.NumRows());
+  // subsample: the rows left out of this tree have zero pairs and add nothing to any
+  // histogram (integer sums), so each node's histogram is built from its sampled rows only,
+  // which the partition keeps at the front of every node's range. A sparse root is built
+  // column by column from all rows (BuildRoot), which needs no row list.
+  sampled_ = param_.subsample < 1.0f;
+  if (sampled_) {
+    partition_.ResetKeptFirst(matrix_.NumRows(), InSample{gpair.data()}, ctx_.Threads());
+  } else {
+    partition_.Reset(matrix_.NumRows());
+  }
   sampler_->NewTree();
 
   Histogram& root = t.HistOf(0);
-  const GradientPairInt local_root =
-      builder_.BuildRoot(gpair, quantiser, partition_.Rows(0), &root);
+  const bool by_columns = matrix_.layout() == BinnedMatrix::Layout::kSparse;
+  const GradientPairInt local_root = builder_.BuildRoot(
+      gpair, quantiser, by_columns ? partition_.Rows(0) : HistogramRows(gpair, 0), &root);
   sync_->SumLevel({&root});
   t.sums[0] = sync_->SumRoot(local_root);
   const float root_w = evaluator.Weight(t.sums[0]);

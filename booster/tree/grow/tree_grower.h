@@ -64,6 +64,16 @@ class TreeGrower {
   // Per split of the batch, local bin -> goes left; empty when every split is numerical.
   std::vector<std::vector<std::uint8_t>> BinTables(const Batch& applied, const RegTree& tree) const;
   void BuildChildHistograms(GrowingTree& t, const Batch& parents);
+  // A row in this tree's sample: a row sampled out has an all-zero pair (-0.0 too).
+  struct InSample {
+    const GradientPair* gpair;
+    bool operator()(std::uint32_t row) const {
+      return (gpair[row].grad != 0.0f) | (gpair[row].hess != 0.0f);  // no branch
+    }
+  };
+  // The rows whose pairs a node's histogram needs: all of its rows, or with subsample the
+  // sampled ones only (the others add zeros).
+  RowSpan HistogramRows(const std::vector<GradientPair>& gpair, int node) const;
   std::vector<ExpandEntry> Evaluate(GrowingTree& t, const std::vector<int>& nodes, int depth);
   void SetNodeRows(const std::vector<int>& nodes,
                    std::vector<SplitEvaluator::NodeInput>* inputs) const;
@@ -76,6 +86,7 @@ class TreeGrower {
   HistogramSync* sync_;
   HistogramBuilder builder_;
   RowPartition partition_;
+  bool sampled_ = false;  // this tree's partition holds the sampled rows first (subsample)
   // Histogram buffers are recycled across nodes and trees (GrowingTree takes them from here
   // and gives them back): a fresh multi-MB buffer costs a page fault per 4 KiB on first touch,
   // more than building a deep node's histogram.

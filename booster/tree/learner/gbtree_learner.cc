@@ -392,10 +392,18 @@ void GBTreeLearner::BoostGroup(int group, const std::vector<GradientPair>& all_g
 }
 
 // A forest's trees all see the round's starting margins (XGBoost refreshes quantile leaves
-// with those and adds the trees to its predictions after the round): EndRound adds them.
+// with those and adds the trees to its predictions after the round). Without a leaf refresh
+// nothing reads the margins during the round (the gradients are taken first), so each hist
+// tree's leaves are added through its row partition as it is grown: every margin gets its
+// trees in model order, the additions EndRound's walk would make, without walking 1M rows
+// through every tree (0.85 s of a 100-tree forest on higgs1m).
+bool GBTreeLearner::ForestAddedAtEnd() const {
+  return model_.num_parallel_tree > 1 && (updater_->Exact() || objective_->LeafQuantile());
+}
+
 void GBTreeLearner::GrowTree(int group, const std::vector<GradientPair>& group_gpair,
                              const GradientMaxima* maxima) {
-  const bool add_now = model_.num_parallel_tree == 1;
+  const bool add_now = !ForestAddedAtEnd();
   RegTree tree = updater_->Grow(group_gpair, maxima, model_.trees.size());
   if (updater_->Exact()) {
     model_.trees.push_back(std::move(tree));
@@ -434,7 +442,7 @@ void GBTreeLearner::BeginRound() {
 }
 
 void GBTreeLearner::EndRound() {
-  if (model_.num_parallel_tree > 1) {  // the forest's trees in order, as XGBoost's predictor
+  if (ForestAddedAtEnd()) {  // the forest's trees in order, as XGBoost's predictor
     AddTreeOutputs(model_, *train_, round_first_tree_, static_cast<int>(model_.trees.size()),
                    ctx_.Threads(), &train_margins_);
   }

@@ -130,6 +130,9 @@ class GBTreeLearner : public Learner {
   void BoostGroup(int group, const std::vector<GradientPair>& all_gpair,
                   const GradientMaxima* maxima);
   void AddLeavesToMargins(const RegTree& tree, int group);
+  // Whether a round's trees reach the training margins in EndRound (a forest that refreshes
+  // leaves or has no row partition), not as each is grown.
+  bool ForestAddedAtEnd() const;
   // XGBoost 1.7's tree_method choice for this data; sets method_note_.
   Result<std::string> ResolveTreeMethod(const data::DMatrix& train);
   // process_type=update (gbtree_update.cc): the first call moves the model's trees aside;
