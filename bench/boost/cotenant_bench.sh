@@ -47,10 +47,10 @@ run_one() {
   local label=$1 envs=$2 prog=$3 env_args=()
   shift 3
   [ -n "$envs" ] && IFS=, read -r -a env_args <<< "$envs"
-  (cd "$out" && env "${env_args[@]}" /usr/bin/time -f '%e' -o "$scratch/$label.time" \
+  (cd "$out" && env "${env_args[@]}" /usr/bin/time -f '%e %U %S' -o "$scratch/$label.time" \
      "$prog" "$conf" num_round=50 model_out="$scratch/$label.model" "$@" > "$scratch/$label.log" 2>&1) ||
     { echo "$label failed:" >&2; tail -5 "$scratch/$label.log" >&2; exit 1; }
-  cat "$scratch/$label.time"
+  awk '{printf "%s %.2f\n", $1, $2 + $3}' "$scratch/$label.time"  # wall, CPU (user + sys)
 }
 extra=("$@")
 run() { run_one "$1" "$2" "$3" "${extra[@]}"; }
@@ -67,23 +67,29 @@ env_of() {  # label -> env list
 prog_of() { [ "$1" = xgboost ] && echo /usr/bin/xgboost || echo "$treering"; }
 
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)   cores: $(nproc)   repeats: $repeats"
-declare -A quiet loaded
+declare -A quiet loaded quiet_cpu loaded_cpu
 for l in "${labels[@]}"; do run "$l" "$(env_of "$l")" "$(prog_of "$l")" > /dev/null; done  # warm-up
 for phase in quiet loaded; do
   [ "$phase" = loaded ] && start_tenants
   for ((i = 0; i < repeats; i++)); do
     for l in "${labels[@]}"; do
-      w=$(run "$l" "$(env_of "$l")" "$(prog_of "$l")")
-      if [ "$phase" = quiet ]; then quiet[$l]+=" $w"; else loaded[$l]+=" $w"; fi
+      read -r w c < <(run "$l" "$(env_of "$l")" "$(prog_of "$l")")
+      if [ "$phase" = quiet ]; then
+        quiet[$l]+=" $w"; quiet_cpu[$l]+=" $c"
+      else
+        loaded[$l]+=" $w"; loaded_cpu[$l]+=" $c"
+      fi
     done
   done
   [ "$phase" = loaded ] && stop_tenants
 done
 echo "load after:  $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-26s %9s %9s %13s   %s\n' program "quiet s" "loaded s" "loaded/quiet" "runs quiet | loaded"
+printf '%-26s %8s %9s %8s %9s %13s   %s\n' program "quiet s" "quiet cpu" "loaded s" "loaded cpu" \
+  "loaded/quiet" "runs quiet | loaded (wall)"
 xq=$(echo "${quiet[xgboost]}" | median)
 for l in "${labels[@]}"; do
   q=$(echo "${quiet[$l]}" | median); b=$(echo "${loaded[$l]}" | median)
-  awk -v l="$l" -v q="$q" -v b="$b" -v xq="$xq" -v rq="${quiet[$l]}" -v rb="${loaded[$l]}" \
-    'BEGIN {printf "%-26s %9.2f %9.2f %13.2f   %s |%s   (quiet vs xgboost %.2f)\n", l, q, b, b / q, rq, rb, q / xq}'
+  qc=$(echo "${quiet_cpu[$l]}" | median); bc=$(echo "${loaded_cpu[$l]}" | median)
+  awk -v l="$l" -v q="$q" -v b="$b" -v qc="$qc" -v bc="$bc" -v xq="$xq" -v rq="${quiet[$l]}" \
+    -v rb="${loaded[$l]}" 'BEGIN {printf "%-26s %8.2f %9.2f %8.2f %9.2f %13.2f   %s |%s   (quiet vs xgboost %.2f)\n", l, q, qc, b, bc, b / q, rq, rb, q / xq}'
 done
