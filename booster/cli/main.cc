@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "base/omp_wait_policy.h"
 #include "cli_params.h"
 #include "config_file.h"
 #include "help_text.h"
@@ -76,6 +77,7 @@ int RunCommand(const std::string& config_path, const std::vector<std::string>& p
 }  // namespace
 
 int main(int argc, char** argv) {
+  treering::ApplyOmpWaitPolicy(argv);  // may execute the program again (omp_wait_policy.h)
   CLI::App app{
       "treering: distributed gradient boosting with XGBoost 1.7's config files and "
       "JSON models."};

@@ -4,6 +4,8 @@
 // allocates nothing for the data. Values equal to "missing" (and NaN) are missing features.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -11,6 +13,7 @@
 #include "api_error.h"
 #include "array_interface.h"
 #include "base/parallel_for.h"
+#include "booster/tree/learner/gbtree_learner.h"
 #include "booster_object.h"
 #include "dmatrix_object.h"
 #include "json_reader.h"
@@ -222,6 +225,92 @@ void PredictDenseInBlocks(BoosterObject& booster, const BoosterObject::ReadView&
   *out.dim = slot.shape.size();
 }
 
+// Rows [first, first + count) of a float array of element type T, row-major into `out`, NaN
+// for missing values: the floats CopyDense keeps (the same conversion and IsMissing), placed
+// where a row's features go. Row-major arrays are read row by row, others column by column.
+template <typename T>
+void FillRows(const ArrayInterface& array, float missing, std::uint64_t first, std::uint64_t count,
+              float* out) {
+  const std::uint64_t cols = array.cols;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  auto load = [&](std::uint64_t r, std::uint64_t c) {
+    T v;
+    std::memcpy(
+        &v, array.data + std::int64_t(r) * array.row_stride + std::int64_t(c) * array.col_stride,
+        sizeof(T));
+    const float f = static_cast<float>(v);
+    return IsMissing(f, missing) ? nan : f;
+  };
+  if (array.col_stride == std::int64_t(sizeof(T))) {
+    for (std::uint64_t r = 0; r < count; ++r) {
+      for (std::uint64_t c = 0; c < cols; ++c) out[r * cols + c] = load(first + r, c);
+    }
+    return;
+  }
+  for (std::uint64_t c = 0; c < cols; ++c) {
+    for (std::uint64_t r = 0; r < count; ++r) out[r * cols + c] = load(first + r, c);
+  }
+}
+
+// Values and margins of a tree model straight from the caller's array (no DMatrix): C-order
+// float32 with NaN as the only missing value is read in place, anything else converted a
+// block of rows at a time into a per-thread tile. Returns false when the request is not one
+// it serves (other outputs, other learners): the caller copies the rows then.
+bool PredictDenseDirect(const BoosterObject::ReadView& view, DMatrixHandle m,
+                        const PredictRequest& given, const ArrayInterface& array, ReturnSlot* slot,
+                        const PredictOutputs& out) {
+  const auto* learner = dynamic_cast<const booster::GBTreeLearner*>(view.learner);
+  if (learner == nullptr ||
+      (given.type != PredictType::kValue && given.type != PredictType::kMargin)) {
+    return false;
+  }
+  const ModelFacts facts = FactsOf(*view.learner);
+  if (facts.num_feature != 0 && array.cols != facts.num_feature) {
+    throw ApiError("values: " + std::to_string(array.cols) + " columns, the model has " +
+                   std::to_string(facts.num_feature) +
+                   " features (inplace prediction needs exactly as many)");
+  }
+  std::vector<float> margin;
+  if (m != nullptr) {
+    std::shared_ptr<DMatrixObject> proxy = GetHandle<DMatrixObject>(m, "m");
+    if (!proxy->is_proxy) throw ApiError("m: not a proxy DMatrix (XGProxyDMatrixCreate)");
+    margin = proxy->data.base_margin;
+  }
+  if (!margin.empty() && margin.size() != array.rows * std::uint64_t(facts.groups)) {
+    throw ApiError("values: base_margin has " + std::to_string(margin.size()) + " values for " +
+                   std::to_string(array.rows) + " rows x " + std::to_string(facts.groups) +
+                   " output groups");
+  }
+  const PredictRequest request = ResolveTreeLimit(given, facts);
+  booster::DenseRows rows;
+  rows.rows = array.rows;
+  rows.cols = array.cols;
+  const float missing = request.missing;
+  if (array.IsCContiguousFloat32() && std::isnan(missing)) {
+    rows.direct = reinterpret_cast<const float*>(array.data);
+  } else if (array.type == 'f' && array.item_bytes == 4) {
+    rows.fill = [&](std::uint64_t first, std::uint64_t count, float* tile) {
+      FillRows<float>(array, missing, first, count, tile);
+    };
+  } else if (array.type == 'f' && array.item_bytes == 8) {
+    rows.fill = [&](std::uint64_t first, std::uint64_t count, float* tile) {
+      FillRows<double>(array, missing, first, count, tile);
+    };
+  } else {
+    rows.fill = [&](std::uint64_t first, std::uint64_t count, float* tile) {
+      for (std::uint64_t r = 0; r < count; ++r) {
+        for (std::uint64_t c = 0; c < array.cols; ++c) {
+          const float v = array.Get(first + r, c);
+          tile[r * array.cols + c] = IsMissing(v, missing) ? std::nanf("") : v;
+        }
+      }
+    };
+  }
+  ThrowIfError(learner->PredictDense(rows, margin, request.Options(), &slot->floats));
+  ReturnPrediction(facts, request, array.rows, array.cols, slot, out);
+  return true;
+}
+
 PredictOutputs CheckOutputs(bst_ulong const** out_shape, bst_ulong* out_dim,
                             const float** out_result) {
   PredictOutputs out;
@@ -250,6 +339,9 @@ XGB_DLL int XGBoosterPredictFromDense(BoosterHandle handle, char const* values, 
         ValueOrThrow(ParseArrayInterface(NotNull(values, "values"), "values"));
     const PredictRequest request = ParsePredictConfig(config, /*inplace=*/true);
     BoosterObject::ReadView view = booster->ForPrediction();
+    if (PredictDenseDirect(view, m, request, array, &booster->returns.ForThisThread(), out)) {
+      return;
+    }
     treering::data::DMatrix& dm = Scratch();
     if (PredictsInBlocks(array, request)) {
       PredictDenseInBlocks(*booster, view, m, request, array, out);

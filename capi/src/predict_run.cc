@@ -31,11 +31,7 @@ void RunPrediction(const BoosterObject::ReadView& view, const data::DMatrix& dm,
                    const PredictRequest& given, const char* data_arg, ReturnSlot* slot,
                    const PredictOutputs& out) {
   const ModelFacts facts = FactsOf(*view.learner);
-  PredictRequest request = given;
-  if (request.ntree_limit != 0) {  // XGBoost 1.7's GetIterationFromTreeLimit
-    request.iteration_end = request.ntree_limit / std::max(facts.parallel, 1);
-    request.ntree_limit = 0;
-  }
+  const PredictRequest request = ResolveTreeLimit(given, facts);
   const bool explains = request.type != PredictType::kValue &&
                         request.type != PredictType::kMargin && request.type != PredictType::kLeaf;
   if (explains && !dm.base_margin.empty()) {
@@ -53,6 +49,20 @@ void RunPrediction(const BoosterObject::ReadView& view, const data::DMatrix& dm,
   // serve several threads' predictions at once.
   ThrowIfError(
       view.learner->Predict(const_cast<data::DMatrix*>(&dm), request.Options(), &slot->floats));
+  ReturnPrediction(facts, request, dm.NumRows(), dm.num_col, slot, out);
+}
+
+PredictRequest ResolveTreeLimit(const PredictRequest& given, const ModelFacts& facts) {
+  PredictRequest request = given;
+  if (request.ntree_limit != 0) {  // XGBoost 1.7's GetIterationFromTreeLimit
+    request.iteration_end = request.ntree_limit / std::max(facts.parallel, 1);
+    request.ntree_limit = 0;
+  }
+  return request;
+}
+
+void ReturnPrediction(const ModelFacts& facts, const PredictRequest& request, std::uint64_t rows,
+                      std::uint64_t cols, ReturnSlot* slot, const PredictOutputs& out) {
   *out.result = slot->floats.data();
   if (out.length != nullptr) {
     *out.length = slot->floats.size();
@@ -60,8 +70,7 @@ void RunPrediction(const BoosterObject::ReadView& view, const data::DMatrix& dm,
   }
   int rounds = request.iteration_end - request.iteration_begin;
   if (rounds <= 0) rounds = facts.rounds - request.iteration_begin;
-  const PredictDims dims{dm.NumRows(), dm.num_col, slot->floats.size(),
-                         static_cast<std::uint64_t>(facts.groups),
+  const PredictDims dims{rows, cols, slot->floats.size(), static_cast<std::uint64_t>(facts.groups),
                          static_cast<std::uint64_t>(rounds)};
   std::vector<std::uint64_t> shape = PredictShape(request, dims);
   slot->shape.assign(shape.begin(), shape.end());

@@ -39,4 +39,13 @@ void RunPrediction(const BoosterObject::ReadView& view, const data::DMatrix& dm,
                    const PredictRequest& request, const char* data_arg, ReturnSlot* slot,
                    const PredictOutputs& out);
 
+// The request with ntree_limit turned into iteration_end (XGBoost 1.7's
+// GetIterationFromTreeLimit).
+PredictRequest ResolveTreeLimit(const PredictRequest& given, const ModelFacts& facts);
+
+// Points `out` at the floats in `slot` (already predicted for rows x cols input) with XGBoost
+// 1.7's shape for `request` (ntree_limit resolved).
+void ReturnPrediction(const ModelFacts& facts, const PredictRequest& request, std::uint64_t rows,
+                      std::uint64_t cols, ReturnSlot* slot, const PredictOutputs& out);
+
 }  // namespace treering::capi

@@ -1,84 +1,34 @@
 """DaskXGBRegressor / DaskXGBClassifier / DaskXGBRanker over treering.dask.train.
 
-Self-contained (they do not build on the non-dask sklearn estimators): XGBoost 1.7's
-constructor parameters become booster parameters; fit() trains with treering.dask.train on
-the estimator's client (``distributed.get_client()`` when none is set); predictions are lazy
-dask collections, as in xgboost.dask.
+As xgboost.dask's DaskScikitLearnBase, they are XGBModel subclasses: the constructor, its
+parameter list, get_params/set_params and the booster parameters come from the sklearn
+estimator (sklearn_base.py); fit() trains with treering.dask.train on the estimator's client
+(``distributed.get_client()`` when none is set); predictions are lazy dask collections, as in
+xgboost.dask.
 """
 import warnings
 
 import numpy as np
 
-try:
-    from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
-except ImportError:  # scikit-learn is optional for the dask estimators
-    BaseEstimator, ClassifierMixin, RegressorMixin = object, object, object
-
-# XGBoost 1.7's XGBModel constructor parameters (None: the library's default).
-_PARAMS = ("max_depth", "max_leaves", "max_bin", "grow_policy", "learning_rate",
-           "n_estimators", "verbosity", "objective", "booster", "tree_method", "n_jobs",
-           "gamma", "min_child_weight", "max_delta_step", "subsample", "sampling_method",
-           "colsample_bytree", "colsample_bylevel", "colsample_bynode", "reg_alpha",
-           "reg_lambda", "scale_pos_weight", "base_score", "random_state", "missing",
-           "num_parallel_tree", "monotone_constraints", "interaction_constraints",
-           "importance_type", "gpu_id", "validate_parameters", "predictor",
-           "enable_categorical", "feature_types", "max_cat_to_onehot", "max_cat_threshold",
-           "eval_metric", "early_stopping_rounds", "callbacks")
-# Estimator names -> booster parameter names; the rest are not booster parameters.
-_RENAMED = {"learning_rate": "eta", "n_jobs": "nthread", "random_state": "seed",
-            "reg_alpha": "alpha", "reg_lambda": "lambda", "gamma": "gamma"}
-_NOT_BOOSTER = {"n_estimators", "missing", "importance_type", "enable_categorical",
-                "feature_types", "early_stopping_rounds", "callbacks", "eval_metric", "gpu_id",
-                "predictor"}
+from .sklearn_base import XGBClassifierBase, XGBModel, XGBRegressorBase, _booster_params
 
 
-class _DaskModel(BaseEstimator):
+class _DaskModel(XGBModel):
     _default_objective = "reg:squarederror"
 
-    def __init__(self, *, max_depth=None, max_leaves=None, max_bin=None, grow_policy=None,
-                 learning_rate=None, n_estimators=100, verbosity=None, objective=None,
-                 booster=None, tree_method=None, n_jobs=None, gamma=None,
-                 min_child_weight=None, max_delta_step=None, subsample=None,
-                 sampling_method=None, colsample_bytree=None, colsample_bylevel=None,
-                 colsample_bynode=None, reg_alpha=None, reg_lambda=None,
-                 scale_pos_weight=None, base_score=None, random_state=None, missing=np.nan,
-                 num_parallel_tree=None, monotone_constraints=None,
-                 interaction_constraints=None, importance_type=None, gpu_id=None,
-                 validate_parameters=None, predictor=None, enable_categorical=False,
-                 feature_types=None, max_cat_to_onehot=None, max_cat_threshold=None,
-                 eval_metric=None, early_stopping_rounds=None, callbacks=None, **kwargs):
-        # pylint: disable=unused-argument
-        values = locals()
-        for name in _PARAMS:
-            setattr(self, name, values[name])
-        self.kwargs = kwargs
-        self.client = None
+    @property
+    def client(self):
+        """The dask client fit() and predict() use (None: distributed.get_client())."""
+        return getattr(self, "_client", None)
 
-    def get_params(self, deep=True):
-        params = {name: getattr(self, name) for name in _PARAMS}
-        params.update(self.kwargs)
-        return params
-
-    def set_params(self, **params):
-        for key, value in params.items():
-            if key in _PARAMS:
-                setattr(self, key, value)
-            else:
-                self.kwargs[key] = value
-        return self
+    @client.setter
+    def client(self, value):
+        self._client = value  # pylint: disable=attribute-defined-outside-init
 
     def get_xgb_params(self):
-        """The booster parameters of this estimator (None values left out)."""
-        out = {}
-        for name in _PARAMS:
-            value = getattr(self, name)
-            if name in _NOT_BOOSTER or value is None:
-                continue
-            out[_RENAMED.get(name, name)] = value
+        """The booster parameters of this estimator, under the names the learner takes."""
+        out = _booster_params(super().get_xgb_params())
         out.setdefault("objective", self._default_objective)
-        if self.eval_metric is not None and not callable(self.eval_metric):
-            out["eval_metric"] = self.eval_metric
-        out.update(self.kwargs)
         return out
 
     def _dmatrix(self, client, X, y, **meta):
@@ -114,14 +64,13 @@ class _DaskModel(BaseEstimator):
         if metric is not None and not callable(metric):
             params["eval_metric"] = metric
         xgb_model = getattr(xgb_model, "get_booster", lambda: xgb_model)()
-        result = train(client, params, dtrain, self.n_estimators, evals=evals,
+        result = train(client, params, dtrain, self.get_num_boosting_rounds(), evals=evals,
                        early_stopping_rounds=(early_stopping_rounds
                                               or self.early_stopping_rounds),
                        verbose_eval=verbose, xgb_model=xgb_model,
                        callbacks=callbacks or self.callbacks, custom_metric=custom)
         self._Booster = result["booster"]  # pylint: disable=attribute-defined-outside-init
         self.evals_result_ = result["history"]  # pylint: disable=attribute-defined-outside-init
-        self.n_features_in_ = int(X.shape[1])  # pylint: disable=attribute-defined-outside-init
         return self
 
     def get_booster(self):
@@ -165,7 +114,7 @@ class _DaskModel(BaseEstimator):
                              iteration_range=iteration_range or (0, 0))
 
 
-class DaskXGBRegressor(_DaskModel, RegressorMixin):
+class DaskXGBRegressor(_DaskModel, XGBRegressorBase):
     """XGBoost 1.7's DaskXGBRegressor: reg:squarederror by default."""
 
     def fit(self, X, y, *, sample_weight=None, base_margin=None, eval_set=None,
@@ -193,17 +142,11 @@ class DaskXGBRFRegressor(DaskXGBRegressor):
         params["num_parallel_tree"] = self.n_estimators
         return params
 
-    def fit(self, X, y, **kwargs):
-        rounds, self.n_estimators = self.n_estimators, 1
-        try:
-            params = self.get_xgb_params()
-            params["num_parallel_tree"] = rounds
-            return self._fit(X, y, params, **kwargs)
-        finally:
-            self.n_estimators = rounds
+    def get_num_boosting_rounds(self):
+        return 1
 
 
-class DaskXGBClassifier(_DaskModel, ClassifierMixin):
+class DaskXGBClassifier(_DaskModel, XGBClassifierBase):
     """XGBoost 1.7's DaskXGBClassifier: labels 0..n_classes-1; binary:logistic or
     multi:softprob by the number of classes."""
     _default_objective = "binary:logistic"
@@ -261,20 +204,24 @@ class DaskXGBRFClassifier(DaskXGBClassifier):
         super().__init__(learning_rate=learning_rate, subsample=subsample,
                          colsample_bynode=colsample_bynode, reg_lambda=reg_lambda, **kwargs)
 
-    def fit(self, X, y, **kwargs):
-        rounds, self.n_estimators = self.n_estimators, 1
-        self.kwargs["num_parallel_tree"] = rounds
-        try:
-            return super().fit(X, y, **kwargs)
-        finally:
-            self.n_estimators = rounds
-            del self.kwargs["num_parallel_tree"]
+    def get_xgb_params(self):
+        params = super().get_xgb_params()
+        params["num_parallel_tree"] = self.n_estimators
+        return params
+
+    def get_num_boosting_rounds(self):
+        return 1
 
 
 class DaskXGBRanker(_DaskModel):
     """XGBoost 1.7's DaskXGBRanker: rank:pairwise by default; query groups by `qid` (a dask
     collection partitioned as X, each group within one partition); `group` is refused."""
     _default_objective = "rank:pairwise"
+
+    def __init__(self, *, objective="rank:pairwise", **kwargs):
+        if callable(objective):
+            raise ValueError("Custom objective function not supported by XGBRanker.")
+        super().__init__(objective=objective, **kwargs)
 
     def fit(self, X, y, *, group=None, qid=None, sample_weight=None, base_margin=None,
             eval_set=None, eval_group=None, eval_qid=None, eval_metric=None,

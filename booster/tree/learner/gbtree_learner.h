@@ -22,6 +22,7 @@
 #include "booster/tree/dart/dart_param.h"
 #include "booster/tree/grow/tree_updater.h"
 #include "booster/tree/learner/update_param.h"
+#include "booster/tree/predict/predictor.h"
 #include "booster/tree_model.h"
 #include "booster/tree_param.h"
 #include "rabit/comm.h"
@@ -66,6 +67,11 @@ class GBTreeLearner : public Learner {
   TimingReport Timing() const override { return timing_; }
   Status Predict(data::DMatrix* dm, const PredictOptions& options,
                  std::vector<float>* out) const override;
+  // Predict (values or margins, options.output kValue) on dense rows read where they are
+  // (inplace prediction); `base_margin` is empty or rows x groups values. The same floats as
+  // Predict on the rows copied into a DMatrix (gbtree_predict_dense.cc).
+  Status PredictDense(const DenseRows& rows, const std::vector<float>& base_margin,
+                      const PredictOptions& options, std::vector<float>* out) const;
   // Learner: leaf indices, SHAP values and feature importance (gbtree_explain.cc).
   Result<std::vector<FeatureScore>> FeatureImportance(const std::string& type) const override;
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <utility>
 
@@ -233,50 +234,124 @@ void AddTreesToRow(const GBTreeModel& model, int tree_begin, int tree_end, const
   }
 }
 
+// A tree's output times its weight, as Dart::PredictBatchImpl adds it (x * 1 is x: gbtree
+// margins keep their bits): tree_weights[t] if given, else 1.
+struct TreeWeights {
+  const std::vector<float>* weights;
+  float operator()(int t) const {
+    return weights != nullptr && std::size_t(t) < weights->size() ? (*weights)[t] : 1.0f;
+  }
+};
+
+// The trees [tree_begin, tree_end) ready to walk blocks of rows whose features 0..width-1 are
+// in memory (a feature at or beyond `width` is missing), shared by the DMatrix and the dense
+// input paths so that both add the same leaves in the same order.
+class TreeWalk {
+ public:
+  TreeWalk(const GBTreeModel& model, int tree_begin, int tree_end, std::size_t rows,
+           std::size_t width, int nthread, TreeWeights weight)
+      : model_(model),
+        tree_begin_(tree_begin),
+        tree_end_(tree_end),
+        width_(width),
+        weight_(weight),
+        groups_(model.NumGroups()),
+        // A few rows (serving one request) are walked faster than the trees are copied:
+        // flattening writes every node once per call, a row reads only its depth's worth.
+        flatten_(rows >= kMinRowsToFlatten) {
+    // Flat copies of the trees whose split features all lie inside the rows (every tree
+    // grown on this data); others (a loaded model splitting beyond num_col) take the checked
+    // walk.
+    const int num_trees = tree_end - tree_begin;
+    flat_.resize(flatten_ ? num_trees : 0);
+    use_flat_.assign(num_trees, 0);
+    if (!flatten_) return;
+    ParallelFor(num_trees, ThreadsFor(std::size_t(num_trees) * 256, nthread), [&](int i) {
+      const RegTree& tree = model.trees[tree_begin + i];
+      flat_[i] = Flatten(tree, weight_(tree_begin + i));
+      // Categorical splits take the checked walk: the flat record has room for a threshold.
+      use_flat_[i] = tree.NumNodes() > 0 && flat_[i].max_feature < width && flat_[i].Balanced() &&
+                     tree.categories.empty();
+    });
+  }
+
+  int Groups() const { return groups_; }
+
+  // Adds the trees to `count` lane groups of up to `max_lanes` consecutive rows each; `out` is
+  // the first row's margins. Each tree is walked by the whole block before the next one, so
+  // its nodes are read from L1 by 64 rows instead of being fetched again from L2 for every 8
+  // (the model is larger than L2's share). Each row still adds its trees in model order.
+  void WalkBlock(const Lanes* lanes, int count, int max_lanes, float* out) const {
+    for (int g = 0; !flatten_ && g < count; ++g) {
+      float* group_out = out + std::int64_t(g) * max_lanes * groups_;
+      for (int k = 0; k < lanes[g].count; ++k) {
+        AddTreesToRow(model_, tree_begin_, tree_end_, weight_, lanes[g].values[k], width_,
+                      group_out + k * groups_);
+      }
+    }
+    for (int t = tree_begin_; flatten_ && t < tree_end_; ++t) {
+      for (int g = 0; g < count; ++g) {
+        float* group_out = out + std::int64_t(g) * max_lanes * groups_;
+        if (use_flat_[t - tree_begin_]) {
+          AddFlatTreeLanes(flat_[t - tree_begin_], lanes[g], group_out, groups_,
+                           model_.tree_info[t]);
+        } else {
+          AddTreeLanes(model_.trees[t], weight_(t), lanes[g], group_out, groups_,
+                       model_.tree_info[t]);
+        }
+      }
+    }
+  }
+
+ private:
+  const GBTreeModel& model_;
+  int tree_begin_, tree_end_;
+  std::size_t width_;
+  TreeWeights weight_;
+  int groups_;
+  bool flatten_;
+  std::vector<FlatTree> flat_;
+  std::vector<std::uint8_t> use_flat_;  // 0: the checked walk
+};
+
+// Lane k of `group` reads the `width` floats at rows[k] in place; the group is complete when
+// none is NaN (checked here: 28 compares a row against 800 steps of a 100-tree depth-8 model),
+// and then takes the one-compare step.
+void SetDenseLanes(const float* const* rows, int count, std::size_t width, Lanes* group) {
+  group->limit = width;
+  group->count = count;
+  group->complete = true;
+  for (int k = 0; k < count; ++k) {
+    group->values[k] = rows[k];
+    for (std::size_t f = 0; f < width; ++f) group->complete &= !std::isnan(rows[k][f]);
+  }
+}
+
+const std::vector<float>* WeightsOf(const GBTreeModel& model,
+                                    const std::vector<float>* tree_weights) {
+  return tree_weights == nullptr && model.dart ? &model.weight_drop : tree_weights;
+}
+
 }  // namespace
 
 void AddTreeOutputs(const GBTreeModel& model, const data::DMatrix& dm, int tree_begin, int tree_end,
                     int nthread, std::vector<float>* margins,
                     const std::vector<float>* tree_weights) {
   if (tree_begin >= tree_end) return;
-  if (tree_weights == nullptr && model.dart) tree_weights = &model.weight_drop;
-  // A tree's output times its weight, as Dart::PredictBatchImpl adds it (x * 1 is x: gbtree
-  // margins keep their bits).
-  auto weight = [&](int t) {
-    return tree_weights != nullptr && std::size_t(t) < tree_weights->size() ? (*tree_weights)[t]
-                                                                            : 1.0f;
-  };
-  const int groups = model.NumGroups();
   // Indices strictly increase within a row, so rows of num_col entries hold features
   // 0..num_col-1 in order: dense data (higgs) is read in place; other rows are scattered into
-  // a NaN-filled vector per lane. A feature at or beyond `limit` is missing either way.
+  // a NaN-filled vector per lane. A feature at or beyond `width` is missing either way.
   const bool dense = dm.NumNonZero() == dm.NumRows() * dm.num_col;
   const std::size_t width = dm.num_col;
   // Very wide sparse data walks one row at a time: eight scatter vectors of millions of
   // features per thread would cost more memory than the interleaving saves.
   const int max_lanes = dense || width <= kMaxLaneFeatures ? kLanes : 1;
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  // Flat copies of the trees whose split features all lie inside the rows (every tree grown
-  // on this data); others (a loaded model splitting beyond num_col) take the checked walk.
-  // A few rows (serving one request) are walked faster than the trees are copied: flattening
-  // writes every node once per call, a row reads only its depth's worth of them.
-  const int num_trees = tree_end - tree_begin;
-  const bool flatten = dm.NumRows() >= kMinRowsToFlatten;
-  std::vector<FlatTree> flat(flatten ? num_trees : 0);
-  std::vector<std::uint8_t> use_flat(num_trees);  // 0: the checked walk
-  if (flatten)
-    ParallelFor(num_trees, ThreadsFor(std::size_t(num_trees) * 256, nthread), [&](int i) {
-      const RegTree& tree = model.trees[tree_begin + i];
-      flat[i] = Flatten(tree, weight(tree_begin + i));
-      // Categorical splits take the checked walk: the flat record has room for a threshold only.
-      use_flat[i] = tree.NumNodes() > 0 && flat[i].max_feature < width && flat[i].Balanced() &&
-                    tree.categories.empty();
-    });
-  // Rows go through the trees a block at a time (kBlockLanes groups of lanes): each tree is
-  // walked by the whole block before the next one, so its nodes are read from L1 by 64 rows
-  // instead of being fetched again from L2 for every 8 (the model is larger than L2's share).
-  // Each row still adds its trees in model order. Sparse rows need a scatter vector per row of
-  // the block, so wide sparse data keeps one group.
+  const TreeWalk walk(model, tree_begin, tree_end, dm.NumRows(), width, nthread,
+                      TreeWeights{WeightsOf(model, tree_weights)});
+  const int groups = walk.Groups();
+  // Sparse rows need a scatter vector per row of the block, so wide sparse data keeps one
+  // lane group per block.
   const int block_groups =
       dense || std::size_t(max_lanes) * kBlockLanes * width <= kMaxBlockFeatures ? kBlockLanes : 1;
   const std::int64_t block_rows = std::int64_t(max_lanes) * block_groups;
@@ -286,54 +361,79 @@ void AddTreeOutputs(const GBTreeModel& model, const data::DMatrix& dm, int tree_
       [&](int, std::int64_t begin, std::int64_t end) {
         std::vector<float> features(dense ? 0 : block_rows * width, nan);
         Lanes lanes[kBlockLanes];
+        const float* rows[kLanes];
         for (std::int64_t block = begin; block < end; block += block_rows) {
           const std::int64_t block_end = std::min(end, block + block_rows);
           int count = 0;  // lane groups in this block
           for (std::int64_t first = block; first < block_end; first += max_lanes, ++count) {
-            Lanes& group = lanes[count];
-            group.limit = width;
-            group.count = static_cast<int>(std::min<std::int64_t>(max_lanes, block_end - first));
-            // Dense rows without NaN (checked here: 28 compares a row against 800 steps of a
-            // 100-tree depth-8 model) take the one-compare step.
-            group.complete = dense;
-            for (int k = 0; k < group.count; ++k) {
+            const int n = static_cast<int>(std::min<std::int64_t>(max_lanes, block_end - first));
+            for (int k = 0; k < n; ++k) {
               const std::int64_t row = first + k;
               if (dense) {
-                const float* values = dm.value.data() + dm.row_ptr[row];
-                group.values[k] = values;
-                for (std::size_t f = 0; f < width; ++f) group.complete &= !std::isnan(values[f]);
+                rows[k] = dm.value.data() + dm.row_ptr[row];
                 continue;
               }
               float* row_features = features.data() + (row - block) * width;
               for (std::uint64_t j = dm.row_ptr[row]; j < dm.row_ptr[row + 1]; ++j) {
                 row_features[dm.index[j]] = dm.value[j];
               }
-              group.values[k] = row_features;
+              rows[k] = row_features;
+            }
+            if (dense) {
+              SetDenseLanes(rows, n, width, &lanes[count]);
+            } else {  // a scattered row has NaN for its absent features: never complete
+              lanes[count].limit = width;
+              lanes[count].count = n;
+              lanes[count].complete = false;
+              std::copy(rows, rows + n, lanes[count].values);
             }
           }
-          for (int g = 0; g < count; ++g) {
-            float* out = margins->data() + (block + std::int64_t(g) * max_lanes) * groups;
-            for (int k = 0; !flatten && k < lanes[g].count; ++k) {
-              AddTreesToRow(model, tree_begin, tree_end, weight, lanes[g].values[k], width,
-                            out + k * groups);
-            }
-          }
-          for (int t = tree_begin; flatten && t < tree_end; ++t) {
-            for (int g = 0; g < count; ++g) {
-              float* out = margins->data() + (block + std::int64_t(g) * max_lanes) * groups;
-              if (use_flat[t - tree_begin]) {
-                AddFlatTreeLanes(flat[t - tree_begin], lanes[g], out, groups, model.tree_info[t]);
-              } else {
-                AddTreeLanes(model.trees[t], weight(t), lanes[g], out, groups, model.tree_info[t]);
-              }
-            }
-          }
+          walk.WalkBlock(lanes, count, max_lanes, margins->data() + block * groups);
           if (dense) continue;
           for (std::int64_t row = block; row < block_end; ++row) {
             for (std::uint64_t j = dm.row_ptr[row]; j < dm.row_ptr[row + 1]; ++j) {
               features[(row - block) * width + dm.index[j]] = nan;
             }
           }
+        }
+      });
+}
+
+void AddTreeOutputs(const GBTreeModel& model, const DenseRows& dense, int tree_begin, int tree_end,
+                    int nthread, std::vector<float>* margins) {
+  if (tree_begin >= tree_end || dense.rows == 0) return;
+  const std::size_t width = dense.cols;
+  const TreeWalk walk(model, tree_begin, tree_end, dense.rows, width, nthread,
+                      TreeWeights{WeightsOf(model, nullptr)});
+  const int groups = walk.Groups();
+  // Rows read in place need no buffer; converted rows go through a tile of block_rows x width
+  // floats per thread, kept within kMaxBlockFeatures for very wide rows.
+  const bool in_place = dense.direct != nullptr;
+  const std::size_t tile_rows =
+      in_place ? kLanes * kBlockLanes
+               : std::clamp<std::size_t>(kMaxBlockFeatures / std::max<std::size_t>(width, 1), 1,
+                                         kLanes * kBlockLanes);
+  const int max_lanes = static_cast<int>(std::min<std::size_t>(kLanes, tile_rows));
+  const int block_groups = static_cast<int>(tile_rows / max_lanes);
+  const std::int64_t block_rows = std::int64_t(max_lanes) * block_groups;
+  ParallelForBlocks(
+      static_cast<std::int64_t>(dense.rows),
+      ThreadsFor(dense.rows * std::size_t(tree_end - tree_begin), nthread),
+      [&](int, std::int64_t begin, std::int64_t end) {
+        std::vector<float> tile(in_place ? 0 : block_rows * width);
+        Lanes lanes[kBlockLanes];
+        const float* rows[kLanes];
+        for (std::int64_t block = begin; block < end; block += block_rows) {
+          const std::int64_t block_end = std::min(end, block + block_rows);
+          const float* base = in_place ? dense.direct + block * width : tile.data();
+          if (!in_place) dense.fill(block, block_end - block, tile.data());
+          int count = 0;
+          for (std::int64_t first = block; first < block_end; first += max_lanes, ++count) {
+            const int n = static_cast<int>(std::min<std::int64_t>(max_lanes, block_end - first));
+            for (int k = 0; k < n; ++k) rows[k] = base + (first + k - block) * width;
+            SetDenseLanes(rows, n, width, &lanes[count]);
+          }
+          walk.WalkBlock(lanes, count, max_lanes, margins->data() + block * groups);
         }
       });
 }

@@ -3,6 +3,8 @@
 // tree order, so results do not depend on the thread count.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "booster/tree_model.h"
@@ -17,6 +19,25 @@ namespace treering::booster {
 void AddTreeOutputs(const GBTreeModel& model, const data::DMatrix& dm, int tree_begin, int tree_end,
                     int nthread, std::vector<float>* margins,
                     const std::vector<float>* tree_weights = nullptr);
+
+// Rows of a dense matrix predicted where they are (inplace prediction: no copy into a
+// DMatrix). Row r's feature f is missing when NaN; every row has `cols` features.
+struct DenseRows {
+  std::uint64_t rows = 0;
+  std::size_t cols = 0;
+  // Row-major float32 rows (row r at direct + r * cols) whose only missing value is NaN: read
+  // in place. Null: rows are converted through `fill`.
+  const float* direct = nullptr;
+  // Writes rows [first, first + count) row-major into `out` (count x cols floats), NaN for
+  // every missing value; called from several threads at once for disjoint rows.
+  std::function<void(std::uint64_t first, std::uint64_t count, float* out)> fill;
+};
+
+// AddTreeOutputs on dense rows (the model's own tree weights, as for a DMatrix without
+// tree_weights): the same leaves, summed in the same order, as the rows copied into a
+// DMatrix without their missing values would get, bit for bit.
+void AddTreeOutputs(const GBTreeModel& model, const DenseRows& dense, int tree_begin, int tree_end,
+                    int nthread, std::vector<float>* margins);
 
 // The leaf a dense feature vector (NaN = missing) reaches in `tree`.
 int LeafOf(const RegTree& tree, const std::vector<float>& features);
