@@ -92,6 +92,9 @@ Status AppendRows(const RowPiece& all, std::uint64_t row0, std::uint64_t rows, s
 // rank to the rank where that group starts; *offset becomes the global index of this rank's
 // first row afterwards. Rows keep their global order.
 Status ShardOnGroups(rabit::Comm& comm, DMatrix* m, Ids* ids, std::uint64_t* offset) {
+  // Rows move between ranks with their feature ids: a dense part loaded without them
+  // (implicit_index) gets them back first, whether or not this rank sends rows.
+  RestoreDenseIndex(m);
   const int world = comm.WorldSize(), rank = comm.Rank();
   const std::uint64_t rows = m->NumRows();
   const Ids ends = comm.AllgatherV(Ids{rows, rows ? ids->front() : 0, rows ? ids->back() : 0});
