@@ -28,6 +28,16 @@ std::string Ranges(const std::vector<int>& ranks) {
 
 }  // namespace
 
+std::string DisagreementLine(const std::string& key,
+                             const std::vector<std::pair<std::string, std::vector<int>>>& held) {
+  if (held.size() < 2) return "";
+  std::string line = key + ": ";
+  for (std::size_t i = 0; i < held.size(); ++i) {
+    line += (i ? ", " : "") + held[i].first + " on " + Ranges(held[i].second);
+  }
+  return line;
+}
+
 std::vector<std::string> PreflightEntries(const CliOptions& options, const std::string& version) {
   std::map<std::string, std::string> keys;
   keys["treering_version"] = version;
@@ -67,11 +77,7 @@ std::optional<std::string> PreflightMismatch(
     if (held.size() < 2) continue;
     std::sort(held.begin(), held.end(),
               [](const auto& a, const auto& b) { return a.second.front() < b.second.front(); });
-    std::string line = key + ": ";
-    for (std::size_t i = 0; i < held.size(); ++i) {
-      line += (i ? ", " : "") + held[i].first + " on " + Ranges(held[i].second);
-    }
-    text += (text.empty() ? "" : "; ") + line;
+    text += (text.empty() ? "" : "; ") + DisagreementLine(key, held);
   }
   if (text.empty()) return std::nullopt;
   return text;

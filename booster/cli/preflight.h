@@ -22,6 +22,11 @@ std::vector<std::string> PreflightEntries(const CliOptions& options, const std::
 // nothing when all agree. `per_rank[r]` is rank r's PreflightEntries.
 std::optional<std::string> PreflightMismatch(const std::vector<std::vector<std::string>>& per_rank);
 
+// "key: A on ranks 0-1,3, B on rank 2" for values and the ranks holding each (in the order
+// given), "" when fewer than two values are held. Shared with the data checks.
+std::string DisagreementLine(const std::string& key,
+                             const std::vector<std::pair<std::string, std::vector<int>>>& held);
+
 // Gathers every rank's entries (two collectives) and fails with the mismatch on every rank;
 // then the link test (preflight_links.h).
 Status RunPreflight(const CliOptions& options);

@@ -6,22 +6,11 @@
 #include <cstring>
 #include <map>
 
+#include "preflight.h"
 #include "rabit/rabit.h"
 
 namespace treering::cli {
 namespace {
-
-std::string Ranges(const std::vector<int>& ranks) {
-  std::string out;
-  for (std::size_t i = 0; i < ranks.size();) {
-    std::size_t j = i;
-    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
-    out += (out.empty() ? "" : ",") + std::to_string(ranks[i]);
-    if (j > i) out += "-" + std::to_string(ranks[j]);
-    i = j + 1;
-  }
-  return (ranks.size() == 1 ? "rank " : "ranks ") + out;
-}
 
 std::string Number(float v) {
   char text[32];
@@ -42,12 +31,7 @@ std::string Differ(const std::string& key, const std::vector<std::pair<int, std:
       it->second.push_back(rank);
     }
   }
-  if (groups.size() < 2) return "";
-  std::string line = key + ": ";
-  for (std::size_t i = 0; i < groups.size(); ++i) {
-    line += (i ? ", " : "") + groups[i].first + " on " + Ranges(groups[i].second);
-  }
-  return line;
+  return DisagreementLine(key, groups);
 }
 
 }  // namespace
