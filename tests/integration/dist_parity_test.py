@@ -10,7 +10,7 @@ workers?"):
   entries, more distinct values than that on every rank even at 7 workers), so only the exact
   global prune gives the single-process cuts; binary with subsample and colsample_bynode,
   softprob with colsample_bytree, regression with subsample, reg:absoluteerror (global leaf
-  quantiles and base score) with subsample. Without the global prune, the row sampling by
+  quantiles and base score) and reg:quantileerror with two alphas, both with subsample. Without the global prune, the row sampling by
   global row number or the global leaf quantiles, these models differ.
 * The printed test metrics equal the single-process values to 1e-12 (sums of doubles over
   ranks: the order of additions changes the last bits only).
@@ -25,10 +25,12 @@ CASES = {  # name: (objective keys, metric checked)
     "multi": (["objective=multi:softmax", "num_class=4", "eval_metric=merror"], "merror"),
     "reg": (["objective=reg:squarederror", "eval_metric=rmse"], "rmse"),
     "ae": (["objective=reg:absoluteerror", "eval_metric=mae"], "mae"),
+    "quantile": (["objective=reg:quantileerror", "quantile_alpha=[0.2,0.7]",
+                  "eval_metric=quantile"], "quantile"),
 }
 SAMPLING = {"binary": ["subsample=0.7", "colsample_bynode=0.8"],
             "multi": ["objective=multi:softprob", "colsample_bytree=0.7"],
-            "reg": ["subsample=0.6"], "ae": ["subsample=0.8"]}
+            "reg": ["subsample=0.6"], "ae": ["subsample=0.8"], "quantile": ["subsample=0.8"]}
 LAUNCHES = [("submit", 1), ("submit", 2), ("submit", 3), ("submit", 4), ("submit", 7)]
 MPI_LAUNCHES = [("mpirun", 2), ("mpirun", 4)]
 

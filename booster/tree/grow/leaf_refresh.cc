@@ -157,6 +157,18 @@ float QuantileBaseScore(const std::vector<float>& alphas, const LabelView& label
   const std::vector<float>& y = *labels.label;
   double sw = 0.0;
   double mean = 0.0;
+  if (comm->IsDistributed() && labels.weight->empty()) {
+    // Each alpha's quantile of every rank's labels (issue 34), then one process's arithmetic:
+    // the same base score on any number of workers.
+    std::uint64_t n = y.size();
+    comm->Allreduce<rabit::op::Sum>(&n, 1);
+    const auto count = static_cast<float>(alphas.size());
+    float sum = 0.0f;
+    for (float a : alphas) sum += GlobalInterpolatedQuantiles(a, {y}, 1, comm)[0] / count;
+    if (n == 0) return 0.0f;
+    sw = static_cast<double>(n);
+    return static_cast<float>(static_cast<double>(sum) * sw / (sw + 1e-6));
+  }
   if (labels.weight->empty()) {
     sw = static_cast<double>(y.size());
   } else {
