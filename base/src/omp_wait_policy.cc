@@ -28,6 +28,14 @@ void ApplyOmpWaitPolicy(char** argv) {
     return;
   }
   if (setenv("GOMP_SPINCOUNT", kOmpSpinCount, /*overwrite=*/0) != 0) return;
+  // The binary's own path, not /proc/self/exe: the kernel names the process after the file
+  // executed, and `top`, `pgrep treering` and `pkill treering` would see "exe".
+  char self[4096];
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n > 0) {
+    self[n] = '\0';
+    execv(self, argv);
+  }
   execv("/proc/self/exe", argv);
   // The exec failed (no /proc): run on with libgomp's defaults, and say so to no one: the
   // policy changes speed only, never results.

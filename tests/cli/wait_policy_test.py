@@ -5,6 +5,7 @@ libgomp, as the program's threads see it (OMP_DISPLAY_ENV=verbose), spins kOmpSp
 GOMP_SPINCOUNT, which win; the program's output, exit code and model are as without it."""
 import os
 import re
+import tempfile
 
 import cli_testlib as t
 
@@ -29,6 +30,39 @@ def test_default_budget():
     assert proc.stdout.count("Usage:") <= 1 and proc.stdout.count("treering") >= 1
 
 
+def test_process_keeps_its_name():
+    # The second image is executed by the binary's path, so `top` and `pkill treering` see
+    # "treering", not "exe" (the name of /proc/self/exe).
+    import subprocess
+    import time
+    d = tempfile.mkdtemp()
+    data = os.path.join(d, "wide.libsvm")
+    with open(data, "w") as f:
+        for i in range(20000):
+            f.write("%d " % (i % 2) + " ".join("%d:%g" % (j, (i * (j + 3)) % 97 / 7.0)
+                                               for j in range(20)) + "\n")
+    proc = subprocess.Popen([t.treering_bin(), "/dev/null", "data=" + data, "num_round=400",
+                             "max_depth=8", "nthread=1", "model_out=" + os.path.join(d, "m")],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    names = set()
+    try:
+        for _ in range(100):
+            time.sleep(0.05)
+            try:
+                with open("/proc/%d/environ" % proc.pid, "rb") as f:
+                    if b"GOMP_SPINCOUNT=10000" not in f.read():
+                        continue  # still the first image
+                with open("/proc/%d/comm" % proc.pid) as f:
+                    names.add(f.read().strip())
+                break
+            except FileNotFoundError:
+                break
+    finally:
+        proc.kill()
+        proc.wait()
+    assert names == {"treering"}, names
+
+
 def test_user_settings_win():
     for env, want in (({"GOMP_SPINCOUNT": "300000"}, ["300000"]),
                       ({"OMP_WAIT_POLICY": "passive"}, ["0"]),
@@ -39,7 +73,6 @@ def test_user_settings_win():
 
 
 def test_same_model_and_exit_codes():
-    import tempfile
     d = tempfile.mkdtemp()
     rows = ["%d 0:%g 1:%g" % (i % 2, (i * 7) % 13 / 3.0, (i * 5) % 11 / 2.0) for i in range(400)]
     with open(os.path.join(d, "d.libsvm"), "w") as f:
@@ -58,4 +91,5 @@ def test_same_model_and_exit_codes():
 
 
 if __name__ == "__main__":
-    t.main([test_default_budget, test_user_settings_win, test_same_model_and_exit_codes])
+    t.main([test_default_budget, test_process_keeps_its_name, test_user_settings_win,
+            test_same_model_and_exit_codes])
