@@ -11,6 +11,7 @@ import warnings
 import numpy as np
 
 from .sklearn_base import XGBClassifierBase, XGBModel, XGBRegressorBase, _booster_params
+from .sklearn_models import _RandomForestMixIn
 
 
 class _DaskModel(XGBModel):
@@ -129,21 +130,9 @@ class DaskXGBRegressor(_DaskModel, XGBRegressorBase):
                          feature_weights=feature_weights, callbacks=callbacks)
 
 
-class DaskXGBRFRegressor(DaskXGBRegressor):
-    """Random forest: one round of num_parallel_tree trees, row/column subsampling."""
-
-    def __init__(self, *, learning_rate=1.0, subsample=0.8, colsample_bynode=0.8,
-                 reg_lambda=1e-5, **kwargs):
-        super().__init__(learning_rate=learning_rate, subsample=subsample,
-                         colsample_bynode=colsample_bynode, reg_lambda=reg_lambda, **kwargs)
-
-    def get_xgb_params(self):
-        params = super().get_xgb_params()
-        params["num_parallel_tree"] = self.n_estimators
-        return params
-
-    def get_num_boosting_rounds(self):
-        return 1
+class DaskXGBRFRegressor(_RandomForestMixIn, DaskXGBRegressor):
+    """xgboost.dask's random-forest regressor: one round of n_estimators trees, with the
+    scikit-learn forests' defaults and checks (_RandomForestMixIn)."""
 
 
 class DaskXGBClassifier(_DaskModel, XGBClassifierBase):
@@ -196,21 +185,9 @@ class DaskXGBClassifier(_DaskModel, XGBClassifierBase):
         return preds.argmax(axis=1)
 
 
-class DaskXGBRFClassifier(DaskXGBClassifier):
-    """Random forest classifier (one round of num_parallel_tree trees)."""
-
-    def __init__(self, *, learning_rate=1.0, subsample=0.8, colsample_bynode=0.8,
-                 reg_lambda=1e-5, **kwargs):
-        super().__init__(learning_rate=learning_rate, subsample=subsample,
-                         colsample_bynode=colsample_bynode, reg_lambda=reg_lambda, **kwargs)
-
-    def get_xgb_params(self):
-        params = super().get_xgb_params()
-        params["num_parallel_tree"] = self.n_estimators
-        return params
-
-    def get_num_boosting_rounds(self):
-        return 1
+class DaskXGBRFClassifier(_RandomForestMixIn, DaskXGBClassifier):
+    """xgboost.dask's random-forest classifier: one round of n_estimators trees, with the
+    scikit-learn forests' defaults and checks (_RandomForestMixIn)."""
 
 
 class DaskXGBRanker(_DaskModel):
