@@ -503,8 +503,7 @@ Result<std::vector<EvalResult>> GBTreeLearner::EvalOneIter(int /*iter*/) {
 
 // XGBoost's LayerToTree: rounds [begin, end) are trees [begin * K, end * K) with K trees per round
 // (classes x num_parallel_tree); end = 0 means every tree.
-Status GBTreeLearner::Predict(data::DMatrix* dm, const PredictOptions& options,
-                              std::vector<float>* out) const {
+Result<int> GBTreeLearner::IterationEnd(const PredictOptions& options) const {
   const int rounds = model_.NumRounds();
   const int end = options.iteration_end == 0 ? rounds : options.iteration_end;
   if (options.iteration_begin < 0 || end > rounds || options.iteration_begin > end) {
@@ -512,6 +511,14 @@ Status GBTreeLearner::Predict(data::DMatrix* dm, const PredictOptions& options,
         "config: iteration range [" + std::to_string(options.iteration_begin) + ", " +
         std::to_string(end) + ") is not within the model's " + std::to_string(rounds) + " rounds");
   }
+  return end;
+}
+
+Status GBTreeLearner::Predict(data::DMatrix* dm, const PredictOptions& options,
+                              std::vector<float>* out) const {
+  const Result<int> checked_end = IterationEnd(options);
+  if (!checked_end.ok()) return checked_end.status();
+  const int end = checked_end.value();
   if (options.output != PredictOutput::kValue) return Explain(*dm, options, end, out);
   const int groups = model_.NumGroups();
   const int per_round = model_.TreesPerRound();

@@ -72,6 +72,8 @@ class GBTreeLearner : public Learner {
   // Predict on the rows copied into a DMatrix (gbtree_predict_dense.cc).
   Status PredictDense(const DenseRows& rows, const std::vector<float>& base_margin,
                       const PredictOptions& options, std::vector<float>* out) const;
+  // The end of options' round range (iteration_end = 0: every round), or why it is invalid.
+  Result<int> IterationEnd(const PredictOptions& options) const;
   // Learner: leaf indices, SHAP values and feature importance (gbtree_explain.cc).
   Result<std::vector<FeatureScore>> FeatureImportance(const std::string& type) const override;
 

@@ -10,13 +10,9 @@ namespace treering::booster {
 
 Status GBTreeLearner::PredictDense(const DenseRows& rows, const std::vector<float>& base_margin,
                                    const PredictOptions& options, std::vector<float>* out) const {
-  const int rounds = model_.NumRounds();
-  const int end = options.iteration_end == 0 ? rounds : options.iteration_end;
-  if (options.iteration_begin < 0 || end > rounds || options.iteration_begin > end) {
-    return Status::InvalidInput(
-        "config: iteration range [" + std::to_string(options.iteration_begin) + ", " +
-        std::to_string(end) + ") is not within the model's " + std::to_string(rounds) + " rounds");
-  }
+  const Result<int> checked_end = IterationEnd(options);
+  if (!checked_end.ok()) return checked_end.status();
+  const int end = checked_end.value();
   if (options.output != PredictOutput::kValue) {
     return Status::InvalidInput("dense inplace prediction gives values or margins only");
   }
