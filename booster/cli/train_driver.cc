@@ -11,6 +11,7 @@
 #include "booster/tree/learner/gbtree_learner.h"
 #include "data/query_group_shards.h"
 #include "data/survival_bounds.h"
+#include "elastic_restart.h"
 #include "eval_report.h"
 #include "model_output.h"
 #include "output_check.h"
@@ -298,10 +299,12 @@ Status ReportDigest(TrainJob* j, int rounds_run) {
 
 }  // namespace
 
-Status RunTrain(const CliOptions& options) {
+// Everything after the preflight, for the current rank and world: the learner, this rank's
+// shard of the data, the rounds (from the last checkpoint when the world just changed), the
+// model and the report.
+Status TrainInThisWorld(const CliOptions& options) {
   TrainJob job(options);
-  Status st = RunPreflight(options);
-  if (st.ok()) st = SetUpLearner(&job);
+  Status st = SetUpLearner(&job);
   if (st.ok()) st = LoadDatasets(&job);
   if (st.ok()) st = SetData(&job);
   if (!st.ok()) return st;
@@ -315,6 +318,14 @@ Status RunTrain(const CliOptions& options) {
   PrintTimingReport(job);
   PrintLines(job, TrainStage::kAfterTimingReport, Progress(job, 0, rounds_run.value()));
   return Status::Ok();
+}
+
+Status RunTrain(const CliOptions& options) {
+  Status st = RunPreflight(options);
+  if (!st.ok()) return st;
+  // rabit_elastic: a lost worker dropped by the tracker throws rabit::WorldChanged on every
+  // survivor; each sets up again for its new rank and shard and resumes from the checkpoint.
+  return RepeatWhileWorldChanges([&] { return TrainInThisWorld(options); });
 }
 
 }  // namespace treering::cli

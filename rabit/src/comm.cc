@@ -10,7 +10,10 @@ namespace rabit {
 namespace {
 
 void Check(const treering::Status& status, const char* op) {
-  if (!status.ok()) throw Error(std::string("rabit ") + op + ": " + status.message());
+  if (status.ok()) return;
+  std::string what = std::string("rabit ") + op + ": " + status.message();
+  if (status.message().find(kWorldChangedMark) != std::string::npos) throw WorldChanged(what);
+  throw Error(what);
 }
 
 template <typename T>

@@ -283,6 +283,12 @@ const ParamTable<P>& Table() {
                     {1, 1000000, UINT64_MAX, "attempts >= 1"},
                     "attempts the launcher allows; > 1 picks the robust engine "
                     "([fault-tolerance.md](fault-tolerance.md))"),
+          treering::BoolField(
+              "rabit_elastic", &P::elastic,
+              "elastic job: when the tracker drops a lost worker (`treering-submit --elastic`), "
+              "accept the new rank and world and restart the program's rounds from the last "
+              "checkpoint instead of failing; picks the robust engine "
+              "([fault-tolerance.md](fault-tolerance.md), \"Elastic jobs\")"),
           SizeField("rabit_local_replica", &P::local_replica,
                     {0, 1024, UINT64_MAX, "a replica count 0..1024"},
                     "robust engine: ring successors that keep a copy of each rank's *local* "
@@ -359,6 +365,7 @@ const std::vector<std::pair<std::string, std::string>>& EnvironmentNames() {
       {"TREERING_JOB_TOKEN", "rabit_job_token"},
       {"TREERING_HOST_IP", "rabit_host_ip"},
       {"TREERING_MAX_ATTEMPTS", "rabit_max_attempts"},
+      {"TREERING_ELASTIC", "rabit_elastic"},
       // As XGBoost's rabit reads its rabit_* keys from the environment too.
       {"rabit_hang_report", "rabit_hang_report"},
   };

@@ -61,6 +61,7 @@ struct EngineParams {
   bool local_read = true;          // rabit_local_read
   std::uint32_t max_attempts = 1;  // > 1: a launcher restarts dead workers (robust engine)
   int local_replica = 2;
+  bool elastic = false;  // rabit_elastic: accept a renumbered world instead of a restart
   std::vector<MockPoint> mocks;
   bool mpi_environment = false;  // OMPI_COMM_WORLD_SIZE is set (launched by mpirun)
 };

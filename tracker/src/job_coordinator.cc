@@ -22,8 +22,9 @@ JobCoordinator::JobCoordinator(asio::io_context& io, const TrackerOptions& optio
       roster_(options.num_workers),
       legacy_turn_changed_(io, asio::steady_timer::time_point::max()),
       bootstrap_timer_(io),
-      recovery_(options.num_workers, options.max_attempts),
+      recovery_(options.num_workers, options.max_attempts, options.elastic),
       recovery_timer_(io),
+      elastic_timer_(io),
       started_(std::chrono::steady_clock::now()),
       status_(options.num_workers),
       hang_watch_(options.hang_report_s),
@@ -147,14 +148,18 @@ void JobCoordinator::OnWorkerFailed(int rank, const std::string& why,
 }
 
 void JobCoordinator::OnRankLost(int rank, std::uint64_t session_id, const std::string& why) {
-  if (ended_ || roster_.worker(rank).session_id != session_id) return;
-  if (!recovery_.restarts_allowed()) return OnWorkerFailed(rank, why);
+  if (ended_ || rank >= roster_.num_workers() || roster_.worker(rank).session_id != session_id) {
+    return;  // superseded by a restart, or renumbered away by an elastic shrink
+  }
+  if (!recovery_.losses_allowed()) return OnWorkerFailed(rank, why);
   const bool was_collecting = recovery_.collecting();
   Status s = recovery_.OnLost(rank, roster_.num_shut_down() > 0);
   if (!s.ok()) return End(Status::Aborted(s.message() + ": " + why));
   status_.OnLost(rank);
   Log("lost rank " + std::to_string(rank) + " (" + why + "); waiting for its restart (epoch " +
-      std::to_string(recovery_.epoch() + 1) + ")");
+      std::to_string(recovery_.epoch() + 1) + ")" +
+      (options_.elastic ? "; dropped after " + std::to_string(options_.elastic_timeout_s) + " s"
+                        : std::string()));
   if (!was_collecting) StartRecoveryClock();
 }
 
@@ -194,9 +199,12 @@ void JobCoordinator::Asked(int rank, std::uint64_t session_id, const proto::Hell
   const bool was_collecting = recovery_.collecting();
   if (!recovery_.OnRecoverHello(rank, hello.attempt)) {
     if (!was_collecting) StartRecoveryClock();
+    TryShrink();
     return;
   }
   recovery_timer_.cancel();
+  elastic_timer_.cancel();
+  elastic_waiting_ = elastic_due_ = false;
   status_.OnRecoveryDone(recovery_.epoch());
   Log("recovery epoch " + std::to_string(recovery_.epoch()) + ": all " +
       std::to_string(roster_.num_workers()) + " ranks relink");
@@ -207,6 +215,7 @@ void JobCoordinator::Asked(int rank, std::uint64_t session_id, const proto::Hell
 
 void JobCoordinator::StartRecoveryClock() {
   Log("recovery epoch " + std::to_string(recovery_.epoch() + 1) + " opened");
+  if (options_.elastic) StartElasticClock();
   const std::uint32_t open_epoch = recovery_.epoch() + 1;
   recovery_timer_.expires_after(
       std::chrono::milliseconds(static_cast<long long>(options_.recovery_timeout_s * 1000)));
@@ -229,6 +238,7 @@ void JobCoordinator::End(Status result) {
       std::to_string(wall) + " s");
   bootstrap_timer_.cancel();
   recovery_timer_.cancel();
+  elastic_timer_.cancel();
   hang_timer_.cancel();
   legacy_turn_changed_.cancel();
   status_.OnJobEnded(result_.ok() ? "finished" : "failed");

@@ -80,6 +80,10 @@ class JobCoordinator {
   std::string HostsOf(const std::vector<int>& ranks) const;
   void Asked(int rank, std::uint64_t session_id, const proto::Hello& hello);
   void StartRecoveryClock();
+  // Elastic jobs (job_coordinator_elastic.cc): after elastic_timeout_s a lost rank that has not
+  // come back is dropped as soon as every other rank asked to relink.
+  void StartElasticClock();
+  void TryShrink();
   void WatchForHangs();
 
   const TrackerOptions& options_;
@@ -92,6 +96,10 @@ class JobCoordinator {
   boost::asio::steady_timer bootstrap_timer_;
   Recovery recovery_;
   boost::asio::steady_timer recovery_timer_;
+  boost::asio::steady_timer elastic_timer_;
+  bool elastic_due_ = false;                       // the elastic timeout of the open epoch passed
+  bool elastic_waiting_ = false;                   // its timer runs
+  std::chrono::steady_clock::time_point lost_at_;  // the open epoch's first loss
   std::chrono::steady_clock::time_point started_;
   bool ended_ = false;
   Status result_;

@@ -115,6 +115,27 @@ void JobRoster::Rebind(int rank, std::uint64_t session_id, const std::string& ho
   ranked_[rank].port = port;
 }
 
+std::vector<int> JobRoster::Shrink(const std::vector<int>& dropped) {
+  std::vector<int> old_of_new;
+  std::vector<Arrival> ranked;
+  std::vector<bool> shut_down;
+  for (int r = 0; r < num_workers_; ++r) {
+    if (std::find(dropped.begin(), dropped.end(), r) != dropped.end()) continue;
+    old_of_new.push_back(r);
+    ranked.push_back(ranked_[r]);
+    shut_down.push_back(shut_down_[r]);
+  }
+  ranked_ = std::move(ranked);
+  shut_down_ = std::move(shut_down);
+  num_workers_ = static_cast<int>(ranked_.size());
+  rank_of_task_.clear();
+  for (int r = 0; r < num_workers_; ++r) {
+    if (!ranked_[r].task_id.empty()) rank_of_task_[ranked_[r].task_id] = r;
+  }
+  topology_ = topo::BuildTopology(num_workers_);
+  return old_of_new;
+}
+
 proto::Assign JobRoster::AssignFor(int rank, std::uint32_t epoch) const {
   const topo::WorkerLinks& links = topology_[rank];
   proto::Assign a;

@@ -47,6 +47,10 @@ class JobRoster {
   // Recovery: `rank` is now served by `session_id` (a restarted worker, or the same one) and
   // listens on host:port (every epoch opens a fresh listening port).
   void Rebind(int rank, std::uint64_t session_id, const std::string& host, std::uint16_t port);
+  // Elastic shrink: drops the `dropped` ranks and renumbers the others 0..n-1 in their old
+  // order, with the smaller world's topology; the dropped tasks' ids are forgotten (a late
+  // restart of one is refused as unknown). Returns the old rank of each new rank.
+  std::vector<int> Shrink(const std::vector<int>& dropped);
 
   bool assigned() const { return assigned_; }
   // The dialect of the job's workers: set by the first arrival (mixed jobs are refused), none

@@ -4,15 +4,16 @@
 
 namespace treering::tracker {
 
-Recovery::Recovery(int num_workers, std::uint32_t max_attempts)
+Recovery::Recovery(int num_workers, std::uint32_t max_attempts, bool elastic)
     : num_workers_(num_workers),
       max_attempts_(max_attempts),
+      elastic_(elastic),
       lost_(num_workers, false),
       asked_(num_workers, false),
       attempt_(num_workers, 0) {}
 
 Status Recovery::OnLost(int rank, bool someone_shut_down) {
-  if (!restarts_allowed()) {
+  if (!losses_allowed()) {
     return Status::Aborted("rank " + std::to_string(rank) +
                            " failed (restarts are off: --max-attempts 1)");
   }
@@ -101,6 +102,28 @@ std::string Recovery::MissingText() const {
     text += (i ? ", " : "") + std::to_string(missing[i]);
   }
   return text;
+}
+
+std::vector<int> Recovery::Droppable() const {
+  std::vector<int> dropped;
+  if (!elastic_ || !collecting_) return dropped;
+  for (int r = 0; r < num_workers_; ++r) {
+    if (!asked_[r]) dropped.push_back(r);
+  }
+  if (dropped.size() == static_cast<std::size_t>(num_workers_)) return {};
+  return dropped;
+}
+
+void Recovery::CompleteShrunk(const std::vector<int>& old_of_new) {
+  std::vector<std::uint32_t> attempt;
+  for (int old : old_of_new) attempt.push_back(attempt_[old]);
+  num_workers_ = static_cast<int>(old_of_new.size());
+  attempt_ = std::move(attempt);
+  lost_.assign(num_workers_, false);
+  asked_.assign(num_workers_, false);
+  lost_this_epoch_.clear();
+  collecting_ = false;
+  ++epoch_;
 }
 
 }  // namespace treering::tracker

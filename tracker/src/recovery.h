@@ -26,9 +26,11 @@ struct RestartPlacement {
 
 class Recovery {
  public:
-  Recovery(int num_workers, std::uint32_t max_attempts);
+  // elastic: a lost rank is waited for (and may be dropped) even with restarts off.
+  Recovery(int num_workers, std::uint32_t max_attempts, bool elastic = false);
 
   bool restarts_allowed() const { return max_attempts_ > 1; }
+  bool losses_allowed() const { return restarts_allowed() || elastic_; }
   std::uint32_t max_attempts() const { return max_attempts_; }
   std::uint32_t epoch() const { return epoch_; }   // the last completed epoch
   bool collecting() const { return collecting_; }  // epoch() + 1 is open
@@ -52,10 +54,19 @@ class Recovery {
   // Ranks lost since the last completed epoch, in the order they were lost: when survivors then
   // fail (an engine that cannot relink), these are the first cause.
   const std::vector<int>& LostThisEpoch() const { return lost_this_epoch_; }
+  // Elastic, once the elastic timeout of the open epoch passed: the ranks that have not asked
+  // in it (lost, or silent: a host gone from the network drops no connection), ascending;
+  // empty when no epoch is open or nobody asked.
+  std::vector<int> Droppable() const;
+  // Elastic shrink: the open epoch completes with the ranks of `old_of_new` (rank r of the new
+  // world was old_of_new[r]), renumbered; epoch() advances.
+  void CompleteShrunk(const std::vector<int>& old_of_new);
+  int num_workers() const { return num_workers_; }
 
  private:
   int num_workers_;
   std::uint32_t max_attempts_;
+  bool elastic_ = false;
   std::uint32_t epoch_ = 0;
   bool collecting_ = false;
   std::vector<bool> lost_;

@@ -20,6 +20,8 @@ class Session : public std::enable_shared_from_this<Session> {
   virtual void Abort(const std::string& reason) = 0;
   // Close now (job over or tracker stopping).
   virtual void Stop() = 0;
+  // An elastic shrink dropped this session's rank: close it, and its end is no loss.
+  virtual void Drop() { Stop(); }
   // Every rank said Shutdown. A session still busy with a legacy print may finish it (its reads
   // have deadlines), so rank 0's last evaluation line is not lost; the rest close now.
   virtual void OnJobSucceeded() { Stop(); }

@@ -247,7 +247,7 @@ void TrackerSession::Refuse(const std::string& reason) {
 void TrackerSession::Ended(const Status& why) {
   sessions_.Remove(id());
   conn_->Close();
-  if (job_.ended() || shut_down_) return;
+  if (job_.ended() || shut_down_ || dropped_) return;
   if (rank_ < 0) {
     if (!joined_ && why.ok()) return;  // already logged
     if (joined_) job_.Leave(id());
@@ -269,5 +269,11 @@ void TrackerSession::Abort(const std::string& reason) {
 }
 
 void TrackerSession::Stop() { conn_->Close(); }
+
+void TrackerSession::Drop() {
+  dropped_ = true;
+  rank_ = -1;
+  conn_->Close();
+}
 
 }  // namespace treering::tracker

@@ -29,6 +29,7 @@ class TrackerSession : public Session {
   void OnRankAssigned(int rank) override;
   void Abort(const std::string& reason) override;
   void Stop() override;
+  void Drop() override;
 
  private:
   asio::awaitable<void> Run();
@@ -48,6 +49,7 @@ class TrackerSession : public Session {
   Millis hello_timeout_;
   std::string task_id_;
   int rank_ = -1;
+  bool dropped_ = false;  // an elastic shrink dropped the rank: the end is expected
   bool joined_ = false;
   bool shut_down_ = false;
   bool handed_over_ = false;

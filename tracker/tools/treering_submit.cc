@@ -55,6 +55,16 @@ int ParseArgs(int argc, char** argv, launch::SubmitOptions& o, launch::ServeData
                  "rabit_hang_report: seconds a collective may wait for some ranks before a line "
                  "names them (0: never; docs/status.md)")
       ->check(CLI::NonNegativeNumber);
+  app.add_flag("--elastic", o.elastic,
+               "elastic job: a worker lost for --elastic-timeout seconds is dropped and the "
+               "others continue from the last round on fewer workers (sets TREERING_ELASTIC=1, "
+               "the workers' rabit_elastic; docs/fault-tolerance.md)");
+  app.add_option("--elastic-timeout", o.elastic_timeout_s,
+                 "elastic: seconds a lost worker has to come back before it is dropped")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--min-workers", o.min_workers,
+                 "elastic: the job fails instead of shrinking below this many workers")
+      ->check(CLI::PositiveNumber);
   app.add_option("--recovery-timeout", o.recovery_timeout_s,
                  "seconds every rank has to rejoin a recovery epoch (use the job's rabit_timeout)")
       ->check(CLI::PositiveNumber);
@@ -248,6 +258,9 @@ int main(int argc, char** argv) {
   // Restarted local workers rejoin their rank through a recovery epoch (docs/fault-tolerance.md).
   t.max_attempts = static_cast<std::uint32_t>(o.local_num_attempt) + 1;
   t.recovery_timeout_s = o.recovery_timeout_s;
+  t.elastic = o.elastic;
+  t.elastic_timeout_s = o.elastic_timeout_s;
+  t.min_workers = o.min_workers;
   t.hang_report_s = o.hang_report_s;
   t.progress_line = ::isatty(STDERR_FILENO) != 0;
   t.print = [](const std::string& m) { EmitLine(m, false); };

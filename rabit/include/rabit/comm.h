@@ -32,6 +32,17 @@ class Error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// rabit_elastic (docs/fault-tolerance.md, "Elastic jobs"): a lost worker did not come back and
+// the tracker renumbered the survivors into a smaller world. Thrown by the collective that was
+// running; GetRank/GetWorldSize already give the new values and the next LoadCheckPoint returns
+// the last committed checkpoint, so the program redoes its setup for the new rank and world.
+class WorldChanged : public Error {
+ public:
+  using Error::Error;
+};
+// In the message of the engine status that means "world changed" (wherever context is added).
+inline constexpr const char* kWorldChangedMark = "[rabit_elastic: the world changed]";
+
 // Time and payload spent inside a handle's collectives since it was made. `seconds` is wall
 // time inside the calls, so it includes waiting for slower ranks; `payload_bytes` is the size
 // of the buffers handed in (an Allreduce of n doubles counts 8n, a Broadcast its bytes, an

@@ -151,13 +151,14 @@ Result<transport::LinkSet> RelinkThroughTracker(TrackerClient* tracker,
   const transport::Deadline deadline = transport::DeadlineAfter(config.timeout_seconds);
   const std::string who = "rank " + std::to_string(rank) + " relinking";
   while (true) {
+    // A second try after a dead peer of a resized epoch asks under the rank it was given.
     // A fresh port per epoch: a peer still dialling an old one cannot reach this epoch's.
     const std::string host = AdvertisedHost(config, *tracker);
     auto listener = OpenPeerListener(host);
     if (!listener.ok()) return listener.status().WithContext("opening the peer listener");
     auto assign = tracker->Join(MakeHello(config, host, listener->port(), rank), deadline);
     if (!assign.ok()) return assign.status().WithContext(who);
-    if (assign->rank != rank) {
+    if (assign->rank != rank && !config.elastic) {
       return Status::Protocol("asked to relink rank " + std::to_string(rank) +
                               " but the tracker assigned rank " + std::to_string(assign->rank));
     }
@@ -171,6 +172,7 @@ Result<transport::LinkSet> RelinkThroughTracker(TrackerClient* tracker,
         !links.ok() && (links.status().code() == treering::StatusCode::kNetwork ||
                         links.status().code() == treering::StatusCode::kTimeout);
     if (!link_failure || transport::Clock::now() >= deadline) return links;
+    rank = assign->rank;
   }
 }
 

@@ -35,6 +35,9 @@ struct BootstrapConfig {
   // (a peer died after asking) and the next one is asked for, within timeout_seconds overall.
   double link_timeout_seconds = 10;
   int socket_buffer_bytes = 0;  // 0: kernel autotuning
+  // rabit_elastic: a relink may come back with another rank and world (the tracker dropped a
+  // lost rank and renumbered the survivors); otherwise a changed rank is a protocol error.
+  bool elastic = false;
 };
 
 struct Bootstrapped {
@@ -56,7 +59,8 @@ treering::Result<Bootstrapped> BootstrapThroughTracker(const BootstrapConfig& co
 // port, waits for the epoch's Assign (every rank must ask: up to config.timeout_seconds), and
 // links to the peers exactly as at bootstrap. If a peer of that epoch is dead (linking fails or
 // takes longer than link_timeout_seconds) it asks again, so the tracker runs the next epoch.
-// kAborted when the tracker aborts the job.
+// kAborted when the tracker aborts the job. With config.elastic the links may be those of a
+// smaller world (LinkSet::topology() says the new rank and world).
 treering::Result<transport::LinkSet> RelinkThroughTracker(TrackerClient* tracker,
                                                           const BootstrapConfig& config, int rank);
 

@@ -37,6 +37,13 @@ struct TrackerOptions {
   // rabit_timeout) or the job is aborted naming the ranks that did not rejoin.
   std::uint32_t max_attempts = 1;
   double recovery_timeout_s = 60;
+  // Elastic job (docs/fault-tolerance.md, "Elastic jobs"): a lost rank that has not come back
+  // within elastic_timeout_s (while every other rank asked to relink) is dropped, and the epoch
+  // completes with the others renumbered 0..N-2 in their old order; below min_workers the job
+  // fails naming the lost ranks and hosts. Lost ranks need no restarts to be waited for.
+  bool elastic = false;
+  double elastic_timeout_s = 10;
+  int min_workers = 1;
   // rabit_hang_report: a collective some ranks entered and others did not (or that every rank
   // entered and some never finished) for this long gets one line naming the late ranks, then
   // again at 2x, 4x, ... (docs/status.md). 0 turns the lines off.

@@ -21,6 +21,11 @@ struct SubmitOptions {
   int local_num_attempt = 0;       // how many times a failed local worker is restarted
   double recovery_timeout_s = 60;  // a recovery epoch must complete within this
   double hang_report_s = 30;       // rabit_hang_report: the tracker's hang lines (docs/status.md)
+  // Elastic job (docs/fault-tolerance.md, "Elastic jobs"): a worker lost for longer than
+  // elastic_timeout_s is dropped and the others go on in a smaller world, down to min_workers.
+  bool elastic = false;
+  double elastic_timeout_s = 10;
+  int min_workers = 1;
   std::string host_ip = "127.0.0.1";
   bool host_ip_given = false;
   int tracker_port = 0;  // 0: any free port; fixed so a firewall can open it  // false: ssh / mpi
@@ -66,6 +71,9 @@ struct Task {
   // `argv`, plus "DMLC_NUM_ATTEMPT=k" when append_attempt.
   std::function<std::vector<std::string>(int attempt)> argv_for_attempt;
   std::string where;  // appended to failure messages: " on host node-b"
+  // Elastic job: a failed exit (after its restarts) does not end the job; the tracker decides
+  // (it drops the rank, or fails the job below min_workers).
+  bool elastic = false;
 };
 
 // `host[:port] [slots=n]` per line, '#' comments; a host with slots=n appears n times in a row.

@@ -126,6 +126,8 @@ EnvList JobEnv(const SubmitOptions& o, std::uint16_t tracker_port, const std::st
   if (o.local_num_attempt > 0) {
     env.emplace_back("TREERING_MAX_ATTEMPTS", std::to_string(o.local_num_attempt + 1));
   }
+  // rabit_elastic: workers accept the smaller world the tracker forms around a lost rank.
+  if (o.elastic) env.emplace_back("TREERING_ELASTIC", "1");
   env.insert(env.end(), o.env.begin(), o.env.end());
   return env;
 }

@@ -25,6 +25,7 @@ std::vector<Task> LocalTasks(const SubmitOptions& o, const EnvList& env) {
     t.argv = o.command;
     t.env = env;
     t.max_restarts = o.local_num_attempt;
+    t.elastic = o.elastic;
     t.append_attempt = true;
     t.parent_death_signal = SIGKILL;
     t.env.emplace_back("DMLC_TASK_ID", std::to_string(i));

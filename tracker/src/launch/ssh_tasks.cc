@@ -97,6 +97,7 @@ Result<std::vector<Task>> SshTasks(const SubmitOptions& o, const EnvList& env) {
     Task t;
     t.label = "[rank " + std::to_string(i) + "] ";
     t.max_restarts = o.local_num_attempt;
+    t.elastic = o.elastic;
     t.stdin_data = SecretLines(env);
     t.keep_stdin_open = true;
     t.parent_death_signal = SIGTERM;

@@ -169,6 +169,12 @@ void Supervisor::OnExit(Slot& slot, int code) {
     if (auto reason = hooks_.external_failure()) return Fail(*reason);
   }
   const std::string who = slot.task.label.empty() ? "the worker command " : slot.task.label;
+  if (slot.task.elastic) {  // the tracker drops the rank or fails the job (external_failure)
+    hooks_.emit(who + "exited with code " + std::to_string(code) + slot.task.where +
+                    "; elastic job: the tracker decides whether the others go on",
+                true);
+    return;
+  }
   Fail(who + "exited with code " + std::to_string(code) + slot.task.where + " after " +
        std::to_string(slot.attempt + 1) + " attempt(s)");
   if (hooks_.on_task_failed) hooks_.on_task_failed(failure_);

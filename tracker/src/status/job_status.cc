@@ -211,4 +211,15 @@ std::string JobStatus::ToJson(SteadyTime now, SteadyTime started) const {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+void JobStatus::Renumber(const std::vector<int>& old_of_new) {
+  std::vector<RankStatus> ranks;
+  for (std::size_t r = 0; r < old_of_new.size(); ++r) {
+    ranks.push_back(ranks_[old_of_new[r]]);
+    ranks.back().rank = static_cast<int>(r);
+  }
+  ranks_ = std::move(ranks);
+  // Round records keep their wider per-rank vectors: the page shows the first num_workers_.
+  num_workers_ = static_cast<int>(old_of_new.size());
+}
+
 }  // namespace treering::tracker

@@ -64,6 +64,9 @@ class JobStatus {
   void OnShutdown(int rank);
   void OnFailed(int rank);
   void OnJobEnded(const std::string& outcome);
+  // An elastic shrink: rank r of the smaller world was rank old_of_new[r].
+  void Renumber(const std::vector<int>& old_of_new);
+  int last_round() const { return last_round_; }
   void OnReport(int rank, const proto::Report& report, SteadyTime now);
 
   const std::vector<RankStatus>& ranks() const { return ranks_; }

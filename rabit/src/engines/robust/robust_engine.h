@@ -50,6 +50,11 @@ struct RobustOptions {
   // Seconds between two progress Reports to the tracker (rabit_status_interval; 0: none).
   double status_interval_s = 1;
   double hang_report_s = -1;  // rabit_hang_report, sent with the reports (-1: not set)
+  // rabit_elastic: a relink may bring a smaller world (the tracker dropped a lost rank). Then
+  // nothing is replayed: the ranks agree on the last committed checkpoint and the collective
+  // that was running fails with rabit::kWorldChangedMark; LoadCheckPoint then hands out that
+  // checkpoint to the program, which redid its setup for the new rank and world.
+  bool elastic = false;
 };
 
 class RobustEngine final : public Engine {
@@ -103,6 +108,9 @@ class RobustEngine final : public Engine {
 
   Status Connect(transport::LinkSet links);
   Status Recover();
+  // After a relink into a smaller world: the survivors agree on the newest committed checkpoint
+  // (a rank may have committed one more version than another) and drop every cache.
+  Status AdoptNewWorld();
   Status Collective(Call& call, Phase phase);
   Status RunOnce(Call& call, ResultCache& cache);
   Result<Action> Agree(const RankState& mine, std::vector<RankState>* states);
@@ -130,6 +138,7 @@ class RobustEngine final : public Engine {
   bool loaded_ = false;      // LoadCheckPoint (or the first CheckPoint) has run
   bool recovering_ = false;  // a re-link happened and the ranks are not in step yet
   bool commit_finished_ = false;
+  bool world_changed_ = false;  // the next LoadCheckPoint hands out the agreed checkpoint
   std::uint32_t version_ = 0;
   ResultCache setup_;    // collectives before LoadCheckPoint, kept for good
   ResultCache results_;  // collectives of the current version

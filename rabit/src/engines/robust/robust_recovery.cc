@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "engines/robust/robust_engine.h"
+#include "rabit/comm.h"
 
 namespace rabit::engine {
 namespace {
@@ -37,13 +38,28 @@ Status RobustEngine::Connect(transport::LinkSet links) {
 
 Status RobustEngine::Recover() {
   if (comm_) comm_->Close();  // cascade: every neighbour fails at once and recovers too
+  const int old_rank = rank_;
+  const int old_world = world_;
   for (int tries = 0; tries < kMaxRelinks; ++tries) {
     auto links = relink_();
     if (!links.ok())
       return links.status().WithContext("rank " + std::to_string(rank_) +
                                         " re-linking after a failure");
     ++relinks_;
+    const transport::Topology& topo = links->topology();
+    if (options_.elastic) {
+      rank_ = topo.rank;
+      world_ = topo.world;
+    }
     Status connected = Connect(std::move(links.value()));
+    if (connected.ok() && world_ != old_world) connected = AdoptNewWorld();
+    if (connected.ok() && world_ != old_world) {
+      return Status::Aborted(std::string(kWorldChangedMark) + " rank " + std::to_string(old_rank) +
+                             " of " + std::to_string(old_world) + " is now rank " +
+                             std::to_string(rank_) + " of " + std::to_string(world_) +
+                             "; training resumes from checkpoint version " +
+                             std::to_string(version_));
+    }
     if (connected.ok()) {
       recovering_ = true;
       return connected;
@@ -52,6 +68,39 @@ Status RobustEngine::Recover() {
   }
   return Status::Aborted("rank " + std::to_string(rank_) + ": gave up after " +
                          std::to_string(kMaxRelinks) + " re-links in a row failed");
+}
+
+Status RobustEngine::AdoptNewWorld() {
+  constexpr std::size_t kSlot = 4;
+  std::vector<std::uint8_t> versions(kSlot * world_);
+  transport::PutLe(versions.data() + kSlot * rank_, version_, kSlot);
+  Status st =
+      comm_->Allgather(++wire_seq_, versions.data(), std::vector<std::size_t>(world_, kSlot));
+  if (!st.ok()) return st;
+  std::uint32_t newest = 0;
+  int holder = 0;
+  for (int r = 0; r < world_; ++r) {
+    const auto v = static_cast<std::uint32_t>(transport::GetLe(versions.data() + kSlot * r, kSlot));
+    if (v > newest) {
+      newest = v;
+      holder = r;
+    }
+  }
+  std::string global;
+  if (rank_ == holder) global = global_;
+  st = BroadcastBlob(&global, holder);
+  if (!st.ok()) return st;
+  global_ = std::move(global);
+  version_ = newest;
+  setup_.Clear();
+  results_.Clear();
+  replicas_.clear();
+  has_local_ = false;  // local states are per rank: a renumbered world has none to give back
+  recovering_ = false;
+  commit_finished_ = false;
+  loaded_ = false;  // the program's setup collectives run again, as at a first start
+  world_changed_ = true;
+  return Status::Ok();
 }
 
 Status RobustEngine::RunOnce(Call& call, ResultCache& cache) {
@@ -200,6 +249,12 @@ Status RobustEngine::ServeCheckpoint(const Action& action, const std::vector<Ran
 }
 
 Result<int> RobustEngine::LoadCheckPoint(Serializable* global, Serializable* local) {
+  if (world_changed_) {
+    world_changed_ = false;
+    loaded_ = true;
+    if (version_ > 0 && global != nullptr) global->Load(global_);
+    return static_cast<int>(version_);
+  }
   if (loaded_) return static_cast<int>(version_);
   if (!recovering_) {  // everyone starts fresh (a restart would have re-linked everyone)
     loaded_ = true;

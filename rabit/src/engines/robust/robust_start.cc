@@ -2,6 +2,8 @@
 // its old rank with a recover Hello) and re-links through the tracker's recovery epochs.
 #include "engines/robust/robust_start.h"
 
+#include <memory>
+
 #include "bootstrap/partner_links.h"
 #include "bootstrap/tracker_bootstrap.h"
 #include "engines/robust/robust_engine.h"
@@ -13,7 +15,8 @@ treering::Result<std::unique_ptr<Engine>> StartRobustEngine(const EngineParams& 
   if (params.tracker_uri.empty()) {
     return Status::InvalidInput("rabit_engine=robust needs DMLC_TRACKER_URI / rabit_tracker_uri");
   }
-  const bootstrap::BootstrapConfig config = BootstrapConfigFor(params);
+  bootstrap::BootstrapConfig config = BootstrapConfigFor(params);
+  config.elastic = params.elastic;
   auto boot = bootstrap::BootstrapThroughTracker(config);
   if (!boot.ok()) return boot.status();
   RobustOptions options;
@@ -26,6 +29,7 @@ treering::Result<std::unique_ptr<Engine>> StartRobustEngine(const EngineParams& 
   options.status_interval_s = params.status_interval_seconds;
   options.hang_report_s = params.hang_report_seconds;
   options.mocks = params.mocks;
+  options.elastic = params.elastic;
   const int rank = boot->links.topology().rank;
   SetLinkAddress(config.advertised_host.empty() ? boot->tracker->LocalAddress()
                                                 : config.advertised_host);
@@ -33,8 +37,12 @@ treering::Result<std::unique_ptr<Engine>> StartRobustEngine(const EngineParams& 
   // A recovery epoch waits for restarted workers: bounded like a collective, by rabit_timeout.
   bootstrap::BootstrapConfig relink_config = config;
   relink_config.timeout_seconds = std::max(params.timeout_seconds, config.timeout_seconds);
-  Relinker relink = [tracker, relink_config, rank] {
-    return bootstrap::RelinkThroughTracker(tracker, relink_config, rank);
+  // An elastic job's rank changes when the world shrinks: ask under the current one.
+  auto current_rank = std::make_shared<int>(rank);
+  Relinker relink = [tracker, relink_config, current_rank] {
+    auto links = bootstrap::RelinkThroughTracker(tracker, relink_config, *current_rank);
+    if (links.ok()) *current_rank = links->topology().rank;
+    return links;
   };
   // Epoch 0 in the partner links' handshake: they are made after this epoch's links are up,
   // to fresh listeners whose ports only this epoch's ranks learn (its address Allgather), and
