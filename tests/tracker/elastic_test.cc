@@ -1,0 +1,184 @@
+// Elastic shrink in the tracker (docs/fault-tolerance.md, "Elastic jobs"): the pure pieces
+// (JobRoster::Shrink, Recovery::Droppable / CompleteShrunk) and the tracker against fake
+// workers: a rank lost for good (its connection dropped, or silent: it never asks) is dropped
+// after the elastic timeout and the others get the next epoch's Assign with their new rank and
+// world; a late restart of the dropped task is refused; below min_workers the job fails naming
+// the lost rank and its host; without --elastic nothing changes.
+#include <gtest/gtest.h>
+
+#include "fake_client.h"
+#include "job_roster.h"
+#include "recovery.h"
+#include "running_tracker.h"
+
+namespace treering::testing {
+namespace {
+
+using tracker::Arrival;
+using tracker::Dialect;
+using tracker::JobRoster;
+using tracker::Recovery;
+
+constexpr char kToken[] = "el-token";
+
+TEST(ElasticStateTest, ShrinkRenumbersInOldOrderAndForgetsTheDroppedTasks) {
+  JobRoster roster(4);
+  for (int i = 0; i < 4; ++i) {
+    ASSERT_TRUE(
+        roster
+            .Join(Arrival{static_cast<std::uint64_t>(10 + i), Dialect::kNative, std::to_string(i),
+                          "10.0.0." + std::to_string(i + 1), static_cast<std::uint16_t>(7000 + i)})
+            .ok());
+  }
+  EXPECT_EQ(roster.Shrink({2}), (std::vector<int>{0, 1, 3}));
+  EXPECT_EQ(roster.num_workers(), 3);
+  EXPECT_EQ(roster.worker(2).host, "10.0.0.4");
+  EXPECT_EQ(roster.RankOfTask("3"), 2);
+  EXPECT_FALSE(roster.RankOfTask("2").has_value());
+  const proto::Assign a = roster.AssignFor(2, 1);
+  EXPECT_EQ(a.world_size, 3);
+  EXPECT_EQ(a.rank, 2);
+  for (const proto::PeerAddress& p : a.connect_to) EXPECT_LT(p.rank, 3);
+}
+
+TEST(ElasticStateTest, DroppableAreTheRanksThatDidNotAsk) {
+  Recovery rec(4, 1, /*elastic=*/true);
+  EXPECT_TRUE(rec.losses_allowed());
+  EXPECT_TRUE(rec.Droppable().empty());  // no epoch open
+  EXPECT_TRUE(rec.OnLost(2, false).ok());
+  EXPECT_TRUE(rec.Droppable().empty()) << "nobody asked yet: nothing to form a world from";
+  EXPECT_FALSE(rec.OnRecoverHello(0, 0));
+  EXPECT_FALSE(rec.OnRecoverHello(3, 0));
+  EXPECT_EQ(rec.Droppable(), (std::vector<int>{1, 2}));  // rank 1 silent, rank 2 lost
+  EXPECT_FALSE(rec.OnRecoverHello(1, 0));
+  EXPECT_EQ(rec.Droppable(), (std::vector<int>{2}));
+  rec.CompleteShrunk({0, 1, 3});
+  EXPECT_EQ(rec.epoch(), 1u);
+  EXPECT_FALSE(rec.collecting());
+  EXPECT_EQ(rec.num_workers(), 3);
+  Recovery plain(4, 1);
+  EXPECT_FALSE(plain.OnLost(2, false).ok()) << "without elastic and restarts a loss is fatal";
+}
+
+TrackerOptions Elastic(int n, int min_workers = 1) {
+  TrackerOptions o;
+  o.num_workers = n;
+  o.token = kToken;
+  o.bootstrap_timeout_s = 30;
+  o.recovery_timeout_s = 30;
+  o.elastic = true;
+  o.elastic_timeout_s = 0.3;
+  o.min_workers = min_workers;
+  return o;
+}
+
+proto::Hello Recover(int rank, std::uint16_t port, const std::string& task = "") {
+  proto::Hello h;
+  h.task_id = task.empty() ? std::to_string(rank) : task;
+  h.command = proto::Command::kRecover;
+  h.rank = rank;
+  h.host = "127.0.0.1";
+  h.port = port;
+  return h;
+}
+
+std::vector<FakeClient> Bootstrapped(RunningTracker& t, int n) {
+  std::vector<FakeClient> w(n);
+  for (int i = 0; i < n; ++i) {
+    EXPECT_TRUE(w[i].Connect("127.0.0.1", t.port()).ok());
+    EXPECT_TRUE(w[i].SendHello(kToken, std::to_string(i), "127.0.0.1", 7000 + i).ok());
+  }
+  for (int i = 0; i < n; ++i) EXPECT_TRUE(w[i].ReadAssign().ok());
+  return w;
+}
+
+TEST(TrackerElasticTest, LostRankIsDroppedAndTheOthersAreRenumbered) {
+  RunningTracker t(Elastic(4));
+  std::vector<FakeClient> w = Bootstrapped(t, 4);
+  w[1].Close();  // rank 1's process dies and is not restarted
+  for (int r : {0, 2, 3}) {
+    ASSERT_TRUE(w[r].SendRaw(proto::Encode(Recover(r, 8000 + r))).ok());
+  }
+  const int want_rank[] = {0, -1, 1, 2};
+  for (int r : {0, 2, 3}) {
+    auto a = w[r].ReadAssign(5);
+    ASSERT_TRUE(a.ok()) << "old rank " << r << ": " << a.status().message();
+    EXPECT_EQ(a->rank, want_rank[r]);
+    EXPECT_EQ(a->world_size, 3);
+    EXPECT_EQ(a->epoch, 1u);
+    for (const proto::PeerAddress& p : a->connect_to) {
+      EXPECT_EQ(p.port, p.rank == 0 ? 8000 : 8001 + p.rank) << "the new rank's new port";
+    }
+  }
+  // Task 1 restarted too late: unknown now.
+  FakeClient late;
+  ASSERT_TRUE(late.Connect("127.0.0.1", t.port()).ok());
+  proto::Hello h = Recover(-1, 9001, "1");
+  h.attempt = 1;
+  ASSERT_TRUE(late.SayHello(h, kToken).ok());
+  auto f = late.ReadFrame(5);
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(f->header.kind, proto::Kind::kReject);
+  for (int r : {0, 2, 3}) ASSERT_TRUE(w[r].SendRaw(proto::Encode(proto::Shutdown{})).ok());
+  Status done = t.Result(10);
+  EXPECT_TRUE(done.ok()) << done.message();
+}
+
+TEST(TrackerElasticTest, SilentRankIsDroppedAfterTheTimeout) {
+  RunningTracker t(Elastic(3));
+  std::vector<FakeClient> w = Bootstrapped(t, 3);
+  // Rank 2's host left the network: its connection stays open, it never asks.
+  ASSERT_TRUE(w[0].SendRaw(proto::Encode(Recover(0, 8000))).ok());
+  ASSERT_TRUE(w[1].SendRaw(proto::Encode(Recover(1, 8001))).ok());
+  for (int r : {0, 1}) {
+    auto a = w[r].ReadAssign(5);
+    ASSERT_TRUE(a.ok()) << a.status().message();
+    EXPECT_EQ(a->rank, r);
+    EXPECT_EQ(a->world_size, 2);
+  }
+  EXPECT_TRUE(w[2].WaitClosed(5)) << "the dropped rank's connection is closed";
+  for (int r : {0, 1}) ASSERT_TRUE(w[r].SendRaw(proto::Encode(proto::Shutdown{})).ok());
+  Status done = t.Result(10);
+  EXPECT_TRUE(done.ok()) << done.message();
+}
+
+TEST(TrackerElasticTest, BelowMinWorkersFailsNamingTheLostRankAndHost) {
+  RunningTracker t(Elastic(3, 3));
+  std::vector<FakeClient> w = Bootstrapped(t, 3);
+  w[2].Close();
+  ASSERT_TRUE(w[0].SendRaw(proto::Encode(Recover(0, 8000))).ok());
+  ASSERT_TRUE(w[1].SendRaw(proto::Encode(Recover(1, 8001))).ok());
+  Status done = t.Result(10);
+  ASSERT_FALSE(done.ok());
+  EXPECT_NE(done.message().find("elastic: lost rank 2 [rank 2 on 127.0.0.1]"), std::string::npos)
+      << done.message();
+  EXPECT_NE(done.message().find("min_workers = 3"), std::string::npos) << done.message();
+}
+
+TEST(TrackerElasticTest, ARestartInTimeKeepsTheWorld) {
+  TrackerOptions o = Elastic(3);
+  o.max_attempts = 3;
+  o.elastic_timeout_s = 10;
+  RunningTracker t(o);
+  std::vector<FakeClient> w = Bootstrapped(t, 3);
+  w[1].Close();
+  ASSERT_TRUE(w[0].SendRaw(proto::Encode(Recover(0, 8000))).ok());
+  ASSERT_TRUE(w[2].SendRaw(proto::Encode(Recover(2, 8002))).ok());
+  w[1].Close();
+  ASSERT_TRUE(w[1].Connect("127.0.0.1", t.port()).ok());
+  proto::Hello h = Recover(-1, 8001, "1");
+  h.attempt = 1;
+  ASSERT_TRUE(w[1].SayHello(h, kToken).ok());
+  for (int r = 0; r < 3; ++r) {
+    auto a = w[r].ReadAssign(5);
+    ASSERT_TRUE(a.ok()) << a.status().message();
+    EXPECT_EQ(a->rank, r);
+    EXPECT_EQ(a->world_size, 3);
+  }
+  for (auto& c : w) ASSERT_TRUE(c.SendRaw(proto::Encode(proto::Shutdown{})).ok());
+  Status done = t.Result(10);
+  EXPECT_TRUE(done.ok()) << done.message();
+}
+
+}  // namespace
+}  // namespace treering::testing
