@@ -304,7 +304,9 @@ Status ReportDigest(TrainJob* j, int rounds_run) {
 // model and the report.
 Status TrainInThisWorld(const CliOptions& options) {
   TrainJob job(options);
-  Status st = SetUpLearner(&job);
+  // Again after a world change: a worker that joined checks its config with the others.
+  Status st = RunPreflight(options);
+  if (st.ok()) st = SetUpLearner(&job);
   if (st.ok()) st = LoadDatasets(&job);
   if (st.ok()) st = SetData(&job);
   if (!st.ok()) return st;
@@ -321,8 +323,6 @@ Status TrainInThisWorld(const CliOptions& options) {
 }
 
 Status RunTrain(const CliOptions& options) {
-  Status st = RunPreflight(options);
-  if (!st.ok()) return st;
   // rabit_elastic: a lost worker dropped by the tracker throws rabit::WorldChanged on every
   // survivor; each sets up again for its new rank and shard and resumes from the checkpoint.
   return RepeatWhileWorldChanges([&] { return TrainInThisWorld(options); });

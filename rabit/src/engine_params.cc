@@ -289,6 +289,10 @@ const ParamTable<P>& Table() {
               "accept the new rank and world and restart the program's rounds from the last "
               "checkpoint instead of failing; picks the robust engine "
               "([fault-tolerance.md](fault-tolerance.md), \"Elastic jobs\")"),
+          treering::BoolField("rabit_elastic_join", &P::elastic_join,
+                              "set by `treering-submit --join`: this worker joins a running "
+                              "elastic job at its next round boundary and starts from its "
+                              "checkpoint"),
           SizeField("rabit_local_replica", &P::local_replica,
                     {0, 1024, UINT64_MAX, "a replica count 0..1024"},
                     "robust engine: ring successors that keep a copy of each rank's *local* "
@@ -366,6 +370,7 @@ const std::vector<std::pair<std::string, std::string>>& EnvironmentNames() {
       {"TREERING_HOST_IP", "rabit_host_ip"},
       {"TREERING_MAX_ATTEMPTS", "rabit_max_attempts"},
       {"TREERING_ELASTIC", "rabit_elastic"},
+      {"TREERING_ELASTIC_JOIN", "rabit_elastic_join"},
       // As XGBoost's rabit reads its rabit_* keys from the environment too.
       {"rabit_hang_report", "rabit_hang_report"},
   };

@@ -61,7 +61,8 @@ struct EngineParams {
   bool local_read = true;          // rabit_local_read
   std::uint32_t max_attempts = 1;  // > 1: a launcher restarts dead workers (robust engine)
   int local_replica = 2;
-  bool elastic = false;  // rabit_elastic: accept a renumbered world instead of a restart
+  bool elastic = false;       // rabit_elastic: accept a renumbered world instead of a restart
+  bool elastic_join = false;  // rabit_elastic_join: joining a running elastic job
   std::vector<MockPoint> mocks;
   bool mpi_environment = false;  // OMPI_COMM_WORLD_SIZE is set (launched by mpirun)
 };

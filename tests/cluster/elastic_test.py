@@ -10,6 +10,8 @@ no FIN or RST reaches anyone) and its worker is SIGKILLed; with `--local` (no ro
              are renumbered and resume from the last checkpoint; the model equals the
              uninterrupted 4-worker (and 3-worker) model; prints the pause
   minimum    the same loss with --min-workers 4: the job fails naming rank 2 and its host
+  grow       a 3-worker elastic job joined after round 12 by `treering-submit --join` (on host 4
+             of the cluster): admitted at a round boundary as rank 3; same model
 Exit 0 pass, 1 fail, 77 skipped."""
 import hashlib
 import os
@@ -110,6 +112,7 @@ def run_with_loss(work, data, model, extra_submit):
     argv = submit_argv(4, ELASTIC + extra_submit) + ["--"] + command(
         work, data, model, ["eval[train]=" + data])
     err_path = os.path.join(work, "err.%d" % time.time_ns())
+    started = time.time()
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=open(err_path, "w"), text=True)
     victims, lost_at = [], None
     deadline = time.time() + 120
@@ -131,12 +134,12 @@ def run_with_loss(work, data, model, extra_submit):
     check(victims, "no worker of rank 2 found to kill")
     with open(err_path) as f:
         err = f.read()
-    return proc.returncode, err, time.time() - lost_at
+    return proc.returncode, err, time.time() - lost_at, time.time() - started
 
 
 def case_shrink(work, data, reference):
     model = os.path.join(work, "shrink.json")
-    code, err, took = run_with_loss(work, data, model, [])
+    code, err, took, wall = run_with_loss(work, data, model, [])
     check(code == 0, "elastic job failed (exit %d):\n%s" % (code, err[-3000:]))
     m = re.search(r"\[tracker\] (elastic: rank 2 (\[rank 2 on (\S+)\] )?left after round (-?\d+); "
                   r"world 4 -> 3 \(epoch \d+\); paused ([\d.]+) s[^\n]*)", err)
@@ -149,14 +152,19 @@ def case_shrink(work, data, reference):
           "model differs from the uninterrupted run's (%s vs %s)" % (digest(model),
                                                                   digest(reference)))
     redone = int(m.group(4)) + 1 - resumed[0]
+    finished = re.search(r"\[tracker\] job finished; wall time ([\d.]+) s", err)
+    check(finished, "no 'job finished' line")
+    wall = float(finished.group(1))  # the tracker's: not the wait for a lost host's ssh
     print("shrink: rank 2 lost after round %d; %s; resumed from round %d (%d round(s) redone); "
-          "loss to end %.1f s; model identical (%s)" % (KILL_AFTER, m.group(1), resumed[0],
-                                                      redone, took, digest(model)))
+          "loss to end %.1f s; tracker's job wall %.1f s (uninterrupted %.1f s); model "
+          "identical (%s)" %
+          (KILL_AFTER, m.group(1), resumed[0], redone, took, wall, REFERENCE_WALL[0],
+           digest(model)))
 
 
 def case_minimum(work, data, reference):
     model = os.path.join(work, "minimum.json")
-    code, err, took = run_with_loss(work, data, model, ["--min-workers", "4"])
+    code, err, took, _ = run_with_loss(work, data, model, ["--min-workers", "4"])
     check(code == 1, "exit %d, expected 1:\n%s" % (code, err[-3000:]))
     last = [l for l in err.splitlines() if "job failed" in l]
     check(last, "no 'job failed' line:\n" + err[-2000:])
@@ -170,7 +178,54 @@ def case_minimum(work, data, reference):
     print("minimum: failed %.1f s after the loss: %s" % (took, line))
 
 
-CASES = {"shrink": case_shrink, "minimum": case_minimum}
+def case_grow(work, data, reference):
+    model = os.path.join(work, "grow.json")
+    argv = submit_argv(3, ELASTIC) + ["--"] + command(work, data, model,
+                                                     ["eval[train]=" + data])
+    err_path = os.path.join(work, "grow.err")
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=open(err_path, "w"), text=True)
+    joiner, join_err, asked_at = None, os.path.join(work, "join.err"), None
+    deadline = time.time() + 120
+    for line in proc.stdout:
+        if line.startswith("[%d]" % KILL_AFTER):
+            with open(err_path) as f:
+                m = re.search(r"status: http://(\S+):(\d+)/\?token=(\w+)", f.read())
+            check(m, "no status line with the tracker's address and token")
+            join = [SUBMIT, "--join", "%s:%s" % (m.group(1), m.group(2))]
+            if not LOCAL:  # from host 4, which is not in the job
+                join = ["ip", "netns", "exec", NETNS[3]] + join
+            env = dict(os.environ, TREERING_JOB_TOKEN=m.group(3))
+            joiner = subprocess.Popen(join + ["--"] + argv[argv.index("--") + 1:], env=env,
+                                      stdout=subprocess.DEVNULL, stderr=open(join_err, "w"))
+            asked_at = time.time()
+            break
+        check(time.time() < deadline, "no round %d within 120 s" % KILL_AFTER)
+    proc.communicate(timeout=120)
+    check(joiner is not None, "the job ended before round %d" % KILL_AFTER)
+    joiner.wait(timeout=60)
+    with open(err_path) as f:
+        err = f.read()
+    with open(join_err) as f:
+        jerr = f.read()
+    check(proc.returncode == 0, "grown job failed (exit %d):\n%s" % (proc.returncode, err[-3000:]))
+    check(joiner.returncode == 0, "the joiner failed:\n" + jerr[-3000:])
+    m = re.search(r"\[tracker\] (elastic: rank 3 (\[rank 3 on (\S+)\] )?joined after round "
+                  r"(-?\d+); world 3 -> 4 [^\n]*)", err)
+    check(m, "no elastic line naming rank 3 and 3 -> 4:\n" + err[-3000:])
+    if not LOCAL:
+        check(m.group(3) == HOSTS[3], "the line names host %s, not %s" % (m.group(3), HOSTS[3]))
+    check(digest(model) == digest(reference),
+          "model differs from the uninterrupted run's (%s vs %s)" % (digest(model),
+                                                                  digest(reference)))
+    finished = re.search(r"\[tracker\] job finished; wall time ([\d.]+) s", err)
+    print("grow: joiner started after round %d; %s; tracker's job wall %s s (uninterrupted "
+          "4 workers %.1f s); model identical (%s)" % (KILL_AFTER, m.group(1),
+                                                     finished and finished.group(1),
+                                                     REFERENCE_WALL[0], digest(model)))
+
+
+REFERENCE_WALL = [0.0]  # the uninterrupted 4-worker job's wall time (eval lines included)
+CASES = {"shrink": case_shrink, "minimum": case_minimum, "grow": case_grow}
 
 
 def main():
@@ -188,6 +243,11 @@ def main():
         data = os.path.join(work, "train.libsvm")
         write_data(data)
         refs = {}
+        p = subprocess.run(submit_argv(4, []) + ["--"] + command(
+            work, data, os.path.join(work, "timed.json"), ["eval[train]=" + data]),
+            capture_output=True, text=True, timeout=120)
+        m = re.search(r"\[tracker\] job finished; wall time ([\d.]+) s", p.stderr)
+        REFERENCE_WALL[0] = float(m.group(1)) if m else -1
         for workers in (4, 3):
             refs[workers] = os.path.join(work, "ref%d.json" % workers)
             p = subprocess.run(submit_argv(workers, []) + ["--"] +

@@ -107,6 +107,8 @@ Result<Bytes> DecodeFrame(const Bytes& f) {
       return again(DecodeProof(payload));
     case Kind::kReport:
       return again(DecodeReport(payload));
+    case Kind::kResizePending:
+      return again(DecodeResizePending(payload));
   }
   return Status::Protocol("unreachable");
 }

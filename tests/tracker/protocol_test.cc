@@ -258,7 +258,7 @@ TEST(ProtocolTest, WrongMagicVersionKindAndOversizeAreRejected) {
   auto version = header(4, 1);  // version 1 sent the token in clear: refused
   EXPECT_NE(version.status().message().find("version 1"), std::string::npos);
   EXPECT_NE(header(6, 0).status().message().find("unknown message kind 0"), std::string::npos);
-  EXPECT_NE(header(6, 12).status().message().find("kind 12"), std::string::npos);
+  EXPECT_NE(header(6, 13).status().message().find("kind 13"), std::string::npos);
   EXPECT_NE(header(4, 3).status().message().find("version 3"), std::string::npos);
   auto big = header(11, 1);  // payload_bytes = 2^24 > kMaxPayload
   EXPECT_EQ(big.status().code(), StatusCode::kProtocol);

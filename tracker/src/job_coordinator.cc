@@ -205,6 +205,7 @@ void JobCoordinator::Asked(int rank, std::uint64_t session_id, const proto::Hell
   recovery_timer_.cancel();
   elastic_timer_.cancel();
   elastic_waiting_ = elastic_due_ = false;
+  if (!joiners_.empty()) AdmitJoiners();
   status_.OnRecoveryDone(recovery_.epoch());
   Log("recovery epoch " + std::to_string(recovery_.epoch()) + ": all " +
       std::to_string(roster_.num_workers()) + " ranks relink");

@@ -31,7 +31,11 @@ class JobCoordinator {
   void StartBootstrapClock();
   // Queues the worker; when it completes the batch every queued session learns its rank.
   Status Join(const Arrival& arrival);
-  void Leave(std::uint64_t session_id) { roster_.Leave(session_id); }
+  void Leave(std::uint64_t session_id);
+  // Elastic grow (job_coordinator_elastic.cc): a worker's start Hello after the ranks were
+  // assigned. Queued; every rank is told, relinks at its next round boundary, and the epoch
+  // that follows ranks the joiner after the others.
+  Status OnJoinerHello(const Arrival& arrival);
 
   void OnPrint(int rank, std::string message);
   // Legacy clients carry no token, only a claimed rank, so every legacy command that acts on a
@@ -84,6 +88,8 @@ class JobCoordinator {
   // come back is dropped as soon as every other rank asked to relink.
   void StartElasticClock();
   void TryShrink();
+  // The epoch just completed with every rank: the queued joiners get the next ranks.
+  void AdmitJoiners();
   void WatchForHangs();
 
   const TrackerOptions& options_;
@@ -97,7 +103,10 @@ class JobCoordinator {
   Recovery recovery_;
   boost::asio::steady_timer recovery_timer_;
   boost::asio::steady_timer elastic_timer_;
-  bool elastic_due_ = false;                       // the elastic timeout of the open epoch passed
+  bool elastic_due_ = false;
+  std::vector<Arrival> joiners_;  // waiting for the next epoch
+  std::chrono::steady_clock::time_point
+      join_asked_at_;                              // the elastic timeout of the open epoch passed
   bool elastic_waiting_ = false;                   // its timer runs
   std::chrono::steady_clock::time_point lost_at_;  // the open epoch's first loss
   std::chrono::steady_clock::time_point started_;

@@ -76,8 +76,61 @@ void JobCoordinator::TryShrink() {
       std::to_string(recovery_.epoch()) + "); paused " + Seconds(pause) +
       " s from the loss to the new world");
   for (int r = 0; r < new_n; ++r) {
-    if (auto s = sessions_.Find(roster_.worker(r).session_id)) s->OnRankAssigned(r);
+    if (auto s = sessions_.Find(roster_.worker(r).session_id)) {
+      s->OnRankAssigned(r);
+      // Joiners wait for an epoch of their own (a shrink and a join in one epoch could leave
+      // the world's size as it was, which the workers could not tell from a recovery).
+      if (!joiners_.empty()) s->OnResizePending();
+    }
   }
+}
+
+void JobCoordinator::Leave(std::uint64_t session_id) {
+  roster_.Leave(session_id);
+  std::erase_if(joiners_, [&](const Arrival& a) { return a.session_id == session_id; });
+}
+
+Status JobCoordinator::OnJoinerHello(const Arrival& arrival) {
+  if (ended_) return Status::Aborted("the job has ended");
+  if (roster_.dialect() != Dialect::kNative) {
+    return Status::InvalidInput("a job of legacy workers cannot grow");
+  }
+  if (roster_.num_shut_down() > 0) return Status::Aborted("the job is finishing");
+  if (!arrival.task_id.empty() && roster_.RankOfTask(arrival.task_id)) {
+    return Status::InvalidInput("duplicate task id '" + arrival.task_id + "'");
+  }
+  if (joiners_.empty()) join_asked_at_ = std::chrono::steady_clock::now();
+  joiners_.push_back(arrival);
+  Log("task '" + arrival.task_id + "' at " + arrival.host + " asks to join; admitted at the " +
+      "next round boundary");
+  for (int r = 0; r < roster_.num_workers(); ++r) {
+    if (auto s = sessions_.Find(roster_.worker(r).session_id)) s->OnResizePending();
+  }
+  return Status::Ok();
+}
+
+void JobCoordinator::AdmitJoiners() {
+  const int old_n = roster_.num_workers();
+  std::vector<Arrival> joiners = std::move(joiners_);
+  joiners_.clear();
+  if (Status s = roster_.Grow(joiners); !s.ok()) return End(Status::Aborted(s.message()));
+  const int new_n = roster_.num_workers();
+  recovery_.Grow(new_n);
+  status_.Grow(new_n);
+  const auto now = std::chrono::steady_clock::now();
+  std::vector<int> ranks;
+  for (int r = old_n; r < new_n; ++r) {
+    const Arrival& a = roster_.worker(r);
+    status_.OnAssigned(r, a.host, a.task_id, now);
+    ranks.push_back(r);
+  }
+  Log("elastic: " + RanksText(ranks) + HostsOf(ranks) + " joined after round " +
+      std::to_string(status_.last_round()) + "; world " + std::to_string(old_n) + " -> " +
+      std::to_string(new_n) + " (epoch " + std::to_string(recovery_.epoch()) + "); paused " +
+      Seconds(std::chrono::duration<double>(now - lost_at_).count()) +
+      " s from the round boundary to the new world, " +
+      Seconds(std::chrono::duration<double>(now - join_asked_at_).count()) +
+      " s after the join was asked");
 }
 
 }  // namespace treering::tracker

@@ -136,6 +136,20 @@ std::vector<int> JobRoster::Shrink(const std::vector<int>& dropped) {
   return old_of_new;
 }
 
+Status JobRoster::Grow(const std::vector<Arrival>& joiners) {
+  for (const Arrival& a : joiners) {
+    if (!a.task_id.empty() && rank_of_task_.count(a.task_id) != 0) {
+      return Status::InvalidInput("duplicate task id '" + a.task_id + "'");
+    }
+    if (!a.task_id.empty()) rank_of_task_[a.task_id] = num_workers_;
+    ranked_.push_back(a);
+    shut_down_.push_back(false);
+    ++num_workers_;
+  }
+  topology_ = topo::BuildTopology(num_workers_);
+  return Status::Ok();
+}
+
 proto::Assign JobRoster::AssignFor(int rank, std::uint32_t epoch) const {
   const topo::WorkerLinks& links = topology_[rank];
   proto::Assign a;

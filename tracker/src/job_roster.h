@@ -51,6 +51,9 @@ class JobRoster {
   // order, with the smaller world's topology; the dropped tasks' ids are forgotten (a late
   // restart of one is refused as unknown). Returns the old rank of each new rank.
   std::vector<int> Shrink(const std::vector<int>& dropped);
+  // Elastic grow: `joiners` get the ranks after the others, in their order, with the larger
+  // world's topology. Rejects a task id the job already has.
+  Status Grow(const std::vector<Arrival>& joiners);
 
   bool assigned() const { return assigned_; }
   // The dialect of the job's workers: set by the first arrival (mixed jobs are refused), none

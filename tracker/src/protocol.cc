@@ -39,7 +39,7 @@ std::vector<std::uint8_t> Frame(Kind kind, Fill fill) {
 
 bool KnownKind(std::uint16_t k) {
   return k >= static_cast<std::uint16_t>(Kind::kHello) &&
-         k <= static_cast<std::uint16_t>(Kind::kReport);
+         k <= static_cast<std::uint16_t>(Kind::kResizePending);
 }
 
 // Every decoder ends here: a short read or trailing bytes become one kProtocol error.
@@ -138,6 +138,10 @@ std::vector<std::uint8_t> Encode(const ErrorReport& m) {
 }
 std::vector<std::uint8_t> Encode(const Shutdown&) {
   return Frame(Kind::kShutdown, [](ByteWriter&) {});
+}
+
+std::vector<std::uint8_t> Encode(const ResizePending&) {
+  return Frame(Kind::kResizePending, [](ByteWriter&) {});
 }
 std::vector<std::uint8_t> Encode(const Abort& m) {
   return Frame(Kind::kAbort, [&](ByteWriter& w) { w.PutString(Capped(m.reason)); });
@@ -262,6 +266,11 @@ Result<Reject> DecodeReject(std::span<const std::uint8_t> payload) {
 Result<Shutdown> DecodeShutdown(std::span<const std::uint8_t> payload) {
   ByteReader r(payload);
   return Finish(r, "Shutdown", Shutdown{});
+}
+
+Result<ResizePending> DecodeResizePending(std::span<const std::uint8_t> payload) {
+  ByteReader r(payload);
+  return Finish(r, "ResizePending", ResizePending{});
 }
 
 Result<PeerHello> DecodePeerHello(std::span<const std::uint8_t> payload) {
@@ -403,6 +412,8 @@ std::string KindName(Kind kind) {
       return "Proof";
     case Kind::kReport:
       return "Report";
+    case Kind::kResizePending:
+      return "ResizePending";
   }
   return "kind " + std::to_string(static_cast<int>(kind));
 }

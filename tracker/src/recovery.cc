@@ -126,4 +126,11 @@ void Recovery::CompleteShrunk(const std::vector<int>& old_of_new) {
   ++epoch_;
 }
 
+void Recovery::Grow(int num_workers) {
+  num_workers_ = num_workers;
+  attempt_.resize(num_workers, 0);
+  lost_.assign(num_workers, false);
+  asked_.assign(num_workers, false);
+}
+
 }  // namespace treering::tracker

@@ -61,6 +61,8 @@ class Recovery {
   // Elastic shrink: the open epoch completes with the ranks of `old_of_new` (rank r of the new
   // world was old_of_new[r]), renumbered; epoch() advances.
   void CompleteShrunk(const std::vector<int>& old_of_new);
+  // Elastic grow, right after an epoch completed: the world has `num_workers` ranks now.
+  void Grow(int num_workers);
   int num_workers() const { return num_workers_; }
 
  private:

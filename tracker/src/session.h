@@ -22,6 +22,9 @@ class Session : public std::enable_shared_from_this<Session> {
   virtual void Stop() = 0;
   // An elastic shrink dropped this session's rank: close it, and its end is no loss.
   virtual void Drop() { Stop(); }
+  // Elastic: a worker waits to join; a ranked native worker is told (it relinks at the next
+  // round boundary). Nothing for other sessions.
+  virtual void OnResizePending() {}
   // Every rank said Shutdown. A session still busy with a legacy print may finish it (its reads
   // have deadlines), so rank 0's last evaluation line is not lost; the rest close now.
   virtual void OnJobSucceeded() { Stop(); }

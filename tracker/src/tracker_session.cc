@@ -135,6 +135,14 @@ asio::awaitable<Status> TrackerSession::Admit(std::array<std::uint8_t, 4> magic)
     co_return Status::InvalidInput("recover Hello for rank " + std::to_string(hello->rank) +
                                    " before ranks were assigned");
   }
+  if (hello->command == proto::Command::kStart && job_.roster().assigned() &&
+      job_.options().elastic) {
+    // A worker joining a running elastic job: ranked at the next round boundary.
+    s = job_.OnJoinerHello({id(), Dialect::kNative, hello->task_id, hello->host, hello->port});
+    if (!s.ok()) co_return s;
+    joined_ = true;
+    co_return Status::Ok();
+  }
   // A start Hello, or a worker restarted before the batch (recover, rank -1): it just joins.
   s = job_.Join({id(), Dialect::kNative, hello->task_id, hello->host, hello->port});
   if (!s.ok()) co_return s;
@@ -269,6 +277,12 @@ void TrackerSession::Abort(const std::string& reason) {
 }
 
 void TrackerSession::Stop() { conn_->Close(); }
+
+void TrackerSession::OnResizePending() {
+  if (rank_ >= 0 && !shut_down_) {
+    conn_->Send(proto::Encode(proto::ResizePending{}), hello_timeout_);
+  }
+}
 
 void TrackerSession::Drop() {
   dropped_ = true;

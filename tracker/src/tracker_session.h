@@ -30,6 +30,7 @@ class TrackerSession : public Session {
   void Abort(const std::string& reason) override;
   void Stop() override;
   void Drop() override;
+  void OnResizePending() override;
 
  private:
   asio::awaitable<void> Run();

@@ -6,7 +6,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <mutex>
 #include <thread>
 
@@ -65,6 +67,11 @@ int ParseArgs(int argc, char** argv, launch::SubmitOptions& o, launch::ServeData
   app.add_option("--min-workers", o.min_workers,
                  "elastic: the job fails instead of shrinking below this many workers")
       ->check(CLI::PositiveNumber);
+  app.add_option("--join", o.join,
+                 "HOST:PORT of a running elastic job's tracker: start one worker here that "
+                 "joins it at its next round (the job's token in TREERING_JOB_TOKEN)");
+  app.add_option("--join-task-id", o.join_task_id,
+                 "--join: the joining worker's task id (default join-HOSTNAME-PID)");
   app.add_option("--recovery-timeout", o.recovery_timeout_s,
                  "seconds every rank has to rejoin a recovery epoch (use the job's rabit_timeout)")
       ->check(CLI::PositiveNumber);
@@ -107,6 +114,7 @@ int ParseArgs(int argc, char** argv, launch::SubmitOptions& o, launch::ServeData
     const int rc = app.exit(e);
     return rc == 0 ? 0 : 2;
   }
+  if (!o.join.empty()) return -1;  // RunJoiner checks the rest
   if (o.num_workers == 0 && o.cluster != "slurm") {
     std::fprintf(stderr, "--num-workers is required\nRun with --help for more information.\n");
     return 2;
@@ -199,6 +207,51 @@ Status RunWorkers(const launch::SubmitOptions& o, std::vector<launch::Task> task
 
 }  // namespace
 
+// --join HOST:PORT: one worker, here, that joins a running elastic job (docs/fault-tolerance.md,
+// "Elastic jobs"); it proves the job's token like every worker.
+int RunJoiner(const launch::SubmitOptions& o) {
+  const auto colon = o.join.rfind(':');
+  int port = 0;
+  if (colon == std::string::npos || colon == 0 ||
+      std::sscanf(o.join.c_str() + colon + 1, "%d", &port) != 1 || port <= 0 || port > 65535) {
+    std::fprintf(stderr, "treering-submit: --join '%s' is not HOST:PORT\n", o.join.c_str());
+    return 2;
+  }
+  const char* token = std::getenv(launch::kTokenVariable);
+  if (token == nullptr || *token == '\0') {
+    std::fprintf(stderr, "treering-submit: --join needs the job's token in %s\n",
+                 launch::kTokenVariable);
+    return 2;
+  }
+  char host[256] = "host";
+  ::gethostname(host, sizeof host - 1);
+  launch::Task t;
+  t.label = "[join] ";
+  t.argv = o.command;
+  std::string where = o.join.substr(0, colon);
+  if (where.size() > 2 && where.front() == '[' && where.back() == ']') {
+    where = where.substr(1, where.size() - 2);
+  }
+  t.env = {{"DMLC_TRACKER_URI", where},
+           {"DMLC_TRACKER_PORT", std::to_string(port)},
+           {"DMLC_ROLE", "worker"},
+           {"DMLC_TASK_ID", o.join_task_id.empty()
+                                ? "join-" + std::string(host) + "-" + std::to_string(::getpid())
+                                : o.join_task_id},
+           {"TREERING_ELASTIC", "1"},
+           {"TREERING_ELASTIC_JOIN", "1"}};
+  if (o.host_ip_given) t.env.emplace_back("TREERING_HOST_IP", o.host_ip);
+  t.env.insert(t.env.end(), o.env.begin(), o.env.end());
+  t.parent_death_signal = SIGKILL;
+  launch::SupervisorHooks hooks;
+  hooks.emit = EmitLine;
+  launch::Supervisor::InstallSignalHandlers();
+  const Status run = launch::Supervisor({std::move(t)}, o.grace_s, hooks).Run();
+  std::fprintf(stderr, "[submit] joined %s; %s\n", o.join.c_str(),
+               run.ok() ? "worker succeeded" : ("worker failed: " + run.message()).c_str());
+  return run.ok() ? 0 : 1;
+}
+
 // Without --host-ip, a job on other hosts gets the tracker on the address that routes to the
 // first host (the interface that reaches the cluster), and says which one.
 void ChooseTrackerAddress(launch::SubmitOptions& o) {
@@ -232,6 +285,7 @@ int main(int argc, char** argv) {
       return rc;
     }
   }
+  if (!o.join.empty()) return RunJoiner(o);
   const auto started = std::chrono::steady_clock::now();
   ChooseTrackerAddress(o);
   if (o.cluster == "ssh" && !o.host_file.empty() && !o.command.empty()) {

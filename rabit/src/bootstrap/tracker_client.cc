@@ -1,5 +1,7 @@
 #include "bootstrap/tracker_client.h"
 
+#include <poll.h>
+
 #include <cstdint>
 
 namespace rabit::bootstrap {
@@ -137,6 +139,11 @@ Result<proto::Assign> TrackerClient::Join(proto::Hello hello, transport::Deadlin
     if (!sent.ok()) return sent;
   }
   auto frame = ReadFrame(deadline);
+  // A ResizePending sent before this epoch's Assign is answered by the epoch itself.
+  while (frame.ok() && frame->header.kind == proto::Kind::kResizePending) {
+    resize_pending_ = false;
+    frame = ReadFrame(deadline);
+  }
   if (!frame.ok()) return frame.status().WithContext("waiting for the rank assignment");
   if (frame->header.kind == proto::Kind::kAssign) return proto::DecodeAssign(frame->payload);
   return RejectedOrUnexpected(frame.value(), "its rank assignment");
@@ -146,6 +153,10 @@ Status TrackerClient::OnReadable() {
   auto frame = ReadFrame(transport::DeadlineAfter(kSendSeconds));
   if (!frame.ok())
     return Status::Aborted("lost the tracker connection: " + frame.status().message());
+  if (frame->header.kind == proto::Kind::kResizePending) {
+    resize_pending_ = true;
+    return Status::Ok();
+  }
   if (frame->header.kind != proto::Kind::kAbort) {
     return Status::Protocol("unexpected frame kind " +
                             std::to_string(static_cast<int>(frame->header.kind)) +
@@ -154,6 +165,19 @@ Status TrackerClient::OnReadable() {
   auto abort = proto::DecodeAbort(frame->payload);
   if (!abort.ok()) return abort.status();
   return AbortedBy("aborted", abort->reason);
+}
+
+Result<bool> TrackerClient::PollResizePending() {
+  for (;;) {
+    pollfd p{socket_.fd(), POLLIN, 0};
+    const int rc = ::poll(&p, 1, 0);
+    if (rc <= 0 || p.revents == 0) break;
+    Status st = OnReadable();
+    if (!st.ok()) return st;
+  }
+  const bool pending = resize_pending_;
+  resize_pending_ = false;
+  return pending;
 }
 
 Status TrackerClient::Print(const std::string& message) {

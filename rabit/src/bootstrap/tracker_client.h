@@ -44,7 +44,12 @@ class TrackerClient final : public transport::AbortWatch {
   treering::Status SendReport(const treering::proto::Report& report);
 
   int fd() const override { return socket_.fd(); }
+  // Reads one unsolicited frame: Abort fails with the tracker's reason, ResizePending (an
+  // elastic job: a worker waits to join) sets the flag below.
   treering::Status OnReadable() override;
+  // Elastic jobs, at a round boundary: reads what the tracker sent meanwhile without blocking,
+  // and returns (and clears) whether a resize is pending.
+  treering::Result<bool> PollResizePending();
   // Address of our end of the tracker connection: the interface that reaches the tracker.
   std::string LocalAddress() const { return socket_.LocalAddress(); }
 
@@ -63,8 +68,9 @@ class TrackerClient final : public transport::AbortWatch {
   transport::TcpSocket socket_;
   std::string token_;
   bool authenticated_ = false;
-  std::mutex send_mutex_;  // whole frames: the heartbeat thread sends too
-  bool closed_ = false;    // under send_mutex_: Shutdown closed the socket
+  std::mutex send_mutex_;        // whole frames: the heartbeat thread sends too
+  bool closed_ = false;          // under send_mutex_: Shutdown closed the socket
+  bool resize_pending_ = false;  // the engine's thread only (the heartbeat never reads)
 };
 
 // Reads one native frame (header + payload) from `socket`; shared with the peer handshake.

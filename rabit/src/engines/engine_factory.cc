@@ -21,7 +21,8 @@ EngineChoice Resolve(const EngineParams& p) {
   // Under a tracker: the robust engine when dead workers are restarted (it costs a copy of
   // every result and a checkpoint per round, docs/fault-tolerance.md), else the socket engine.
   if (!p.tracker_uri.empty()) {
-    return p.max_attempts > 1 || p.elastic ? EngineChoice::kRobust : EngineChoice::kSocket;
+    return p.max_attempts > 1 || p.elastic || p.elastic_join ? EngineChoice::kRobust
+                                                             : EngineChoice::kSocket;
   }
   if (p.mpi_environment) return EngineChoice::kMpi;
   return EngineChoice::kSingle;

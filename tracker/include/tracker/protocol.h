@@ -62,6 +62,9 @@ enum class Kind : std::uint16_t {
   kChallenge = 9,
   kProof = 10,
   kReport = 11,
+  // tracker -> ranked worker of an elastic job: a worker asks to join; relink at the next
+  // round boundary (docs/fault-tolerance.md, "Elastic jobs"). Empty payload.
+  kResizePending = 12,
 };
 
 enum class Command : std::uint8_t { kStart = 0, kRecover = 1 };
@@ -112,6 +115,7 @@ struct ErrorReport {
   std::vector<std::int32_t> ranks;
 };
 struct Shutdown {};
+struct ResizePending {};
 struct Abort {
   std::string reason;
 };
@@ -180,6 +184,7 @@ std::vector<std::uint8_t> Encode(const Assign& m);
 std::vector<std::uint8_t> Encode(const Print& m);
 std::vector<std::uint8_t> Encode(const ErrorReport& m);
 std::vector<std::uint8_t> Encode(const Shutdown& m);
+std::vector<std::uint8_t> Encode(const ResizePending& m);
 std::vector<std::uint8_t> Encode(const Abort& m);
 std::vector<std::uint8_t> Encode(const Reject& m);
 std::vector<std::uint8_t> Encode(const PeerHello& m);
@@ -203,6 +208,7 @@ Result<Proof> DecodeProof(std::span<const std::uint8_t> payload);
 Result<Report> DecodeReport(std::span<const std::uint8_t> payload);
 // Shutdown has an empty payload; any byte in it is a protocol error.
 Result<Shutdown> DecodeShutdown(std::span<const std::uint8_t> payload);
+Result<ResizePending> DecodeResizePending(std::span<const std::uint8_t> payload);
 
 // "Hello", "Assign", ...: for log lines and error messages.
 std::string KindName(Kind kind);

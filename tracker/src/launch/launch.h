@@ -26,6 +26,10 @@ struct SubmitOptions {
   bool elastic = false;
   double elastic_timeout_s = 10;
   int min_workers = 1;
+  // --join HOST:PORT: start one worker here that joins the running elastic job at that
+  // tracker (the job's token in TREERING_JOB_TOKEN); no tracker of its own.
+  std::string join;
+  std::string join_task_id;
   std::string host_ip = "127.0.0.1";
   bool host_ip_given = false;
   int tracker_port = 0;  // 0: any free port; fixed so a firewall can open it  // false: ssh / mpi

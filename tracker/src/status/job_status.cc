@@ -98,6 +98,10 @@ void JobStatus::OnReport(int rank, const proto::Report& report, SteadyTime now) 
     record->sync_s.assign(num_workers_, -1);
   }
   if (record == nullptr) return;
+  if (record->comp_s.size() <= static_cast<std::size_t>(rank)) {  // a rank an elastic job grew
+    record->comp_s.resize(num_workers_, -1);
+    record->sync_s.resize(num_workers_, -1);
+  }
   if (record->comp_s[rank] < 0) {
     s.comp_total_s += report.comp_s;
     s.sync_total_s += report.sync_s;
@@ -199,9 +203,10 @@ std::string JobStatus::ToJson(SteadyTime now, SteadyTime started) const {
       metrics[m.name].push_back({round, Number(m.value)});
     }
     nlohmann::json comp = nlohmann::json::array(), sync = nlohmann::json::array();
-    for (int r = 0; r < num_workers_; ++r) {
-      comp.push_back(record.comp_s[r] < 0 ? nlohmann::json() : Number(record.comp_s[r]));
-      sync.push_back(record.sync_s[r] < 0 ? nlohmann::json() : Number(record.sync_s[r]));
+    for (std::size_t r = 0; r < static_cast<std::size_t>(num_workers_); ++r) {
+      const bool known = r < record.comp_s.size() && record.comp_s[r] >= 0;
+      comp.push_back(known ? Number(record.comp_s[r]) : nlohmann::json());
+      sync.push_back(known ? Number(record.sync_s[r]) : nlohmann::json());
     }
     timeline.push_back({{"round", round}, {"comp_s", comp}, {"sync_s", sync}});
   }
@@ -220,6 +225,11 @@ void JobStatus::Renumber(const std::vector<int>& old_of_new) {
   ranks_ = std::move(ranks);
   // Round records keep their wider per-rank vectors: the page shows the first num_workers_.
   num_workers_ = static_cast<int>(old_of_new.size());
+}
+
+void JobStatus::Grow(int num_workers) {
+  ranks_.resize(num_workers);
+  num_workers_ = num_workers;
 }
 
 }  // namespace treering::tracker

@@ -66,6 +66,8 @@ class JobStatus {
   void OnJobEnded(const std::string& outcome);
   // An elastic shrink: rank r of the smaller world was rank old_of_new[r].
   void Renumber(const std::vector<int>& old_of_new);
+  // An elastic grow: ranks num_workers().. are new.
+  void Grow(int num_workers);
   int last_round() const { return last_round_; }
   void OnReport(int rank, const proto::Report& report, SteadyTime now);
 

@@ -51,6 +51,7 @@ Result<std::unique_ptr<RobustEngine>> RobustEngine::Create(
   engine->heartbeat_ = StartTrackerHeartbeat(&engine->progress_, engine->tracker_.get(),
                                              engine->options_.status_interval_s);
   Status st = engine->Connect(std::move(links));
+  if (st.ok() && engine->options_.joining) st = engine->AdoptNewWorld();
   if (!st.ok() && (st.code() == treering::StatusCode::kNetwork ||
                    st.code() == treering::StatusCode::kTimeout)) {
     st = engine->Recover();  // a peer died while we were learning the tree
@@ -207,9 +208,18 @@ Status RobustEngine::CheckPoint(const Serializable* global, const Serializable* 
   // The commit barrier: nobody starts version+1 before everyone has saved this one, and
   // [h, ~h] under Max tells whether every rank saved the same global bytes.
   const std::uint64_t h = std::hash<std::string_view>{}(next);
-  std::uint64_t check[2] = {h, ~h};
+  // Elastic jobs add a third word: "the tracker says a worker waits to join", so that every
+  // rank relinks at the same round boundary (max: one rank told is enough). No extra round
+  // trip; jobs that are not elastic keep the two words.
+  std::uint64_t check[3] = {h, ~h, 0};
+  if (options_.elastic && tracker_) {
+    auto pending = tracker_->PollResizePending();
+    if (!pending.ok()) return Fatal(pending.status());
+    check[2] = pending.value() ? 1 : 0;
+  }
   commit_finished_ = false;
-  Status st = DoAllreduce(check, 2, DataType::kUInt64, OpKind::kMax, nullptr, Phase::kCommit);
+  Status st = DoAllreduce(check, options_.elastic ? 3 : 2, DataType::kUInt64, OpKind::kMax, nullptr,
+                          Phase::kCommit);
   if (!st.ok()) return st;
   if (!commit_finished_ && check[0] != ~check[1]) {
     return Fatal(Status::Protocol("CheckPoint version " + std::to_string(version_ + 1) +
@@ -221,6 +231,9 @@ Status RobustEngine::CheckPoint(const Serializable* global, const Serializable* 
   has_local_ = local != nullptr;
   replicas_ = std::move(replicas);
   results_.Clear();
+  // A resize agreed at this boundary: relink; the tracker's epoch admits the joiner, and
+  // Recover reports the larger world (rabit::WorldChanged) after this checkpoint.
+  if (options_.elastic && check[2] != 0 && !commit_finished_) return Recover();
   return Status::Ok();
 }
 

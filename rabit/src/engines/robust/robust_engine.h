@@ -55,6 +55,9 @@ struct RobustOptions {
   // that was running fails with rabit::kWorldChangedMark; LoadCheckPoint then hands out that
   // checkpoint to the program, which redid its setup for the new rank and world.
   bool elastic = false;
+  // rabit_elastic_join (treering-submit --join): this worker joined a running elastic job; it
+  // takes the agreed checkpoint from the others right after linking.
+  bool joining = false;
 };
 
 class RobustEngine final : public Engine {

@@ -16,7 +16,7 @@ treering::Result<std::unique_ptr<Engine>> StartRobustEngine(const EngineParams& 
     return Status::InvalidInput("rabit_engine=robust needs DMLC_TRACKER_URI / rabit_tracker_uri");
   }
   bootstrap::BootstrapConfig config = BootstrapConfigFor(params);
-  config.elastic = params.elastic;
+  config.elastic = params.elastic || params.elastic_join;
   auto boot = bootstrap::BootstrapThroughTracker(config);
   if (!boot.ok()) return boot.status();
   RobustOptions options;
@@ -24,12 +24,13 @@ treering::Result<std::unique_ptr<Engine>> StartRobustEngine(const EngineParams& 
   options.attempt = params.num_attempt;
   // A restarted worker that got in before ranks were assigned joined the first linking with
   // everyone else: nobody holds anything, nothing to recover.
-  options.rejoined = boot->epoch > 0;
+  options.rejoined = boot->epoch > 0 && !params.elastic_join;
   options.local_replica = params.local_replica;
   options.status_interval_s = params.status_interval_seconds;
   options.hang_report_s = params.hang_report_seconds;
   options.mocks = params.mocks;
-  options.elastic = params.elastic;
+  options.elastic = params.elastic || params.elastic_join;
+  options.joining = params.elastic_join;
   const int rank = boot->links.topology().rank;
   SetLinkAddress(config.advertised_host.empty() ? boot->tracker->LocalAddress()
                                                 : config.advertised_host);
