@@ -3,7 +3,8 @@
 // workers: a rank lost for good (its connection dropped, or silent: it never asks) is dropped
 // after the elastic timeout and the others get the next epoch's Assign with their new rank and
 // world; a late restart of the dropped task is refused; below min_workers the job fails naming
-// the lost rank and its host; without --elastic nothing changes.
+// the lost rank and its host; without --elastic nothing changes. Grow: a joiner's Hello is
+// announced to every rank (ResizePending) and the next epoch ranks it after the others.
 #include <gtest/gtest.h>
 
 #include "fake_client.h"
@@ -178,6 +179,59 @@ TEST(TrackerElasticTest, ARestartInTimeKeepsTheWorld) {
   for (auto& c : w) ASSERT_TRUE(c.SendRaw(proto::Encode(proto::Shutdown{})).ok());
   Status done = t.Result(10);
   EXPECT_TRUE(done.ok()) << done.message();
+}
+
+TEST(TrackerElasticTest, AJoinerIsAnnouncedAndRankedAfterTheOthers) {
+  RunningTracker t(Elastic(2));
+  std::vector<FakeClient> w = Bootstrapped(t, 2);
+  FakeClient joiner;
+  ASSERT_TRUE(joiner.Connect("127.0.0.1", t.port()).ok());
+  ASSERT_TRUE(joiner.SendHello(kToken, "join-a", "127.0.0.1", 7100).ok());
+  for (int r = 0; r < 2; ++r) {  // every rank hears of it
+    auto f = w[r].ReadFrame(5);
+    ASSERT_TRUE(f.ok()) << f.status().message();
+    EXPECT_EQ(f->header.kind, proto::Kind::kResizePending);
+  }
+  // At the agreed round boundary every rank relinks; the epoch adds the joiner as rank 2.
+  for (int r = 0; r < 2; ++r) ASSERT_TRUE(w[r].SendRaw(proto::Encode(Recover(r, 8000 + r))).ok());
+  for (int r = 0; r < 2; ++r) {
+    auto a = w[r].ReadAssign(5);
+    ASSERT_TRUE(a.ok()) << a.status().message();
+    EXPECT_EQ(a->rank, r);
+    EXPECT_EQ(a->world_size, 3);
+    EXPECT_EQ(a->epoch, 1u);
+  }
+  auto a = joiner.ReadAssign(5);
+  ASSERT_TRUE(a.ok()) << a.status().message();
+  EXPECT_EQ(a->rank, 2);
+  EXPECT_EQ(a->world_size, 3);
+  EXPECT_EQ(a->epoch, 1u);
+  for (const proto::PeerAddress& p : a->connect_to) EXPECT_EQ(p.port, 8000 + p.rank);
+  for (int r = 0; r < 2; ++r) ASSERT_TRUE(w[r].SendRaw(proto::Encode(proto::Shutdown{})).ok());
+  ASSERT_TRUE(joiner.SendRaw(proto::Encode(proto::Shutdown{})).ok());
+  Status done = t.Result(10);
+  EXPECT_TRUE(done.ok()) << done.message();
+}
+
+TEST(TrackerElasticTest, AJoinerIsRefusedWithoutElasticOrWithATakenTaskId) {
+  TrackerOptions plain = Elastic(2);
+  plain.elastic = false;
+  RunningTracker t(plain);
+  std::vector<FakeClient> w = Bootstrapped(t, 2);
+  FakeClient late;
+  ASSERT_TRUE(late.Connect("127.0.0.1", t.port()).ok());
+  ASSERT_TRUE(late.SendHello(kToken, "join-a", "127.0.0.1", 7100).ok());
+  auto f = late.ReadFrame(5);
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(f->header.kind, proto::Kind::kReject);
+  RunningTracker e(Elastic(2));
+  std::vector<FakeClient> v = Bootstrapped(e, 2);
+  FakeClient twin;
+  ASSERT_TRUE(twin.Connect("127.0.0.1", e.port()).ok());
+  ASSERT_TRUE(twin.SendHello(kToken, "1", "127.0.0.1", 7100).ok());
+  f = twin.ReadFrame(5);
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(f->header.kind, proto::Kind::kReject);
 }
 
 }  // namespace
