@@ -213,6 +213,62 @@ TEST(TrackerElasticTest, AJoinerIsAnnouncedAndRankedAfterTheOthers) {
   EXPECT_TRUE(done.ok()) << done.message();
 }
 
+// The next Assign on `c`, skipping ResizePending frames; counts them in *pending.
+Result<proto::Assign> NextAssign(FakeClient& c, int* pending) {
+  for (;;) {
+    auto f = c.ReadFrame(5);
+    if (!f.ok()) return f.status();
+    if (f->header.kind == proto::Kind::kResizePending) {
+      ++*pending;
+      continue;
+    }
+    if (f->header.kind != proto::Kind::kAssign) {
+      return Status::Protocol("got " + proto::KindName(f->header.kind));
+    }
+    return proto::DecodeAssign(f->payload);
+  }
+}
+
+TEST(TrackerElasticTest, AJoinerWaitsOutAnEpochWithARestart) {
+  TrackerOptions o = Elastic(3);
+  o.max_attempts = 3;
+  o.elastic_timeout_s = 10;
+  RunningTracker t(o);
+  std::vector<FakeClient> w = Bootstrapped(t, 3);
+  w[1].Close();  // rank 1 dies; its restart replays from the others, so no join in this epoch
+  FakeClient joiner;
+  ASSERT_TRUE(joiner.Connect("127.0.0.1", t.port()).ok());
+  ASSERT_TRUE(joiner.SendHello(kToken, "join-a", "127.0.0.1", 7100).ok());
+  ASSERT_TRUE(w[0].SendRaw(proto::Encode(Recover(0, 8000))).ok());
+  ASSERT_TRUE(w[2].SendRaw(proto::Encode(Recover(2, 8002))).ok());
+  ASSERT_TRUE(w[1].Connect("127.0.0.1", t.port()).ok());
+  proto::Hello h = Recover(-1, 8001, "1");
+  h.attempt = 1;
+  ASSERT_TRUE(w[1].SayHello(h, kToken).ok());
+  for (int r = 0; r < 3; ++r) {
+    int pending = 0;
+    auto a = NextAssign(w[r], &pending);
+    ASSERT_TRUE(a.ok()) << a.status().message();
+    EXPECT_EQ(a->world_size, 3);
+    EXPECT_EQ(a->epoch, 1u);
+    auto again = w[r].ReadFrame(5);  // told again: the joiner still waits
+    ASSERT_TRUE(again.ok());
+    EXPECT_EQ(again->header.kind, proto::Kind::kResizePending) << "rank " << r;
+  }
+  for (int r = 0; r < 3; ++r) ASSERT_TRUE(w[r].SendRaw(proto::Encode(Recover(r, 9000 + r))).ok());
+  for (int r = 0; r < 3; ++r) {
+    int pending = 0;
+    auto a = NextAssign(w[r], &pending);
+    ASSERT_TRUE(a.ok()) << a.status().message();
+    EXPECT_EQ(a->world_size, 4);
+    EXPECT_EQ(a->epoch, 2u);
+  }
+  auto a = joiner.ReadAssign(5);
+  ASSERT_TRUE(a.ok()) << a.status().message();
+  EXPECT_EQ(a->rank, 3);
+  EXPECT_EQ(a->epoch, 2u);
+}
+
 TEST(TrackerElasticTest, AJoinerIsRefusedWithoutElasticOrWithATakenTaskId) {
   TrackerOptions plain = Elastic(2);
   plain.elastic = false;

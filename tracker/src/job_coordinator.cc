@@ -197,6 +197,9 @@ Status JobCoordinator::OnSurvivorHello(int rank, std::uint64_t session_id,
 void JobCoordinator::Asked(int rank, std::uint64_t session_id, const proto::Hello& hello) {
   roster_.Rebind(rank, session_id, hello.host, hello.port);
   const bool was_collecting = recovery_.collecting();
+  // A restarted worker replays from its peers, which a world that grows at once would not
+  // allow: joiners wait for an epoch without losses.
+  const bool had_losses = !recovery_.LostThisEpoch().empty();
   if (!recovery_.OnRecoverHello(rank, hello.attempt)) {
     if (!was_collecting) StartRecoveryClock();
     TryShrink();
@@ -205,12 +208,15 @@ void JobCoordinator::Asked(int rank, std::uint64_t session_id, const proto::Hell
   recovery_timer_.cancel();
   elastic_timer_.cancel();
   elastic_waiting_ = elastic_due_ = false;
-  if (!joiners_.empty()) AdmitJoiners();
+  if (!joiners_.empty() && !had_losses) AdmitJoiners();
   status_.OnRecoveryDone(recovery_.epoch());
   Log("recovery epoch " + std::to_string(recovery_.epoch()) + ": all " +
       std::to_string(roster_.num_workers()) + " ranks relink");
   for (int r = 0; r < roster_.num_workers(); ++r) {
-    if (auto s = sessions_.Find(roster_.worker(r).session_id)) s->OnRankAssigned(r);
+    if (auto s = sessions_.Find(roster_.worker(r).session_id)) {
+      s->OnRankAssigned(r);
+      if (!joiners_.empty()) s->OnResizePending();  // they relink again at the next round
+    }
   }
 }
 
