@@ -94,6 +94,9 @@ class TreeGrower {
   // Sparse partitioning scratch: the applied split each row belongs to, and its direction.
   std::vector<std::uint32_t> row_task_;
   std::vector<std::uint8_t> goes_left_;
+  // One byte per cell when every feature has at most 255 bins (bin + 1 <= 255; Fashion-MNIST:
+  // 47 MB instead of 94 MB), else two: the decisions are the same either way.
+  std::vector<std::uint8_t> bin_columns8_;
   std::vector<std::uint16_t> bin_columns_;
   enum class BinColumns { kUnknown, kBuilt, kTooSparse } bin_columns_state_ = BinColumns::kUnknown;
 };

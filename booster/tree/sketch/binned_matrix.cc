@@ -143,11 +143,26 @@ BinnedMatrix BinnedMatrix::Build(const data::DMatrix& dm, const HistogramCuts& c
   }
   m.layout_ = Layout::kSparse;
   m.sparse_bins_.resize(dm.NumNonZero());
-  ParallelFor(dm.NumRows(), ThreadsFor(dm.NumNonZero(), nthread), [&](std::size_t row) {
-    for (std::uint64_t j = dm.row_ptr[row]; j < dm.row_ptr[row + 1]; ++j) {
-      m.sparse_bins_[j] = cuts.SearchBin(dm.index[j], dm.value[j]);
-    }
-  });
+  // Blocks of consecutive rows per thread, so each thread's binned values are one range whose
+  // pages go back to the kernel as it goes (values_disposable): bins and values are never both
+  // resident (Fashion-MNIST: 94 MB of each).
+  ParallelForBlocks(
+      static_cast<std::int64_t>(dm.NumRows()), ThreadsFor(dm.NumNonZero(), nthread),
+      [&](int, std::int64_t begin, std::int64_t end) {
+        std::uintptr_t released =
+            (reinterpret_cast<std::uintptr_t>(dm.value.data() + dm.row_ptr[begin]) + 4095) &
+            ~std::uintptr_t{4095};
+        constexpr std::int64_t kReleaseRows = 1024;
+        for (std::int64_t block = begin; block < end; block += kReleaseRows) {
+          const std::int64_t block_end = std::min(end, block + kReleaseRows);
+          for (std::uint64_t j = dm.row_ptr[block]; j < dm.row_ptr[block_end]; ++j) {
+            m.sparse_bins_[j] = cuts.SearchBin(dm.index[j], dm.value[j]);
+          }
+          if (dm.values_disposable) {
+            ReleaseBinnedValues(dm.value.data() + dm.row_ptr[block_end], &released);
+          }
+        }
+      });
   m.BuildColumns(dm);
   m.BuildRowSlots(dm, max_bins, nthread);
   return m;

@@ -42,7 +42,8 @@ class BinnedMatrix {
  public:
   enum class Layout { kDense8, kDense16, kSparse };
 
-  // `dm` must outlive the matrix when the layout is sparse (its row_ptr and index are used).
+  // `dm` must outlive the matrix when the layout is sparse (its row_ptr is used; its index and
+  // values are not read after Build).
   static BinnedMatrix Build(const data::DMatrix& dm, const HistogramCuts& cuts, int nthread);
 
   Layout layout() const { return layout_; }
@@ -98,18 +99,21 @@ class BinnedMatrix {
       case Layout::kSparse:
         break;
     }
-    // Branch-free lower_bound over the row's sorted feature ids.
+    // Branch-free lower_bound over the row's global bins for the feature's first bin: a row's
+    // feature ids rise and feature f's bins are [offsets[f], offsets[f+1]), so its global bins
+    // rise too and stand in for the ids (which the training setup frees, train_memory.h).
     const std::uint64_t first = source_->row_ptr[row];
     std::uint64_t n = source_->row_ptr[row + 1] - first;
     if (n == 0) return -1;
-    const std::uint32_t* base = source_->index.data() + first;
+    const std::uint32_t lo = offsets_[feature];
+    const std::uint32_t* base = sparse_bins_.data() + first;
     while (n > 1) {
       const std::uint64_t half = n / 2;
-      base += half * static_cast<std::uint64_t>(base[half - 1] < feature);
+      base += half * static_cast<std::uint64_t>(base[half - 1] < lo);
       n -= half;
     }
-    if (*base != feature) return -1;
-    return static_cast<int>(sparse_bins_[base - source_->index.data()] - offsets_[feature]);
+    if (*base < lo || *base >= offsets_[feature + 1]) return -1;
+    return static_cast<int>(*base - lo);
   }
 
  private:
