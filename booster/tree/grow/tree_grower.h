@@ -45,6 +45,12 @@ class TreeGrower {
   // as histograms read them; the root's statistics are their sum over all ranks.
   RegTree Grow(const std::vector<GradientPair>& gpair, const GradientQuantiser& quantiser);
   const RowPartition& Partition() const { return partition_; }
+  // Memory (docs/learner.md, "Bytes per row"): histogram buffers held between trees (the most
+  // alive at once in any tree so far), and the bytes per cell of the bin columns (0: none).
+  std::size_t HistogramBuffers() const { return spare_hists_.size(); }
+  std::size_t BinColumnCellBytes() const {
+    return !bin_columns8_.empty() ? 1 : !bin_columns_.empty() ? 2 : 0;
+  }
 
  private:
   using Batch = std::vector<ExpandEntry>;
