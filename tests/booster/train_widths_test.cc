@@ -1,8 +1,10 @@
 // Widths of the training structures (docs/learner.md, "Bytes per row"): the grower's bin
-// columns take one byte per cell when every feature has <= 255 bins and two otherwise, a
+// columns take one byte per cell when every feature has <= 255 bins and two otherwise, the
+// CSC copy's local bins one byte up to 256 bins, a
 // derived sibling histogram lives in its parent's buffer (a full tree holds two histograms per
 // parent of its deepest built level, not three), and a sparse row's bins are found without its
 // feature ids. Each is checked against the leaves prediction reaches by walking the values.
+#include <algorithm>
 #include <random>
 
 #include <gtest/gtest.h>
@@ -81,6 +83,32 @@ TEST(TrainWidths, BinColumnsTakeOneByteUpTo255Bins) {
     SCOPED_TRACE("nthread " + std::to_string(nthread));
     EXPECT_EQ(GrowAndCheck(narrow, 8, 256, 7, nthread).cell_bytes, 1u);
     EXPECT_EQ(GrowAndCheck(wide, 8, 512, 7, nthread).cell_bytes, 2u);
+  }
+}
+
+// The CSC copy's local bins: one byte up to 256 bins per feature, two above; the same bins.
+TEST(TrainWidths, ColumnBinsTakeOneByteUpTo256Bins) {
+  for (int distinct : {200, 400}) {
+    SCOPED_TRACE("distinct values " + std::to_string(distinct));
+    const data::DMatrix dm = MostlyFull(distinct);
+    const HistogramCuts cuts = BuildCuts(dm, 8, 512, 1, rabit::DefaultComm());
+    const BinnedMatrix binned = BinnedMatrix::Build(dm, cuts, 2);
+    std::uint32_t widest = 0;
+    for (std::uint32_t f = 0; f < 8; ++f) widest = std::max(widest, cuts.FeatureBins(f));
+    ASSERT_EQ(widest <= 256, distinct == 200) << widest;
+    std::size_t entries = 0;
+    for (std::uint32_t f = 0; f < 8; ++f) {
+      const BinnedMatrix::Column col = binned.FeatureColumn(f);
+      EXPECT_EQ(col.bins8 != nullptr, distinct == 200);
+      EXPECT_EQ(col.bins16 != nullptr, distinct != 200);
+      col.WithBins([&](const auto* bins) {
+        for (std::size_t i = 0; i < col.size; ++i) {
+          ASSERT_EQ(static_cast<int>(bins[i]), binned.LocalBin(col.rows[i], f));
+        }
+      });
+      entries += col.size;
+    }
+    EXPECT_EQ(entries, dm.NumNonZero());
   }
 }
 

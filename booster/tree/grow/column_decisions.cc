@@ -81,9 +81,11 @@ bool TreeGrower::BuildBinColumns() {
       Cell* out = cells + f * rows;
       std::fill(out, out + rows, Cell{0});
       const BinnedMatrix::Column col = matrix_.FeatureColumn(static_cast<std::uint32_t>(f));
-      for (std::size_t i = 0; i < col.size; ++i) {
-        out[col.rows[i]] = static_cast<Cell>(col.bins[i] + 1);
-      }
+      col.WithBins([&](const auto* bins) {
+        for (std::size_t i = 0; i < col.size; ++i) {
+          out[col.rows[i]] = static_cast<Cell>(bins[i] + 1);
+        }
+      });
     });
   };
   if (widest <= 0xFF) {
@@ -159,14 +161,16 @@ void TreeGrower::DecideByColumns(const Batch& applied,
       const BinnedMatrix::Column col = matrix_.FeatureColumn(f);
       const std::uint32_t* begin = std::lower_bound(col.rows, col.rows + col.size, lo);
       const std::uint32_t* end = std::lower_bound(begin, col.rows + col.size, hi);
-      const std::uint16_t* bins = col.bins + (begin - col.rows);
-      for (const std::uint32_t* r = begin; r != end; ++r, ++bins) {
-        const std::uint32_t row = *r;
-        const std::uint32_t k = task[row];
-        const bool mine = task_feature[k] == f;
-        const std::uint8_t left = flat[offset[mine ? k : none] + *bins];
-        goes_left[row] = mine ? left : goes_left[row];
-      }
+      col.WithBins([&](const auto* col_bins) {
+        const auto* bins = col_bins + (begin - col.rows);
+        for (const std::uint32_t* r = begin; r != end; ++r, ++bins) {
+          const std::uint32_t row = *r;
+          const std::uint32_t k = task[row];
+          const bool mine = task_feature[k] == f;
+          const std::uint8_t left = flat[offset[mine ? k : none] + *bins];
+          goes_left[row] = mine ? left : goes_left[row];
+        }
+      });
     }
   });
 }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "base/parallel_for.h"
 #include "booster/tree/sketch/dense_bin_search.h"
@@ -163,7 +164,7 @@ BinnedMatrix BinnedMatrix::Build(const data::DMatrix& dm, const HistogramCuts& c
           }
         }
       });
-  m.BuildColumns(dm);
+  m.BuildColumns(dm, max_bins);
   m.BuildRowSlots(dm, max_bins, nthread);
   return m;
 }
@@ -202,19 +203,28 @@ void BinnedMatrix::BuildRowSlots(const data::DMatrix& dm, std::uint32_t widest, 
   }
 }
 
-void BinnedMatrix::BuildColumns(const data::DMatrix& dm) {
+void BinnedMatrix::BuildColumns(const data::DMatrix& dm, std::uint32_t widest) {
   column_ptr_.assign(num_features_ + 1, 0);
   for (std::uint32_t f : dm.index) ++column_ptr_[f + 1];
   for (std::uint32_t f = 0; f < num_features_; ++f) column_ptr_[f + 1] += column_ptr_[f];
   column_rows_.resize(dm.NumNonZero());
-  column_bins_.resize(dm.NumNonZero());
-  std::vector<std::uint64_t> fill(column_ptr_.begin(), column_ptr_.end() - 1);
-  for (std::size_t row = 0; row < num_rows_; ++row) {
-    for (std::uint64_t j = dm.row_ptr[row]; j < dm.row_ptr[row + 1]; ++j) {
-      const std::uint32_t f = dm.index[j];
-      column_rows_[fill[f]] = static_cast<std::uint32_t>(row);
-      column_bins_[fill[f]++] = static_cast<std::uint16_t>(sparse_bins_[j] - offsets_[f]);
+  const auto fill_columns = [&](auto* bins) {
+    using Bin = std::remove_pointer_t<decltype(bins)>;
+    std::vector<std::uint64_t> fill(column_ptr_.begin(), column_ptr_.end() - 1);
+    for (std::size_t row = 0; row < num_rows_; ++row) {
+      for (std::uint64_t j = dm.row_ptr[row]; j < dm.row_ptr[row + 1]; ++j) {
+        const std::uint32_t f = dm.index[j];
+        column_rows_[fill[f]] = static_cast<std::uint32_t>(row);
+        bins[fill[f]++] = static_cast<Bin>(sparse_bins_[j] - offsets_[f]);
+      }
     }
+  };
+  if (widest <= 256) {
+    column_bins8_.resize(dm.NumNonZero());
+    fill_columns(column_bins8_.data());
+  } else {
+    column_bins_.resize(dm.NumNonZero());
+    fill_columns(column_bins_.data());
   }
 }
 

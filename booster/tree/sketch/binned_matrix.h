@@ -78,15 +78,28 @@ class BinnedMatrix {
   const std::uint16_t* RowSlots16() const { return slots16_.empty() ? nullptr : slots16_.data(); }
 
   // Sparse layout only: feature f's entries as (row, local bin), rows ascending. Partitioning
-  // a node walks the split feature's column instead of searching every row.
+  // a node walks the split feature's column instead of searching every row. The local bins
+  // take one byte when every feature has <= 256 bins, else two (WithBins hands them typed).
   struct Column {
     const std::uint32_t* rows;
-    const std::uint16_t* bins;
+    const std::uint8_t* bins8;    // null when the bins are two bytes
+    const std::uint16_t* bins16;  // null when they are one byte
     std::size_t size;
+    // fn(bins) with bins a const std::uint8_t* or const std::uint16_t*, one call per column.
+    template <typename Fn>
+    void WithBins(Fn&& fn) const {
+      if (bins8 != nullptr) {
+        fn(bins8);
+      } else {
+        fn(bins16);
+      }
+    }
   };
   Column FeatureColumn(std::uint32_t f) const {
     const std::uint64_t b = column_ptr_[f], e = column_ptr_[f + 1];
-    return {column_rows_.data() + b, column_bins_.data() + b, static_cast<std::size_t>(e - b)};
+    const bool narrow = !column_bins8_.empty() || column_bins_.empty();
+    return {column_rows_.data() + b, narrow ? column_bins8_.data() + b : nullptr,
+            narrow ? nullptr : column_bins_.data() + b, static_cast<std::size_t>(e - b)};
   }
 
   // Bin of (row, feature) counted from the feature's first bin; -1 when the value is missing.
@@ -117,7 +130,7 @@ class BinnedMatrix {
   }
 
  private:
-  void BuildColumns(const data::DMatrix& dm);
+  void BuildColumns(const data::DMatrix& dm, std::uint32_t widest);
   void BuildRowSlots(const data::DMatrix& dm, std::uint32_t widest, int nthread);
 
   Layout layout_ = Layout::kSparse;
@@ -132,7 +145,8 @@ class BinnedMatrix {
   BinVector<std::uint16_t> slots16_;
   std::vector<std::uint64_t> column_ptr_;  // CSC copy of the sparse layout
   std::vector<std::uint32_t> column_rows_;
-  std::vector<std::uint16_t> column_bins_;
+  std::vector<std::uint8_t> column_bins8_;  // local bins, every feature <= 256 bins
+  std::vector<std::uint16_t> column_bins_;  // local bins otherwise
   const data::DMatrix* source_ = nullptr;
 };
 
