@@ -18,6 +18,31 @@ namespace {
 
 using Params = std::vector<std::pair<std::string, std::string>>;
 
+// Half of the entries left out at random: a CSR matrix (as Fashion-MNIST's zeros).
+std::string WriteSparse(int rows, int features) {
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("train_memory_sparse_" + std::to_string(::getpid()) + ".libsvm"))
+                               .string();
+  std::ofstream out(path);
+  std::mt19937 rng(5);
+  std::normal_distribution<float> n(0.0f, 1.0f);
+  std::bernoulli_distribution present(0.5);
+  char buf[32];
+  for (int r = 0; r < rows; ++r) {
+    std::string line;
+    float sum = 0;
+    for (int f = 0; f < features; ++f) {
+      if (!present(rng)) continue;
+      const float v = n(rng);
+      sum += f % 3 == 0 ? v : 0.0f;
+      std::snprintf(buf, sizeof buf, " %d:%.4f", f, v);
+      line += buf;
+    }
+    out << (sum + 0.5f * n(rng) > 0 ? 1 : 0) << line << '\n';
+  }
+  return path;
+}
+
 std::string WriteDense(int rows, int features) {
   const std::string path = (std::filesystem::temp_directory_path() /
                             ("train_memory_" + std::to_string(::getpid()) + ".libsvm"))
@@ -89,6 +114,33 @@ TEST(TrainMemory, DroppedValuesGrowTheSameModel) {
   EXPECT_EQ(TrainedModel(&forest, true, {{"num_parallel_tree", "2"}}),
             TrainedModel(&forest_plain, false, {{"num_parallel_tree", "2"}}));
   EXPECT_FALSE(forest.value.empty());
+  std::filesystem::remove(path);
+}
+
+// A CSR matrix frees its values and its feature ids once binned (the bins carry the feature:
+// BinnedMatrix::LocalBin searches them), growing the same model with 1 and 2 threads.
+TEST(TrainMemory, SparseMatrixDropsValuesAndIds) {
+  const std::string path = WriteSparse(6000, 12);
+  for (const char* nthread : {"1", "2"}) {
+    SCOPED_TRACE(std::string("nthread ") + nthread);
+    data::DMatrix plain = Load(path, true);
+    data::DMatrix lean = Load(path, true);
+    ASSERT_FALSE(lean.implicit_index);
+    const Params params{{"nthread", nthread}, {"max_depth", "6"}};
+    const std::string expected = TrainedModel(&plain, false, params);
+    EXPECT_FALSE(plain.value.empty());
+    EXPECT_EQ(TrainedModel(&lean, true, params), expected);
+    EXPECT_TRUE(lean.value.empty()) << "values kept after binning";
+    EXPECT_TRUE(lean.index.empty()) << "feature ids kept after binning";
+    EXPECT_EQ(lean.NumRows(), 6000u);
+    // The exact grower reads the entries every round: they stay.
+    data::DMatrix exact = Load(path, true);
+    data::DMatrix exact_plain = Load(path, true);
+    EXPECT_EQ(TrainedModel(&exact, true, {{"tree_method", "exact"}, {"nthread", nthread}}),
+              TrainedModel(&exact_plain, false, {{"tree_method", "exact"}, {"nthread", nthread}}));
+    EXPECT_FALSE(exact.value.empty());
+    EXPECT_FALSE(exact.index.empty());
+  }
   std::filesystem::remove(path);
 }
 

@@ -274,12 +274,15 @@ void TreeGrower::BuildChildHistograms(GrowingTree& t, const Batch& parents) {
     rows.push_back(HistogramRows(t.gpair, build));
     built.push_back(&t.HistOf(build));
     built_hists.push_back(built.back());
-    derived.push_back(&t.HistOf(derive));
-    parent_hists.push_back(&t.hists[e.node]);
-    if (fuse) {
-      derived.back()->resize(cuts_.TotalBins());  // a recycled buffer is already this size
-      t.derive_from[derive] = {e.node, build};
-    }
+    // The sibling is derived in the parent's buffer (bin b of the sibling = bin b of the
+    // parent - bin b of the built child, read nowhere else), so a level holds two histograms
+    // per parent instead of three (Fashion-MNIST, depth 6: 32 x 2.4 MB less at the peak).
+    auto parent_hist = t.hists.extract(e.node);
+    parent_hist.key() = derive;
+    Histogram* in_place = &t.hists.insert(std::move(parent_hist)).position->second;
+    derived.push_back(in_place);
+    parent_hists.push_back(in_place);
+    if (fuse) t.derive_from[derive] = {derive, build};
   }
   builder_.Build(t.gpair, t.evaluator.Quantiser(), rows, built);
   sync_->SumLevel(built);

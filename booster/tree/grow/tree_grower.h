@@ -45,6 +45,12 @@ class TreeGrower {
   // as histograms read them; the root's statistics are their sum over all ranks.
   RegTree Grow(const std::vector<GradientPair>& gpair, const GradientQuantiser& quantiser);
   const RowPartition& Partition() const { return partition_; }
+  // Memory (docs/learner.md, "Bytes per row"): histogram buffers held between trees (the most
+  // alive at once in any tree so far), and the bytes per cell of the bin columns (0: none).
+  std::size_t HistogramBuffers() const { return spare_hists_.size(); }
+  std::size_t BinColumnCellBytes() const {
+    return !bin_columns8_.empty() ? 1 : !bin_columns_.empty() ? 2 : 0;
+  }
 
  private:
   using Batch = std::vector<ExpandEntry>;
@@ -94,6 +100,9 @@ class TreeGrower {
   // Sparse partitioning scratch: the applied split each row belongs to, and its direction.
   std::vector<std::uint32_t> row_task_;
   std::vector<std::uint8_t> goes_left_;
+  // One byte per cell when every feature has at most 255 bins (bin + 1 <= 255; Fashion-MNIST:
+  // 47 MB instead of 94 MB), else two: the decisions are the same either way.
+  std::vector<std::uint8_t> bin_columns8_;
   std::vector<std::uint16_t> bin_columns_;
   enum class BinColumns { kUnknown, kBuilt, kTooSparse } bin_columns_state_ = BinColumns::kUnknown;
 };

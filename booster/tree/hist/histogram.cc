@@ -284,11 +284,13 @@ GradientPairInt HistogramBuilder::BuildRootByColumns(const std::vector<GradientP
     for (std::size_t i = 0; i < kCopies; ++i) c[i] = copies.data() + i * bins;
     const BinnedMatrix::Column col = m.FeatureColumn(f);
     const GradientPairInt* q = quantised_.data();
-    std::size_t k = 0;
-    for (; k + kCopies <= col.size; k += kCopies) {
-      for (std::size_t i = 0; i < kCopies; ++i) c[i][col.bins[k + i]] += q[col.rows[k + i]];
-    }
-    for (; k < col.size; ++k) c[0][col.bins[k]] += q[col.rows[k]];
+    col.WithBins([&](const auto* col_bins) {
+      std::size_t k = 0;
+      for (; k + kCopies <= col.size; k += kCopies) {
+        for (std::size_t i = 0; i < kCopies; ++i) c[i][col_bins[k + i]] += q[col.rows[k + i]];
+      }
+      for (; k < col.size; ++k) c[0][col_bins[k]] += q[col.rows[k]];
+    });
     GradientPairInt* slice = out->data() + offsets[f];
     for (std::uint32_t b = 0; b < bins; ++b) {
       GradientPairInt total = c[0][b];

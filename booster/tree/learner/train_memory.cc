@@ -7,7 +7,14 @@ namespace treering::booster {
 TrainMemoryPlan PlanTrainMemory(const data::DMatrix& train, const TreeParam& param,
                                 const TrainMemoryInputs& in) {
   TrainMemoryPlan plan;
-  if (!train.implicit_index) return plan;
+  if (!train.implicit_index) {
+    // A CSR matrix (sparse, e.g. Fashion-MNIST): once binned, the bins carry the feature of
+    // every entry (global bins rise within a row), so its ids go with its values; the exact
+    // grower reads both every round.
+    plan.drop_values = in.allow_drop && in.method != "exact" && !in.dart &&
+                       in.num_parallel_tree == 1 && !in.has_trees && !in.update;
+    return plan;
+  }
   // The ids are read by the exact grower, the weighted sketch, the categorical cuts and the
   // sparse bins (chosen when the model has more features than the matrix).
   plan.restore_index = in.method == "exact" || !train.weight.empty() || param.HasCategorical() ||
@@ -21,6 +28,7 @@ TrainMemoryPlan PlanTrainMemory(const data::DMatrix& train, const TreeParam& par
 
 void DropTrainValues(data::DMatrix* train) {
   std::vector<float>().swap(train->value);
+  std::vector<std::uint32_t>().swap(train->index);
   train->values_disposable = false;
 }
 

@@ -1,7 +1,8 @@
 // The training matrix's memory in the histogram learner: a dense matrix loaded without its
 // feature ids (DMatrix::implicit_index) trains as it is where nothing reads the ids, and its
 // feature values are dropped once the bins exist when the caller allows it (the CLI) and
-// nothing reads them again (docs/data.md, "Memory").
+// nothing reads them again; a sparse (CSR) matrix's values and ids are freed the same way
+// (docs/data.md, "Memory").
 #pragma once
 
 #include <cstdint>
@@ -31,8 +32,8 @@ struct TrainMemoryInputs {
 TrainMemoryPlan PlanTrainMemory(const data::DMatrix& train, const TreeParam& param,
                                 const TrainMemoryInputs& in);
 
-// Frees the values (keeping rows, labels, weights): the learner's margins of this matrix
-// come from the row partition from now on.
+// Frees the values and the feature ids (keeping rows, labels, weights): the learner's margins
+// of this matrix come from the row partition from now on, and the bins stand for the entries.
 void DropTrainValues(data::DMatrix* train);
 
 }  // namespace treering::booster

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "base/parallel_for.h"
 #include "booster/tree/sketch/dense_bin_search.h"
@@ -143,12 +144,27 @@ BinnedMatrix BinnedMatrix::Build(const data::DMatrix& dm, const HistogramCuts& c
   }
   m.layout_ = Layout::kSparse;
   m.sparse_bins_.resize(dm.NumNonZero());
-  ParallelFor(dm.NumRows(), ThreadsFor(dm.NumNonZero(), nthread), [&](std::size_t row) {
-    for (std::uint64_t j = dm.row_ptr[row]; j < dm.row_ptr[row + 1]; ++j) {
-      m.sparse_bins_[j] = cuts.SearchBin(dm.index[j], dm.value[j]);
-    }
-  });
-  m.BuildColumns(dm);
+  // Blocks of consecutive rows per thread, so each thread's binned values are one range whose
+  // pages go back to the kernel as it goes (values_disposable): bins and values are never both
+  // resident (Fashion-MNIST: 94 MB of each).
+  ParallelForBlocks(
+      static_cast<std::int64_t>(dm.NumRows()), ThreadsFor(dm.NumNonZero(), nthread),
+      [&](int, std::int64_t begin, std::int64_t end) {
+        std::uintptr_t released =
+            (reinterpret_cast<std::uintptr_t>(dm.value.data() + dm.row_ptr[begin]) + 4095) &
+            ~std::uintptr_t{4095};
+        constexpr std::int64_t kReleaseRows = 1024;
+        for (std::int64_t block = begin; block < end; block += kReleaseRows) {
+          const std::int64_t block_end = std::min(end, block + kReleaseRows);
+          for (std::uint64_t j = dm.row_ptr[block]; j < dm.row_ptr[block_end]; ++j) {
+            m.sparse_bins_[j] = cuts.SearchBin(dm.index[j], dm.value[j]);
+          }
+          if (dm.values_disposable) {
+            ReleaseBinnedValues(dm.value.data() + dm.row_ptr[block_end], &released);
+          }
+        }
+      });
+  m.BuildColumns(dm, max_bins);
   m.BuildRowSlots(dm, max_bins, nthread);
   return m;
 }
@@ -187,19 +203,28 @@ void BinnedMatrix::BuildRowSlots(const data::DMatrix& dm, std::uint32_t widest, 
   }
 }
 
-void BinnedMatrix::BuildColumns(const data::DMatrix& dm) {
+void BinnedMatrix::BuildColumns(const data::DMatrix& dm, std::uint32_t widest) {
   column_ptr_.assign(num_features_ + 1, 0);
   for (std::uint32_t f : dm.index) ++column_ptr_[f + 1];
   for (std::uint32_t f = 0; f < num_features_; ++f) column_ptr_[f + 1] += column_ptr_[f];
   column_rows_.resize(dm.NumNonZero());
-  column_bins_.resize(dm.NumNonZero());
-  std::vector<std::uint64_t> fill(column_ptr_.begin(), column_ptr_.end() - 1);
-  for (std::size_t row = 0; row < num_rows_; ++row) {
-    for (std::uint64_t j = dm.row_ptr[row]; j < dm.row_ptr[row + 1]; ++j) {
-      const std::uint32_t f = dm.index[j];
-      column_rows_[fill[f]] = static_cast<std::uint32_t>(row);
-      column_bins_[fill[f]++] = static_cast<std::uint16_t>(sparse_bins_[j] - offsets_[f]);
+  const auto fill_columns = [&](auto* bins) {
+    using Bin = std::remove_pointer_t<decltype(bins)>;
+    std::vector<std::uint64_t> fill(column_ptr_.begin(), column_ptr_.end() - 1);
+    for (std::size_t row = 0; row < num_rows_; ++row) {
+      for (std::uint64_t j = dm.row_ptr[row]; j < dm.row_ptr[row + 1]; ++j) {
+        const std::uint32_t f = dm.index[j];
+        column_rows_[fill[f]] = static_cast<std::uint32_t>(row);
+        bins[fill[f]++] = static_cast<Bin>(sparse_bins_[j] - offsets_[f]);
+      }
     }
+  };
+  if (widest <= 256) {
+    column_bins8_.resize(dm.NumNonZero());
+    fill_columns(column_bins8_.data());
+  } else {
+    column_bins_.resize(dm.NumNonZero());
+    fill_columns(column_bins_.data());
   }
 }
 

@@ -42,7 +42,8 @@ class BinnedMatrix {
  public:
   enum class Layout { kDense8, kDense16, kSparse };
 
-  // `dm` must outlive the matrix when the layout is sparse (its row_ptr and index are used).
+  // `dm` must outlive the matrix when the layout is sparse (its row_ptr is used; its index and
+  // values are not read after Build).
   static BinnedMatrix Build(const data::DMatrix& dm, const HistogramCuts& cuts, int nthread);
 
   Layout layout() const { return layout_; }
@@ -77,15 +78,28 @@ class BinnedMatrix {
   const std::uint16_t* RowSlots16() const { return slots16_.empty() ? nullptr : slots16_.data(); }
 
   // Sparse layout only: feature f's entries as (row, local bin), rows ascending. Partitioning
-  // a node walks the split feature's column instead of searching every row.
+  // a node walks the split feature's column instead of searching every row. The local bins
+  // take one byte when every feature has <= 256 bins, else two (WithBins hands them typed).
   struct Column {
     const std::uint32_t* rows;
-    const std::uint16_t* bins;
+    const std::uint8_t* bins8;    // null when the bins are two bytes
+    const std::uint16_t* bins16;  // null when they are one byte
     std::size_t size;
+    // fn(bins) with bins a const std::uint8_t* or const std::uint16_t*, one call per column.
+    template <typename Fn>
+    void WithBins(Fn&& fn) const {
+      if (bins8 != nullptr) {
+        fn(bins8);
+      } else {
+        fn(bins16);
+      }
+    }
   };
   Column FeatureColumn(std::uint32_t f) const {
     const std::uint64_t b = column_ptr_[f], e = column_ptr_[f + 1];
-    return {column_rows_.data() + b, column_bins_.data() + b, static_cast<std::size_t>(e - b)};
+    const bool narrow = !column_bins8_.empty() || column_bins_.empty();
+    return {column_rows_.data() + b, narrow ? column_bins8_.data() + b : nullptr,
+            narrow ? nullptr : column_bins_.data() + b, static_cast<std::size_t>(e - b)};
   }
 
   // Bin of (row, feature) counted from the feature's first bin; -1 when the value is missing.
@@ -98,22 +112,25 @@ class BinnedMatrix {
       case Layout::kSparse:
         break;
     }
-    // Branch-free lower_bound over the row's sorted feature ids.
+    // Branch-free lower_bound over the row's global bins for the feature's first bin: a row's
+    // feature ids rise and feature f's bins are [offsets[f], offsets[f+1]), so its global bins
+    // rise too and stand in for the ids (which the training setup frees, train_memory.h).
     const std::uint64_t first = source_->row_ptr[row];
     std::uint64_t n = source_->row_ptr[row + 1] - first;
     if (n == 0) return -1;
-    const std::uint32_t* base = source_->index.data() + first;
+    const std::uint32_t lo = offsets_[feature];
+    const std::uint32_t* base = sparse_bins_.data() + first;
     while (n > 1) {
       const std::uint64_t half = n / 2;
-      base += half * static_cast<std::uint64_t>(base[half - 1] < feature);
+      base += half * static_cast<std::uint64_t>(base[half - 1] < lo);
       n -= half;
     }
-    if (*base != feature) return -1;
-    return static_cast<int>(sparse_bins_[base - source_->index.data()] - offsets_[feature]);
+    if (*base < lo || *base >= offsets_[feature + 1]) return -1;
+    return static_cast<int>(*base - lo);
   }
 
  private:
-  void BuildColumns(const data::DMatrix& dm);
+  void BuildColumns(const data::DMatrix& dm, std::uint32_t widest);
   void BuildRowSlots(const data::DMatrix& dm, std::uint32_t widest, int nthread);
 
   Layout layout_ = Layout::kSparse;
@@ -128,7 +145,8 @@ class BinnedMatrix {
   BinVector<std::uint16_t> slots16_;
   std::vector<std::uint64_t> column_ptr_;  // CSC copy of the sparse layout
   std::vector<std::uint32_t> column_rows_;
-  std::vector<std::uint16_t> column_bins_;
+  std::vector<std::uint8_t> column_bins8_;  // local bins, every feature <= 256 bins
+  std::vector<std::uint16_t> column_bins_;  // local bins otherwise
   const data::DMatrix* source_ = nullptr;
 };
 
