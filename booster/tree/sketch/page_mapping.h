@@ -34,6 +34,7 @@ class PageMapping {
   void KeepUnder(std::uint64_t cap);
   // How many times the keeper trimmed (for tests and the bench).
   std::uint64_t trims() const { return trims_.load(std::memory_order_relaxed); }
+  bool realtime() const { return realtime_.load(); }
 
  private:
   struct Region {
@@ -47,6 +48,7 @@ class PageMapping {
   std::thread keeper_;
   std::atomic<bool> stop_{false};
   std::atomic<std::uint64_t> trims_{0};
+  std::atomic<bool> realtime_{false};
 };
 
 }  // namespace treering::booster
