@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 
 #include "chunk_plan.h"
 #include "input_files.h"
@@ -11,7 +12,14 @@ namespace {
 
 // Text per slice: a slice's parsed floats (~1/3 of its text on dense data) are what the
 // loader holds besides the labels.
-constexpr std::uint64_t kSliceBytes = std::uint64_t{48} << 20;
+// TREERING_EXTERNAL_SLICE_BYTES overrides it (tests read small files in several slices).
+std::uint64_t SliceBytes() {
+  if (const char* env = std::getenv("TREERING_EXTERNAL_SLICE_BYTES")) {
+    const std::uint64_t v = std::strtoull(env, nullptr, 10);
+    if (v > 0) return v;
+  }
+  return std::uint64_t{48} << 20;
+}
 
 Status AppendMeta(const std::string& uri, const DMatrix& slice, std::uint64_t rows_before,
                   DMatrix* out) {
@@ -39,7 +47,7 @@ Result<DMatrix> LoadExternal(const CacheUri& uri, const LoadOptions& options, co
   Result<InputSpec> input = ResolveInput(uri.data);
   if (!input.ok()) return input.status();
   const ByteRange range = PartRange(input->total_bytes, options.part, options.nparts);
-  const std::uint64_t slices = std::max<std::uint64_t>(1, (range.end - range.begin) / kSliceBytes);
+  const std::uint64_t slices = std::max<std::uint64_t>(1, (range.end - range.begin) / SliceBytes());
   const std::string prefix = RankedCachePrefix(uri.prefix, options.part, options.nparts);
   DMatrix out;
   std::shared_ptr<ExternalColumns> columns;

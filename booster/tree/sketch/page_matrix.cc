@@ -77,8 +77,9 @@ Status WritePages(const data::ExternalColumns& cols, const HistogramCuts& cuts, 
                   int columns_fd) {
   const std::uint32_t nf = cuts.NumFeatures();
   const std::uint64_t rows = cols.rows();
-  // Rows per block: ~16 MiB of floats, whatever the width.
-  const std::uint64_t block = std::max<std::uint64_t>(1, (std::uint64_t{16} << 20) / (4 * nf));
+  // Rows per block: ~4 MiB of floats, whatever the width (with the two bin copies, the
+  // binning pass holds ~6 MiB besides the labels).
+  const std::uint64_t block = std::max<std::uint64_t>(1, (std::uint64_t{4} << 20) / (4 * nf));
   std::vector<float> values(block * nf);
   std::vector<Bin> by_column(block * nf), by_row(block * nf);
   for (std::uint64_t r0 = 0; r0 < rows; r0 += block) {
