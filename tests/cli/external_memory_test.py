@@ -65,6 +65,20 @@ def test_binary_several_slices_identical():
                          {"TREERING_EXTERNAL_SLICE_BYTES": "50000"})
 
 
+def test_auto_is_approx_as_xgboost():
+    with t.TempDir() as d:
+        write_dense(os.path.join(d, "a.libsvm"), 2000, 6, 9)
+        os.makedirs(os.path.join(d, "cache"))
+        base = [t.treering_bin(), "/dev/null", "objective=binary:logistic", "num_round=3",
+                "verbosity=2"]
+        # XGBoost 1.7: tree_method unset with an external-memory matrix means approx
+        ext = t.run(base + ["data=a.libsvm?format=libsvm#cache/a", "model_out=ext.json"], cwd=d)
+        assert "since external-memory data matrix is used" in ext.stderr, ext.stderr
+        t.run(base + ["data=a.libsvm?format=libsvm", "tree_method=approx",
+                      "model_out=mem.json"], cwd=d)
+        assert same_file(os.path.join(d, "ext.json"), os.path.join(d, "mem.json"))
+
+
 def test_multiclass_and_weights_identical():
     with t.TempDir() as d:
         write_dense(os.path.join(d, "m.libsvm"), 3000, 8, 2, classes=3)
@@ -188,7 +202,8 @@ def test_two_workers_identical():
 
 
 if __name__ == "__main__":
-    t.main([test_binary_several_slices_identical, test_multiclass_and_weights_identical,
+    t.main([test_binary_several_slices_identical, test_auto_is_approx_as_xgboost,
+            test_multiclass_and_weights_identical,
             test_sparse_missing_values_identical, test_cap_keeps_peak_rss,
             test_bad_path_and_full_disk, test_truncated_page_is_an_error,
             test_two_workers_identical])
