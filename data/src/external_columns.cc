@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -26,6 +27,79 @@ Status WriteAll(int fd, const void* data, std::size_t bytes, const std::string& 
     bytes -= static_cast<std::size_t>(n);
   }
   return Status::Ok();
+}
+
+// The live caches, for the termination handler: it may only read plain memory and call
+// async-signal-safe functions, so each entry holds its prefix and column count and the handler
+// spells the file names itself.
+constexpr int kMaxCaches = 8;
+struct LiveCache {
+  std::atomic<bool> live{false};
+  char prefix[4096] = {};
+  std::uint32_t cols = 0;
+};
+LiveCache g_caches[kMaxCaches];
+std::atomic<bool> g_handlers_installed{false};
+struct sigaction g_previous[3];
+constexpr int kSignals[3] = {SIGTERM, SIGINT, SIGHUP};
+
+// Appends `text` to buf[*n] (bounded), for the handler.
+void Put(char* buf, std::size_t* n, std::size_t cap, const char* text) {
+  while (*text != 0 && *n + 1 < cap) buf[(*n)++] = *text++;
+  buf[*n] = 0;
+}
+
+void UnlinkWithSuffix(const char* prefix, const char* suffix) {
+  char path[4200];
+  std::size_t n = 0;
+  Put(path, &n, sizeof(path), prefix);
+  Put(path, &n, sizeof(path), suffix);
+  ::unlink(path);
+}
+
+void OnTerminate(int sig) {
+  for (LiveCache& c : g_caches) {
+    if (!c.live.load()) continue;
+    for (std::uint32_t f = 0; f < c.cols; ++f) {
+      char digits[16];
+      int len = 0;
+      std::uint32_t v = f;
+      do {
+        digits[len++] = static_cast<char>('0' + v % 10);
+        v /= 10;
+      } while (v != 0);
+      char suffix[32] = ".col";
+      std::size_t n = 4;
+      while (len > 0) suffix[n++] = digits[--len];
+      suffix[n] = 0;
+      Put(suffix, &n, sizeof(suffix), ".spill");
+      UnlinkWithSuffix(c.prefix, suffix);
+    }
+    UnlinkWithSuffix(c.prefix, ".rows.page");
+    UnlinkWithSuffix(c.prefix, ".columns.page");
+  }
+  for (int i = 0; i < 3; ++i) {
+    if (kSignals[i] == sig) sigaction(sig, &g_previous[i], nullptr);
+  }
+  ::raise(sig);  // the earlier action (default: terminate) now runs
+}
+
+LiveCache* Track(const std::string& prefix, std::uint32_t cols) {
+  if (!g_handlers_installed.exchange(true)) {
+    struct sigaction sa = {};
+    sa.sa_handler = OnTerminate;
+    sigemptyset(&sa.sa_mask);
+    for (int i = 0; i < 3; ++i) sigaction(kSignals[i], &sa, &g_previous[i]);
+  }
+  if (prefix.size() >= sizeof(LiveCache::prefix)) return nullptr;
+  for (LiveCache& c : g_caches) {
+    bool expected = false;
+    if (c.live.load() || c.cols != 0) continue;
+    std::snprintf(c.prefix, sizeof(c.prefix), "%s", prefix.c_str());
+    c.cols = cols;
+    if (c.live.compare_exchange_strong(expected, true)) return &c;
+  }
+  return nullptr;  // more live caches than slots: not removed on a signal
 }
 
 }  // namespace
@@ -63,6 +137,11 @@ ExternalColumns::ExternalColumns(std::string prefix, std::uint32_t cols)
 }
 
 ExternalColumns::~ExternalColumns() {
+  if (tracked_ != nullptr) {
+    auto* c = static_cast<LiveCache*>(tracked_);
+    c->live = false;
+    c->cols = 0;
+  }
   for (int fd : fds_) {
     if (fd >= 0) ::close(fd);
   }
@@ -78,6 +157,8 @@ Status ExternalColumns::Create() {
   // A file over RLIMIT_FSIZE would kill the process with SIGXFSZ; ignored, the write fails
   // with EFBIG and the error names the file.
   std::signal(SIGXFSZ, SIG_IGN);
+  // SIGTERM, SIGINT and SIGHUP remove the cache files before the process ends.
+  tracked_ = Track(prefix_, cols_);
   for (const std::string& path : files_) {
     const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) return FileError("cannot create", path, errno);

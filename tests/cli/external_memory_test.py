@@ -4,7 +4,7 @@ byte-identical to the in-memory run's (binary, multiclass, weighted rows, severa
 sparse data with missing values, two workers), max_memory keeps peak RSS under the cap where
 the uncapped run goes over it, the cache files are gone at the end, and a bad cache path, a
 full disk (RLIMIT_FSIZE) and a page file truncated under training are one-line errors naming
-the file, with a non-zero exit and no cache file left behind."""
+the file, with a non-zero exit and no cache file left behind (nor after SIGTERM)."""
 import os
 import resource
 import subprocess
@@ -183,6 +183,23 @@ def test_truncated_page_is_an_error():
         assert os.listdir(os.path.join(d, "cache")) == [], os.listdir(os.path.join(d, "cache"))
 
 
+def test_sigterm_removes_the_cache():
+    with t.TempDir() as d:
+        write_dense(os.path.join(d, "k.libsvm"), 20000, 20, 10)
+        os.makedirs(os.path.join(d, "cache"))
+        args = [t.treering_bin(), "/dev/null", "data=k.libsvm?format=libsvm#cache/k",
+                "eval[train]=k.libsvm?format=libsvm", "objective=binary:logistic",
+                "num_round=100000", "model_out=x.json"] + KEYS
+        proc = subprocess.Popen(args, cwd=d, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True)
+        proc.stdout.readline()  # round 0 printed: the pages exist
+        assert os.path.exists(os.path.join(d, "cache", "k.rows.page"))
+        proc.terminate()
+        proc.communicate(timeout=120)
+        assert proc.returncode == -15, proc.returncode
+        assert os.listdir(os.path.join(d, "cache")) == [], os.listdir(os.path.join(d, "cache"))
+
+
 def test_two_workers_identical():
     submit = os.path.join(os.path.dirname(t.treering_bin()), "treering-submit")
     if not os.path.exists(submit):
@@ -206,4 +223,5 @@ if __name__ == "__main__":
             test_multiclass_and_weights_identical,
             test_sparse_missing_values_identical, test_cap_keeps_peak_rss,
             test_bad_path_and_full_disk, test_truncated_page_is_an_error,
+            test_sigterm_removes_the_cache,
             test_two_workers_identical])

@@ -25,7 +25,8 @@ std::string RankedCachePrefix(const std::string& prefix, int rank, int world);
 
 // The spilled columns of one rank's rows: files[f] holds feature f's value of every row, as
 // raw floats in row order. The files are removed when the last owner lets go (XGBoost 1.7
-// removes its cache files too); so are any pages registered with AdoptFile.
+// removes its cache files too); so are any pages registered with AdoptFile. SIGTERM, SIGINT
+// and SIGHUP remove them too (then the signal's earlier action runs).
 class ExternalColumns {
  public:
   ExternalColumns(std::string prefix, std::uint32_t cols);
@@ -60,6 +61,7 @@ class ExternalColumns {
   std::vector<int> fds_;
   std::vector<std::string> adopted_;
   std::vector<float> transpose_;
+  void* tracked_ = nullptr;  // this cache's entry for the termination handler
 };
 
 }  // namespace treering::data
