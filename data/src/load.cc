@@ -15,6 +15,7 @@
 #include "csv_parser.h"
 #include "dense_index.h"
 #include "error_location.h"
+#include "external_load.h"
 #include "input_files.h"
 #include "libsvm_parser.h"
 #include "matrix_layout.h"
@@ -234,6 +235,14 @@ Result<DMatrix> Load(const std::string& uri, const LoadOptions& options, const C
                      LoadStats* stats) {
   using namespace detail;
   if (Status s = CheckOptions(options); !s.ok()) return s;
+  if (uri.find('#') != std::string::npos) {
+    Result<CacheUri> cache = SplitCacheUri(uri);
+    if (!cache.ok()) return cache.status();
+    // The training matrix (whose caller reads no index) goes to external memory; other
+    // readers (eval sets, prediction) read the data in memory, as the pages only serve training.
+    if (options.omit_dense_index) return LoadExternal(*cache, options, ctx, stats);
+    return Load(cache->data, options, ctx, stats);
+  }
   Result<InputSpec> input = ResolveInput(uri);
   if (!input.ok()) return input.status();
   const ByteRange range = PartRange(input->total_bytes, options.part, options.nparts);

@@ -138,6 +138,9 @@ const ParamTable<TreeParam>& TreeParam::Table() {
       IntField("max_bin", &P::max_bin, 2, 65536,
                "maximum number of histogram bins per feature (uint8 dense bins up to 256, "
                "uint16 above)"),
+      IntField("max_memory", &P::max_memory, 0, 1 << 30,
+               "external memory (a data URI with #cacheprefix): MiB of resident memory the "
+               "process keeps to while training from the binned pages; 0 = no cap"),
       EnumField("grow_policy", &P::grow_policy,
                 {{"depthwise", GrowPolicy::kDepthWise}, {"lossguide", GrowPolicy::kLossGuide}},
                 "depthwise grows level by level (max_depth), lossguide the best leaf first "

@@ -1,6 +1,7 @@
 #include "booster/tree/grow/tree_updater.h"
 
 #include "booster/tree/sketch/categorical_cuts.h"
+#include "booster/tree/sketch/page_matrix.h"
 
 namespace treering::booster {
 
@@ -11,9 +12,20 @@ Result<std::unique_ptr<TreeUpdater>> TreeUpdater::Create(const TreeParam& param,
                                                          rabit::Comm* comm) {
   std::unique_ptr<TreeUpdater> u(new TreeUpdater(ctx, comm));
   if (exact) u->exact_.emplace(param, train, num_feature, ctx);
-  u->cuts_ = BuildCuts(train, num_feature, param.max_bin, ctx.Threads(), *comm);
-  if (Status s = SetCategoricalCuts(train, param, *comm, &u->cuts_); !s.ok()) return s;
-  u->binned_.emplace(BinnedMatrix::Build(train, u->cuts_, ctx.Threads()));
+  Result<bool> external = ExternalTraining(train, *comm);  // page_matrix.h
+  if (!external.ok()) return external.status();
+  if (*external) {
+    auto cuts = BuildCutsFromColumns(train, num_feature, param.max_bin, ctx.Threads(), *comm);
+    if (!cuts.ok()) return cuts.status();
+    u->cuts_ = std::move(cuts).value();
+    auto paged = BuildPagedMatrix(train, u->cuts_, param, ctx.Threads());
+    if (!paged.ok()) return paged.status();
+    u->binned_.emplace(std::move(paged).value());
+  } else {
+    u->cuts_ = BuildCuts(train, num_feature, param.max_bin, ctx.Threads(), *comm);
+    if (Status s = SetCategoricalCuts(train, param, *comm, &u->cuts_); !s.ok()) return s;
+    u->binned_.emplace(BinnedMatrix::Build(train, u->cuts_, ctx.Threads()));
+  }
   u->sampler_.emplace(num_feature, param.colsample_bytree, param.colsample_bylevel,
                       param.colsample_bynode, seed);
   // Each rank's matrix carries the weights (as in XGBoost, which does not share them either):

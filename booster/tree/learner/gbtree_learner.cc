@@ -252,10 +252,21 @@ Status GBTreeLearner::SetTrainData(data::DMatrix* train) {
   auto method = ResolveTreeMethod(*train);
   if (!method.ok()) return method.status();
   grow_param_ = tparam_;
-  const TrainMemoryPlan memory =
+  TrainMemoryPlan memory =
       PlanTrainMemory(*train, tparam_,
                       {allow_train_value_drop_, method.value(), num_feature, model_.dart,
                        model_.num_parallel_tree, !model_.trees.empty(), update_param_.update});
+  if (train->external) {  // the values are in column files; training reads only the pages
+    if (method.value() == "exact" || tparam_.HasCategorical() || model_.dart ||
+        model_.num_parallel_tree != 1 || !model_.trees.empty() || update_param_.update) {
+      return Status::InvalidKey(
+          "data",
+          "data: external memory (#cacheprefix) grows hist trees from scratch only: "
+          "not with tree_method=exact, categorical features, dart, num_parallel_tree "
+          "> 1, a model to continue or process_type=update");
+    }
+    memory = TrainMemoryPlan{false, true};
+  }
   if (memory.restore_index) data::RestoreDenseIndex(train);
   train->values_disposable = memory.drop_values;
   auto updater = TreeUpdater::Create(grow_param_, *train, static_cast<std::uint32_t>(num_feature),

@@ -51,6 +51,11 @@ Result<std::string> GBTreeLearner::ResolveTreeMethod(const data::DMatrix& train)
       method_note_ =
           "Tree method is automatically selected to be 'approx' for distributed training";
       method = "approx";
+    } else if (train.external) {  // XGBoost 1.7's choice for a matrix in pages
+      method_note_ =
+          "Tree method is automatically set to 'approx' since external-memory data matrix is "
+          "used.";
+      method = "approx";
     } else if (train.NumRows() >= kApproxRows) {
       method_note_ =
           "Tree method is automatically selected to be 'approx' for faster speed (4M rows or "

@@ -169,6 +169,17 @@ BinnedMatrix BinnedMatrix::Build(const data::DMatrix& dm, const HistogramCuts& c
   return m;
 }
 
+BinnedMatrix BinnedMatrix::FromPages(Layout layout, std::size_t rows, const HistogramCuts& cuts,
+                                     Pages pages) {
+  BinnedMatrix m;
+  m.layout_ = layout;
+  m.num_rows_ = rows;
+  m.num_features_ = cuts.NumFeatures();
+  m.offsets_ = cuts.ptrs;
+  m.pages_ = std::move(pages);
+  return m;
+}
+
 namespace {
 
 template <typename Bin>

@@ -46,6 +46,18 @@ class BinnedMatrix {
   // values are not read after Build).
   static BinnedMatrix Build(const data::DMatrix& dm, const HistogramCuts& cuts, int nthread);
 
+  // External memory (booster/tree/sketch/page_matrix.h): dense bins in mapped page files that
+  // `owner` keeps mapped. rows16 for kDense16; rows8 and columns8 for kDense8.
+  struct Pages {
+    const std::uint8_t* rows8 = nullptr;
+    const std::uint8_t* columns8 = nullptr;
+    const std::uint16_t* rows16 = nullptr;
+    std::shared_ptr<const void> owner;
+  };
+  static BinnedMatrix FromPages(Layout layout, std::size_t rows, const HistogramCuts& cuts,
+                                Pages pages);
+  bool Paged() const { return pages_.owner != nullptr; }
+
   Layout layout() const { return layout_; }
   std::size_t NumRows() const { return num_rows_; }
   std::uint32_t NumFeatures() const { return num_features_; }
@@ -55,13 +67,13 @@ class BinnedMatrix {
     return num_rows_ == 0 ? 0 : sparse_bins_.size() / num_rows_;
   }
   const std::vector<std::uint32_t>& FeatureOffsets() const { return offsets_; }
-  const std::uint8_t* Dense8() const { return dense8_.data(); }
+  const std::uint8_t* Dense8() const { return Paged() ? pages_.rows8 : dense8_.data(); }
   // Dense8 layout only: feature f's bins of all rows (column-major copy). Partitioning reads
   // one feature of a node's ascending rows, which is local here and scattered row-major.
   const std::uint8_t* Dense8Column(std::uint32_t f) const {
-    return dense8_columns_.data() + std::size_t(f) * num_rows_;
+    return (Paged() ? pages_.columns8 : dense8_columns_.data()) + std::size_t(f) * num_rows_;
   }
-  const std::uint16_t* Dense16() const { return dense16_.data(); }
+  const std::uint16_t* Dense16() const { return Paged() ? pages_.rows16 : dense16_.data(); }
   const std::uint64_t* RowPtr() const { return source_->row_ptr.data(); }
   const std::uint32_t* SparseBins() const { return sparse_bins_.data(); }
 
@@ -106,9 +118,9 @@ class BinnedMatrix {
   int LocalBin(std::size_t row, std::uint32_t feature) const {
     switch (layout_) {
       case Layout::kDense8:
-        return dense8_[row * num_features_ + feature];
+        return Dense8()[row * num_features_ + feature];
       case Layout::kDense16:
-        return dense16_[row * num_features_ + feature];
+        return Dense16()[row * num_features_ + feature];
       case Layout::kSparse:
         break;
     }
@@ -148,6 +160,7 @@ class BinnedMatrix {
   std::vector<std::uint8_t> column_bins8_;  // local bins, every feature <= 256 bins
   std::vector<std::uint16_t> column_bins_;  // local bins otherwise
   const data::DMatrix* source_ = nullptr;
+  Pages pages_;
 };
 
 }  // namespace treering::booster

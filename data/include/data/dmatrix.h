@@ -4,10 +4,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace treering::data {
+
+class ExternalColumns;  // data/external_columns.h
 
 // The most features a data set may have: feature indices are 0 .. kMaxFeatures - 1, checked
 // by the parsers (FILE:LINE:COL). The histogram learner keeps ~128 bytes of state per feature
@@ -50,6 +53,9 @@ struct DMatrix {
   // binned block's value pages back to the kernel as it goes (they read as zeros after), so
   // the values and the bins are never resident together.
   bool values_disposable = false;
+  // External memory (a `#cacheprefix` URI): the values live in column files, `value` is
+  // empty and implicit_index is set. Shared so that copies of the matrix keep the files.
+  std::shared_ptr<ExternalColumns> external;
 
   // Labels per row: > 1 for multi-target regression (XGBoost's 2-D labels, set through the C
   // API's array interface; files carry one label per row).

@@ -37,6 +37,7 @@ struct TreeParam {
   float reg_lambda = 1.0f;  // lambda
   float reg_alpha = 0.0f;   // alpha
   int max_bin = 256;
+  int max_memory = 0;  // MiB: external memory's resident cap (docs/data.md), 0 = none
   GrowPolicy grow_policy = GrowPolicy::kDepthWise;
   // monotone_constraints "(1,0,-1)": per feature +1 increasing, -1 decreasing, 0 free;
   // features past the list are free (XGBoost's TreeEvaluator).

@@ -1,0 +1,213 @@
+#include "booster/tree/sketch/page_matrix.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <numeric>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "base/parallel_for.h"
+#include "booster/tree/sketch/page_mapping.h"
+#include "data/external_columns.h"
+
+namespace treering::booster {
+namespace {
+
+Status PageError(const std::string& what, const std::string& path, int err) {
+  return Status::InvalidInput(what + " cache file " + path + ": " + std::strerror(err));
+}
+
+Status WriteAt(int fd, const void* data, std::size_t bytes, std::uint64_t at,
+               const std::string& path) {
+  const char* p = static_cast<const char*>(data);
+  while (bytes > 0) {
+    const ssize_t n = ::pwrite(fd, p, bytes, static_cast<off_t>(at));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return PageError("cannot write", path, n < 0 ? errno : ENOSPC);
+    p += n;
+    at += static_cast<std::uint64_t>(n);
+    bytes -= static_cast<std::size_t>(n);
+  }
+  return Status::Ok();
+}
+
+// Every rank learns whether any rank failed, so that none waits in a collective for a rank
+// that returned.
+Status AgreeOk(const Status& mine, rabit::Comm& comm) {
+  std::uint8_t failed = mine.ok() ? 0 : 1;
+  if (comm.IsDistributed()) comm.Allreduce<rabit::op::Max>(&failed, 1);
+  if (!mine.ok()) return mine;
+  if (failed != 0) return Status::InvalidInput("external memory: another rank failed");
+  return Status::Ok();
+}
+
+// Bins rows [r0, r0 + n) of every column: bins[f * n + i] is row r0 + i's local bin of f.
+template <typename Bin>
+Status BinBlock(const data::ExternalColumns& cols, const HistogramCuts& cuts, std::uint64_t r0,
+                std::uint64_t n, int nthread, std::vector<float>* values, Bin* bins) {
+  const std::uint32_t nf = cuts.NumFeatures();
+  std::vector<Status> status(nf, Status::Ok());
+  ParallelFor(nf, nthread, [&](std::size_t f) {
+    float* v = values->data() + f * n;
+    status[f] = cols.ReadColumn(static_cast<std::uint32_t>(f), r0, n, v);
+    if (!status[f].ok()) return;
+    const std::uint32_t first = cuts.ptrs[f];
+    for (std::uint64_t i = 0; i < n; ++i) {
+      bins[f * n + i] =
+          static_cast<Bin>(cuts.SearchBin(static_cast<std::uint32_t>(f), v[i]) - first);
+    }
+  });
+  for (const Status& s : status) {
+    if (!s.ok()) return s;
+  }
+  return Status::Ok();
+}
+
+template <typename Bin>
+Status WritePages(const data::ExternalColumns& cols, const HistogramCuts& cuts, int nthread,
+                  const std::string& rows_path, int rows_fd, const std::string& columns_path,
+                  int columns_fd) {
+  const std::uint32_t nf = cuts.NumFeatures();
+  const std::uint64_t rows = cols.rows();
+  // Rows per block: ~4 MiB of floats, whatever the width (with the two bin copies, the
+  // binning pass holds ~6 MiB besides the labels).
+  const std::uint64_t block = std::max<std::uint64_t>(1, (std::uint64_t{4} << 20) / (4 * nf));
+  std::vector<float> values(block * nf);
+  std::vector<Bin> by_column(block * nf), by_row(block * nf);
+  for (std::uint64_t r0 = 0; r0 < rows; r0 += block) {
+    const std::uint64_t n = std::min(block, rows - r0);
+    if (Status s = BinBlock(cols, cuts, r0, n, nthread, &values, by_column.data()); !s.ok()) {
+      return s;
+    }
+    if (columns_fd >= 0) {
+      for (std::uint32_t f = 0; f < nf; ++f) {
+        if (Status s = WriteAt(columns_fd, by_column.data() + f * n, n * sizeof(Bin),
+                               (std::uint64_t(f) * rows + r0) * sizeof(Bin), columns_path);
+            !s.ok()) {
+          return s;
+        }
+      }
+    }
+    ParallelFor(n, nthread, [&](std::size_t i) {
+      for (std::uint32_t f = 0; f < nf; ++f) by_row[i * nf + f] = by_column[f * n + i];
+    });
+    if (Status s =
+            WriteAt(rows_fd, by_row.data(), n * nf * sizeof(Bin), r0 * nf * sizeof(Bin), rows_path);
+        !s.ok()) {
+      return s;
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<bool> ExternalTraining(const data::DMatrix& train, rabit::Comm& comm) {
+  std::uint8_t flags[2] = {std::uint8_t(train.external ? 1 : 0),
+                           std::uint8_t(!train.external && train.NumRows() > 0 ? 1 : 0)};
+  if (comm.IsDistributed()) comm.Allreduce<rabit::op::Max>(flags, 2);
+  if (flags[0] != 0 && flags[1] != 0) {
+    return Status::InvalidInput(
+        "external memory: some rank's part of the training data is not dense and was loaded "
+        "in memory; the ranks must all page (dense data) or all load in memory");
+  }
+  return flags[0] != 0;
+}
+
+Result<HistogramCuts> BuildCutsFromColumns(const data::DMatrix& train, std::uint32_t num_feature,
+                                           int max_bin, int nthread, rabit::Comm& comm) {
+  const data::ExternalColumns* cols = train.external.get();
+  Status mine = Status::Ok();
+  if (cols != nullptr && cols->cols() != num_feature) {
+    mine = Status::InvalidInput("external memory: the model has " + std::to_string(num_feature) +
+                                " features, the data in " + cols->prefix() + " " +
+                                std::to_string(cols->cols()));
+  }
+  if (Status s = AgreeOk(mine, comm); !s.ok()) return s;
+  // One feature's matrix: the column's values with the rows' weights (the weighted sketch
+  // reads the ids, so weighted rows carry them).
+  const std::uint64_t rows = cols != nullptr ? cols->rows() : 0;
+  data::DMatrix one;
+  one.num_col = 1;
+  one.row_ptr.resize(rows + 1);
+  std::iota(one.row_ptr.begin(), one.row_ptr.end(), std::uint64_t{0});
+  one.weight = train.weight;
+  one.implicit_index = one.weight.empty();
+  if (!one.implicit_index) one.index.assign(rows, 0);
+  HistogramCuts cuts;
+  for (std::uint32_t f = 0; f < num_feature; ++f) {
+    one.value.resize(rows);
+    Status read = rows > 0 ? cols->ReadColumn(f, 0, rows, one.value.data()) : Status::Ok();
+    if (Status s = AgreeOk(read, comm); !s.ok()) return s;
+    const HistogramCuts c = BuildCuts(one, 1, max_bin, nthread, comm);
+    cuts.values.insert(cuts.values.end(), c.values.begin(), c.values.end());
+    cuts.min_vals.push_back(c.min_vals[0]);
+    cuts.ptrs.push_back(static_cast<std::uint32_t>(cuts.values.size()));
+  }
+  return cuts;
+}
+
+Result<BinnedMatrix> BuildPagedMatrix(const data::DMatrix& train, const HistogramCuts& cuts,
+                                      const TreeParam& param, int nthread) {
+  data::ExternalColumns* cols = train.external.get();
+  std::uint32_t max_bins = 0;
+  for (std::uint32_t f = 0; f < cuts.NumFeatures(); ++f) {
+    max_bins = std::max(max_bins, cuts.FeatureBins(f));
+  }
+  const bool narrow = max_bins <= 256;
+  const auto layout = narrow ? BinnedMatrix::Layout::kDense8 : BinnedMatrix::Layout::kDense16;
+  if (cols == nullptr || cols->rows() == 0) {
+    return BinnedMatrix::FromPages(layout, 0, cuts, {});
+  }
+  const std::string rows_path = cols->prefix() + ".rows.page";
+  const std::string columns_path = cols->prefix() + ".columns.page";
+  const int rows_fd = ::open(rows_path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (rows_fd < 0) return PageError("cannot create", rows_path, errno);
+  cols->AdoptFile(rows_path);
+  int columns_fd = -1;
+  if (narrow) {
+    columns_fd = ::open(columns_path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (columns_fd < 0) {
+      ::close(rows_fd);
+      return PageError("cannot create", columns_path, errno);
+    }
+    cols->AdoptFile(columns_path);
+  }
+  Status written = narrow ? WritePages<std::uint8_t>(*cols, cuts, nthread, rows_path, rows_fd,
+                                                     columns_path, columns_fd)
+                          : WritePages<std::uint16_t>(*cols, cuts, nthread, rows_path, rows_fd,
+                                                      columns_path, columns_fd);
+  cols->RemoveColumns();  // the pages hold all that training reads
+  const std::size_t bin_bytes = narrow ? 1 : 2;
+  const std::size_t bytes = cols->rows() * cuts.NumFeatures() * bin_bytes;
+  auto mapping = std::make_shared<PageMapping>();
+  if (written.ok()) written = mapping->Map(rows_fd, rows_path, bytes);
+  if (written.ok() && narrow) written = mapping->Map(columns_fd, columns_path, bytes);
+  ::close(rows_fd);
+  if (columns_fd >= 0) ::close(columns_fd);
+  if (!written.ok()) {
+    ::unlink(rows_path.c_str());
+    if (narrow) ::unlink(columns_path.c_str());
+    return written;
+  }
+  mapping->KeepUnder(std::uint64_t(param.max_memory) << 20);
+  BinnedMatrix::Pages pages;
+  if (narrow) {
+    pages.rows8 = static_cast<const std::uint8_t*>(mapping->region(0));
+    pages.columns8 = static_cast<const std::uint8_t*>(mapping->region(1));
+  } else {
+    pages.rows16 = static_cast<const std::uint16_t*>(mapping->region(0));
+  }
+  pages.owner = mapping;
+  return BinnedMatrix::FromPages(layout, cols->rows(), cuts, std::move(pages));
+}
+
+}  // namespace treering::booster
