@@ -38,7 +38,12 @@ KILL_AFTER = 12  # rank 0's evaluation line of this round is the kill's clock
 KEYS = ["objective=binary:logistic", "num_round=%d" % ROUNDS, "max_depth=6", "nthread=1",
         "seed=3", "subsample=0.8", "colsample_bynode=0.8", "rabit_timeout=4",
         "rabit_bootstrap_timeout=10"]
-ELASTIC = ["--elastic", "--elastic-timeout", "2", "--recovery-timeout", "30"]
+# A silent host is noticed by each survivor only when its own collective times out (up to
+# rabit_timeout after the first survivor's recover Hello opened the epoch), so on the simulated
+# hosts the elastic timeout must exceed rabit_timeout or slow survivors are dropped too; a
+# killed local process is noticed at once.
+ELASTIC_TIMEOUT = "2" if "--local" in sys.argv else "6"
+ELASTIC = ["--elastic", "--elastic-timeout", ELASTIC_TIMEOUT, "--recovery-timeout", "30"]
 
 
 class Failed(Exception):
