@@ -252,10 +252,10 @@ Status GBTreeLearner::SetTrainData(data::DMatrix* train) {
   auto method = ResolveTreeMethod(*train);
   if (!method.ok()) return method.status();
   grow_param_ = tparam_;
-  const TrainMemoryPlan memory =
-      PlanTrainMemory(*train, tparam_,
-                      {allow_train_value_drop_, method.value(), num_feature, model_.dart,
-                       model_.num_parallel_tree, !model_.trees.empty(), update_param_.update});
+  const TrainMemoryPlan memory = PlanTrainMemory(
+      *train, tparam_,
+      {allow_train_value_drop_, method.value(), num_feature, model_.dart, model_.num_parallel_tree,
+       !model_.trees.empty(), update_param_.update, objective_->LeafQuantile().has_value()});
   if (memory.restore_index) data::RestoreDenseIndex(train);
   train->values_disposable = memory.drop_values;
   auto updater = TreeUpdater::Create(grow_param_, *train, static_cast<std::uint32_t>(num_feature),
