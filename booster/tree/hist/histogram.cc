@@ -77,6 +77,8 @@ GradientPairInt AccumulateFixed(const Bin* bins, Bin missing, std::uint32_t nf,
 // on near-consecutive rows (the root, shallow nodes) the row-by-row kernel above was faster
 // (its loads are sequential and cheap, the tile's copy is not); see kScatteredSpan.
 constexpr std::size_t kTileRows = 512;
+// Wide rows take fewer rows a tile, so the tile's bins stay within L1 (28 one-byte bins: 512).
+constexpr std::size_t kTileBytes = 16 << 10;
 // Rows spanning more than this many times their count take the tiled kernel (a standalone A/B
 // of the two kernels on 1M x 28 rows, min of 10: at 1/8 of the rows the tiled one was 8 %
 // slower, at 1/32 equal, at 1/64 13 % and at 1/128 23 % faster).
@@ -102,8 +104,10 @@ GradientPairInt AccumulateTiled(const Bin* bins, Bin missing, std::uint32_t nf,
   const std::size_t row_bytes = nf * sizeof(Bin);
   thread_local std::vector<Bin> tile_bins;
   thread_local std::vector<GradientPairInt> tile_pairs;
-  tile_bins.resize(kTileRows * nf);
-  tile_pairs.resize(kTileRows);
+  const std::size_t tile_rows =
+      std::clamp<std::size_t>(kTileBytes / (std::size_t(nf) * sizeof(Bin) + 1), 16, kTileRows);
+  tile_bins.resize(tile_rows * nf);
+  tile_pairs.resize(tile_rows);
   Bin* tb = tile_bins.data();
   GradientPairInt* tq = tile_pairs.data();
   const auto add = [&](GradientPairInt* base, Bin bin, const GradientPairInt& g) {
@@ -126,7 +130,7 @@ GradientPairInt AccumulateTiled(const Bin* bins, Bin missing, std::uint32_t nf,
   GradientPairInt sum;
   bool fetched = false;
   for (const std::uint32_t* tile = begin; tile != end;) {
-    const std::size_t n = std::min<std::size_t>(kTileRows, std::size_t(end - tile));
+    const std::size_t n = std::min<std::size_t>(tile_rows, std::size_t(end - tile));
     for (std::size_t k = 0; k < n; ++k) {
       if (!fetched && tile + k + kPrefetchRows < end) {
         const std::uint32_t ahead = tile[k + kPrefetchRows];
@@ -139,7 +143,7 @@ GradientPairInt AccumulateTiled(const Bin* bins, Bin missing, std::uint32_t nf,
               reinterpret_cast<const unsigned char*>(bins + std::size_t(row) * nf), row_bytes);
     }
     const std::uint32_t* next = tile + n;
-    const std::size_t next_n = std::min<std::size_t>(kTileRows, std::size_t(end - next));
+    const std::size_t next_n = std::min<std::size_t>(tile_rows, std::size_t(end - next));
     fetched = fetch_in_updates;
     std::uint32_t f = 0;
     for (; f + 4 <= nf; f += 4) {
