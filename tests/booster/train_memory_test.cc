@@ -108,12 +108,21 @@ TEST(TrainMemory, DroppedValuesGrowTheSameModel) {
   EXPECT_FALSE(weighted_lean.implicit_index);
   EXPECT_EQ(weighted_lean.index, weighted_plain.index);
 
-  // A forest reads the values again for its margins: they stay.
+  // A hist forest's margins come from its row partitions, as a single tree's: values go.
+  const Params forest_keys{{"num_parallel_tree", "2"}, {"subsample", "0.8"}};
   data::DMatrix forest = Load(path, true);
   data::DMatrix forest_plain = Load(path, false);
-  EXPECT_EQ(TrainedModel(&forest, true, {{"num_parallel_tree", "2"}}),
-            TrainedModel(&forest_plain, false, {{"num_parallel_tree", "2"}}));
-  EXPECT_FALSE(forest.value.empty());
+  EXPECT_EQ(TrainedModel(&forest, true, forest_keys),
+            TrainedModel(&forest_plain, false, forest_keys));
+  EXPECT_TRUE(forest.value.empty()) << "a hist forest kept its values";
+  // A forest refreshed by leaf quantiles walks the round's trees over the values: they stay.
+  const Params quantile_forest{
+      {"num_parallel_tree", "2"}, {"objective", "reg:absoluteerror"}, {"subsample", "0.8"}};
+  data::DMatrix qforest = Load(path, true);
+  data::DMatrix qforest_plain = Load(path, false);
+  EXPECT_EQ(TrainedModel(&qforest, true, quantile_forest),
+            TrainedModel(&qforest_plain, false, quantile_forest));
+  EXPECT_FALSE(qforest.value.empty());
   std::filesystem::remove(path);
 }
 

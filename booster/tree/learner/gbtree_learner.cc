@@ -252,10 +252,10 @@ Status GBTreeLearner::SetTrainData(data::DMatrix* train) {
   auto method = ResolveTreeMethod(*train);
   if (!method.ok()) return method.status();
   grow_param_ = tparam_;
-  TrainMemoryPlan memory =
-      PlanTrainMemory(*train, tparam_,
-                      {allow_train_value_drop_, method.value(), num_feature, model_.dart,
-                       model_.num_parallel_tree, !model_.trees.empty(), update_param_.update});
+  TrainMemoryPlan memory = PlanTrainMemory(
+      *train, tparam_,
+      {allow_train_value_drop_, method.value(), num_feature, model_.dart, model_.num_parallel_tree,
+       !model_.trees.empty(), update_param_.update, objective_->LeafQuantile().has_value()});
   if (train->external) {  // the values are in column files; training reads only the pages
     if (method.value() == "exact" || tparam_.HasCategorical() || model_.dart ||
         model_.num_parallel_tree != 1 || !model_.trees.empty() || update_param_.update) {
@@ -313,28 +313,51 @@ void GBTreeLearner::CatchUp(const data::DMatrix& dm, std::vector<float>* margins
 // the sample does not depend on how the rows are sharded over ranks (issue 34). The key
 // depends on seed, iteration, group and the tree's place k in a forest only (k = 0 leaves it
 // out, as before).
-void GBTreeLearner::SampleRows(int iter, int group, int k, std::vector<GradientPair>* gpair) const {
-  if (tparam_.subsample >= 1.0f) return;
-  std::vector<std::uint64_t> seeds{seed_, static_cast<std::uint64_t>(iter),
-                                   static_cast<std::uint64_t>(group)};
-  if (k > 0) seeds.push_back(static_cast<std::uint64_t>(k));
-  std::seed_seq seq(seeds.begin(), seeds.end());
-  const std::uint64_t key = std::mt19937_64(seq)();
+//
+// One pass copies the group's pairs (src[row * stride]) into *out, zeroes the rows left out
+// and takes the maxima the quantiser needs (what MaximaOf of *out gives: the zeros change no
+// maximum), where a copy, a sampling pass and a maxima pass each streamed the 8 MB of pairs
+// (a forest repeats them for every tree). src may be out->data() (stride 1).
+GradientMaxima GBTreeLearner::SampleGradients(int iter, int group, int k, const GradientPair* src,
+                                              std::size_t stride,
+                                              std::vector<GradientPair>* out) const {
+  const bool sample = tparam_.subsample < 1.0f;
+  std::uint64_t key = 0;
+  if (sample) {
+    std::vector<std::uint64_t> seeds{seed_, static_cast<std::uint64_t>(iter),
+                                     static_cast<std::uint64_t>(group)};
+    if (k > 0) seeds.push_back(static_cast<std::uint64_t>(k));
+    std::seed_seq seq(seeds.begin(), seeds.end());
+    key = std::mt19937_64(seq)();
+  }
   const double keep = tparam_.subsample;
-  ParallelForBlocks(
-      static_cast<std::int64_t>(gpair->size()), ctx_.ThreadsFor(gpair->size(), kBoosterGrain),
-      [&](int, std::int64_t begin, std::int64_t end) {
-        for (std::int64_t r = begin; r < end; ++r) {
-          // SplitMix64's finaliser of (key, global row): a uniform in [0, 1).
-          std::uint64_t z = key + (row_offset_ + std::uint64_t(r) + 1) * 0x9e3779b97f4a7c15ull;
-          z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-          z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-          z ^= z >> 31;
-          if (static_cast<double>(z >> 11) * 0x1p-53 >= keep) {
-            (*gpair)[std::size_t(r)] = GradientPair{};
-          }
-        }
-      });
+  out->resize(train_->NumRows());
+  GradientPair* dst = out->data();
+  const int threads = ResolveThreads(ctx_.ThreadsFor(out->size(), kBoosterGrain));
+  std::vector<GradientMaxima> partial(threads);
+  ParallelForBlocks(static_cast<std::int64_t>(out->size()), threads,
+                    [&](int t, std::int64_t begin, std::int64_t end) {
+                      GradientMaxima m;
+                      for (std::int64_t r = begin; r < end; ++r) {
+                        GradientPair g = src[std::size_t(r) * stride];
+                        if (sample) {
+                          // SplitMix64's finaliser of (key, global row): a uniform in [0, 1).
+                          std::uint64_t z =
+                              key + (row_offset_ + std::uint64_t(r) + 1) * 0x9e3779b97f4a7c15ull;
+                          z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+                          z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+                          z ^= z >> 31;
+                          // A select, not a branch: a 20 % sample is unpredictable row by row.
+                          g = static_cast<double>(z >> 11) * 0x1p-53 >= keep ? GradientPair{} : g;
+                        }
+                        dst[r] = g;
+                        m.Include(g);
+                      }
+                      partial[t] = m;
+                    });
+  GradientMaxima maxima;
+  for (const GradientMaxima& m : partial) maxima.Include(m);
+  return maxima;
 }
 
 // Every row is in exactly one leaf's range of the partition, so each margin gets one addition
@@ -384,6 +407,7 @@ void GBTreeLearner::BoostGroup(int group, const std::vector<GradientPair>& all_g
   const int groups = objective_->NumGroups();
   const bool own_copy = groups > 1 || tparam_.subsample < 1.0f;
   std::vector<GradientPair>& gpair = group_gpair_;
+  GradientMaxima own_maxima;
   // Sampling streams follow the model's own round and tree numbers (not `iter`, which
   // restarts at 0 when training continues from model_in), so a job resumed from a snapshot
   // grows the trees of the uninterrupted run.
@@ -391,14 +415,19 @@ void GBTreeLearner::BoostGroup(int group, const std::vector<GradientPair>& all_g
   for (int k = 0; k < model_.num_parallel_tree; ++k) {
     // Sampling zeroes gradients in the copy: each tree starts again from the group's own.
     if (own_copy && (k == 0 || tparam_.subsample < 1.0f)) {
-      gpair.resize(train_->NumRows());
-      ParallelFor(gpair.size(), ctx_.ThreadsFor(gpair.size(), kBoosterGrain),
-                  [&](std::size_t row) { gpair[row] = all_gpair[row * groups + group]; });
+      if (dart_) {  // dart's exact draws count the group's pairs before the sample
+        gpair.resize(train_->NumRows());
+        ParallelFor(gpair.size(), ctx_.ThreadsFor(gpair.size(), kBoosterGrain),
+                    [&](std::size_t row) { gpair[row] = all_gpair[row * groups + group]; });
+        dart_->BeforeTree(updater_->Exact(), tparam_.subsample < 1.0f, gpair);
+        own_maxima = SampleGradients(round, group, k, gpair.data(), 1, &gpair);
+      } else {
+        own_maxima = SampleGradients(round, group, k, all_gpair.data() + group, groups, &gpair);
+      }
+    } else if (dart_) {
+      dart_->BeforeTree(updater_->Exact(), tparam_.subsample < 1.0f, own_copy ? gpair : all_gpair);
     }
-    const std::vector<GradientPair>& group_gpair = own_copy ? gpair : all_gpair;
-    if (dart_) dart_->BeforeTree(updater_->Exact(), tparam_.subsample < 1.0f, group_gpair);
-    if (own_copy) SampleRows(round, group, k, &gpair);
-    GrowTree(group, group_gpair, maxima);
+    GrowTree(group, own_copy ? gpair : all_gpair, own_copy ? &own_maxima : maxima);
   }
 }
 

@@ -130,8 +130,10 @@ class GBTreeLearner : public Learner {
   void EndRound();
   // Brings cached margins up to date with the model's trees.
   void CatchUp(const data::DMatrix& dm, std::vector<float>* margins, int* trees_applied) const;
-  // k: the tree's place among the round's num_parallel_tree trees of its group.
-  void SampleRows(int iter, int group, int k, std::vector<GradientPair>* gpair) const;
+  // k: the tree's place among the round's num_parallel_tree trees of its group. Copies the
+  // group's pairs src[row * stride] into *out with the rows left out zeroed; returns their maxima.
+  GradientMaxima SampleGradients(int iter, int group, int k, const GradientPair* src,
+                                 std::size_t stride, std::vector<GradientPair>* out) const;
   // Grows one tree of `group` from its gradients and appends it to the model.
   void GrowTree(int group, const std::vector<GradientPair>& gpair, const GradientMaxima* maxima);
   // maxima: the gradients' maxima when already known (one group, no subsampling), else null.

@@ -19,10 +19,13 @@ TrainMemoryPlan PlanTrainMemory(const data::DMatrix& train, const TreeParam& par
   // sparse bins (chosen when the model has more features than the matrix).
   plan.restore_index = in.method == "exact" || !train.weight.empty() || param.HasCategorical() ||
                        in.num_feature != train.num_col;
-  // Values are read again by dart's and a forest's margins, by trees continued from a model
-  // and by process_type=update; else only the bins are.
+  // Values are read again by dart's margins, by a forest's when its leaves are refreshed by
+  // quantile (the round's trees are walked at its end), by trees continued from a model and
+  // by process_type=update; else only the bins are (a hist forest's margins come from the row
+  // partition, as a single tree's).
   plan.drop_values = in.allow_drop && !plan.restore_index && !in.dart &&
-                     in.num_parallel_tree == 1 && !in.has_trees && !in.update;
+                     (in.num_parallel_tree == 1 || !in.leaf_quantile) && !in.has_trees &&
+                     !in.update;
   return plan;
 }
 

@@ -27,6 +27,8 @@ struct TrainMemoryInputs {
   int num_parallel_tree = 1;
   bool has_trees = false;  // a model to continue from: its trees are applied to the rows
   bool update = false;     // process_type=update reads the rows again every round
+  // The objective refreshes leaves by quantile: a forest's round is then walked over the values.
+  bool leaf_quantile = false;
 };
 
 TrainMemoryPlan PlanTrainMemory(const data::DMatrix& train, const TreeParam& param,
