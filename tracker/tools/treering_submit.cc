@@ -19,6 +19,7 @@
 #include "../src/launch/launch.h"
 #include "../src/launch/supervisor.h"
 #include "data_serving.h"
+#include "shared_options.h"
 #include "slurm_submit.h"
 #include "tracker/server.h"
 #include "tracker/status_url.h"
@@ -53,20 +54,12 @@ int ParseArgs(int argc, char** argv, launch::SubmitOptions& o, launch::ServeData
   app.add_option("--local-num-attempt", o.local_num_attempt,
                  "restarts of a failed local worker (>= 1 turns on recovery in the tracker)")
       ->check(CLI::NonNegativeNumber);
-  app.add_option("--hang-report", o.hang_report_s,
-                 "rabit_hang_report: seconds a collective may wait for some ranks before a line "
-                 "names them (0: never; docs/status.md)")
-      ->check(CLI::NonNegativeNumber);
-  app.add_flag("--elastic", o.elastic,
-               "elastic job: a worker lost for --elastic-timeout seconds is dropped and the "
-               "others continue from the last round on fewer workers (sets TREERING_ELASTIC=1, "
-               "the workers' rabit_elastic; docs/fault-tolerance.md)");
-  app.add_option("--elastic-timeout", o.elastic_timeout_s,
-                 "elastic: seconds a lost worker has to come back before it is dropped")
-      ->check(CLI::PositiveNumber);
-  app.add_option("--min-workers", o.min_workers,
-                 "elastic: the job fails instead of shrinking below this many workers")
-      ->check(CLI::PositiveNumber);
+  treering::tracker::AddHangReportOption(&app, &o);
+  treering::tracker::AddElasticOptions(
+      &app, &o,
+      "elastic job: a worker lost for --elastic-timeout seconds is dropped and the "
+      "others continue from the last round on fewer workers (sets TREERING_ELASTIC=1, "
+      "the workers' rabit_elastic; docs/fault-tolerance.md)");
   app.add_option("--join", o.join,
                  "HOST:PORT of a running elastic job's tracker: start one worker here that "
                  "joins it at its next round (the job's token in TREERING_JOB_TOKEN)");

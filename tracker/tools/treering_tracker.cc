@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "../src/launch/launch.h"
+#include "shared_options.h"
 #include "tracker/server.h"
 #include "tracker/status_url.h"
 
@@ -58,19 +59,11 @@ int main(int argc, char** argv) {
   app.add_option("--recovery-timeout", o.recovery_timeout_s,
                  "seconds every rank has to rejoin a recovery epoch")
       ->check(CLI::PositiveNumber);
-  app.add_flag("--elastic", o.elastic,
-               "elastic job: drop a rank lost for --elastic-timeout seconds and go on with the "
-               "others renumbered (the workers need rabit_elastic=1 / TREERING_ELASTIC=1)");
-  app.add_option("--elastic-timeout", o.elastic_timeout_s,
-                 "elastic: seconds a lost worker has to come back before it is dropped")
-      ->check(CLI::PositiveNumber);
-  app.add_option("--min-workers", o.min_workers,
-                 "elastic: the job fails instead of shrinking below this many workers")
-      ->check(CLI::PositiveNumber);
-  app.add_option("--hang-report", o.hang_report_s,
-                 "rabit_hang_report: seconds a collective may wait for some ranks before a line "
-                 "names them (0: never; docs/status.md)")
-      ->check(CLI::NonNegativeNumber);
+  treering::tracker::AddElasticOptions(
+      &app, &o,
+      "elastic job: drop a rank lost for --elastic-timeout seconds and go on with the "
+      "others renumbered (the workers need rabit_elastic=1 / TREERING_ELASTIC=1)");
+  treering::tracker::AddHangReportOption(&app, &o);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
