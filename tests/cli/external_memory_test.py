@@ -123,21 +123,32 @@ def run_measured(args, cwd, env):
 
 def test_cap_keeps_peak_rss():
     with t.TempDir() as d:
-        # 50k x 300 dense small integers: pages of 15 MB row-major + 15 MB columns
-        write_dense(os.path.join(d, "r.libsvm"), 50000, 300, 5, ints=True)
+        # 100k x 300 dense small integers: pages of 30 MB row-major + 30 MB columns
+        write_dense(os.path.join(d, "r.libsvm"), 100000, 300, 5, ints=True)
         os.makedirs(os.path.join(d, "cache"))
         base = [t.treering_bin(), "/dev/null", "data=r.libsvm?format=libsvm#cache/r",
-                "objective=binary:logistic", "num_round=6"] + KEYS
+                "objective=binary:logistic", "num_round=4"] + KEYS
         # 2 MB slices: loading holds little, so the peak is training's with the pages mapped
         env = dict(os.environ, TREERING_EXTERNAL_SLICE_BYTES="2000000")
         rc, err, free = run_measured(base + ["model_out=free.json"], d, env)
         assert rc == 0, err
-        cap = int(free) - 5  # the pages are 30 MB: the keeper must hold some out
-        rc, err, capped = run_measured(base + ["model_out=capped.json", "max_memory=%d" % cap], d, env)
+        # The floor: what the keeper cannot trim (the program, labels, gradients, partition;
+        # more under ASan), measured with every page handed back as soon as it is read.
+        rc, err, floor = run_measured(base + ["model_out=floor.json", "max_memory=1"], d, env)
         assert rc == 0, err
-        print("peak RSS: uncapped %.1f MiB, max_memory=%d: %.1f MiB" % (free, cap, capped))
-        assert capped <= cap, "peak RSS %.1f MiB over max_memory=%d" % (capped, cap)
-        assert same_file(os.path.join(d, "free.json"), os.path.join(d, "capped.json"))
+        # A cap below the uncapped peak. It is kept by polling (docs/data.md): pages fault back
+        # in between two looks, so near the floor the peak may pass the cap by that much.
+        cap = int(free - 5)
+        rc, err, capped = run_measured(base + ["model_out=capped.json", "max_memory=%d" % cap],
+                                       d, env)
+        assert rc == 0, err
+        print("peak RSS: uncapped %.1f MiB, floor %.1f MiB, max_memory=%d: %.1f MiB" %
+              (free, floor, cap, capped))
+        assert capped <= max(cap, floor + 10), "peak RSS %.1f MiB over max_memory=%d" % (
+            capped, cap)
+        assert capped < free - 2, "nothing trimmed: %.1f MiB, uncapped %.1f" % (capped, free)
+        for m in ("floor.json", "capped.json"):
+            assert same_file(os.path.join(d, "free.json"), os.path.join(d, m)), m
 
 
 def assert_clean_error(proc, needle, cache_dir):
