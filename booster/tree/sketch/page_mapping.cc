@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -35,6 +36,12 @@ void OnBusError(int sig, siginfo_t* info, void* context) {
   const auto addr = reinterpret_cast<std::uintptr_t>(info->si_addr);
   for (Mapped& m : g_mapped) {
     if (addr >= m.begin.load() && addr < m.end.load()) {
+      // Several threads read the pages: only the first to fault reports and exits; the others
+      // wait here for its _exit (one line, as every error).
+      static std::atomic<bool> reported{false};
+      if (reported.exchange(true)) {
+        for (;;) ::pause();
+      }
       const ssize_t ignored = ::write(STDERR_FILENO, m.message, std::strlen(m.message));
       (void)ignored;
       for (Mapped& other : g_mapped) {  // leave no cache behind (unlink is signal-safe)
