@@ -11,6 +11,7 @@
 #include "base/omp_wait_policy.h"
 #include "cli_params.h"
 #include "config_file.h"
+#include "data/external_columns.h"
 #include "help_text.h"
 #include "learner_factory.h"
 #include "rabit/rabit.h"
@@ -78,6 +79,8 @@ int RunCommand(const std::string& config_path, const std::vector<std::string>& p
 
 int main(int argc, char** argv) {
   treering::ApplyOmpWaitPolicy(argv);  // may execute the program again (omp_wait_policy.h)
+  // This program owns its signals: a SIGTERM of a `#cache` run removes the cache files.
+  treering::data::RemoveCachesOnTermination();
   CLI::App app{
       "treering: distributed gradient boosting with XGBoost 1.7's config files and "
       "JSON models."};

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 namespace treering::data {
@@ -37,6 +38,7 @@ struct LiveCache {
   std::atomic<bool> live{false};
   char prefix[4096] = {};
   std::uint32_t cols = 0;
+  pid_t owner = 0;  // a forked child that exits or is signalled leaves its parent's files alone
 };
 LiveCache g_caches[kMaxCaches];
 std::atomic<bool> g_handlers_installed{false};
@@ -57,9 +59,10 @@ void UnlinkWithSuffix(const char* prefix, const char* suffix) {
   ::unlink(path);
 }
 
-void OnTerminate(int sig) {
+// Unlinks every live cache's files (async-signal-safe: the termination handler calls it).
+void UnlinkLiveCaches() {
   for (LiveCache& c : g_caches) {
-    if (!c.live.load()) continue;
+    if (!c.live.load() || c.owner != ::getpid()) continue;
     for (std::uint32_t f = 0; f < c.cols; ++f) {
       char digits[16];
       int len = 0;
@@ -78,6 +81,10 @@ void OnTerminate(int sig) {
     UnlinkWithSuffix(c.prefix, ".rows.page");
     UnlinkWithSuffix(c.prefix, ".columns.page");
   }
+}
+
+void OnTerminate(int sig) {
+  UnlinkLiveCaches();
   for (int i = 0; i < 3; ++i) {
     if (kSignals[i] == sig) sigaction(sig, &g_previous[i], nullptr);
   }
@@ -85,24 +92,31 @@ void OnTerminate(int sig) {
 }
 
 LiveCache* Track(const std::string& prefix, std::uint32_t cols) {
-  if (!g_handlers_installed.exchange(true)) {
-    struct sigaction sa = {};
-    sa.sa_handler = OnTerminate;
-    sigemptyset(&sa.sa_mask);
-    for (int i = 0; i < 3; ++i) sigaction(kSignals[i], &sa, &g_previous[i]);
-  }
+  // A cache whose owner is never destroyed (a leaked or global DMatrix, std::exit from a
+  // library's host) still goes when the process exits normally.
+  static const bool at_exit = std::atexit(UnlinkLiveCaches) == 0;
+  (void)at_exit;
   if (prefix.size() >= sizeof(LiveCache::prefix)) return nullptr;
   for (LiveCache& c : g_caches) {
     bool expected = false;
     if (c.live.load() || c.cols != 0) continue;
     std::snprintf(c.prefix, sizeof(c.prefix), "%s", prefix.c_str());
     c.cols = cols;
+    c.owner = ::getpid();
     if (c.live.compare_exchange_strong(expected, true)) return &c;
   }
   return nullptr;  // more live caches than slots: not removed on a signal
 }
 
 }  // namespace
+
+void RemoveCachesOnTermination() {
+  if (g_handlers_installed.exchange(true)) return;
+  struct sigaction sa = {};
+  sa.sa_handler = OnTerminate;
+  sigemptyset(&sa.sa_mask);
+  for (int i = 0; i < 3; ++i) sigaction(kSignals[i], &sa, &g_previous[i]);
+}
 
 Result<CacheUri> SplitCacheUri(const std::string& uri) {
   const std::size_t hash = uri.find('#');
@@ -157,7 +171,7 @@ Status ExternalColumns::Create() {
   // A file over RLIMIT_FSIZE would kill the process with SIGXFSZ; ignored, the write fails
   // with EFBIG and the error names the file.
   std::signal(SIGXFSZ, SIG_IGN);
-  // SIGTERM, SIGINT and SIGHUP remove the cache files before the process ends.
+  // Known to the exit hook and, in a program that asked for it, to the termination handler.
   tracked_ = Track(prefix_, cols_);
   for (const std::string& path : files_) {
     const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

@@ -7,13 +7,17 @@
 #include "transport/wire_format.h"
 
 namespace rabit {
+
+void detail::ThrowFor(const treering::Status& status, const char* op) {
+  std::string what = std::string("rabit ") + op + ": " + status.message();
+  if (status.code() == treering::StatusCode::kWorldChanged) throw WorldChanged(what);
+  throw Error(what);
+}
+
 namespace {
 
 void Check(const treering::Status& status, const char* op) {
-  if (status.ok()) return;
-  std::string what = std::string("rabit ") + op + ": " + status.message();
-  if (status.message().find(kWorldChangedMark) != std::string::npos) throw WorldChanged(what);
-  throw Error(what);
+  if (!status.ok()) detail::ThrowFor(status, op);
 }
 
 template <typename T>

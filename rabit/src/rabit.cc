@@ -38,10 +38,7 @@ using detail::ProcessEngine;
 Engine& TheEngine() { return *ProcessEngine::Current(); }
 
 void Check(const treering::Status& status, const char* op) {
-  if (status.ok()) return;
-  std::string what = std::string("rabit ") + op + ": " + status.message();
-  if (status.message().find(kWorldChangedMark) != std::string::npos) throw WorldChanged(what);
-  throw Error(what);
+  if (!status.ok()) detail::ThrowFor(status, op);
 }
 
 }  // namespace

@@ -15,7 +15,6 @@ no FIN or RST reaches anyone) and its worker is SIGKILLed; with `--local` (no ro
 Exit 0 pass, 1 fail, 77 skipped."""
 import hashlib
 import os
-import random
 import re
 import signal
 import subprocess
@@ -23,16 +22,17 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cluster_test as ct  # noqa: E402  (its helpers: the cluster's hosts, data, checks)
+
 SKIP = 77
 LOCAL = "--local" in sys.argv
 ARGS = [a for a in sys.argv[1:] if a != "--local"]
 BIN = os.path.abspath(ARGS[0]) if ARGS else ""
 TREERING = os.path.join(BIN, "treering")
 SUBMIT = os.path.join(BIN, "treering-submit")
-CLUSTER = os.environ.get("CLUSTER_DIR", "")
-HOSTS = os.environ.get("CLUSTER_HOSTS", "").split()
-NETNS = os.environ.get("CLUSTER_NETNS", "").split()
-SSH = os.environ.get("CLUSTER_SSH", "")
+CLUSTER, HOSTS, NETNS, SSH = ct.CLUSTER, ct.HOSTS, ct.NETNS, ct.SSH
+Failed, check = ct.Failed, ct.check
 ROUNDS = 60
 KILL_AFTER = 12  # rank 0's evaluation line of this round is the kill's clock
 KEYS = ["objective=binary:logistic", "num_round=%d" % ROUNDS, "max_depth=6", "nthread=1",
@@ -44,24 +44,6 @@ KEYS = ["objective=binary:logistic", "num_round=%d" % ROUNDS, "max_depth=6", "nt
 # killed local process is noticed at once.
 ELASTIC_TIMEOUT = "2" if "--local" in sys.argv else "6"
 ELASTIC = ["--elastic", "--elastic-timeout", ELASTIC_TIMEOUT, "--recovery-timeout", "30"]
-
-
-class Failed(Exception):
-    pass
-
-
-def check(cond, what):
-    if not cond:
-        raise Failed(what)
-
-
-def write_data(path, rows=20000, seed=5):
-    rng = random.Random(seed)
-    with open(path, "w") as f:
-        for _ in range(rows):
-            x = [rng.gauss(0, 1) for _ in range(10)]
-            y = 1 if x[0] + 0.5 * x[1] * x[2] - x[3] + rng.gauss(0, 0.5) > 0 else 0
-            f.write("%d %s\n" % (y, " ".join("%d:%.5f" % (i, v) for i, v in enumerate(x))))
 
 
 def digest(path):
@@ -99,16 +81,7 @@ def rank2_workers(model):
             if cmd.startswith(TREERING + " ") and model in cmd and b"DMLC_TASK_ID=2" in env:
                 found.append(int(pid))
         return found
-    pids = subprocess.run(["ip", "netns", "pids", NETNS[2]], capture_output=True,
-                          text=True).stdout
-    for pid in pids.split():
-        try:
-            cmd = open("/proc/%s/cmdline" % pid, "rb").read().replace(b"\0", b" ").decode()
-        except OSError:
-            continue
-        if cmd.startswith(TREERING + " ") and model in cmd:
-            found.append(int(pid))
-    return found
+    return [pid for ns, pid, _ in ct.workers_on_hosts(model, TREERING + " ") if ns == NETNS[2]]
 
 
 def run_with_loss(work, data, model, extra_submit):
@@ -246,7 +219,7 @@ def main():
     failed = []
     with tempfile.TemporaryDirectory(prefix="treering-elastic-test-") as work:
         data = os.path.join(work, "train.libsvm")
-        write_data(data)
+        ct.write_data(data, rows=20000)
         refs = {}
         p = subprocess.run(submit_argv(4, []) + ["--"] + command(
             work, data, os.path.join(work, "timed.json"), ["eval[train]=" + data]),

@@ -7,10 +7,9 @@
 // announced to every rank (ResizePending) and the next epoch ranks it after the others.
 #include <gtest/gtest.h>
 
-#include "fake_client.h"
+#include "fake_workers.h"
 #include "job_roster.h"
 #include "recovery.h"
-#include "running_tracker.h"
 
 namespace treering::testing {
 namespace {
@@ -73,29 +72,14 @@ TrackerOptions Elastic(int n, int min_workers = 1) {
   return o;
 }
 
+// A survivor's recover Hello (task id = its rank), or a restarted task's (rank -1).
 proto::Hello Recover(int rank, std::uint16_t port, const std::string& task = "") {
-  proto::Hello h;
-  h.task_id = task.empty() ? std::to_string(rank) : task;
-  h.command = proto::Command::kRecover;
-  h.rank = rank;
-  h.host = "127.0.0.1";
-  h.port = port;
-  return h;
-}
-
-std::vector<FakeClient> Bootstrapped(RunningTracker& t, int n) {
-  std::vector<FakeClient> w(n);
-  for (int i = 0; i < n; ++i) {
-    EXPECT_TRUE(w[i].Connect("127.0.0.1", t.port()).ok());
-    EXPECT_TRUE(w[i].SendHello(kToken, std::to_string(i), "127.0.0.1", 7000 + i).ok());
-  }
-  for (int i = 0; i < n; ++i) EXPECT_TRUE(w[i].ReadAssign().ok());
-  return w;
+  return RecoverHello(task.empty() ? std::to_string(rank) : task, rank, 0, port);
 }
 
 TEST(TrackerElasticTest, LostRankIsDroppedAndTheOthersAreRenumbered) {
   RunningTracker t(Elastic(4));
-  std::vector<FakeClient> w = Bootstrapped(t, 4);
+  std::vector<FakeClient> w = Bootstrapped(t, 4, kToken);
   w[1].Close();  // rank 1's process dies and is not restarted
   for (int r : {0, 2, 3}) {
     ASSERT_TRUE(w[r].SendRaw(proto::Encode(Recover(r, 8000 + r))).ok());
@@ -127,7 +111,7 @@ TEST(TrackerElasticTest, LostRankIsDroppedAndTheOthersAreRenumbered) {
 
 TEST(TrackerElasticTest, SilentRankIsDroppedAfterTheTimeout) {
   RunningTracker t(Elastic(3));
-  std::vector<FakeClient> w = Bootstrapped(t, 3);
+  std::vector<FakeClient> w = Bootstrapped(t, 3, kToken);
   // Rank 2's host left the network: its connection stays open, it never asks.
   ASSERT_TRUE(w[0].SendRaw(proto::Encode(Recover(0, 8000))).ok());
   ASSERT_TRUE(w[1].SendRaw(proto::Encode(Recover(1, 8001))).ok());
@@ -145,7 +129,7 @@ TEST(TrackerElasticTest, SilentRankIsDroppedAfterTheTimeout) {
 
 TEST(TrackerElasticTest, BelowMinWorkersFailsNamingTheLostRankAndHost) {
   RunningTracker t(Elastic(3, 3));
-  std::vector<FakeClient> w = Bootstrapped(t, 3);
+  std::vector<FakeClient> w = Bootstrapped(t, 3, kToken);
   w[2].Close();
   ASSERT_TRUE(w[0].SendRaw(proto::Encode(Recover(0, 8000))).ok());
   ASSERT_TRUE(w[1].SendRaw(proto::Encode(Recover(1, 8001))).ok());
@@ -161,7 +145,7 @@ TEST(TrackerElasticTest, ARestartInTimeKeepsTheWorld) {
   o.max_attempts = 3;
   o.elastic_timeout_s = 10;
   RunningTracker t(o);
-  std::vector<FakeClient> w = Bootstrapped(t, 3);
+  std::vector<FakeClient> w = Bootstrapped(t, 3, kToken);
   w[1].Close();
   ASSERT_TRUE(w[0].SendRaw(proto::Encode(Recover(0, 8000))).ok());
   ASSERT_TRUE(w[2].SendRaw(proto::Encode(Recover(2, 8002))).ok());
@@ -183,7 +167,7 @@ TEST(TrackerElasticTest, ARestartInTimeKeepsTheWorld) {
 
 TEST(TrackerElasticTest, AJoinerIsAnnouncedAndRankedAfterTheOthers) {
   RunningTracker t(Elastic(2));
-  std::vector<FakeClient> w = Bootstrapped(t, 2);
+  std::vector<FakeClient> w = Bootstrapped(t, 2, kToken);
   FakeClient joiner;
   ASSERT_TRUE(joiner.Connect("127.0.0.1", t.port()).ok());
   ASSERT_TRUE(joiner.SendHello(kToken, "join-a", "127.0.0.1", 7100).ok());
@@ -234,7 +218,7 @@ TEST(TrackerElasticTest, AJoinerWaitsOutAnEpochWithARestart) {
   o.max_attempts = 3;
   o.elastic_timeout_s = 10;
   RunningTracker t(o);
-  std::vector<FakeClient> w = Bootstrapped(t, 3);
+  std::vector<FakeClient> w = Bootstrapped(t, 3, kToken);
   w[1].Close();  // rank 1 dies; its restart replays from the others, so no join in this epoch
   FakeClient joiner;
   ASSERT_TRUE(joiner.Connect("127.0.0.1", t.port()).ok());
@@ -273,7 +257,7 @@ TEST(TrackerElasticTest, AJoinerIsRefusedWithoutElasticOrWithATakenTaskId) {
   TrackerOptions plain = Elastic(2);
   plain.elastic = false;
   RunningTracker t(plain);
-  std::vector<FakeClient> w = Bootstrapped(t, 2);
+  std::vector<FakeClient> w = Bootstrapped(t, 2, kToken);
   FakeClient late;
   ASSERT_TRUE(late.Connect("127.0.0.1", t.port()).ok());
   ASSERT_TRUE(late.SendHello(kToken, "join-a", "127.0.0.1", 7100).ok());
@@ -281,7 +265,7 @@ TEST(TrackerElasticTest, AJoinerIsRefusedWithoutElasticOrWithATakenTaskId) {
   ASSERT_TRUE(f.ok());
   EXPECT_EQ(f->header.kind, proto::Kind::kReject);
   RunningTracker e(Elastic(2));
-  std::vector<FakeClient> v = Bootstrapped(e, 2);
+  std::vector<FakeClient> v = Bootstrapped(e, 2, kToken);
   FakeClient twin;
   ASSERT_TRUE(twin.Connect("127.0.0.1", e.port()).ok());
   ASSERT_TRUE(twin.SendHello(kToken, "1", "127.0.0.1", 7100).ok());

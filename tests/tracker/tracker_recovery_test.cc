@@ -7,8 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "fake_client.h"
-#include "running_tracker.h"
+#include "fake_workers.h"
 
 namespace treering::testing {
 namespace {
@@ -23,35 +22,6 @@ TrackerOptions Options(int n, std::uint32_t max_attempts, double recovery_s = 30
   o.max_attempts = max_attempts;
   o.recovery_timeout_s = recovery_s;
   return o;
-}
-
-proto::Hello RecoverHello(const std::string& task, int rank, std::uint32_t attempt,
-                          std::uint16_t port) {
-  proto::Hello h;
-  h.task_id = task;
-  h.command = proto::Command::kRecover;
-  h.rank = rank;
-  h.attempt = attempt;
-  h.host = "127.0.0.1";
-  h.port = port;
-  return h;
-}
-
-// n workers with task ids 0..n-1 (ports 7000+i), all holding their epoch-0 Assign.
-std::vector<FakeClient> Bootstrapped(RunningTracker& t, int n) {
-  std::vector<FakeClient> w(n);
-  for (int i = 0; i < n; ++i) {
-    EXPECT_TRUE(w[i].Connect("127.0.0.1", t.port()).ok());
-    EXPECT_TRUE(w[i].SendHello(kToken, std::to_string(i), "127.0.0.1", 7000 + i).ok());
-  }
-  for (int i = 0; i < n; ++i) {
-    auto a = w[i].ReadAssign();
-    EXPECT_TRUE(a.ok());
-    if (!a.ok()) continue;
-    EXPECT_EQ(a->epoch, 0u);
-    EXPECT_EQ(a->rank, i);
-  }
-  return w;
 }
 
 FakeClient Restart(RunningTracker& t, const proto::Hello& hello,
@@ -87,7 +57,7 @@ Status ShutDownAll(RunningTracker& t, std::vector<FakeClient>& w) {
 
 TEST(TrackerRecoveryTest, LostRankRestartsAndEveryRankGetsTheNextEpoch) {
   RunningTracker t(Options(3, 3));
-  std::vector<FakeClient> w = Bootstrapped(t, 3);
+  std::vector<FakeClient> w = Bootstrapped(t, 3, kToken);
   w[1].Close();  // rank 1 dies
   ASSERT_TRUE(w[0].SendRaw(proto::Encode(RecoverHello("0", 0, 0, 8000))).ok());
   ASSERT_TRUE(w[2].SendRaw(proto::Encode(RecoverHello("2", 2, 0, 8002))).ok());
@@ -117,7 +87,7 @@ TEST(TrackerRecoveryTest, LostRankRestartsAndEveryRankGetsTheNextEpoch) {
 
 TEST(TrackerRecoveryTest, BadRecoverHellosAreRejectedAndTheJobGoesOn) {
   RunningTracker t(Options(2, 3));
-  std::vector<FakeClient> w = Bootstrapped(t, 2);
+  std::vector<FakeClient> w = Bootstrapped(t, 2, kToken);
   FakeClient unknown = Restart(t, RecoverHello("9", -1, 1, 8100));
   EXPECT_NE(ReasonOf(unknown, proto::Kind::kReject).find("unknown task '9'"), std::string::npos);
   FakeClient token = Restart(t, RecoverHello("1", -1, 1, 8101), "wrong");
@@ -132,7 +102,7 @@ TEST(TrackerRecoveryTest, BadRecoverHellosAreRejectedAndTheJobGoesOn) {
 
 TEST(TrackerRecoveryTest, WithoutRestartsARecoverHelloIsRejectedAndALossIsFatal) {
   RunningTracker t(Options(2, 1));
-  std::vector<FakeClient> w = Bootstrapped(t, 2);
+  std::vector<FakeClient> w = Bootstrapped(t, 2, kToken);
   FakeClient restarted = Restart(t, RecoverHello("1", -1, 1, 8200));
   EXPECT_NE(ReasonOf(restarted, proto::Kind::kReject).find("restarts are off"), std::string::npos);
   w[1].Close();
@@ -144,7 +114,7 @@ TEST(TrackerRecoveryTest, WithoutRestartsARecoverHelloIsRejectedAndALossIsFatal)
 
 TEST(TrackerRecoveryTest, EpochThatDoesNotCompleteAbortsNamingTheMissingRanks) {
   RunningTracker t(Options(4, 3, /*recovery_s=*/1.0));
-  std::vector<FakeClient> w = Bootstrapped(t, 4);
+  std::vector<FakeClient> w = Bootstrapped(t, 4, kToken);
   w[2].Close();  // never restarted
   ASSERT_TRUE(w[0].SendRaw(proto::Encode(RecoverHello("0", 0, 0, 8300))).ok());
   ASSERT_TRUE(w[1].SendRaw(proto::Encode(RecoverHello("1", 1, 0, 8301))).ok());
@@ -162,7 +132,7 @@ TEST(TrackerRecoveryTest, EpochThatDoesNotCompleteAbortsNamingTheMissingRanks) {
 // rank 3, whose loss opened the epoch (the fault harness's kill trials race exactly so).
 TEST(TrackerRecoveryTest, SurvivorFailureDuringAnEpochNamesTheLostRank) {
   RunningTracker t(Options(4, 3));
-  std::vector<FakeClient> w = Bootstrapped(t, 4);
+  std::vector<FakeClient> w = Bootstrapped(t, 4, kToken);
   w[3].Close();
   // The tracker sees a closed loopback connection at once; its order of events across
   // connections is not the test's, so give the loss a head start over the report.
@@ -185,7 +155,7 @@ TEST(TrackerRecoveryTest, SurvivorFailureDuringAnEpochNamesTheLostRank) {
 // events is not the test's, so this test keeps the outcome independent of it.)
 TEST(TrackerRecoveryTest, SecondLossDuringAnEpochIsWaitedForToo) {
   RunningTracker t(Options(3, 4));
-  std::vector<FakeClient> w = Bootstrapped(t, 3);
+  std::vector<FakeClient> w = Bootstrapped(t, 3, kToken);
   w[1].Close();
   ASSERT_TRUE(w[0].SendRaw(proto::Encode(RecoverHello("0", 0, 0, 8400))).ok());
   w[2].Close();
@@ -207,7 +177,7 @@ TEST(TrackerRecoveryTest, SecondLossDuringAnEpochIsWaitedForToo) {
 
 TEST(TrackerRecoveryTest, SurvivorMayNotRecoverAsAnotherRank) {
   RunningTracker t(Options(2, 3));
-  std::vector<FakeClient> w = Bootstrapped(t, 2);
+  std::vector<FakeClient> w = Bootstrapped(t, 2, kToken);
   ASSERT_TRUE(w[0].SendRaw(proto::Encode(RecoverHello("0", 1, 0, 8500))).ok());
   Status result = t.Result(10);
   EXPECT_EQ(result.code(), StatusCode::kAborted);

@@ -20,6 +20,9 @@ enum class StatusCode {
   kProtocol,      // a peer sent bytes that do not follow the protocol
   kAborted,       // the job was aborted (by the tracker or another rank)
   kInternal,      // a bug in treering: should never be seen by a user
+  // Not a failure: an elastic job's world shrank or grew (rabit_elastic); the collective that
+  // was running ends with this code and rabit::Comm throws rabit::WorldChanged for it.
+  kWorldChanged,
 };
 
 class [[nodiscard]] Status {
@@ -35,6 +38,7 @@ class [[nodiscard]] Status {
   static Status Protocol(std::string m) { return {StatusCode::kProtocol, std::move(m)}; }
   static Status Aborted(std::string m) { return {StatusCode::kAborted, std::move(m)}; }
   static Status Internal(std::string m) { return {StatusCode::kInternal, std::move(m)}; }
+  static Status WorldChanged(std::string m) { return {StatusCode::kWorldChanged, std::move(m)}; }
   // A user error about one configuration key: the key travels with the status, so a CLI can
   // point at the line that set it without searching the message text.
   static Status InvalidKey(std::string key, std::string m) {

@@ -55,16 +55,18 @@ void OnBusError(int sig, siginfo_t* info, void* context) {
   ::raise(sig);
 }
 
+// The handler is installed only while a page is mapped, and the previous action is back when
+// the last mapping goes: a library's host keeps its own SIGBUS handling otherwise.
+int g_registered = 0;  // guarded by g_mapped_mutex
+
 void Register(const void* data, std::size_t bytes, const std::string& path) {
   std::lock_guard<std::mutex> lock(g_mapped_mutex);
-  static bool installed = false;
-  if (!installed) {
+  if (g_registered++ == 0) {
     struct sigaction sa = {};
     sa.sa_sigaction = OnBusError;
     sa.sa_flags = SA_SIGINFO;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGBUS, &sa, &g_previous_bus);
-    installed = true;
   }
   for (Mapped& m : g_mapped) {
     if (m.end.load() != 0) continue;
@@ -86,6 +88,7 @@ void Unregister(const void* data) {
       m.begin = 0;
     }
   }
+  if (g_registered > 0 && --g_registered == 0) sigaction(SIGBUS, &g_previous_bus, nullptr);
 }
 
 // Resident bytes of this process (/proc/self/statm, second field, in pages).

@@ -13,6 +13,12 @@
 
 namespace treering::data {
 
+// For a program's main (the treering CLI): SIGTERM, SIGINT and SIGHUP remove the live caches'
+// files, then the signal's earlier action runs. The library never installs these itself: its
+// host owns the signals (Python turns SIGINT into KeyboardInterrupt and the DMatrix, with its
+// cache, lives on), and there the files go with their last owner or at exit.
+void RemoveCachesOnTermination();
+
 // `uri` split at its '#': the data URI and the cache prefix (empty: no cache).
 struct CacheUri {
   std::string data;
@@ -25,8 +31,9 @@ std::string RankedCachePrefix(const std::string& prefix, int rank, int world);
 
 // The spilled columns of one rank's rows: files[f] holds feature f's value of every row, as
 // raw floats in row order. The files are removed when the last owner lets go (XGBoost 1.7
-// removes its cache files too); so are any pages registered with AdoptFile. SIGTERM, SIGINT
-// and SIGHUP remove them too (then the signal's earlier action runs).
+// removes its cache files too); so are any pages registered with AdoptFile, and, at a normal
+// exit, those of caches never destroyed. On SIGTERM, SIGINT and SIGHUP only in a program that
+// called RemoveCachesOnTermination.
 class ExternalColumns {
  public:
   ExternalColumns(std::string prefix, std::uint32_t cols);

@@ -40,8 +40,11 @@ class WorldChanged : public Error {
  public:
   using Error::Error;
 };
-// In the message of the engine status that means "world changed" (wherever context is added).
-inline constexpr const char* kWorldChangedMark = "[rabit_elastic: the world changed]";
+namespace detail {
+// Throws for a failed engine status of `op`: rabit::WorldChanged when its code is
+// StatusCode::kWorldChanged (whatever the message says), rabit::Error otherwise.
+[[noreturn]] void ThrowFor(const treering::Status& status, const char* op);
+}  // namespace detail
 
 // Time and payload spent inside a handle's collectives since it was made. `seconds` is wall
 // time inside the calls, so it includes waiting for slower ranks; `payload_bytes` is the size

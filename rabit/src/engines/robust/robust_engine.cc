@@ -9,7 +9,6 @@
 #include <string_view>
 
 #include "engines/tracker_reports.h"
-#include "rabit/comm.h"
 
 namespace rabit::engine {
 namespace {
@@ -62,7 +61,7 @@ Result<std::unique_ptr<RobustEngine>> RobustEngine::Create(
 
 Status RobustEngine::Fatal(Status status) {
   // Not a failure: the program redoes its setup in the new world (rabit::WorldChanged).
-  if (status.message().find(kWorldChangedMark) != std::string::npos) return status;
+  if (status.code() == treering::StatusCode::kWorldChanged) return status;
   if (!status.ok() && tracker_ && !failed_reported_ &&
       status.code() != treering::StatusCode::kInvalidInput) {
     failed_reported_ = true;

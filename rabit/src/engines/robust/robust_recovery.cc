@@ -5,7 +5,6 @@
 #include <cstring>
 
 #include "engines/robust/robust_engine.h"
-#include "rabit/comm.h"
 
 namespace rabit::engine {
 namespace {
@@ -54,11 +53,11 @@ Status RobustEngine::Recover() {
     Status connected = Connect(std::move(links.value()));
     if (connected.ok() && world_ != old_world) connected = AdoptNewWorld();
     if (connected.ok() && world_ != old_world) {
-      return Status::Aborted(std::string(kWorldChangedMark) + " rank " + std::to_string(old_rank) +
-                             " of " + std::to_string(old_world) + " is now rank " +
-                             std::to_string(rank_) + " of " + std::to_string(world_) +
-                             "; training resumes from checkpoint version " +
-                             std::to_string(version_));
+      return Status::WorldChanged(
+          "rabit_elastic: the world changed: rank " + std::to_string(old_rank) + " of " +
+          std::to_string(old_world) + " is now rank " + std::to_string(rank_) + " of " +
+          std::to_string(world_) + "; training resumes from checkpoint version " +
+          std::to_string(version_));
     }
     if (connected.ok()) {
       recovering_ = true;
