@@ -71,10 +71,42 @@ Status BinBlock(const data::ExternalColumns& cols, const HistogramCuts& cuts, st
   return Status::Ok();
 }
 
+// Where a block of bins goes: page files (pwrite) or the in-memory matrix's arrays.
 template <typename Bin>
-Status WritePages(const data::ExternalColumns& cols, const HistogramCuts& cuts, int nthread,
-                  const std::string& rows_path, int rows_fd, const std::string& columns_path,
-                  int columns_fd) {
+struct FileSink {
+  const std::string& rows_path;
+  int rows_fd;
+  const std::string& columns_path;
+  int columns_fd;  // -1: no column-major copy (16-bit bins)
+  bool HasColumns() const { return columns_fd >= 0; }
+  Status Columns(const Bin* bins, std::size_t n, std::uint64_t at) {
+    return WriteAt(columns_fd, bins, n * sizeof(Bin), at * sizeof(Bin), columns_path);
+  }
+  Status Rows(const Bin* bins, std::size_t n, std::uint64_t at) {
+    return WriteAt(rows_fd, bins, n * sizeof(Bin), at * sizeof(Bin), rows_path);
+  }
+};
+
+template <typename Bin>
+struct MemorySink {
+  Bin* rows;
+  Bin* columns;  // null: no column-major copy
+  bool HasColumns() const { return columns != nullptr; }
+  Status Columns(const Bin* bins, std::size_t n, std::uint64_t at) {
+    std::memcpy(columns + at, bins, n * sizeof(Bin));
+    return Status::Ok();
+  }
+  Status Rows(const Bin* bins, std::size_t n, std::uint64_t at) {
+    std::memcpy(rows + at, bins, n * sizeof(Bin));
+    return Status::Ok();
+  }
+};
+
+// Bins the spilled columns block by block into `sink`: row-major, and column-major too when
+// the sink keeps that copy (8-bit bins).
+template <typename Bin, typename Sink>
+Status WriteBins(const data::ExternalColumns& cols, const HistogramCuts& cuts, int nthread,
+                 Sink sink) {
   const std::uint32_t nf = cuts.NumFeatures();
   const std::uint64_t rows = cols.rows();
   // Rows per block: ~4 MiB of floats, whatever the width (with the two bin copies, the
@@ -87,10 +119,9 @@ Status WritePages(const data::ExternalColumns& cols, const HistogramCuts& cuts, 
     if (Status s = BinBlock(cols, cuts, r0, n, nthread, &values, by_column.data()); !s.ok()) {
       return s;
     }
-    if (columns_fd >= 0) {
+    if (sink.HasColumns()) {
       for (std::uint32_t f = 0; f < nf; ++f) {
-        if (Status s = WriteAt(columns_fd, by_column.data() + f * n, n * sizeof(Bin),
-                               (std::uint64_t(f) * rows + r0) * sizeof(Bin), columns_path);
+        if (Status s = sink.Columns(by_column.data() + f * n, n, std::uint64_t(f) * rows + r0);
             !s.ok()) {
           return s;
         }
@@ -99,11 +130,7 @@ Status WritePages(const data::ExternalColumns& cols, const HistogramCuts& cuts, 
     ParallelFor(n, nthread, [&](std::size_t i) {
       for (std::uint32_t f = 0; f < nf; ++f) by_row[i * nf + f] = by_column[f * n + i];
     });
-    if (Status s =
-            WriteAt(rows_fd, by_row.data(), n * nf * sizeof(Bin), r0 * nf * sizeof(Bin), rows_path);
-        !s.ok()) {
-      return s;
-    }
+    if (Status s = sink.Rows(by_row.data(), n * nf, r0 * nf); !s.ok()) return s;
   }
   return Status::Ok();
 }
@@ -155,6 +182,38 @@ Result<HistogramCuts> BuildCutsFromColumns(const data::DMatrix& train, std::uint
   return cuts;
 }
 
+Result<BinnedMatrix> BuildBinnedFromColumns(const data::DMatrix& train, const HistogramCuts& cuts,
+                                            int nthread) {
+  data::ExternalColumns* cols = train.external.get();
+  std::uint32_t max_bins = 0;
+  for (std::uint32_t f = 0; f < cuts.NumFeatures(); ++f) {
+    max_bins = std::max(max_bins, cuts.FeatureBins(f));
+  }
+  const bool narrow = max_bins <= 256;
+  const auto layout = narrow ? BinnedMatrix::Layout::kDense8 : BinnedMatrix::Layout::kDense16;
+  const std::size_t rows = cols != nullptr ? cols->rows() : 0;
+  const std::size_t entries = rows * cuts.NumFeatures();
+  BinnedMatrix::OwnedBins bins;
+  Status written = Status::Ok();
+  if (narrow) {
+    bins.rows8.resize(entries);
+    bins.columns8.resize(entries);
+    if (rows > 0) {
+      written = WriteBins<std::uint8_t>(
+          *cols, cuts, nthread, MemorySink<std::uint8_t>{bins.rows8.data(), bins.columns8.data()});
+    }
+  } else {
+    bins.rows16.resize(entries);
+    if (rows > 0) {
+      written = WriteBins<std::uint16_t>(*cols, cuts, nthread,
+                                         MemorySink<std::uint16_t>{bins.rows16.data(), nullptr});
+    }
+  }
+  if (cols != nullptr) cols->RemoveColumns();  // the bins hold all that training reads
+  if (!written.ok()) return written;
+  return BinnedMatrix::FromDense(layout, rows, cuts, std::move(bins));
+}
+
 Result<BinnedMatrix> BuildPagedMatrix(const data::DMatrix& train, const HistogramCuts& cuts,
                                       const TreeParam& param, int nthread) {
   data::ExternalColumns* cols = train.external.get();
@@ -181,10 +240,13 @@ Result<BinnedMatrix> BuildPagedMatrix(const data::DMatrix& train, const Histogra
     }
     cols->AdoptFile(columns_path);
   }
-  Status written = narrow ? WritePages<std::uint8_t>(*cols, cuts, nthread, rows_path, rows_fd,
-                                                     columns_path, columns_fd)
-                          : WritePages<std::uint16_t>(*cols, cuts, nthread, rows_path, rows_fd,
-                                                      columns_path, columns_fd);
+  Status written = narrow
+                       ? WriteBins<std::uint8_t>(
+                             *cols, cuts, nthread,
+                             FileSink<std::uint8_t>{rows_path, rows_fd, columns_path, columns_fd})
+                       : WriteBins<std::uint16_t>(
+                             *cols, cuts, nthread,
+                             FileSink<std::uint16_t>{rows_path, rows_fd, columns_path, columns_fd});
   cols->RemoveColumns();  // the pages hold all that training reads
   const std::size_t bin_bytes = narrow ? 1 : 2;
   const std::size_t bytes = cols->rows() * cuts.NumFeatures() * bin_bytes;
