@@ -159,25 +159,50 @@ Result<HistogramCuts> BuildCutsFromColumns(const data::DMatrix& train, std::uint
                                 std::to_string(cols->cols()));
   }
   if (Status s = AgreeOk(mine, comm); !s.ok()) return s;
-  // One feature's matrix: the column's values with the rows' weights (the weighted sketch
-  // reads the ids, so weighted rows carry them).
+  // A few features' matrix (row-major, dense): their columns' values with the rows' weights
+  // (the weighted sketch reads the ids, so weighted rows carry them). Each feature's sketch
+  // is its own, so any grouping gives the same cuts; on one process a group has a column per
+  // thread (the sketch sorts one column per thread), while the ranks of a distributed run go
+  // one column at a time, since their thread counts may differ and BuildCuts is collective.
   const std::uint64_t rows = cols != nullptr ? cols->rows() : 0;
-  data::DMatrix one;
-  one.num_col = 1;
-  one.row_ptr.resize(rows + 1);
-  std::iota(one.row_ptr.begin(), one.row_ptr.end(), std::uint64_t{0});
-  one.weight = train.weight;
-  one.implicit_index = one.weight.empty();
-  if (!one.implicit_index) one.index.assign(rows, 0);
+  const std::uint32_t group =
+      comm.IsDistributed()
+          ? 1
+          : std::clamp<std::uint32_t>(static_cast<std::uint32_t>(ResolveThreads(nthread)), 1,
+                                      std::max<std::uint32_t>(num_feature, 1));
+  std::vector<float> column;
   HistogramCuts cuts;
-  for (std::uint32_t f = 0; f < num_feature; ++f) {
-    one.value.resize(rows);
-    Status read = rows > 0 ? cols->ReadColumn(f, 0, rows, one.value.data()) : Status::Ok();
+  for (std::uint32_t f0 = 0; f0 < num_feature; f0 += group) {
+    const std::uint32_t k = std::min(group, num_feature - f0);
+    data::DMatrix some;
+    some.num_col = k;
+    some.row_ptr.resize(rows + 1);
+    for (std::uint64_t r = 0; r <= rows; ++r) some.row_ptr[r] = r * k;
+    some.weight = train.weight;
+    some.implicit_index = some.weight.empty();
+    if (!some.implicit_index) {
+      some.index.resize(rows * k);
+      for (std::uint64_t i = 0; i < rows * k; ++i) some.index[i] = std::uint32_t(i % k);
+    }
+    some.value.resize(rows * k);
+    Status read = Status::Ok();
+    column.resize(k == 1 ? 0 : rows);
+    for (std::uint32_t j = 0; j < k && read.ok() && rows > 0; ++j) {
+      if (k == 1) {
+        read = cols->ReadColumn(f0, 0, rows, some.value.data());
+        break;
+      }
+      read = cols->ReadColumn(f0 + j, 0, rows, column.data());
+      for (std::uint64_t r = 0; r < rows; ++r) some.value[r * k + j] = column[r];
+    }
     if (Status s = AgreeOk(read, comm); !s.ok()) return s;
-    const HistogramCuts c = BuildCuts(one, 1, max_bin, nthread, comm);
-    cuts.values.insert(cuts.values.end(), c.values.begin(), c.values.end());
-    cuts.min_vals.push_back(c.min_vals[0]);
-    cuts.ptrs.push_back(static_cast<std::uint32_t>(cuts.values.size()));
+    const HistogramCuts c = BuildCuts(some, k, max_bin, nthread, comm);
+    for (std::uint32_t j = 0; j < k; ++j) {
+      cuts.values.insert(cuts.values.end(), c.values.begin() + c.ptrs[j],
+                         c.values.begin() + c.ptrs[j + 1]);
+      cuts.min_vals.push_back(c.min_vals[j]);
+      cuts.ptrs.push_back(static_cast<std::uint32_t>(cuts.values.size()));
+    }
   }
   return cuts;
 }
