@@ -38,7 +38,7 @@ TrainMemoryPlan PlanTrainMemory(const data::DMatrix& train, const TreeParam& par
 // before the data are read: only where PlanTrainMemory would drop the values of any dense
 // matrix and the external-memory sketch serves (hist/approx set explicitly, since auto may
 // resolve to exact by the row count; no categorical features, dart, forest, model to continue,
-// update, or num_feature key, which the per-column sketch would need the ids for).
+// update, or a model's feature count, which the per-column sketch cannot take).
 // `in.num_feature` is the model's feature count before the data (0: from the data).
 bool StreamableTrain(const TreeParam& param, const TrainMemoryInputs& in);
 
