@@ -101,6 +101,7 @@ Result<DMatrix> LoadExternal(const CacheUri& uri, const LoadOptions& options, co
       columns = temporary ? ExternalColumns::Temporary(cols)
                           : std::make_shared<ExternalColumns>(prefix, cols);
       if (Status st = columns->Create(); !st.ok()) {
+        columns.reset();  // removes what Create made
         if (temporary) return SpillFailed(uri.data, st, options, ctx, stats);
         return st;
       }
