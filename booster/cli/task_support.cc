@@ -14,9 +14,10 @@
 namespace treering::cli {
 
 Result<data::DMatrix> LoadMatrix(const std::string& key, const std::string& uri, const Context& ctx,
-                                 bool shard, bool omit_dense_index) {
+                                 bool shard, bool omit_dense_index, bool stream_dense) {
   data::LoadOptions options;
   options.omit_dense_index = omit_dense_index;
+  options.stream_dense = stream_dense;
   if (shard) {
     options.part = rabit::GetRank();
     options.nparts = rabit::GetWorldSize();

@@ -14,9 +14,11 @@
 namespace treering::cli {
 
 // `key` names the config key the URI came from ("data", "eval[test]") in errors. With
-// shard = true each rank reads only its part of the rows. omit_dense_index: LoadOptions'.
+// shard = true each rank reads only its part of the rows. omit_dense_index, stream_dense:
+// LoadOptions'.
 Result<data::DMatrix> LoadMatrix(const std::string& key, const std::string& uri, const Context& ctx,
-                                 bool shard, bool omit_dense_index = false);
+                                 bool shard, bool omit_dense_index = false,
+                                 bool stream_dense = false);
 
 // The learner options.booster names, from the learner keys; a value error is prefixed with the
 // file:line of the key it names.

@@ -121,7 +121,9 @@ Status LoadDatasets(TrainJob* j) {
   if (trees != nullptr) {
     trees->AllowTrainValueDrop(!eval_on_train && !rabit::IsDistributed() && !ResumeWanted());
   }
-  auto train = LoadMatrix("data", o.data, o.context, /*shard=*/true, trees != nullptr);
+  // One process only: the ranks of a distributed run would have to agree on streaming.
+  const bool stream = trees != nullptr && !rabit::IsDistributed() && trees->StreamableTrainLoad();
+  auto train = LoadMatrix("data", o.data, o.context, /*shard=*/true, trees != nullptr, stream);
   if (!train.ok()) return train.status();
   // Query groups (ranking) for training only: prediction needs none.
   Status groups =

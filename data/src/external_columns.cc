@@ -1,6 +1,7 @@
 #include "data/external_columns.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -37,6 +38,7 @@ constexpr int kMaxCaches = 8;
 struct LiveCache {
   std::atomic<bool> live{false};
   char prefix[4096] = {};
+  char dir[4096] = {};  // a temporary cache's directory (removed after its files), else ""
   std::uint32_t cols = 0;
   pid_t owner = 0;  // a forked child that exits or is signalled leaves its parent's files alone
 };
@@ -80,6 +82,7 @@ void UnlinkLiveCaches() {
     }
     UnlinkWithSuffix(c.prefix, ".rows.page");
     UnlinkWithSuffix(c.prefix, ".columns.page");
+    if (c.dir[0] != 0) ::rmdir(c.dir);
   }
 }
 
@@ -91,16 +94,19 @@ void OnTerminate(int sig) {
   ::raise(sig);  // the earlier action (default: terminate) now runs
 }
 
-LiveCache* Track(const std::string& prefix, std::uint32_t cols) {
+LiveCache* Track(const std::string& prefix, std::uint32_t cols, const std::string& dir) {
   // A cache whose owner is never destroyed (a leaked or global DMatrix, std::exit from a
   // library's host) still goes when the process exits normally.
   static const bool at_exit = std::atexit(UnlinkLiveCaches) == 0;
   (void)at_exit;
-  if (prefix.size() >= sizeof(LiveCache::prefix)) return nullptr;
+  if (prefix.size() >= sizeof(LiveCache::prefix) || dir.size() >= sizeof(LiveCache::dir)) {
+    return nullptr;
+  }
   for (LiveCache& c : g_caches) {
     bool expected = false;
     if (c.live.load() || c.cols != 0) continue;
     std::snprintf(c.prefix, sizeof(c.prefix), "%s", prefix.c_str());
+    std::snprintf(c.dir, sizeof(c.dir), "%s", dir.c_str());
     c.cols = cols;
     c.owner = ::getpid();
     if (c.live.compare_exchange_strong(expected, true)) return &c;
@@ -143,11 +149,43 @@ std::string RankedCachePrefix(const std::string& prefix, int rank, int world) {
   return prefix.substr(0, dot) + tag + prefix.substr(dot);
 }
 
-ExternalColumns::ExternalColumns(std::string prefix, std::uint32_t cols)
-    : prefix_(std::move(prefix)), cols_(cols) {
-  for (std::uint32_t f = 0; f < cols_; ++f) {
-    files_.push_back(prefix_ + ".col" + std::to_string(f) + ".spill");
+namespace {
+
+// Blocks the termination signals while held: a temporary directory is made and registered
+// for the handler with no signal in between (else it could outlive the process).
+class SignalsHeld {
+ public:
+  SignalsHeld() {
+    sigset_t set;
+    sigemptyset(&set);
+    for (int sig : kSignals) sigaddset(&set, sig);
+    pthread_sigmask(SIG_BLOCK, &set, &old_);
   }
+  ~SignalsHeld() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
+  SignalsHeld(const SignalsHeld&) = delete;
+  SignalsHeld& operator=(const SignalsHeld&) = delete;
+
+ private:
+  sigset_t old_;
+};
+
+std::vector<std::string> ColumnFiles(const std::string& prefix, std::uint32_t cols) {
+  std::vector<std::string> files;
+  for (std::uint32_t f = 0; f < cols; ++f) {
+    files.push_back(prefix + ".col" + std::to_string(f) + ".spill");
+  }
+  return files;
+}
+
+}  // namespace
+
+ExternalColumns::ExternalColumns(std::string prefix, std::uint32_t cols)
+    : prefix_(std::move(prefix)), cols_(cols), files_(ColumnFiles(prefix_, cols)) {}
+
+std::shared_ptr<ExternalColumns> ExternalColumns::Temporary(std::uint32_t cols) {
+  auto c = std::make_shared<ExternalColumns>("", cols);
+  c->temporary_ = true;
+  return c;
 }
 
 ExternalColumns::~ExternalColumns() {
@@ -161,6 +199,7 @@ ExternalColumns::~ExternalColumns() {
   }
   RemoveColumns();
   for (const std::string& path : adopted_) ::unlink(path.c_str());
+  if (!dir_.empty()) ::rmdir(dir_.c_str());
 }
 
 void ExternalColumns::RemoveColumns() {
@@ -172,7 +211,22 @@ Status ExternalColumns::Create() {
   // with EFBIG and the error names the file.
   std::signal(SIGXFSZ, SIG_IGN);
   // Known to the exit hook and, in a program that asked for it, to the termination handler.
-  tracked_ = Track(prefix_, cols_);
+  if (temporary_) {
+    const char* env = std::getenv("TMPDIR");
+    const std::string base = env != nullptr && env[0] != 0 ? env : "/tmp";
+    std::string pattern = base + "/treering-stream-XXXXXX";
+    SignalsHeld held;
+    if (::mkdtemp(pattern.data()) == nullptr) {
+      return Status::InvalidInput("cannot create a temporary directory under " + base +
+                                  " ($TMPDIR, else /tmp): " + std::strerror(errno));
+    }
+    dir_ = pattern;
+    prefix_ = dir_ + "/data";
+    files_ = ColumnFiles(prefix_, cols_);
+    tracked_ = Track(prefix_, cols_, dir_);
+  } else {
+    tracked_ = Track(prefix_, cols_, "");
+  }
   for (const std::string& path : files_) {
     const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) return FileError("cannot create", path, errno);

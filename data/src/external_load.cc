@@ -40,7 +40,26 @@ Status AppendMeta(const std::string& uri, const DMatrix& slice, std::uint64_t ro
   return Status::Ok();
 }
 
+// The streamed load's note when it cannot spill (TMPDIR unwritable, a full disk): the matrix
+// is then loaded whole in memory, as without streaming; only the memory differs.
+Result<DMatrix> SpillFailed(const std::string& uri, const Status& why, const LoadOptions& options,
+                            const Context& ctx, LoadStats* stats) {
+  std::fprintf(stderr, "treering: streamed load of %s: %s; loading it whole in memory\n",
+               uri.c_str(), why.message().c_str());
+  LoadOptions plain = options;
+  plain.stream_dense = false;
+  return Load(uri, plain, ctx, stats);
+}
+
 }  // namespace
+
+bool StreamLoadWanted(std::uint64_t part_bytes) {
+  if (const char* env = std::getenv("TREERING_STREAM_LOAD")) {
+    if (std::string(env) == "1") return true;
+    if (std::string(env) == "0") return false;
+  }
+  return part_bytes >= kStreamLoadBytes;
+}
 
 Result<DMatrix> LoadExternal(const CacheUri& uri, const LoadOptions& options, const Context& ctx,
                              LoadStats* stats) {
@@ -48,6 +67,7 @@ Result<DMatrix> LoadExternal(const CacheUri& uri, const LoadOptions& options, co
   if (!input.ok()) return input.status();
   const ByteRange range = PartRange(input->total_bytes, options.part, options.nparts);
   const std::uint64_t slices = std::max<std::uint64_t>(1, (range.end - range.begin) / SliceBytes());
+  const bool temporary = uri.prefix.empty();
   const std::string prefix = RankedCachePrefix(uri.prefix, options.part, options.nparts);
   DMatrix out;
   std::shared_ptr<ExternalColumns> columns;
@@ -58,6 +78,7 @@ Result<DMatrix> LoadExternal(const CacheUri& uri, const LoadOptions& options, co
     sub.part = static_cast<int>(std::uint64_t(options.part) * slices + k);
     sub.nparts = static_cast<int>(std::uint64_t(options.nparts) * slices);
     sub.omit_dense_index = true;
+    sub.stream_dense = false;
     LoadStats s;
     Result<DMatrix> slice = Load(uri.data, sub, ctx, &s);
     if (!slice.ok()) return slice.status();  // `columns` removes what was spilled
@@ -66,18 +87,28 @@ Result<DMatrix> LoadExternal(const CacheUri& uri, const LoadOptions& options, co
     if (slice->NumRows() == 0) continue;
     if (!slice->implicit_index || (columns && slice->num_col != columns->cols())) {
       columns.reset();
+      LoadOptions plain = options;
+      plain.stream_dense = false;
+      if (temporary) return Load(uri.data, plain, ctx, stats);  // sparse: today's load
       std::fprintf(stderr,
                    "treering: %s: not dense (rows with missing features): external memory "
                    "holds dense data only, this matrix is loaded in memory\n",
                    uri.data.c_str());
-      return Load(uri.data, options, ctx, stats);
+      return Load(uri.data, plain, ctx, stats);
     }
     if (!columns) {
-      columns =
-          std::make_shared<ExternalColumns>(prefix, static_cast<std::uint32_t>(slice->num_col));
-      if (Status st = columns->Create(); !st.ok()) return st;
+      const auto cols = static_cast<std::uint32_t>(slice->num_col);
+      columns = temporary ? ExternalColumns::Temporary(cols)
+                          : std::make_shared<ExternalColumns>(prefix, cols);
+      if (Status st = columns->Create(); !st.ok()) {
+        columns.reset();  // removes what Create made
+        if (temporary) return SpillFailed(uri.data, st, options, ctx, stats);
+        return st;
+      }
     }
     if (Status st = columns->AppendRows(slice->value.data(), slice->NumRows()); !st.ok()) {
+      columns.reset();  // its files go before the whole matrix is read
+      if (temporary) return SpillFailed(uri.data, st, options, ctx, stats);
       return st;
     }
     if (Status st = AppendMeta(uri.data, *slice, rows, &out); !st.ok()) return st;
@@ -85,7 +116,11 @@ Result<DMatrix> LoadExternal(const CacheUri& uri, const LoadOptions& options, co
   }
   if (stats != nullptr) *stats = total;
   if (!columns) return out;  // no rows in this part: an ordinary empty matrix
-  if (Status st = columns->Finish(); !st.ok()) return st;
+  if (Status st = columns->Finish(); !st.ok()) {
+    columns.reset();
+    if (temporary) return SpillFailed(uri.data, st, options, ctx, stats);
+    return st;
+  }
   if (!out.qid.empty()) out.qid.resize(rows, 0);
   out.num_col = columns->cols();
   out.row_ptr.resize(rows + 1);

@@ -246,6 +246,10 @@ Result<DMatrix> Load(const std::string& uri, const LoadOptions& options, const C
   Result<InputSpec> input = ResolveInput(uri);
   if (!input.ok()) return input.status();
   const ByteRange range = PartRange(input->total_bytes, options.part, options.nparts);
+  if (options.stream_dense && options.omit_dense_index &&
+      StreamLoadWanted(range.end - range.begin)) {
+    return LoadExternal(CacheUri{uri, ""}, options, ctx, stats);
+  }
   const int threads = ctx.ThreadsFor(range.end - range.begin, kParseGrain);
   Result<std::vector<Chunk>> chunks =
       PlanChunks(*input, range, SlicesFor(range.end - range.begin, threads));

@@ -1,5 +1,7 @@
 // Training memory (docs/data.md, "Memory"): a dense matrix loaded without its feature ids and
 // freed once binned grows the same trees as the ordinary matrix.
+#include "booster/tree/learner/train_memory.h"
+
 #include <unistd.h>
 
 #include <cstdio>
@@ -88,6 +90,41 @@ std::string TrainedModel(data::DMatrix* dm, bool allow_drop, const Params& extra
   auto bytes = (*learner)->SerializeModel();
   EXPECT_TRUE(bytes.ok());
   return bytes.ok() ? *bytes : "";
+}
+
+// The streamed load (docs/data.md, "Streamed load") only where the values are dropped after
+// binning and the per-column sketch serves.
+TEST(TrainMemory, StreamedLoadOnlyWhereValuesAreUnread) {
+  const TreeParam param;
+  TrainMemoryInputs in;
+  in.allow_drop = true;
+  in.method = "hist";
+  EXPECT_TRUE(StreamableTrain(param, in));
+  in.method = "approx";
+  EXPECT_TRUE(StreamableTrain(param, in));
+  for (const char* method : {"auto", "exact"}) {  // auto may be exact: known after the load
+    in.method = method;
+    EXPECT_FALSE(StreamableTrain(param, in)) << method;
+  }
+  in.method = "hist";
+  TrainMemoryInputs off = in;
+  off.allow_drop = false;  // eval on the training file, distributed, resume
+  EXPECT_FALSE(StreamableTrain(param, off));
+  off = in;
+  off.dart = true;
+  EXPECT_FALSE(StreamableTrain(param, off));
+  off = in;
+  off.num_parallel_tree = 2;
+  EXPECT_FALSE(StreamableTrain(param, off));
+  off = in;
+  off.has_trees = true;
+  EXPECT_FALSE(StreamableTrain(param, off));
+  off = in;
+  off.update = true;
+  EXPECT_FALSE(StreamableTrain(param, off));
+  off = in;
+  off.num_feature = 30;
+  EXPECT_FALSE(StreamableTrain(param, off));
 }
 
 TEST(TrainMemory, DroppedValuesGrowTheSameModel) {

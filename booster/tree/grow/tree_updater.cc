@@ -2,6 +2,7 @@
 
 #include "booster/tree/sketch/categorical_cuts.h"
 #include "booster/tree/sketch/page_matrix.h"
+#include "data/external_columns.h"
 
 namespace treering::booster {
 
@@ -18,7 +19,10 @@ Result<std::unique_ptr<TreeUpdater>> TreeUpdater::Create(const TreeParam& param,
     auto cuts = BuildCutsFromColumns(train, num_feature, param.max_bin, ctx.Threads(), *comm);
     if (!cuts.ok()) return cuts.status();
     u->cuts_ = std::move(cuts).value();
-    auto paged = BuildPagedMatrix(train, u->cuts_, param, ctx.Threads());
+    // A streamed in-memory load's columns are binned into memory; a #cacheprefix's into pages.
+    const bool in_memory = train.external && train.external->temporary();
+    auto paged = in_memory ? BuildBinnedFromColumns(train, u->cuts_, ctx.Threads())
+                           : BuildPagedMatrix(train, u->cuts_, param, ctx.Threads());
     if (!paged.ok()) return paged.status();
     u->binned_.emplace(std::move(paged).value());
   } else {

@@ -60,6 +60,9 @@ class GBTreeLearner : public Learner {
   // dense values may be freed once binned where training never reads them again
   // (train_memory.h).
   void AllowTrainValueDrop(bool allow) { allow_train_value_drop_ = allow; }
+  // After AllowTrainValueDrop, before SetTrainData: whether the training load may stream a
+  // dense file into column files (data::LoadOptions::stream_dense; train_memory.h).
+  bool StreamableTrainLoad() const;
   Status AddEvalSet(const std::string& name, data::DMatrix* dm) override;
   Status UpdateOneIter(int iter) override;
   Result<std::vector<EvalResult>> EvalOneIter(int iter) override;

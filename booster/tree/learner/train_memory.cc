@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "data/external_columns.h"
+
 namespace treering::booster {
 
 TrainMemoryPlan PlanTrainMemory(const data::DMatrix& train, const TreeParam& param,
@@ -29,7 +31,15 @@ TrainMemoryPlan PlanTrainMemory(const data::DMatrix& train, const TreeParam& par
   return plan;
 }
 
+bool StreamableTrain(const TreeParam& param, const TrainMemoryInputs& in) {
+  return in.allow_drop && (in.method == "hist" || in.method == "approx") && in.num_feature == 0 &&
+         !param.HasCategorical() && !in.dart && in.num_parallel_tree == 1 && !in.has_trees &&
+         !in.update;
+}
+
 void DropTrainValues(data::DMatrix* train) {
+  // A streamed load's spill directory goes with the values (the bins are in memory).
+  if (train->external && train->external->temporary()) train->external.reset();
   std::vector<float>().swap(train->value);
   std::vector<std::uint32_t>().swap(train->index);
   train->values_disposable = false;

@@ -34,6 +34,14 @@ struct TrainMemoryInputs {
 TrainMemoryPlan PlanTrainMemory(const data::DMatrix& train, const TreeParam& param,
                                 const TrainMemoryInputs& in);
 
+// Whether the CLI may stream a dense training load (data::LoadOptions::stream_dense), decided
+// before the data are read: only where PlanTrainMemory would drop the values of any dense
+// matrix and the external-memory sketch serves (hist/approx set explicitly, since auto may
+// resolve to exact by the row count; no categorical features, dart, forest, model to continue,
+// update, or a model's feature count, which the per-column sketch cannot take).
+// `in.num_feature` is the model's feature count before the data (0: from the data).
+bool StreamableTrain(const TreeParam& param, const TrainMemoryInputs& in);
+
 // Frees the values and the feature ids (keeping rows, labels, weights): the learner's margins
 // of this matrix come from the row partition from now on, and the bins stand for the entries.
 void DropTrainValues(data::DMatrix* train);

@@ -5,6 +5,8 @@
 // tree_method=exact with one of those is refused (never silently ignored), and auto then grows
 // hist trees instead, saying so at verbosity 1.
 #include "booster/tree/learner/gbtree_learner.h"
+#include "booster/tree/learner/train_memory.h"
+#include "data/external_columns.h"
 
 namespace treering::booster {
 namespace {
@@ -51,7 +53,7 @@ Result<std::string> GBTreeLearner::ResolveTreeMethod(const data::DMatrix& train)
       method_note_ =
           "Tree method is automatically selected to be 'approx' for distributed training";
       method = "approx";
-    } else if (train.external) {  // XGBoost 1.7's choice for a matrix in pages
+    } else if (train.external && !train.external->temporary()) {  // XGBoost 1.7's, for pages
       method_note_ =
           "Tree method is automatically set to 'approx' since external-memory data matrix is "
           "used.";
@@ -94,6 +96,12 @@ Result<std::string> GBTreeLearner::ResolveTreeMethod(const data::DMatrix& train)
                                                "treering yet; use tree_method=hist");
   }
   return method;
+}
+
+bool GBTreeLearner::StreamableTrainLoad() const {
+  return StreamableTrain(tparam_, {allow_train_value_drop_, tparam_.tree_method, model_.num_feature,
+                                   model_.dart, model_.num_parallel_tree, !model_.trees.empty(),
+                                   update_param_.update, objective_->LeafQuantile().has_value()});
 }
 
 }  // namespace treering::booster

@@ -180,6 +180,19 @@ BinnedMatrix BinnedMatrix::FromPages(Layout layout, std::size_t rows, const Hist
   return m;
 }
 
+BinnedMatrix BinnedMatrix::FromDense(Layout layout, std::size_t rows, const HistogramCuts& cuts,
+                                     OwnedBins bins) {
+  BinnedMatrix m;
+  m.layout_ = layout;
+  m.num_rows_ = rows;
+  m.num_features_ = cuts.NumFeatures();
+  m.offsets_ = cuts.ptrs;
+  m.dense8_ = std::move(bins.rows8);
+  m.dense8_columns_ = std::move(bins.columns8);
+  m.dense16_ = std::move(bins.rows16);
+  return m;
+}
+
 namespace {
 
 template <typename Bin>

@@ -57,6 +57,15 @@ class BinnedMatrix {
   static BinnedMatrix FromPages(Layout layout, std::size_t rows, const HistogramCuts& cuts,
                                 Pages pages);
   bool Paged() const { return pages_.owner != nullptr; }
+  // Dense bins made elsewhere into owned memory, as Build's (the streamed in-memory load,
+  // page_matrix.h): rows16 for kDense16; rows8 and columns8 for kDense8.
+  struct OwnedBins {
+    BinVector<std::uint8_t> rows8;
+    BinVector<std::uint8_t> columns8;
+    BinVector<std::uint16_t> rows16;
+  };
+  static BinnedMatrix FromDense(Layout layout, std::size_t rows, const HistogramCuts& cuts,
+                                OwnedBins bins);
 
   Layout layout() const { return layout_; }
   std::size_t NumRows() const { return num_rows_; }

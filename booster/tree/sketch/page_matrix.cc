@@ -10,11 +10,13 @@
 #include <cerrno>
 #include <cstring>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "base/parallel_for.h"
+#include "booster/tree/sketch/dense_bin_search.h"
 #include "booster/tree/sketch/page_mapping.h"
 #include "data/external_columns.h"
 
@@ -49,32 +51,81 @@ Status AgreeOk(const Status& mine, rabit::Comm& comm) {
   return Status::Ok();
 }
 
-// Bins rows [r0, r0 + n) of every column: bins[f * n + i] is row r0 + i's local bin of f.
+// Bins rows [r0, r0 + n) of every column: by_column[f * n + i] and by_row[i * nf + f] are row
+// r0 + i's local bin of f. The columns are read in parallel, then each row is searched whole,
+// eight features at a time where the CPU has AVX2 (BinnedMatrix::Build's search, the same
+// bins as HistogramCuts::SearchBin's).
 template <typename Bin>
-Status BinBlock(const data::ExternalColumns& cols, const HistogramCuts& cuts, std::uint64_t r0,
-                std::uint64_t n, int nthread, std::vector<float>* values, Bin* bins) {
+Status BinBlock(const data::ExternalColumns& cols, const HistogramCuts& cuts,
+                const DenseBinSearchAvx2* avx2, std::uint64_t r0, std::uint64_t n, int nthread,
+                std::vector<float>* values, Bin* by_column, Bin* by_row) {
   const std::uint32_t nf = cuts.NumFeatures();
   std::vector<Status> status(nf, Status::Ok());
   ParallelFor(nf, nthread, [&](std::size_t f) {
-    float* v = values->data() + f * n;
-    status[f] = cols.ReadColumn(static_cast<std::uint32_t>(f), r0, n, v);
-    if (!status[f].ok()) return;
-    const std::uint32_t first = cuts.ptrs[f];
-    for (std::uint64_t i = 0; i < n; ++i) {
-      bins[f * n + i] =
-          static_cast<Bin>(cuts.SearchBin(static_cast<std::uint32_t>(f), v[i]) - first);
-    }
+    status[f] = cols.ReadColumn(static_cast<std::uint32_t>(f), r0, n, values->data() + f * n);
   });
   for (const Status& s : status) {
     if (!s.ok()) return s;
   }
+  const float* v = values->data();
+  ParallelForBlocks(static_cast<std::int64_t>(n), nthread,
+                    [&](int, std::int64_t begin, std::int64_t end) {
+                      std::vector<float> row(nf);
+                      std::vector<std::uint32_t> bins(nf);
+                      for (std::int64_t i = begin; i < end; ++i) {
+                        for (std::uint32_t f = 0; f < nf; ++f) row[f] = v[f * n + i];
+                        if (avx2 != nullptr) {
+                          avx2->Row(row.data(), bins.data());
+                        } else {
+                          for (std::uint32_t f = 0; f < nf; ++f) {
+                            bins[f] = cuts.SearchBin(f, row[f]) - cuts.ptrs[f];
+                          }
+                        }
+                        for (std::uint32_t f = 0; f < nf; ++f) {
+                          by_row[i * nf + f] = static_cast<Bin>(bins[f]);
+                          by_column[f * n + i] = static_cast<Bin>(bins[f]);
+                        }
+                      }
+                    });
   return Status::Ok();
 }
 
+// Where a block of bins goes: page files (pwrite) or the in-memory matrix's arrays.
 template <typename Bin>
-Status WritePages(const data::ExternalColumns& cols, const HistogramCuts& cuts, int nthread,
-                  const std::string& rows_path, int rows_fd, const std::string& columns_path,
-                  int columns_fd) {
+struct FileSink {
+  const std::string& rows_path;
+  int rows_fd;
+  const std::string& columns_path;
+  int columns_fd;  // -1: no column-major copy (16-bit bins)
+  bool HasColumns() const { return columns_fd >= 0; }
+  Status Columns(const Bin* bins, std::size_t n, std::uint64_t at) {
+    return WriteAt(columns_fd, bins, n * sizeof(Bin), at * sizeof(Bin), columns_path);
+  }
+  Status Rows(const Bin* bins, std::size_t n, std::uint64_t at) {
+    return WriteAt(rows_fd, bins, n * sizeof(Bin), at * sizeof(Bin), rows_path);
+  }
+};
+
+template <typename Bin>
+struct MemorySink {
+  Bin* rows;
+  Bin* columns;  // null: no column-major copy
+  bool HasColumns() const { return columns != nullptr; }
+  Status Columns(const Bin* bins, std::size_t n, std::uint64_t at) {
+    std::memcpy(columns + at, bins, n * sizeof(Bin));
+    return Status::Ok();
+  }
+  Status Rows(const Bin* bins, std::size_t n, std::uint64_t at) {
+    std::memcpy(rows + at, bins, n * sizeof(Bin));
+    return Status::Ok();
+  }
+};
+
+// Bins the spilled columns block by block into `sink`: row-major, and column-major too when
+// the sink keeps that copy (8-bit bins).
+template <typename Bin, typename Sink>
+Status WriteBins(const data::ExternalColumns& cols, const HistogramCuts& cuts, int nthread,
+                 Sink sink) {
   const std::uint32_t nf = cuts.NumFeatures();
   const std::uint64_t rows = cols.rows();
   // Rows per block: ~4 MiB of floats, whatever the width (with the two bin copies, the
@@ -82,28 +133,23 @@ Status WritePages(const data::ExternalColumns& cols, const HistogramCuts& cuts, 
   const std::uint64_t block = std::max<std::uint64_t>(1, (std::uint64_t{4} << 20) / (4 * nf));
   std::vector<float> values(block * nf);
   std::vector<Bin> by_column(block * nf), by_row(block * nf);
+  const std::optional<DenseBinSearchAvx2> avx2 = DenseBinSearchAvx2::For(cuts);
   for (std::uint64_t r0 = 0; r0 < rows; r0 += block) {
     const std::uint64_t n = std::min(block, rows - r0);
-    if (Status s = BinBlock(cols, cuts, r0, n, nthread, &values, by_column.data()); !s.ok()) {
+    if (Status s = BinBlock(cols, cuts, avx2 ? &*avx2 : nullptr, r0, n, nthread, &values,
+                            by_column.data(), by_row.data());
+        !s.ok()) {
       return s;
     }
-    if (columns_fd >= 0) {
+    if (sink.HasColumns()) {
       for (std::uint32_t f = 0; f < nf; ++f) {
-        if (Status s = WriteAt(columns_fd, by_column.data() + f * n, n * sizeof(Bin),
-                               (std::uint64_t(f) * rows + r0) * sizeof(Bin), columns_path);
+        if (Status s = sink.Columns(by_column.data() + f * n, n, std::uint64_t(f) * rows + r0);
             !s.ok()) {
           return s;
         }
       }
     }
-    ParallelFor(n, nthread, [&](std::size_t i) {
-      for (std::uint32_t f = 0; f < nf; ++f) by_row[i * nf + f] = by_column[f * n + i];
-    });
-    if (Status s =
-            WriteAt(rows_fd, by_row.data(), n * nf * sizeof(Bin), r0 * nf * sizeof(Bin), rows_path);
-        !s.ok()) {
-      return s;
-    }
+    if (Status s = sink.Rows(by_row.data(), n * nf, r0 * nf); !s.ok()) return s;
   }
   return Status::Ok();
 }
@@ -132,27 +178,84 @@ Result<HistogramCuts> BuildCutsFromColumns(const data::DMatrix& train, std::uint
                                 std::to_string(cols->cols()));
   }
   if (Status s = AgreeOk(mine, comm); !s.ok()) return s;
-  // One feature's matrix: the column's values with the rows' weights (the weighted sketch
-  // reads the ids, so weighted rows carry them).
+  // A few features' matrix (row-major, dense): their columns' values with the rows' weights
+  // (the weighted sketch reads the ids, so weighted rows carry them). Each feature's sketch
+  // is its own, so any grouping gives the same cuts; on one process a group has a column per
+  // thread (the sketch sorts one column per thread), while the ranks of a distributed run go
+  // one column at a time, since their thread counts may differ and BuildCuts is collective.
   const std::uint64_t rows = cols != nullptr ? cols->rows() : 0;
-  data::DMatrix one;
-  one.num_col = 1;
-  one.row_ptr.resize(rows + 1);
-  std::iota(one.row_ptr.begin(), one.row_ptr.end(), std::uint64_t{0});
-  one.weight = train.weight;
-  one.implicit_index = one.weight.empty();
-  if (!one.implicit_index) one.index.assign(rows, 0);
+  const std::uint32_t group =
+      comm.IsDistributed()
+          ? 1
+          : std::clamp<std::uint32_t>(static_cast<std::uint32_t>(ResolveThreads(nthread)), 1,
+                                      std::max<std::uint32_t>(num_feature, 1));
+  std::vector<float> column;
   HistogramCuts cuts;
-  for (std::uint32_t f = 0; f < num_feature; ++f) {
-    one.value.resize(rows);
-    Status read = rows > 0 ? cols->ReadColumn(f, 0, rows, one.value.data()) : Status::Ok();
+  for (std::uint32_t f0 = 0; f0 < num_feature; f0 += group) {
+    const std::uint32_t k = std::min(group, num_feature - f0);
+    data::DMatrix some;
+    some.num_col = k;
+    some.row_ptr.resize(rows + 1);
+    for (std::uint64_t r = 0; r <= rows; ++r) some.row_ptr[r] = r * k;
+    some.weight = train.weight;
+    some.implicit_index = some.weight.empty();
+    if (!some.implicit_index) {
+      some.index.resize(rows * k);
+      for (std::uint64_t i = 0; i < rows * k; ++i) some.index[i] = std::uint32_t(i % k);
+    }
+    some.value.resize(rows * k);
+    Status read = Status::Ok();
+    column.resize(k == 1 ? 0 : rows);
+    for (std::uint32_t j = 0; j < k && read.ok() && rows > 0; ++j) {
+      if (k == 1) {
+        read = cols->ReadColumn(f0, 0, rows, some.value.data());
+        break;
+      }
+      read = cols->ReadColumn(f0 + j, 0, rows, column.data());
+      for (std::uint64_t r = 0; r < rows; ++r) some.value[r * k + j] = column[r];
+    }
     if (Status s = AgreeOk(read, comm); !s.ok()) return s;
-    const HistogramCuts c = BuildCuts(one, 1, max_bin, nthread, comm);
-    cuts.values.insert(cuts.values.end(), c.values.begin(), c.values.end());
-    cuts.min_vals.push_back(c.min_vals[0]);
-    cuts.ptrs.push_back(static_cast<std::uint32_t>(cuts.values.size()));
+    const HistogramCuts c = BuildCuts(some, k, max_bin, nthread, comm);
+    for (std::uint32_t j = 0; j < k; ++j) {
+      cuts.values.insert(cuts.values.end(), c.values.begin() + c.ptrs[j],
+                         c.values.begin() + c.ptrs[j + 1]);
+      cuts.min_vals.push_back(c.min_vals[j]);
+      cuts.ptrs.push_back(static_cast<std::uint32_t>(cuts.values.size()));
+    }
   }
   return cuts;
+}
+
+Result<BinnedMatrix> BuildBinnedFromColumns(const data::DMatrix& train, const HistogramCuts& cuts,
+                                            int nthread) {
+  data::ExternalColumns* cols = train.external.get();
+  std::uint32_t max_bins = 0;
+  for (std::uint32_t f = 0; f < cuts.NumFeatures(); ++f) {
+    max_bins = std::max(max_bins, cuts.FeatureBins(f));
+  }
+  const bool narrow = max_bins <= 256;
+  const auto layout = narrow ? BinnedMatrix::Layout::kDense8 : BinnedMatrix::Layout::kDense16;
+  const std::size_t rows = cols != nullptr ? cols->rows() : 0;
+  const std::size_t entries = rows * cuts.NumFeatures();
+  BinnedMatrix::OwnedBins bins;
+  Status written = Status::Ok();
+  if (narrow) {
+    bins.rows8.resize(entries);
+    bins.columns8.resize(entries);
+    if (rows > 0) {
+      written = WriteBins<std::uint8_t>(
+          *cols, cuts, nthread, MemorySink<std::uint8_t>{bins.rows8.data(), bins.columns8.data()});
+    }
+  } else {
+    bins.rows16.resize(entries);
+    if (rows > 0) {
+      written = WriteBins<std::uint16_t>(*cols, cuts, nthread,
+                                         MemorySink<std::uint16_t>{bins.rows16.data(), nullptr});
+    }
+  }
+  if (cols != nullptr) cols->RemoveColumns();  // the bins hold all that training reads
+  if (!written.ok()) return written;
+  return BinnedMatrix::FromDense(layout, rows, cuts, std::move(bins));
 }
 
 Result<BinnedMatrix> BuildPagedMatrix(const data::DMatrix& train, const HistogramCuts& cuts,
@@ -181,10 +284,13 @@ Result<BinnedMatrix> BuildPagedMatrix(const data::DMatrix& train, const Histogra
     }
     cols->AdoptFile(columns_path);
   }
-  Status written = narrow ? WritePages<std::uint8_t>(*cols, cuts, nthread, rows_path, rows_fd,
-                                                     columns_path, columns_fd)
-                          : WritePages<std::uint16_t>(*cols, cuts, nthread, rows_path, rows_fd,
-                                                      columns_path, columns_fd);
+  Status written = narrow
+                       ? WriteBins<std::uint8_t>(
+                             *cols, cuts, nthread,
+                             FileSink<std::uint8_t>{rows_path, rows_fd, columns_path, columns_fd})
+                       : WriteBins<std::uint16_t>(
+                             *cols, cuts, nthread,
+                             FileSink<std::uint16_t>{rows_path, rows_fd, columns_path, columns_fd});
   cols->RemoveColumns();  // the pages hold all that training reads
   const std::size_t bin_bytes = narrow ? 1 : 2;
   const std::size_t bytes = cols->rows() * cuts.NumFeatures() * bin_bytes;

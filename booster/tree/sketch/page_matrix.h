@@ -30,4 +30,10 @@ Result<HistogramCuts> BuildCutsFromColumns(const data::DMatrix& train, std::uint
 Result<BinnedMatrix> BuildPagedMatrix(const data::DMatrix& train, const HistogramCuts& cuts,
                                       const TreeParam& param, int nthread);
 
+// The streamed in-memory load's matrix (data::ExternalColumns::temporary()): the same bins as
+// BuildPagedMatrix, written into the ordinary owned arrays (as BinnedMatrix::Build's) instead of
+// page files. The caller removes the columns afterwards (dropping the DMatrix's `external`).
+Result<BinnedMatrix> BuildBinnedFromColumns(const data::DMatrix& train, const HistogramCuts& cuts,
+                                            int nthread);
+
 }  // namespace treering::booster

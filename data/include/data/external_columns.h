@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,11 @@ std::string RankedCachePrefix(const std::string& prefix, int rank, int world);
 class ExternalColumns {
  public:
   ExternalColumns(std::string prefix, std::uint32_t cols);
+  // The streamed in-memory load (docs/data.md, "Streamed load"): Create makes a private
+  // directory under $TMPDIR (else /tmp) with mkdtemp and the files go there; the directory is
+  // removed with them. The learner bins such columns into memory, not into pages.
+  static std::shared_ptr<ExternalColumns> Temporary(std::uint32_t cols);
+  bool temporary() const { return temporary_; }
   ~ExternalColumns();
   ExternalColumns(const ExternalColumns&) = delete;
   ExternalColumns& operator=(const ExternalColumns&) = delete;
@@ -46,7 +52,8 @@ class ExternalColumns {
   std::uint32_t cols() const { return cols_; }
   const std::string& file(std::uint32_t f) const { return files_[f]; }
 
-  // Creates the column files (truncating old ones). Errors name the file.
+  // Creates the column files (truncating old ones). Errors name the file (a temporary
+  // cache's: the directory it could not make).
   Status Create();
   // Appends `n` rows of a dense row-major block (n x cols floats).
   Status AppendRows(const float* values, std::uint64_t n);
@@ -63,6 +70,8 @@ class ExternalColumns {
  private:
   std::string prefix_;
   std::uint32_t cols_;
+  bool temporary_ = false;
+  std::string dir_;  // the private directory of a temporary cache (removed at the end)
   std::uint64_t rows_ = 0;
   std::vector<std::string> files_;
   std::vector<int> fds_;

@@ -39,6 +39,12 @@ struct LoadOptions {
   // implicit_index set, and the index never occupies memory while loading; other data load
   // as usual. For callers that never read `index` (or call RestoreDenseIndex).
   bool omit_dense_index = false;
+  // The caller (the CLI's histogram training) never reads the values of a dense matrix, only
+  // its bins: with omit_dense_index, a large dense part is read in slices whose values are
+  // spilled by column to a private temporary directory (DMatrix::external, temporary) and
+  // never held whole; the learner sketches and bins them column by column into memory.
+  // docs/data.md, "Streamed load".
+  bool stream_dense = false;
 };
 
 // Returns exactly the rows whose line starts in bytes [part*size/nparts, (part+1)*size/nparts)
