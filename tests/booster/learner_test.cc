@@ -167,6 +167,48 @@ TEST(Learner, TrainingMarginsEqualPredictionAndContinuedTrainingMatches) {
   EXPECT_NEAR(cached, loss / dm.NumRows(), 1e-9);
 }
 
+// A forest's rows left out of a tree's sample go through none of its levels and get their leaf
+// from a walk down the finished tree (left_out_rows.cc): the training margins kept that way
+// must equal a fresh prediction of the same rows, row for row. The metric of the training
+// set (cached margins) and of a copy of it (a fresh walk with the float values) are the same
+// sums in the same order, so any row in a wrong leaf changes the value.
+TEST(Learner, ForestTrainingMarginsEqualPredictionWithSubsample) {
+  for (double missing : {0.0, 0.2}) {  // dense rows (branch-free walk) and sparse rows
+    data::DMatrix dm = MakeSynthetic({.task = Task::kRegression,
+                                      .rows = 6000,
+                                      .features = 8,
+                                      .missing = missing,
+                                      .distinct_values = 300});
+    data::DMatrix copy = testing::RowRange(dm, 0, dm.NumRows());
+    for (const char* policy : {"depthwise", "lossguide"}) {
+      auto learner = Make({{"objective", "reg:squarederror"},
+                           {"eval_metric", "rmse"},
+                           {"eval_metric", "mae"},
+                           {"num_parallel_tree", "4"},
+                           {"subsample", "0.6"},
+                           {"colsample_bynode", "0.8"},
+                           {"max_depth", "5"},
+                           {"max_leaves", "20"},
+                           {"grow_policy", policy},
+                           {"nthread", "2"}});
+      ASSERT_TRUE(learner->SetTrainData(&dm).ok());
+      ASSERT_TRUE(learner->AddEvalSet("train", &dm).ok());
+      ASSERT_TRUE(learner->AddEvalSet("copy", &copy).ok());
+      for (int i = 0; i < 2; ++i) {  // the second round's gradients read the first's margins
+        ASSERT_TRUE(learner->UpdateOneIter(i).ok());
+        auto results = learner->EvalOneIter(i);
+        ASSERT_TRUE(results.ok());
+        ASSERT_EQ(results->size(), 4u);
+        for (int m = 0; m < 2; ++m) {
+          EXPECT_EQ((*results)[m].value, (*results)[m + 2].value)
+              << (*results)[m].name << " vs " << (*results)[m + 2].name << ", missing " << missing
+              << ", " << policy << ", round " << i;
+        }
+      }
+    }
+  }
+}
+
 // Sum of the trees' leaf values for row r, one row at a time through LeafOf (features beyond
 // the row's data are missing), added in tree order from 0 as Predict does.
 std::vector<float> WalkOneRowAtATime(const GBTreeModel& model, const data::DMatrix& dm) {

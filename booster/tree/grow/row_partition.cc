@@ -9,6 +9,7 @@ void RowPartition::Reset(std::size_t num_rows) {
   std::iota(rows_.begin(), rows_.end(), 0u);
   scratch_.resize(num_rows);
   ranges_.assign(1, Range{0, num_rows});
+  left_out_begin_ = num_rows;
 }
 
 void RowPartition::SetRange(int node, std::size_t begin, std::size_t end) {

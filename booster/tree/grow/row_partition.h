@@ -24,6 +24,18 @@ class RowPartition {
   // with its kept rows: a row sample's rows are a prefix of every node (KeptPrefix).
   template <typename Keep>
   std::size_t ResetKeptFirst(std::size_t num_rows, Keep&& keep, int nthread);
+  // After ResetKeptFirst: the root holds the `kept` rows only, and the others stay after them
+  // in the row array (LeftOut) untouched by Split. A subsample's left-out rows add nothing to
+  // any histogram: they need a leaf only for the margins, found once per tree (a walk down the
+  // finished tree) instead of being moved at every level.
+  void DropLeftOut(std::size_t kept) {
+    ranges_[0].end = kept;
+    left_out_begin_ = kept;
+  }
+  // The rows DropLeftOut left out (ascending within each thread's block), else none.
+  RowSpan LeftOut() const { return {rows_.data() + left_out_begin_, rows_.data() + rows_.size()}; }
+  // Every row, the root's first (the root's rows and then LeftOut's).
+  RowSpan AllRows() const { return {rows_.data(), rows_.data() + rows_.size()}; }
   // The kept rows of `node`: the prefix of its range for which keep(row) holds.
   template <typename Keep>
   RowSpan KeptPrefix(int node, Keep&& keep) const {
@@ -62,6 +74,7 @@ class RowPartition {
   std::vector<std::uint32_t> rows_;
   std::vector<std::uint32_t> scratch_;
   std::vector<Range> ranges_;
+  std::size_t left_out_begin_ = 0;  // = rows_.size() unless DropLeftOut
 };
 
 template <typename Keep>
@@ -103,6 +116,7 @@ std::size_t RowPartition::ResetKeptFirst(std::size_t num_rows, Keep&& keep, int 
                 rows_.begin() + total_kept + bound(t) - kept[t]);
   }
   ranges_.assign(1, Range{0, num_rows});
+  left_out_begin_ = num_rows;
   return total_kept;
 }
 

@@ -82,6 +82,7 @@ struct TreeGrower::GrowingTree {
   std::map<int, WeightBounds> bounds;   // monotone constraints' weight bounds of every node
   // interaction_constraints: features split on along each node's path (ascending).
   std::map<int, std::vector<std::uint32_t>> path_features;
+  std::vector<std::int32_t> split_bins;  // per split node (PlaceLeftOutRows)
   // Siblings whose histogram the next evaluation derives (parent - built), where the sync
   // strategy derives while scanning.
   struct Derivation {
@@ -141,6 +142,8 @@ void TreeGrower::ApplySplit(GrowingTree& t, const ExpandEntry& e) {
   tree->right[e.node] = right;
   sync_->Split(e.node, left, right);
   tree->split_index[e.node] = s.feature;
+  if (t.split_bins.size() <= static_cast<std::size_t>(e.node)) t.split_bins.resize(e.node + 1);
+  t.split_bins[e.node] = s.split_bin;
   tree->split_cond[e.node] = s.split_value;
   if (s.cat_kind != SplitCandidate::kNone) {  // NaN condition, as XGBoost's ExpandCategorical
     tree->categories[e.node] = evaluator.CategorySet(t.hists.at(e.node), s);
@@ -170,21 +173,25 @@ std::vector<std::vector<std::uint8_t>> TreeGrower::BinTables(const Batch& applie
   if (!any) return {};
   std::vector<std::vector<std::uint8_t>> tables(applied.size());
   for (std::size_t k = 0; k < applied.size(); ++k) {
-    const SplitCandidate& s = applied[k].split;
-    std::vector<std::uint8_t>& table = tables[k];
-    table.assign(cuts_.FeatureBins(s.feature), 0);
-    if (tree.IsCategorical(applied[k].node)) {
-      std::fill(table.begin(), table.end(), 1);  // a category outside the set goes left
-      for (const std::int32_t c : tree.categories.at(applied[k].node)) table[c] = 0;
-    } else {
-      for (int b = 0; b <= s.split_bin; ++b) table[b] = 1;
-    }
+    tables[k] = BinTable(tree, applied[k].node, applied[k].split.split_bin);
   }
   return tables;
 }
 
+std::vector<std::uint8_t> TreeGrower::BinTable(const RegTree& tree, int node, int split_bin) const {
+  std::vector<std::uint8_t> table(cuts_.FeatureBins(tree.split_index[node]), 0);
+  if (tree.IsCategorical(node)) {
+    std::fill(table.begin(), table.end(), 1);  // a category outside the set goes left
+    for (const std::int32_t c : tree.categories.at(node)) table[c] = 0;
+  } else {
+    for (int b = 0; b <= split_bin; ++b) table[b] = 1;
+  }
+  return table;
+}
+
 RowSpan TreeGrower::HistogramRows(const std::vector<GradientPair>& gpair, int node) const {
-  return sampled_ ? partition_.KeptPrefix(node, InSample{gpair.data()}) : partition_.Rows(node);
+  if (!sampled_ || kept_only_) return partition_.Rows(node);
+  return partition_.KeptPrefix(node, InSample{gpair.data()});
 }
 
 // DecideByColumns: column_decisions.cc.
@@ -296,10 +303,16 @@ RegTree TreeGrower::Grow(const std::vector<GradientPair>& gpair,
   // subsample: the rows left out of this tree have zero pairs and add nothing to any
   // histogram (integer sums), so each node's histogram is built from its sampled rows only,
   // which the partition keeps at the front of every node's range. A sparse root is built
-  // column by column from all rows (BuildRoot), which needs no row list.
+  // column by column from all rows (BuildRoot), which needs no row list. The rows left out
+  // go through no level either (they need a leaf only for the margins: PlaceLeftOutRows),
+  // unless min_data_in_leaf counts them.
   sampled_ = param_.subsample < 1.0f;
+  kept_only_ = sampled_ && param_.min_data_in_leaf <= 0;
+  left_out_leaf_.clear();
   if (sampled_) {
-    partition_.ResetKeptFirst(matrix_.NumRows(), InSample{gpair.data()}, ctx_.Threads());
+    const std::size_t kept =
+        partition_.ResetKeptFirst(matrix_.NumRows(), InSample{gpair.data()}, ctx_.Threads());
+    if (kept_only_) partition_.DropLeftOut(kept);
   } else {
     partition_.Reset(matrix_.NumRows());
   }
@@ -308,7 +321,7 @@ RegTree TreeGrower::Grow(const std::vector<GradientPair>& gpair,
   Histogram& root = t.HistOf(0);
   const bool by_columns = matrix_.layout() == BinnedMatrix::Layout::kSparse;
   const GradientPairInt local_root = builder_.BuildRoot(
-      gpair, quantiser, by_columns ? partition_.Rows(0) : HistogramRows(gpair, 0), &root);
+      gpair, quantiser, by_columns ? partition_.AllRows() : HistogramRows(gpair, 0), &root);
   sync_->SumLevel({&root});
   t.sums[0] = sync_->SumRoot(local_root);
   const float root_w = evaluator.Weight(t.sums[0]);
@@ -341,6 +354,7 @@ RegTree TreeGrower::Grow(const std::vector<GradientPair>& gpair,
         t.Release(c.node);
     }
   }
+  if (kept_only_) PlaceLeftOutRows(t.tree, t.split_bins);
   return std::move(t.tree);
 }
 

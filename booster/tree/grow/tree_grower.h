@@ -44,7 +44,16 @@ class TreeGrower {
   // gpair: this rank's gradients, quantised by `quantiser` (scales from the global maxima)
   // as histograms read them; the root's statistics are their sum over all ranks.
   RegTree Grow(const std::vector<GradientPair>& gpair, const GradientQuantiser& quantiser);
+  // The last tree's rows by node: with subsample < 1 its sampled rows only (the rows with a
+  // non-zero pair), unless min_data_in_leaf counts every row of a node.
   const RowPartition& Partition() const { return partition_; }
+  // The last tree's rows Partition() left out, and the leaf each row ends in (its node id);
+  // Partition()'s leaves and these together hold every row once.
+  struct LeftOutRows {
+    RowSpan rows;
+    const std::int32_t* leaf;
+  };
+  LeftOutRows LeftOut() const { return {partition_.LeftOut(), left_out_leaf_.data()}; }
   // Memory (docs/learner.md, "Bytes per row"): histogram buffers held between trees (the most
   // alive at once in any tree so far), and the bytes per cell of the bin columns (0: none).
   std::size_t HistogramBuffers() const { return spare_hists_.size(); }
@@ -69,6 +78,11 @@ class TreeGrower {
                              const std::vector<std::vector<std::uint8_t>>& tables);
   // Per split of the batch, local bin -> goes left; empty when every split is numerical.
   std::vector<std::vector<std::uint8_t>> BinTables(const Batch& applied, const RegTree& tree) const;
+  // Node's split as local bin -> goes left (its split_bin for a numerical split).
+  std::vector<std::uint8_t> BinTable(const RegTree& tree, int node, int split_bin) const;
+  // Each left-out row's leaf in the finished tree (left_out_leaf_), by the decisions the
+  // partition makes (left_out_rows.cc); split_bins: per split node, its split_bin.
+  void PlaceLeftOutRows(const RegTree& tree, const std::vector<std::int32_t>& split_bins);
   void BuildChildHistograms(GrowingTree& t, const Batch& parents);
   // A row in this tree's sample: a row sampled out has an all-zero pair (-0.0 too).
   struct InSample {
@@ -92,7 +106,9 @@ class TreeGrower {
   HistogramSync* sync_;
   HistogramBuilder builder_;
   RowPartition partition_;
-  bool sampled_ = false;  // this tree's partition holds the sampled rows first (subsample)
+  bool sampled_ = false;    // this tree's partition holds the sampled rows first (subsample)
+  bool kept_only_ = false;  // ... and only them (RowPartition::DropLeftOut)
+  std::vector<std::int32_t> left_out_leaf_;  // LeftOut's leaves
   // Histogram buffers are recycled across nodes and trees (GrowingTree takes them from here
   // and gives them back): a fresh multi-MB buffer costs a page fault per 4 KiB on first touch,
   // more than building a deep node's histogram.

@@ -48,6 +48,8 @@ class TreeUpdater {
                std::size_t tree_index);
   // The rows of every node of the last hist tree (not for exact: colmaker keeps none).
   const RowPartition& Partition() const { return grower_->Partition(); }
+  // The rows Partition() left out and their leaves (TreeGrower::LeftOut).
+  TreeGrower::LeftOutRows LeftOut() const { return grower_->LeftOut(); }
 
  private:
   TreeUpdater(const Context& ctx, rabit::Comm* comm) : ctx_(ctx), comm_(comm) {}

@@ -21,6 +21,18 @@ constexpr std::ptrdiff_t kPrefetchRows = 16;
 // root 25.8-29.7 / levels 138-145, two rows 23.4-27.0 / 117-135, four rows 22.0-26.1 / 112-128.
 constexpr std::ptrdiff_t kRowsPerPass = 4;
 
+// One cell update of the fixed-width kernels below (the row-by-row and the tiled one): with
+// kSlots, a nearly full sparse row's slot holding `missing` (an absent feature) adds nothing;
+// dense rows have no such slot. Inlined, so each kernel's loop is as if written out.
+template <bool kSlots, typename Bin>
+inline void AddToBin(GradientPairInt* base, Bin bin, Bin missing, const GradientPairInt& g) {
+  if (!kSlots || bin != missing) base[bin] += g;
+}
+
+// A row's bins per cache line: the kernels fetch every line a scattered row spans.
+template <typename Bin>
+constexpr std::size_t kBinsPerLine = 64 / sizeof(Bin);
+
 // Rows of one fixed-width record of bins per row: dense rows (every feature present) or, with
 // kSlots, nearly full sparse rows as one slot per feature (BinnedMatrix::RowSlots8/16) whose
 // absent features hold `missing` (1-2 % of slots on the ranking set: the branch is predicted).
@@ -30,17 +42,13 @@ GradientPairInt AccumulateFixed(const Bin* bins, Bin missing, std::uint32_t nf,
                                 const std::uint32_t* offsets, const GradientPair* gpair,
                                 const GradientQuantiser& quantiser, const std::uint32_t* begin,
                                 const std::uint32_t* end, GradientPairInt* hist) {
-  constexpr std::size_t kPerLine = 64 / sizeof(Bin);
-  const auto add = [&](GradientPairInt* base, Bin bin, const GradientPairInt& g) {
-    if (!kSlots || bin != missing) base[bin] += g;
-  };
   GradientPairInt sum;
   const std::uint32_t* it = begin;
   for (; end - it >= kRowsPerPass; it += kRowsPerPass) {
     if (end - it > kPrefetchRows + kRowsPerPass - 1) {
       for (int k = 0; k < kRowsPerPass; ++k) {
         const Bin* ahead = bins + std::size_t(it[kPrefetchRows + k]) * nf;
-        for (std::size_t j = 0; j < nf; j += kPerLine) __builtin_prefetch(ahead + j);
+        for (std::size_t j = 0; j < nf; j += kBinsPerLine<Bin>) __builtin_prefetch(ahead + j);
         __builtin_prefetch(ahead + nf - 1);
         __builtin_prefetch(gpair + it[kPrefetchRows + k]);
       }
@@ -54,14 +62,14 @@ GradientPairInt AccumulateFixed(const Bin* bins, Bin missing, std::uint32_t nf,
     }
     for (std::uint32_t f = 0; f < nf; ++f) {
       GradientPairInt* base = hist + offsets[f];
-      for (int k = 0; k < kRowsPerPass; ++k) add(base, b[k][f], g[k]);
+      for (int k = 0; k < kRowsPerPass; ++k) AddToBin<kSlots>(base, b[k][f], missing, g[k]);
     }
   }
   for (; it != end; ++it) {  // the last rows, one at a time
     const GradientPairInt g = quantiser.Quantise(gpair[*it]);
     sum += g;
     const Bin* row = bins + std::size_t(*it) * nf;
-    for (std::uint32_t f = 0; f < nf; ++f) add(hist + offsets[f], row[f], g);
+    for (std::uint32_t f = 0; f < nf; ++f) AddToBin<kSlots>(hist + offsets[f], row[f], missing, g);
   }
   return sum;
 }
@@ -100,7 +108,6 @@ GradientPairInt AccumulateTiled(const Bin* bins, Bin missing, std::uint32_t nf,
                                 const std::uint32_t* offsets, const GradientPair* gpair,
                                 const GradientQuantiser& quantiser, const std::uint32_t* begin,
                                 const std::uint32_t* end, GradientPairInt* hist) {
-  constexpr std::size_t kPerLine = 64 / sizeof(Bin);
   const std::size_t row_bytes = nf * sizeof(Bin);
   thread_local std::vector<Bin> tile_bins;
   thread_local std::vector<GradientPairInt> tile_pairs;
@@ -110,9 +117,6 @@ GradientPairInt AccumulateTiled(const Bin* bins, Bin missing, std::uint32_t nf,
   tile_pairs.resize(tile_rows);
   Bin* tb = tile_bins.data();
   GradientPairInt* tq = tile_pairs.data();
-  const auto add = [&](GradientPairInt* base, Bin bin, const GradientPairInt& g) {
-    if (!kSlots || bin != missing) base[bin] += g;
-  };
   // The next tile's rows are fetched during this tile's updates, spread over its first three
   // passes (a row's first line, its pair, its last line), so the loads overlap the updates
   // instead of queueing behind each other in the gather. With fewer than 12 features the
@@ -123,7 +127,8 @@ GradientPairInt AccumulateTiled(const Bin* bins, Bin missing, std::uint32_t nf,
     if (pass == 0) __builtin_prefetch(r);
     if (pass == 1) __builtin_prefetch(gpair + row);
     if (pass == 2) {
-      for (std::size_t j = kPerLine; j < nf; j += kPerLine) __builtin_prefetch(r + j);
+      for (std::size_t j = kBinsPerLine<Bin>; j < nf; j += kBinsPerLine<Bin>)
+        __builtin_prefetch(r + j);
       __builtin_prefetch(r + nf - 1);
     }
   };
@@ -157,16 +162,16 @@ GradientPairInt AccumulateTiled(const Bin* bins, Bin missing, std::uint32_t nf,
       for (std::size_t k = 0; k < n; ++k, b += nf) {
         if (fetching && k < next_n) fetch(next[k], pass);
         const GradientPairInt g = tq[k];
-        add(h0, b[0], g);
-        add(h1, b[1], g);
-        add(h2, b[2], g);
-        add(h3, b[3], g);
+        AddToBin<kSlots>(h0, b[0], missing, g);
+        AddToBin<kSlots>(h1, b[1], missing, g);
+        AddToBin<kSlots>(h2, b[2], missing, g);
+        AddToBin<kSlots>(h3, b[3], missing, g);
       }
     }
     for (; f < nf; ++f) {
       GradientPairInt* h = hist + offsets[f];
       const Bin* b = tb + f;
-      for (std::size_t k = 0; k < n; ++k, b += nf) add(h, *b, tq[k]);
+      for (std::size_t k = 0; k < n; ++k, b += nf) AddToBin<kSlots>(h, *b, missing, tq[k]);
     }
     tile = next;
   }

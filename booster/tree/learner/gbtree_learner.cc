@@ -360,13 +360,15 @@ GradientMaxima GBTreeLearner::SampleGradients(int iter, int group, int k, const 
   return maxima;
 }
 
-// Every row is in exactly one leaf's range of the partition, so each margin gets one addition
-// whatever the thread split. The ranges tile the partition's row array; threads take equal
-// slices of it (a split by node id gave one thread nearly every leaf: the deepest level's
-// leaves have the highest ids).
+// Every row is in exactly one leaf's range of the partition or among its left-out rows (with
+// their leaves), so each margin gets one addition whatever the thread split. The ranges tile
+// the partition's row array, the left-out rows follow them; threads take equal slices of the
+// whole (a split by node id gave one thread nearly every leaf: the deepest level's leaves
+// have the highest ids).
 void GBTreeLearner::AddLeavesToMargins(const RegTree& tree, int group) {
   const int groups = objective_->NumGroups();
   const RowPartition& partition = updater_->Partition();
+  const TreeGrower::LeftOutRows left_out = updater_->LeftOut();
   struct LeafRows {
     const std::uint32_t* begin;
     const std::uint32_t* end;
@@ -382,10 +384,18 @@ void GBTreeLearner::AddLeavesToMargins(const RegTree& tree, int group) {
   std::sort(leaves.begin(), leaves.end(),
             [](const LeafRows& a, const LeafRows& b) { return a.begin < b.begin; });
   const std::uint32_t* all = partition.Rows(0).begin;
+  const auto kept = static_cast<std::int64_t>(partition.NumRows(0));
+  const auto total = kept + static_cast<std::int64_t>(left_out.rows.size());
   float* margins = train_margins_.data();
-  ParallelForBlocks(static_cast<std::int64_t>(partition.NumRows(0)),
-                    ctx_.ThreadsFor(partition.NumRows(0), kBoosterGrain),
+  ParallelForBlocks(total, ctx_.ThreadsFor(std::size_t(total), kBoosterGrain),
                     [&](int, std::int64_t begin, std::int64_t end) {
+                      for (std::int64_t i = std::max(begin, kept); i < end; ++i) {
+                        const std::uint32_t row = left_out.rows.begin[i - kept];
+                        margins[std::size_t(row) * groups + group] +=
+                            tree.split_cond[left_out.leaf[i - kept]];
+                      }
+                      end = std::min(end, kept);
+                      if (begin >= end) return;
                       const std::uint32_t* lo = all + begin;
                       const std::uint32_t* hi = all + end;
                       auto leaf = std::upper_bound(
