@@ -169,24 +169,25 @@ BinnedMatrix BinnedMatrix::Build(const data::DMatrix& dm, const HistogramCuts& c
   return m;
 }
 
-BinnedMatrix BinnedMatrix::FromPages(Layout layout, std::size_t rows, const HistogramCuts& cuts,
-                                     Pages pages) {
+BinnedMatrix BinnedMatrix::Shaped(Layout layout, std::size_t rows, const HistogramCuts& cuts) {
   BinnedMatrix m;
   m.layout_ = layout;
   m.num_rows_ = rows;
   m.num_features_ = cuts.NumFeatures();
   m.offsets_ = cuts.ptrs;
+  return m;
+}
+
+BinnedMatrix BinnedMatrix::FromPages(Layout layout, std::size_t rows, const HistogramCuts& cuts,
+                                     Pages pages) {
+  BinnedMatrix m = Shaped(layout, rows, cuts);
   m.pages_ = std::move(pages);
   return m;
 }
 
 BinnedMatrix BinnedMatrix::FromDense(Layout layout, std::size_t rows, const HistogramCuts& cuts,
                                      OwnedBins bins) {
-  BinnedMatrix m;
-  m.layout_ = layout;
-  m.num_rows_ = rows;
-  m.num_features_ = cuts.NumFeatures();
-  m.offsets_ = cuts.ptrs;
+  BinnedMatrix m = Shaped(layout, rows, cuts);
   m.dense8_ = std::move(bins.rows8);
   m.dense8_columns_ = std::move(bins.columns8);
   m.dense16_ = std::move(bins.rows16);

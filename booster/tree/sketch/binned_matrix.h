@@ -151,6 +151,8 @@ class BinnedMatrix {
   }
 
  private:
+  // A matrix of `layout` with the cuts' shape and no bins yet (FromPages, FromDense).
+  static BinnedMatrix Shaped(Layout layout, std::size_t rows, const HistogramCuts& cuts);
   void BuildColumns(const data::DMatrix& dm, std::uint32_t widest);
   void BuildRowSlots(const data::DMatrix& dm, std::uint32_t widest, int nthread);
 

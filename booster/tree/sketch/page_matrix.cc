@@ -154,6 +154,16 @@ Status WriteBins(const data::ExternalColumns& cols, const HistogramCuts& cuts, i
   return Status::Ok();
 }
 
+// Whether every feature's bins fit one byte (the 8-bit layouts), for the in-memory and the
+// paged matrix alike.
+bool FitsOneByte(const HistogramCuts& cuts) {
+  std::uint32_t max_bins = 0;
+  for (std::uint32_t f = 0; f < cuts.NumFeatures(); ++f) {
+    max_bins = std::max(max_bins, cuts.FeatureBins(f));
+  }
+  return max_bins <= 256;
+}
+
 }  // namespace
 
 Result<bool> ExternalTraining(const data::DMatrix& train, rabit::Comm& comm) {
@@ -229,11 +239,7 @@ Result<HistogramCuts> BuildCutsFromColumns(const data::DMatrix& train, std::uint
 Result<BinnedMatrix> BuildBinnedFromColumns(const data::DMatrix& train, const HistogramCuts& cuts,
                                             int nthread) {
   data::ExternalColumns* cols = train.external.get();
-  std::uint32_t max_bins = 0;
-  for (std::uint32_t f = 0; f < cuts.NumFeatures(); ++f) {
-    max_bins = std::max(max_bins, cuts.FeatureBins(f));
-  }
-  const bool narrow = max_bins <= 256;
+  const bool narrow = FitsOneByte(cuts);
   const auto layout = narrow ? BinnedMatrix::Layout::kDense8 : BinnedMatrix::Layout::kDense16;
   const std::size_t rows = cols != nullptr ? cols->rows() : 0;
   const std::size_t entries = rows * cuts.NumFeatures();
@@ -261,11 +267,7 @@ Result<BinnedMatrix> BuildBinnedFromColumns(const data::DMatrix& train, const Hi
 Result<BinnedMatrix> BuildPagedMatrix(const data::DMatrix& train, const HistogramCuts& cuts,
                                       const TreeParam& param, int nthread) {
   data::ExternalColumns* cols = train.external.get();
-  std::uint32_t max_bins = 0;
-  for (std::uint32_t f = 0; f < cuts.NumFeatures(); ++f) {
-    max_bins = std::max(max_bins, cuts.FeatureBins(f));
-  }
-  const bool narrow = max_bins <= 256;
+  const bool narrow = FitsOneByte(cuts);
   const auto layout = narrow ? BinnedMatrix::Layout::kDense8 : BinnedMatrix::Layout::kDense16;
   if (cols == nullptr || cols->rows() == 0) {
     return BinnedMatrix::FromPages(layout, 0, cuts, {});
