@@ -320,8 +320,11 @@ RegTree TreeGrower::Grow(const std::vector<GradientPair>& gpair,
 
   Histogram& root = t.HistOf(0);
   const bool by_columns = matrix_.layout() == BinnedMatrix::Layout::kSparse;
-  const GradientPairInt local_root = builder_.BuildRoot(
-      gpair, quantiser, by_columns ? partition_.AllRows() : HistogramRows(gpair, 0), &root);
+  const GradientPairInt local_root =
+      RootFromForestTotal()
+          ? BuildForestRoot(gpair, quantiser, &root)
+          : builder_.BuildRoot(gpair, quantiser,
+                               by_columns ? partition_.AllRows() : HistogramRows(gpair, 0), &root);
   sync_->SumLevel({&root});
   t.sums[0] = sync_->SumRoot(local_root);
   const float root_w = evaluator.Weight(t.sums[0]);

@@ -60,6 +60,11 @@ class TreeGrower {
   std::size_t BinColumnCellBytes() const {
     return !bin_columns8_.empty() ? 1 : !bin_columns_.empty() ? 2 : 0;
   }
+  // A forest's trees until the next call: `unsampled` are the gradients every tree's sample
+  // was drawn from (the pairs Grow gets, before the left-out rows were zeroed), so each
+  // tree's root is the forest's whole-sample histogram minus its left-out rows'
+  // (forest_root.cc). Null ends it; it must outlive the trees grown meanwhile.
+  void SetForestGradients(const std::vector<GradientPair>* unsampled);
 
  private:
   using Batch = std::vector<ExpandEntry>;
@@ -84,6 +89,10 @@ class TreeGrower {
   // partition makes (left_out_rows.cc); split_bins: per split node, its split_bin.
   void PlaceLeftOutRows(const RegTree& tree, const std::vector<std::int32_t>& split_bins);
   void BuildChildHistograms(GrowingTree& t, const Batch& parents);
+  // forest_root.cc: whether this tree's root comes from the forest's total, and that build.
+  bool RootFromForestTotal() const;
+  GradientPairInt BuildForestRoot(const std::vector<GradientPair>& gpair,
+                                  const GradientQuantiser& quantiser, Histogram* root);
   // A row in this tree's sample: a row sampled out has an all-zero pair (-0.0 too).
   struct InSample {
     const GradientPair* gpair;
@@ -109,6 +118,16 @@ class TreeGrower {
   bool sampled_ = false;    // this tree's partition holds the sampled rows first (subsample)
   bool kept_only_ = false;  // ... and only them (RowPartition::DropLeftOut)
   std::vector<std::int32_t> left_out_leaf_;  // LeftOut's leaves
+  // SetForestGradients: the forest's unsampled pairs, and the histogram of every row at one
+  // quantiser's scales (local to this rank, as the root before SumLevel).
+  const std::vector<GradientPair>* forest_gpair_ = nullptr;
+  struct ForestTotal {
+    bool valid = false;
+    double grad_unit = 0, hess_unit = 0;
+    Histogram hist;
+    GradientPairInt sum;
+  } forest_total_;
+  Histogram left_out_hist_;
   // Histogram buffers are recycled across nodes and trees (GrowingTree takes them from here
   // and gives them back): a fresh multi-MB buffer costs a page fault per 4 KiB on first touch,
   // more than building a deep node's histogram.

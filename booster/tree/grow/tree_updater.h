@@ -46,6 +46,11 @@ class TreeUpdater {
   // known (one group, no subsampling), else null.
   RegTree Grow(const std::vector<GradientPair>& gpair, const GradientMaxima* maxima,
                std::size_t tree_index);
+  // The trees grown until the next call form one forest sampled from `unsampled`
+  // (TreeGrower::SetForestGradients; hist only). Null ends it.
+  void SetForestGradients(const std::vector<GradientPair>* unsampled) {
+    if (grower_) grower_->SetForestGradients(unsampled);
+  }
   // The rows of every node of the last hist tree (not for exact: colmaker keeps none).
   const RowPartition& Partition() const { return grower_->Partition(); }
   // The rows Partition() left out and their leaves (TreeGrower::LeftOut).

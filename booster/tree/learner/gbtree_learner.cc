@@ -422,6 +422,16 @@ void GBTreeLearner::BoostGroup(int group, const std::vector<GradientPair>& all_g
   // restarts at 0 when training continues from model_in), so a job resumed from a snapshot
   // grows the trees of the uninterrupted run.
   const int round = static_cast<int>(model_.trees.size()) / model_.TreesPerRound();
+  // A sampled forest of one group: its trees' roots come from one whole-sample histogram
+  // (forest_root.cc), for which the grower reads all_gpair's unsampled pairs (several groups
+  // interleave theirs, and dart changes a copy's).
+  const bool shared_root =
+      model_.num_parallel_tree > 1 && groups == 1 && tparam_.subsample < 1.0f && !dart_;
+  struct ForestScope {  // ends the forest however the loop ends (a failed collective throws)
+    TreeUpdater* updater;
+    ~ForestScope() { updater->SetForestGradients(nullptr); }
+  } scope{updater_.get()};
+  updater_->SetForestGradients(shared_root ? &all_gpair : nullptr);
   for (int k = 0; k < model_.num_parallel_tree; ++k) {
     // Sampling zeroes gradients in the copy: each tree starts again from the group's own.
     if (own_copy && (k == 0 || tparam_.subsample < 1.0f)) {
