@@ -3,21 +3,15 @@
 # left-out rows' leaves and the margins must not change a model): each config is trained by
 # both binaries, the model files are compared with cmp and so is every printed metric line
 # (eval[train] reads the training margins, which the rows left out of a sample get from a
-# walk down the tree). Data: heads of the bench sets in bench/out (boost_bench.sh etc.).
+# walk down the tree). Data: heads of the bench sets in bench/out (identity_lib.sh).
 #
 # usage: bench/boost/forest_identity.sh OLD_TREERING NEW_TREERING
 #   SUBMIT=build/bin/treering-submit (the 2-worker configs; skipped when absent)
 set -euo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
-old=$(realpath "$1"); new=$(realpath "$2")
-submit=${SUBMIT:-$root/build/bin/treering-submit}
-src=${BENCH_OUT:-$root/bench/out}
-d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
-head -40000 "$src/higgs1m.train.libsvm" > "$d/higgs.libsvm"
-head -4000 "$src/fashion.train.libsvm" > "$d/fashion.libsvm"
-head -30000 "$src/reg1m.train.libsvm" > "$d/reg.libsvm"
-cp "$src/rank1000.train.libsvm" "$d/rank.libsvm"
-head -30000 "$src/categorical100000.libsvm" > "$d/cat.libsvm"
+# shellcheck source=bench/identity/identity_lib.sh
+source "$(dirname "$0")/../identity/identity_lib.sh"
+identity_start "$1" "$2"
+identity_heads 40000 4000 1000 30000 30000
 rf="num_parallel_tree=4 num_round=2 subsample=0.8 colsample_bynode=0.8"
 higgs="data=$d/higgs.libsvm objective=binary:logistic eval[train]=$d/higgs.libsvm"
 fashion="data=$d/fashion.libsvm objective=multi:softprob num_class=10 eval[train]=$d/fashion.libsvm"
@@ -45,12 +39,6 @@ configs=(
   "rf_categorical|data=$d/cat.libsvm eval[train]=$d/cat.libsvm feature_types=c,c,c,c,q,q,q,q $rf nthread=2"
 )
 common="tree_method=hist max_depth=7 eta=1 reg_lambda=1e-5"
-fail=0
-train() {  # $1 = binary, $2 = model, rest = args
-  local bin=$1 model=$2; shift 2
-  (cd "$d" && "$bin" /dev/null $common "$@" model_out="$model" > "$model.log" 2>&1) ||
-    { echo "FAILED: $bin $*" >&2; tail -2 "$model.log" >&2; fail=1; }
-}
 same() {  # $1 = name: the model files and the metric lines
   local metrics=same
   cmp -s <(grep -o '[a-z]*-[a-z@0-9]*:[-0-9.e]*' "$d/$1.old.json.log") \
@@ -74,9 +62,7 @@ if [ -x "$submit" ]; then
     for v in old new; do
       bin=$old; [ $v = new ] && bin=$new
       # shellcheck disable=SC2086
-      (cd "$d" && "$submit" --cluster local --num-workers 2 --bind-to none -- "$bin" /dev/null \
-         $common ${set#*|} $rf nthread=1 model_out="$d/$name.$v.json" > "$d/$name.$v.json.log" 2>&1) ||
-        { echo "FAILED: $name $v" >&2; tail -3 "$d/$name.$v.json.log" >&2; fail=1; }
+      train_2workers "$bin" "$d/$name.$v.json" ${set#*|} $rf
     done
     same "$name"
   done

@@ -107,24 +107,22 @@ TEST(TrainMemory, StreamedLoadOnlyWhereValuesAreUnread) {
     EXPECT_FALSE(StreamableTrain(param, in)) << method;
   }
   in.method = "hist";
-  TrainMemoryInputs off = in;
-  off.allow_drop = false;  // eval on the training file, distributed, resume
-  EXPECT_FALSE(StreamableTrain(param, off));
-  off = in;
-  off.dart = true;
-  EXPECT_FALSE(StreamableTrain(param, off));
-  off = in;
-  off.num_parallel_tree = 2;
-  EXPECT_FALSE(StreamableTrain(param, off));
-  off = in;
-  off.has_trees = true;
-  EXPECT_FALSE(StreamableTrain(param, off));
-  off = in;
-  off.update = true;
-  EXPECT_FALSE(StreamableTrain(param, off));
-  off = in;
-  off.num_feature = 30;
-  EXPECT_FALSE(StreamableTrain(param, off));
+  // Each of these alone keeps the whole load.
+  using Change = void (*)(TrainMemoryInputs&);
+  const std::pair<const char*, Change> offs[] = {
+      {"values kept (eval on the training file, distributed, resume)",
+       [](TrainMemoryInputs& i) { i.allow_drop = false; }},
+      {"dart", [](TrainMemoryInputs& i) { i.dart = true; }},
+      {"a forest", [](TrainMemoryInputs& i) { i.num_parallel_tree = 2; }},
+      {"a model to continue", [](TrainMemoryInputs& i) { i.has_trees = true; }},
+      {"process_type=update", [](TrainMemoryInputs& i) { i.update = true; }},
+      {"num_feature given", [](TrainMemoryInputs& i) { i.num_feature = 30; }},
+  };
+  for (const auto& [why, change] : offs) {
+    TrainMemoryInputs off = in;
+    change(off);
+    EXPECT_FALSE(StreamableTrain(param, off)) << why;
+  }
 }
 
 TEST(TrainMemory, DroppedValuesGrowTheSameModel) {
