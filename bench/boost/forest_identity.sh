@@ -29,6 +29,8 @@ configs=(
   "rf_min_data_in_leaf|$higgs $rf min_data_in_leaf=30 nthread=2"
   "rf_dart|$higgs num_round=4 subsample=0.7 booster=dart rate_drop=0.3 nthread=2"
   "rf_exact|$higgs num_parallel_tree=4 num_round=2 subsample=0.8 tree_method=exact nthread=2"
+  "rf_multiclass_dense|$higgs objective=multi:softprob num_class=2 $rf nthread=2"
+  "rf_quantiles_dense|$higgs objective=reg:quantileerror quantile_alpha=[0.2,0.8] $rf nthread=2"
   "rf_multiclass_sparse|$fashion $rf nthread=2 max_depth=5"
   "rf_multiclass_lossguide|$fashion $rf grow_policy=lossguide max_leaves=24 max_bin=64 nthread=1"
   "rf_absoluteerror|$reg objective=reg:absoluteerror $rf nthread=2"

@@ -9,6 +9,8 @@ python3-xgboost 1.7.4:
   round) and contributions; ntree_limit counts trees per class (rounds x K) as XGBoost's;
 * with row and column sampling the random streams differ from XGBoost's (docs/learner.md), so
   a random forest is compared by held-out AUC (within 0.005 of XGBoost's) and for determinism;
+* each tree's root from the forest's whole-sample histogram (dense rows, subsample < 1)
+  leaves every model and training metric as it is with TREERING_FOREST_ROOT=0;
 * num_parallel_tree = 0, -1 or 1.5 is one error naming the key (exit 2);
 * tree_method=gpu_hist grows the hist model and prints one warning naming the fallback."""
 import os
@@ -113,6 +115,39 @@ def test_random_forest_auc_and_determinism():
         assert ours >= theirs - 0.005, "AUC %.4f vs XGBoost's %.4f" % (ours, theirs)
 
 
+def test_root_from_the_forest_total_changes_no_model():
+    """Sampled forests on dense rows take each tree's root histogram from the forest's total
+    minus the tree's left-out rows (booster/tree/grow/forest_root.cc); TREERING_FOREST_ROOT=0
+    builds every root from its own rows. The models and the training metrics (the margins)
+    must be the same bytes: one output, several classes (each class's pairs copied out once)
+    and several quantiles (leaves refreshed after each tree)."""
+    import numpy as np
+    with t.TempDir() as d:
+        rng = np.random.default_rng(5)
+        x = np.round(rng.normal(size=(3000, 6)) * 16) / 16  # dense: every feature present
+        z = x[:, 0] - 0.7 * x[:, 1] ** 2 + 0.5 * x[:, 2] + rng.normal(scale=0.5, size=3000)
+        data = os.path.join(d, "dense.libsvm")
+        t.write_libsvm(data, x, np.digitize(z, [-0.5, 0.5]).astype(float))  # classes 0, 1, 2
+        forest = ["tree_method=hist", "num_parallel_tree=6", "num_round=2", "subsample=0.7",
+                  "colsample_bynode=0.8", "max_depth=5", "nthread=2", "eval[train]=" + data]
+        for name, keys in (("one output", ["objective=reg:squarederror"]),
+                           ("classes", ["objective=multi:softprob", "num_class=3"]),
+                           ("quantiles", ["objective=reg:quantileerror",
+                                          "quantile_alpha=[0.2,0.8]"])):
+            outputs = []
+            for env in ("TREERING_FOREST_ROOT=0", "TREERING_FOREST_ROOT=1"):
+                model = os.path.join(d, "%s.%s.json" % (name.replace(" ", "_"), env[-1]))
+                proc = t.run(["env", env, t.treering_bin(), "/dev/null", "data=" + data,
+                              "model_out=" + model] + forest + keys)
+                metrics = [w for w in (proc.stdout + proc.stderr).split() if w.startswith("train-")]
+                assert metrics, "%s: no training metric printed" % name
+                with open(model, "rb") as f:
+                    outputs.append((f.read(), metrics))
+            assert outputs[0][0] == outputs[1][0], "%s: the models differ" % name
+            assert outputs[0][1] == outputs[1][1], "%s: %s vs %s" % (name, outputs[0][1],
+                                                                     outputs[1][1])
+
+
 def test_bad_num_parallel_tree_is_refused():
     with t.TempDir() as d:
         data = make_data(d, rows=50)[0]
@@ -144,4 +179,5 @@ def test_gpu_hist_falls_back_to_hist_with_one_warning():
 if __name__ == "__main__":
     t.need_xgboost_python()
     t.main([test_forest_without_sampling_matches_xgboost, test_random_forest_auc_and_determinism,
+            test_root_from_the_forest_total_changes_no_model,
             test_bad_num_parallel_tree_is_refused, test_gpu_hist_falls_back_to_hist_with_one_warning])

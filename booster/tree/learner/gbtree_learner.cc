@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
-#include <random>
 
 #include "base/parallel_for.h"
 #include "booster/learner_support.h"
@@ -308,58 +307,6 @@ void GBTreeLearner::CatchUp(const data::DMatrix& dm, std::vector<float>* margins
   *trees_applied = total;
 }
 
-// Rows left out of this tree get zero gradients (XGBoost's hist sampling). Whether a row is
-// kept is a hash of the round's key and the row's global number (row_offset_ + local row), so
-// the sample does not depend on how the rows are sharded over ranks (issue 34). The key
-// depends on seed, iteration, group and the tree's place k in a forest only (k = 0 leaves it
-// out, as before).
-//
-// One pass copies the group's pairs (src[row * stride]) into *out, zeroes the rows left out
-// and takes the maxima the quantiser needs (what MaximaOf of *out gives: the zeros change no
-// maximum), where a copy, a sampling pass and a maxima pass each streamed the 8 MB of pairs
-// (a forest repeats them for every tree). src may be out->data() (stride 1).
-GradientMaxima GBTreeLearner::SampleGradients(int iter, int group, int k, const GradientPair* src,
-                                              std::size_t stride,
-                                              std::vector<GradientPair>* out) const {
-  const bool sample = tparam_.subsample < 1.0f;
-  std::uint64_t key = 0;
-  if (sample) {
-    std::vector<std::uint64_t> seeds{seed_, static_cast<std::uint64_t>(iter),
-                                     static_cast<std::uint64_t>(group)};
-    if (k > 0) seeds.push_back(static_cast<std::uint64_t>(k));
-    std::seed_seq seq(seeds.begin(), seeds.end());
-    key = std::mt19937_64(seq)();
-  }
-  const double keep = tparam_.subsample;
-  out->resize(train_->NumRows());
-  GradientPair* dst = out->data();
-  const int threads = ResolveThreads(ctx_.ThreadsFor(out->size(), kBoosterGrain));
-  std::vector<GradientMaxima> partial(threads);
-  ParallelForBlocks(static_cast<std::int64_t>(out->size()), threads,
-                    [&](int t, std::int64_t begin, std::int64_t end) {
-                      GradientMaxima m;
-                      for (std::int64_t r = begin; r < end; ++r) {
-                        GradientPair g = src[std::size_t(r) * stride];
-                        if (sample) {
-                          // SplitMix64's finaliser of (key, global row): a uniform in [0, 1).
-                          std::uint64_t z =
-                              key + (row_offset_ + std::uint64_t(r) + 1) * 0x9e3779b97f4a7c15ull;
-                          z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-                          z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-                          z ^= z >> 31;
-                          // A select, not a branch: a 20 % sample is unpredictable row by row.
-                          g = static_cast<double>(z >> 11) * 0x1p-53 >= keep ? GradientPair{} : g;
-                        }
-                        dst[r] = g;
-                        m.Include(g);
-                      }
-                      partial[t] = m;
-                    });
-  GradientMaxima maxima;
-  for (const GradientMaxima& m : partial) maxima.Include(m);
-  return maxima;
-}
-
 // Every row is in exactly one leaf's range of the partition or among its left-out rows (with
 // their leaves), so each margin gets one addition whatever the thread split. The ranges tile
 // the partition's row array, the left-out rows follow them; threads take equal slices of the
@@ -422,16 +369,16 @@ void GBTreeLearner::BoostGroup(int group, const std::vector<GradientPair>& all_g
   // restarts at 0 when training continues from model_in), so a job resumed from a snapshot
   // grows the trees of the uninterrupted run.
   const int round = static_cast<int>(model_.trees.size()) / model_.TreesPerRound();
-  // A sampled forest of one group: its trees' roots come from one whole-sample histogram
-  // (forest_root.cc), for which the grower reads all_gpair's unsampled pairs (several groups
-  // interleave theirs, and dart changes a copy's).
-  const bool shared_root =
-      model_.num_parallel_tree > 1 && groups == 1 && tparam_.subsample < 1.0f && !dart_;
+  const std::vector<GradientPair>* unsampled = ForestGradients(group, all_gpair);
   struct ForestScope {  // ends the forest however the loop ends (a failed collective throws)
     TreeUpdater* updater;
     ~ForestScope() { updater->SetForestGradients(nullptr); }
   } scope{updater_.get()};
-  updater_->SetForestGradients(shared_root ? &all_gpair : nullptr);
+  updater_->SetForestGradients(unsampled);
+  // Where each tree's sample reads the group's pairs.
+  const GradientPair* group_src =
+      unsampled != nullptr ? unsampled->data() : all_gpair.data() + group;
+  const std::size_t group_stride = unsampled != nullptr ? 1 : static_cast<std::size_t>(groups);
   for (int k = 0; k < model_.num_parallel_tree; ++k) {
     // Sampling zeroes gradients in the copy: each tree starts again from the group's own.
     if (own_copy && (k == 0 || tparam_.subsample < 1.0f)) {
@@ -442,7 +389,7 @@ void GBTreeLearner::BoostGroup(int group, const std::vector<GradientPair>& all_g
         dart_->BeforeTree(updater_->Exact(), tparam_.subsample < 1.0f, gpair);
         own_maxima = SampleGradients(round, group, k, gpair.data(), 1, &gpair);
       } else {
-        own_maxima = SampleGradients(round, group, k, all_gpair.data() + group, groups, &gpair);
+        own_maxima = SampleGradients(round, group, k, group_src, group_stride, &gpair);
       }
     } else if (dart_) {
       dart_->BeforeTree(updater_->Exact(), tparam_.subsample < 1.0f, own_copy ? gpair : all_gpair);

@@ -146,6 +146,15 @@ class GBTreeLearner : public Learner {
   // Whether a round's trees reach the training margins in EndRound (a forest that refreshes
   // leaves or has no row partition), not as each is grown.
   bool ForestAddedAtEnd() const;
+  // Whether sampled forests take each tree's root from the forest's total (forest_root.cc):
+  // yes unless TREERING_FOREST_ROOT=0, which builds every root from its own rows (the tests
+  // compare the two models; docs/learner.md, "Forests").
+  static bool ForestRootFromTotal();
+  // A sampled forest's unsampled pairs of `group` (all_gpair itself, or a copy when several
+  // groups interleave theirs), or null where the roots are built from their own rows
+  // (row_sampling.cc, with SampleGradients).
+  const std::vector<GradientPair>* ForestGradients(int group,
+                                                   const std::vector<GradientPair>& all_gpair);
   // XGBoost 1.7's tree_method choice for this data; sets method_note_.
   Result<std::string> ResolveTreeMethod(const data::DMatrix& train);
   // process_type=update (gbtree_update.cc): the first call moves the model's trees aside;
@@ -194,6 +203,7 @@ class GBTreeLearner : public Learner {
   // (docs/benchmarks.md, "Measurements behind code comments").
   std::vector<GradientPair> gpair_;
   std::vector<GradientPair> group_gpair_;
+  std::vector<GradientPair> forest_gpair_;  // a sampled multi-class forest's unsampled pairs
   int train_trees_applied_ = 0;
   std::vector<EvalSet> eval_sets_;
   // EvalOn's margins per matrix (the C API's eval sets, given per call).
